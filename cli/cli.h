@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RALAB_CLI_H
+#define RALAB_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ralab.h"
+
+bool cli_policy_known(const char *name);
+int cli_apply_set(struct ralab_workload *wl, const char *kv);
+void cli_print_summary(FILE *out, const struct ralab_workload *wl,
+		       const char *policy, const struct ralab_stats *st);
+int cli_diff(int argc, char **argv);
+int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict);
+
+#endif

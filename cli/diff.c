@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * diff.c - compare two outputs in ralab's format (ralab sim --trace, or a
+ * kernel recording): readahead events in order, folio orders, data reads.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum stream { S_RA, S_FOLIO, S_RQ, S_NR };
+
+static const char *const stream_name[S_NR] = {
+	"readahead events", "folio stream", "request stream",
+};
+
+struct line {
+	const char *text;
+	unsigned no;
+};
+
+struct output {
+	const char *name;
+	char *buf;
+	struct line *ev[S_NR];
+	unsigned nev[S_NR], cap[S_NR];
+	const char *data_reads, *folio_orders;
+	unsigned nlines;
+};
+
+static int push(struct output *o, enum stream s, const char *t, unsigned no)
+{
+	if (o->nev[s] == o->cap[s]) {
+		unsigned cap = o->cap[s] ? o->cap[s] * 2 : 1024;
+		struct line *l = realloc(o->ev[s], cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		o->ev[s] = l;
+		o->cap[s] = cap;
+	}
+	o->ev[s][o->nev[s]++] = (struct line){ t, no };
+	return 0;
+}
+
+static bool has_prefix(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t r;
+
+		if (n + 1 >= cap) {
+			char *b;
+
+			cap = cap ? cap * 2 : 1 << 16;
+			b = realloc(buf, cap);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+		}
+		r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+		if (!r)
+			break;
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static void unload(struct output *o)
+{
+	unsigned s;
+
+	for (s = 0; s < S_NR; s++)
+		free(o->ev[s]);
+	free(o->buf);
+}
+
+static int load(struct output *o, const char *path)
+{
+	size_t len;
+	char *p, *next;
+	unsigned no = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->name = path;
+	o->buf = slurp(path, &len);
+	if (!o->buf) {
+		fprintf(stderr, "ralab diff: %s: %s\n", path, strerror(errno ? errno : EIO));
+		return 2;
+	}
+	for (p = o->buf; *p; p = next) {
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = p + strlen(p);
+		no++;
+		if (has_prefix(p, "page_cache_"))
+			push(o, S_RA, p, no);
+		else if (has_prefix(p, "mm_filemap_add_to_page_cache:"))
+			push(o, S_FOLIO, p, no);
+		else if (has_prefix(p, "block_rq_issue:"))
+			push(o, S_RQ, p, no);
+		else if (has_prefix(p, "data_reads="))
+			o->data_reads = p + 11;
+		else if (has_prefix(p, "folio_orders="))
+			o->folio_orders = p + 13;
+	}
+	o->nlines = no;
+	if (!o->data_reads || !o->folio_orders) {
+		fprintf(stderr, "%s: not a ralab output (no data_reads= or folio_orders= line)\n", path);
+		unload(o);
+		return 2;
+	}
+	return 0;
+}
+
+/* Compare one stream; print the first divergence with context. */
+static bool compare_stream(FILE *out, const struct output *a,
+			   const struct output *b, enum stream s, bool verbose)
+{
+	unsigned n = a->nev[s] < b->nev[s] ? a->nev[s] : b->nev[s];
+	unsigned i, k, from;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(a->ev[s][i].text, b->ev[s][i].text))
+			break;
+	if (i == n && a->nev[s] == b->nev[s]) {
+		fprintf(out, "%s: MATCH (%u)\n", stream_name[s], n);
+		return true;
+	}
+	fprintf(out, "%s: DIFFER at #%u (%u in %s, %u in %s)\n",
+		stream_name[s], i + 1, a->nev[s], a->name, b->nev[s], b->name);
+	if (!verbose)
+		return false;
+	from = i >= 3 ? i - 3 : 0;
+	for (k = from; k < i; k++)
+		fprintf(out, "    %s\n", a->ev[s][k].text);
+	for (k = i; k < i + 3 && k < a->nev[s]; k++)
+		fprintf(out, "  - %s   [%s:%u]\n", a->ev[s][k].text, a->name,
+			a->ev[s][k].no);
+	for (k = i; k < i + 3 && k < b->nev[s]; k++)
+		fprintf(out, "  + %s   [%s:%u]\n", b->ev[s][k].text, b->name,
+			b->ev[s][k].no);
+	return false;
+}
+
+int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
+			bool strict)
+{
+	struct output a, b;
+	bool ra, fo, dr, fs, rq;
+	int ret;
+
+	ret = load(&a, pa);
+	if (ret)
+		return ret;
+	ret = load(&b, pb);
+	if (ret) {
+		unload(&a);
+		return ret;
+	}
+	ra = compare_stream(out, &a, &b, S_RA, true);
+	fo = !strcmp(a.folio_orders, b.folio_orders);
+	fprintf(out, "folio_orders: %s", fo ? "MATCH" : "DIFFER");
+	if (!fo)
+		fprintf(out, " (%s: %s; %s: %s)", pa, a.folio_orders, pb,
+			b.folio_orders);
+	fprintf(out, "\n");
+	dr = !strcmp(a.data_reads, b.data_reads);
+	fprintf(out, "data_reads: %s", dr ? "MATCH" : "DIFFER");
+	if (!dr)
+		fprintf(out, " (%s: %s; %s: %s)", pa, a.data_reads, pb,
+			b.data_reads);
+	fprintf(out, "\n");
+	fs = compare_stream(out, &a, &b, S_FOLIO, strict);
+	rq = compare_stream(out, &a, &b, S_RQ, strict);
+	ret = ra && fo && dr && (!strict || (fs && rq)) ? 0 : 1;
+	fprintf(out, "%s\n", ret ? "DIFFER" : "MATCH");
+	unload(&a);
+	unload(&b);
+	return ret;
+}
+
+int cli_diff(int argc, char **argv)
+{
+	const char *files[2];
+	bool strict = false;
+	int i, n = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--strict")) {
+			strict = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "ralab diff: unknown option '%s'\n", argv[i]);
+			return 2;
+		} else if (n == 2) {
+			fprintf(stderr, "ralab diff: two files, please\n");
+			return 2;
+		} else {
+			files[n++] = argv[i];
+		}
+	}
+	if (n != 2) {
+		fprintf(stderr, "usage: ralab diff [--strict] A B\n");
+		return 2;
+	}
+	return cli_compare_outputs(stdout, files[0], files[1], strict);
+}

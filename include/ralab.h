@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ralab.h - the Linux page-cache readahead system, in userspace.
+ *
+ * ralab runs a workload (a list of read(2)/pread(2) calls on one file) through
+ * a model of the kernel's read path, its readahead policy, the page cache and
+ * the block layer, and reports what the kernel would have done: every
+ * readahead call, every folio added to the page cache and every request
+ * issued to the device, in the kernel's tracepoint terms.
+ *
+ * Conventions:
+ * - Functions return 0 or a negative errno; they never print or exit.
+ * - Handles are opaque; each has a create/parse function and a free/destroy
+ *   function that accepts NULL.
+ * - Pointers passed in are borrowed for the duration of the call unless a
+ *   comment says otherwise.
+ */
+#ifndef RALAB_H
+#define RALAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RALAB_VERSION "0.1.0"
+#define RALAB_PAGE_SIZE 4096u
+#define RALAB_MAX_ORDER 11 /* largest folio order the model can hold */
+
+/* ---------------------------------------------------------------------- */
+/* Configuration: the file system, the file and the block queue.          */
+
+enum ralab_fs {
+	RALAB_FS_XFS = 0,
+	RALAB_FS_EXT4 = 1,
+};
+
+/*
+ * struct ralab_config - what a case fixes before its first op.
+ *
+ * Queue parameters are applied the way sysfs writes apply them on 6.18:
+ * max_sectors_kb first (which re-derives read_ahead_kb from it on a
+ * rotational device without io_opt), then read_ahead_kb.
+ */
+struct ralab_config {
+	enum ralab_fs fs;
+	uint64_t file_size;          /* bytes */
+	uint32_t read_ahead_kb;      /* queue/read_ahead_kb */
+	uint32_t max_sectors_kb;     /* queue/max_sectors_kb */
+	uint32_t max_hw_sectors_kb;  /* device limit (loop: 1280) */
+	uint32_t max_segments;       /* loop: 128 */
+	uint32_t max_segment_size;   /* bytes; loop: 65536 */
+	uint32_t max_folio_order;    /* MAX_PAGECACHE_ORDER (x86-64 THP: 9) */
+};
+
+/* ralab_config_default - the recording setup: XFS on a loop device. */
+void ralab_config_default(struct ralab_config *cfg);
+
+/* ---------------------------------------------------------------------- */
+/* Diagnostics for input errors.                                          */
+
+/*
+ * struct ralab_diag - where and why input was rejected.  @msg holds the
+ * whole message, "FILE:LINE: what is wrong" (or "FILE: ..." when no line
+ * applies), ready to print.
+ */
+struct ralab_diag {
+	unsigned line;
+	char msg[512];
+};
+
+/* ---------------------------------------------------------------------- */
+/* Workloads (.ops files).                                                */
+
+struct ralab_workload;
+
+/*
+ * ralab_workload_parse - parse .ops text.
+ * @name: file name used in diagnostics (borrowed).
+ * @text, @len: the text; need not be NUL-terminated.
+ * @out: on success a new workload; free it with ralab_workload_free().
+ * @diag: filled on -EINVAL.
+ *
+ * Return: 0, -EINVAL (malformed input, see @diag) or -ENOMEM.
+ */
+int ralab_workload_parse(const char *name, const char *text, size_t len,
+			 struct ralab_workload **out, struct ralab_diag *diag);
+
+/* ralab_workload_load - read and parse a file.  -errno on I/O errors. */
+int ralab_workload_load(const char *path, struct ralab_workload **out,
+			struct ralab_diag *diag);
+
+void ralab_workload_free(struct ralab_workload *wl);
+
+/* The configuration from the workload's header (borrowed from @wl). */
+const struct ralab_config *ralab_workload_config(const struct ralab_workload *wl);
+
+/* Overrides, checked as the header values are (-EINVAL with @diag). */
+int ralab_workload_set(struct ralab_workload *wl, const char *key,
+		       const char *value, struct ralab_diag *diag);
+
+/* The workload's name (its file name), borrowed. */
+const char *ralab_workload_name(const struct ralab_workload *wl);
+
+/* ---------------------------------------------------------------------- */
+/* Events: the kernel's tracepoints, as the model fires them.             */
+
+enum ralab_event_type {
+	RALAB_EV_SYNC_RA,       /* readahead:page_cache_sync_ra */
+	RALAB_EV_ASYNC_RA,      /* readahead:page_cache_async_ra */
+	RALAB_EV_RA_ORDER,      /* readahead:page_cache_ra_order */
+	RALAB_EV_RA_UNBOUNDED,  /* readahead:page_cache_ra_unbounded */
+	RALAB_EV_ADD_FOLIO,     /* filemap:mm_filemap_add_to_page_cache */
+	RALAB_EV_RQ_ISSUE,      /* block:block_rq_issue */
+};
+
+/*
+ * struct ralab_event - one event.  Which fields are meaningful depends on
+ * @type; they carry the tracepoint's fields of the same names.
+ */
+struct ralab_event {
+	enum ralab_event_type type;
+	uint64_t index;      /* ra events: page index */
+	uint64_t req_count;  /* sync/async */
+	uint32_t order;      /* ra events: ra->order; add: folio order */
+	uint32_t size, async_size, ra_pages, mmap_miss;
+	int64_t prev_pos;
+	uint64_t nr_to_read, lookahead_size; /* ra_unbounded */
+	uint64_t ofs;        /* add: byte offset of the folio */
+	uint64_t sector;     /* rq: first sector, from the file's start */
+	uint32_t nr_sectors; /* rq */
+	uint32_t readahead;  /* rq: 1 if REQ_RAHEAD ("RA"), else "R" */
+};
+
+/*
+ * ralab_event_format - the event as the kernel's trace prints it, without
+ * the line prefix and without dev/ino, e.g.
+ * "page_cache_ra_order: index=0 order=0 size=4 async_size=3 ra_pages=32".
+ * Return: the length snprintf() would return.
+ */
+int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len);
+
+typedef void (*ralab_event_fn)(void *arg, const struct ralab_event *ev);
+
+/* ---------------------------------------------------------------------- */
+/* Policies: the readahead algorithm and its variants.                    */
+
+/* Number of registered policies, and the name/description of policy @i. */
+unsigned ralab_policy_count(void);
+const char *ralab_policy_name(unsigned i);
+const char *ralab_policy_source(unsigned i);
+
+/* ---------------------------------------------------------------------- */
+/* Running a workload.                                                    */
+
+/*
+ * struct ralab_stats - what a run did.  Counts of events are counts of the
+ * corresponding tracepoints.
+ */
+struct ralab_stats {
+	uint64_t data_reads;    /* requests issued for file data */
+	uint64_t data_sectors;  /* 512-byte sectors in those requests */
+	uint64_t sync_ra, async_ra, ra_order, ra_unbounded;
+	uint64_t read_folio;    /* single-folio synchronous reads */
+	uint64_t folios[RALAB_MAX_ORDER + 1]; /* folios added, by order */
+	uint64_t pages_added;
+	uint64_t syscalls;      /* read/pread calls made */
+	uint64_t bytes_read;    /* bytes returned to the application */
+	uint64_t cache_nodes;   /* XArray nodes at the end */
+};
+
+/*
+ * struct ralab_run_opts - how to run.  Zero means the default.
+ * @policy: policy name; NULL means "linux-6.18".
+ * @on_event, @event_arg: called for every event in order (borrowed).
+ */
+struct ralab_run_opts {
+	const char *policy;
+	ralab_event_fn on_event;
+	void *event_arg;
+};
+
+/*
+ * ralab_run - run @wl from a cold page cache and fill @stats.
+ * Return: 0, -ENOENT (unknown policy), -ENOMEM.
+ */
+int ralab_run(const struct ralab_workload *wl,
+	      const struct ralab_run_opts *opts, struct ralab_stats *stats);
+
+/* ralab_strerror - text for a return value of this library. */
+const char *ralab_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * blk.c - from folios to device requests, as block/ does it on 6.18 for a
+ * loop device (no scheduler, one hardware queue).
+ *
+ *   read_pages() batch: folio folio folio ... (file order)
+ *        |  iomap: one bio vector per folio, a new bio when the next folio
+ *        |  is not disk-contiguous or the bio holds 256 vectors
+ *        v
+ *   bio  [vvvvvvvv....]  --split at max_sectors / max_segments-->  pieces
+ *        |  each piece: back-merge into the last plugged request if it
+ *        |  fits, else a new request (flushing a plug that holds 32
+ *        |  requests or whose last request is >= 128 KiB)
+ *        v
+ *   block_rq_issue, once per request, when the plug is flushed
+ */
+#include "blk.h"
+
+#include <errno.h>
+#include <string.h>
+
+int blk_set_max_sectors_kb(struct blk_queue *q, uint32_t kb)
+{
+	uint32_t max_hw_kb = q->max_hw_sectors / 2;
+	uint64_t io_opt;
+	unsigned long ra;
+
+	if (kb == 0) {
+		/* Writing 0 restores the default: min(hw, 1280 KiB). */
+		q->max_sectors = q->max_hw_sectors < 2560 ? q->max_hw_sectors
+							  : 2560;
+	} else {
+		if (kb > max_hw_kb || kb < RALAB_PAGE_SIZE / 1024)
+			return -EINVAL;
+		q->max_sectors = kb * 2;
+	}
+	/*
+	 * blk_apply_bdi_limits(): a rotational device without io_opt takes
+	 * max_sectors as its optimal size; ra_pages never decreases here.
+	 */
+	io_opt = q->io_opt;
+	if (!io_opt && q->rotational)
+		io_opt = (uint64_t)q->max_sectors * 512;
+	ra = (unsigned long)(io_opt * 2 / RALAB_PAGE_SIZE);
+	if (ra < 32)
+		ra = 32;
+	if (ra > q->ra_pages)
+		q->ra_pages = ra;
+	q->io_pages = q->max_sectors / 8;
+	return 0;
+}
+
+void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb)
+{
+	q->ra_pages = kb / (RALAB_PAGE_SIZE / 1024);
+}
+
+int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg)
+{
+	memset(q, 0, sizeof(*q));
+	q->max_hw_sectors = cfg->max_hw_sectors_kb * 2;
+	q->max_segments = cfg->max_segments;
+	q->max_segment_size = cfg->max_segment_size;
+	q->logical_block_size = 512;
+	q->physical_block_size = 512;
+	q->rotational = true; /* a loop device over a file */
+	q->ra_pages = 32;     /* VM_READAHEAD_PAGES for a new bdi */
+	/* Attach: the default limits are committed once. */
+	if (blk_set_max_sectors_kb(q, 0))
+		return -EINVAL;
+	if (blk_set_max_sectors_kb(q, cfg->max_sectors_kb))
+		return -EINVAL;
+	blk_set_read_ahead_kb(q, cfg->read_ahead_kb);
+	return 0;
+}
+
+static void rq_issue(struct blk_queue *q, const struct blk_rq *rq)
+{
+	struct ralab_stats *st = q->st;
+
+	st->data_reads++;
+	st->data_sectors += rq->nr_sectors;
+	if (q->emit) {
+		struct ralab_event ev = {
+			.type = RALAB_EV_RQ_ISSUE,
+			.sector = rq->sector,
+			.nr_sectors = rq->nr_sectors,
+			.readahead = rq->readahead,
+		};
+
+		q->emit(q->emit_arg, &ev);
+	}
+}
+
+static void plug_flush(struct blk_queue *q)
+{
+	unsigned i;
+
+	for (i = 0; i < q->plug_count; i++)
+		rq_issue(q, &q->plug[i]);
+	q->plug_count = 0;
+}
+
+/* A split piece of a bio enters blk_mq_submit_bio(). */
+static void submit_piece(struct blk_queue *q, uint64_t sector,
+			 uint32_t nr_sectors, uint32_t nr_segs, bool ra)
+{
+	struct blk_rq *last;
+
+	if (q->plug_count) {
+		last = &q->plug[q->plug_count - 1];
+		/* blk_attempt_plug_merge(): back merge into the last one. */
+		if (last->readahead == ra &&
+		    last->sector + last->nr_sectors == sector &&
+		    last->nr_sectors + nr_sectors <= q->max_sectors &&
+		    last->nr_segs + nr_segs <= q->max_segments) {
+			last->nr_sectors += nr_sectors;
+			last->nr_segs += nr_segs;
+			return;
+		}
+		/* blk_add_rq_to_plug(). */
+		if (q->plug_count >= BLK_PLUG_MAX_RQ ||
+		    (uint64_t)last->nr_sectors * 512 >= BLK_PLUG_FLUSH_SIZE)
+			plug_flush(q);
+	}
+	q->plug[q->plug_count++] = (struct blk_rq){
+		.sector = sector,
+		.nr_sectors = nr_sectors,
+		.nr_segs = nr_segs,
+		.readahead = ra,
+	};
+}
+
+/*
+ * Split one bio at the queue limits (bio_split_rw_at()): a vector that
+ * fits whole costs one segment if it is at most a page, otherwise it is
+ * counted in segments of max_segment_size and may be cut in the middle.
+ */
+static void submit_bio(struct blk_queue *q, const struct blk_vec *v,
+		       unsigned n, bool ra)
+{
+	uint64_t max_bytes = (uint64_t)q->max_sectors * 512;
+	uint64_t pos = v[0].sector * 512; /* start of the current piece */
+	uint64_t bytes = 0;
+	uint32_t nsegs = 0;
+	unsigned i = 0;
+	uint64_t done = 0; /* bytes of v[i] already in earlier pieces */
+
+	while (i < n) {
+		uint64_t len = v[i].bytes - done;
+		bool whole = !done && len <= RALAB_PAGE_SIZE;
+
+		if (whole && nsegs < q->max_segments &&
+		    bytes + len <= max_bytes) {
+			nsegs++;
+			bytes += len;
+			i++;
+			continue;
+		}
+		/* bvec_split_segs() */
+		{
+			uint64_t max_len = max_bytes - bytes;
+			uint64_t take = len < max_len ? len : max_len;
+			uint64_t total = 0;
+
+			while (take && nsegs < q->max_segments) {
+				uint64_t seg = take < q->max_segment_size ?
+						       take :
+						       q->max_segment_size;
+
+				nsegs++;
+				total += seg;
+				take -= seg;
+			}
+			bytes += total;
+			if (total == len) {
+				done = 0;
+				i++;
+				continue;
+			}
+			/* Split here, aligned to the logical block size. */
+			bytes &= ~(uint64_t)(q->logical_block_size - 1);
+			submit_piece(q, pos / 512, (uint32_t)(bytes / 512),
+				     nsegs, ra);
+			done += total;
+			pos += bytes;
+			bytes = 0;
+			nsegs = 0;
+		}
+	}
+	if (bytes)
+		submit_piece(q, pos / 512, (uint32_t)(bytes / 512), nsegs, ra);
+}
+
+void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
+		     unsigned n, bool readahead)
+{
+	unsigned first = 0, i;
+
+	for (i = 1; i <= n; i++) {
+		if (i < n && i - first < BIO_MAX_VECS &&
+		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
+			    vecs[i].sector)
+			continue;
+		submit_bio(q, vecs + first, i - first, readahead);
+		first = i;
+	}
+	plug_flush(q);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * blk.h - the block layer between a readahead batch and the device:
+ * queue limits and their sysfs semantics, bios, splitting, plugging.
+ */
+#ifndef RALAB_BLK_H
+#define RALAB_BLK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ralab.h"
+
+#define BLK_PLUG_MAX_RQ 32               /* BLK_MAX_REQUEST_COUNT */
+#define BLK_PLUG_FLUSH_SIZE (128u << 10) /* bytes */
+#define BIO_MAX_VECS 256
+
+/* One request waiting in the plug. */
+struct blk_rq {
+	uint64_t sector;
+	uint32_t nr_sectors;
+	uint32_t nr_segs;
+	bool readahead;
+};
+
+/*
+ * struct blk_queue - one request queue with its backing_dev_info.
+ * Limits are in sectors/bytes as in struct queue_limits.
+ */
+struct blk_queue {
+	uint32_t max_sectors;        /* sectors */
+	uint32_t max_hw_sectors;     /* sectors */
+	uint32_t max_segments;
+	uint32_t max_segment_size;   /* bytes */
+	uint32_t logical_block_size; /* bytes */
+	uint32_t physical_block_size;
+	uint64_t io_opt;             /* bytes */
+	bool rotational;
+	unsigned long ra_pages;      /* bdi->ra_pages */
+	unsigned long io_pages;      /* bdi->io_pages */
+
+	struct blk_rq plug[BLK_PLUG_MAX_RQ];
+	unsigned plug_count;
+
+	/* Where issued requests go: counted in @st, reported to @emit. */
+	struct ralab_stats *st;
+	void (*emit)(void *arg, const struct ralab_event *ev);
+	void *emit_arg;
+};
+
+/* A contiguous piece of a bio: one folio. */
+struct blk_vec {
+	uint64_t sector;
+	uint32_t bytes;
+};
+
+/*
+ * blk_queue_setup - a loop device as attached (limits from @cfg), then
+ * sysfs writes of max_sectors_kb and read_ahead_kb, in that order.
+ * Return: 0 or -EINVAL when a value is one the kernel refuses.
+ */
+int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg);
+
+/* queue/max_sectors_kb store: re-derives bdi->ra_pages and io_pages. */
+int blk_set_max_sectors_kb(struct blk_queue *q, uint32_t kb);
+/* queue/read_ahead_kb store. */
+void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
+
+/*
+ * blk_submit_read - submit the folios of one read_pages() call (or one
+ * read_folio()) inside one plug: bios of up to 256 disk-contiguous
+ * vectors, split at the queue limits, merged in the plug, issued when the
+ * plug is flushed.
+ */
+void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
+		     unsigned n, bool readahead);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pagecache.h - one file's page cache: folios indexed by an XArray.
+ */
+#ifndef RALAB_PAGECACHE_H
+#define RALAB_PAGECACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xarray.h"
+
+/* Folio flags that readahead and the read path look at. */
+#define PG_uptodate (1u << 0)
+#define PG_readahead (1u << 1)
+#define PG_locked (1u << 2) /* I/O in flight */
+#define PG_writeback (1u << 3)
+
+struct folio {
+	uint64_t index; /* first page; aligned to 1 << order */
+	uint8_t order;
+	uint8_t flags;
+	uint16_t pad;
+	uint32_t id;        /* own slot in the allocator, 1-based */
+	uint32_t next_free; /* free-list link while unused */
+};
+
+static inline uint64_t folio_nr_pages(const struct folio *f)
+{
+	return 1ull << f->order;
+}
+
+/* Folios come from chunks that are never moved, so pointers stay valid. */
+#define FOLIO_CHUNK 4096
+
+struct page_cache {
+	struct xarray i_pages;
+	uint64_t nrpages;
+	struct folio **chunks;
+	uint32_t nr_chunks, cap_chunks;
+	uint32_t nr_used;    /* folios handed out from the chunks */
+	uint32_t free_head;  /* 1-based index of a freed folio, 0 = none */
+};
+
+void pc_init(struct page_cache *pc);
+void pc_destroy(struct page_cache *pc);
+
+static inline struct folio *pc_lookup(const struct page_cache *pc,
+				      uint64_t index)
+{
+	return xa_load(&pc->i_pages, index);
+}
+
+/*
+ * pc_add_folio - insert a folio of @order at @index with @flags.
+ * Return: 0 with *@out set, -EEXIST if any page of the range is present,
+ * -ENOMEM.
+ */
+int pc_add_folio(struct page_cache *pc, uint64_t index, unsigned order,
+		 unsigned flags, struct folio **out);
+
+/* pc_remove_folio - drop @f from the cache; @f is freed. */
+void pc_remove_folio(struct page_cache *pc, struct folio *f);
+
+#endif

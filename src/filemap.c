@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * filemap.c - the buffered read path (filemap_read() in mm/filemap.c,
+ * Linux 6.18): batches of cached folios, the calls into synchronous and
+ * asynchronous readahead, partial pages, EOF and ra->prev_pos.
+ *
+ * Readahead decisions depend only on which folios are present and which
+ * carry PG_readahead, never on I/O timing, so the model completes I/O at
+ * submission (every folio is uptodate when the read looks at it).
+ */
+#include "sim.h"
+
+#include <errno.h>
+
+/*
+ * filemap_get_read_batch(): cached folios from @index on, stopping after a
+ * folio that is not uptodate or has PG_readahead, at a gap, past @max or
+ * when the batch is full.
+ */
+static unsigned get_read_batch(struct sim *s, pgoff_t index, pgoff_t max,
+			       struct folio **batch)
+{
+	struct folio *f = pc_lookup(&s->pc, index);
+	unsigned n = 0;
+
+	while (f) {
+		pgoff_t next;
+
+		batch[n++] = f;
+		if (n == FOLIO_BATCH_SIZE)
+			break;
+		if (!(f->flags & PG_uptodate) || (f->flags & PG_readahead))
+			break;
+		next = f->index + folio_nr_pages(f);
+		if (next > max)
+			break;
+		f = pc_lookup(&s->pc, next);
+	}
+	return n;
+}
+
+/*
+ * filemap_create_folio(): readahead made nothing at @index; read one
+ * folio of the mapping's minimum order synchronously (->read_folio).
+ */
+static int create_folio(struct sim *s, pgoff_t index, struct folio **out)
+{
+	unsigned order = s->mapping.min_order;
+	struct folio *f;
+	struct blk_vec v;
+	int err;
+
+	index &= ~(((pgoff_t)1 << order) - 1);
+	err = pc_add_folio(&s->pc, index, order, PG_locked, &f);
+	if (err)
+		return err;
+	s->st->folios[order]++;
+	s->st->pages_added += 1ull << order;
+	s->st->read_folio++;
+	if (s->on_event) {
+		struct ralab_event ev = {
+			.type = RALAB_EV_ADD_FOLIO,
+			.ofs = index * RALAB_PAGE_SIZE,
+			.order = order,
+		};
+
+		s->on_event(s->event_arg, &ev);
+	}
+	v.sector = index * (RALAB_PAGE_SIZE / 512);
+	v.bytes = RALAB_PAGE_SIZE << order;
+	blk_submit_read(&s->q, &v, 1, false);
+	f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
+	*out = f;
+	return 0;
+}
+
+/*
+ * filemap_get_pages(): a batch for [pos, pos + count), starting readahead
+ * where the cache misses and where the batch ends on a marked folio.
+ */
+static unsigned get_pages(struct sim *s, struct sim_file *file, int64_t pos,
+			  uint64_t count, struct folio **batch)
+{
+	pgoff_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
+	/* The page after the end of the read; not clipped to EOF. */
+	pgoff_t last_index = ((uint64_t)pos + count + RALAB_PAGE_SIZE - 1) /
+			     RALAB_PAGE_SIZE;
+	struct readahead_control ractl = {
+		.mapping = &s->mapping,
+		.ra = &file->ra,
+		.f_mode = file->f_mode,
+		.has_file = true,
+	};
+	struct folio *folio;
+	unsigned n;
+
+retry:
+	n = get_read_batch(s, index, last_index - 1, batch);
+	if (!n) {
+		ractl._index = index;
+		ractl._nr_pages = 0;
+		s->policy->sync_ra(&ractl, last_index - index);
+		n = get_read_batch(s, index, last_index - 1, batch);
+	}
+	if (!n) {
+		if (create_folio(s, index, &batch[0]) == -EEXIST)
+			goto retry;
+		n = 1;
+	}
+	folio = batch[n - 1];
+	if (folio->flags & PG_readahead) {
+		struct ra_folio rf = {
+			.index = folio->index,
+			.order = folio->order,
+			.writeback = folio->flags & PG_writeback,
+		};
+
+		ractl._index = folio->index;
+		ractl._nr_pages = 0;
+		s->policy->async_ra(&ractl, &rf, last_index - folio->index);
+	}
+	return n;
+}
+
+uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
+		      uint64_t count)
+{
+	struct folio *batch[FOLIO_BATCH_SIZE];
+	struct file_ra_state *ra = &f->ra;
+	int64_t last_pos = ra->prev_pos;
+	uint64_t already = 0;
+
+	if ((uint64_t)pos >= s->s_maxbytes || !count)
+		return 0;
+	if (count > s->s_maxbytes - (uint64_t)pos)
+		count = s->s_maxbytes - (uint64_t)pos;
+
+	do {
+		uint64_t isize = s->mapping.i_size, end_offset;
+		unsigned i, n;
+
+		if ((uint64_t)pos >= isize)
+			break;
+		n = get_pages(s, f, pos, count, batch);
+		end_offset = (uint64_t)pos + count < isize ?
+				     (uint64_t)pos + count :
+				     isize;
+		for (i = 0; i < n; i++) {
+			struct folio *folio = batch[i];
+			uint64_t fsize = RALAB_PAGE_SIZE << folio->order;
+			uint64_t offset = (uint64_t)pos & (fsize - 1);
+			uint64_t bytes;
+
+			if (end_offset < folio->index * RALAB_PAGE_SIZE)
+				break;
+			bytes = end_offset - (uint64_t)pos;
+			if (bytes > fsize - offset)
+				bytes = fsize - offset;
+			pos += (int64_t)bytes;
+			count -= bytes;
+			already += bytes;
+			last_pos = pos;
+		}
+	} while (count && (uint64_t)pos < s->mapping.i_size);
+	ra->prev_pos = last_pos;
+	return already;
+}

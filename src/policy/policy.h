@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * policy.h - the readahead policy and what it needs from the rest.
+ *
+ * The policy (mm/readahead.c in the kernel) decides windows: where the next
+ * readahead starts, how large it is, where its PG_readahead mark goes and in
+ * which folio orders it is allocated.  It does not own the page cache or the
+ * device.  Everything it asks of them goes through struct ra_mapping_ops, so
+ * the same policy code can drive the simulated cache of ralab or, later, a
+ * real userspace cache.
+ *
+ * Kernel names are kept (file_ra_state, readahead_control, ra->size,
+ * page_cache_async_ra) so that a kernel patch maps onto this code directly.
+ */
+#ifndef RALAB_POLICY_H
+#define RALAB_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ralab.h"
+
+typedef uint64_t pgoff_t;
+
+#define RA_ULONG_MAX UINT64_MAX
+
+/* struct file_ra_state - per open file, as in 6.18 (field widths too). */
+struct file_ra_state {
+	pgoff_t start;           /* first page of the current window */
+	unsigned int size;       /* pages in the window */
+	unsigned int async_size; /* async tail: mark = start + size - async */
+	unsigned int ra_pages;   /* per-file maximum window */
+	unsigned short order;    /* preferred folio order (6.17+) */
+	unsigned short mmap_miss;
+	int64_t prev_pos;        /* byte just past the previous read, or -1 */
+};
+
+/* struct file mode bits that readahead looks at. */
+#define FMODE_RANDOM (1u << 0)
+#define FMODE_NOREUSE (1u << 1)
+
+/* What the policy is told about the marked folio of an async call. */
+struct ra_folio {
+	pgoff_t index;
+	unsigned order;
+	bool writeback;
+};
+
+/*
+ * struct ra_mapping_ops - the page cache and I/O path, as readahead uses
+ * them.  @m is ra_mapping.priv.
+ * @next_miss, @prev_miss: page_cache_next_miss()/prev_miss(), with the
+ *	XArray cursor semantics of the kernel.
+ * @present: is a folio stored at @index?
+ * @add_folio: allocate a locked folio of @order at @index (aligned), set
+ *	PG_readahead if @mark, insert it and queue it on the current batch.
+ *	Return 0, -EEXIST if something is in the range, or -ENOMEM.
+ * @read_pages: submit the current batch in one block plug (may be empty).
+ * @clear_readahead: clear PG_readahead on the folio at @index.
+ * @trace: a readahead tracepoint fired.
+ */
+struct ra_mapping_ops {
+	pgoff_t (*next_miss)(void *m, pgoff_t index, unsigned long max_scan);
+	pgoff_t (*prev_miss)(void *m, pgoff_t index, unsigned long max_scan);
+	bool (*present)(void *m, pgoff_t index);
+	int (*add_folio)(void *m, pgoff_t index, unsigned order, bool mark);
+	void (*read_pages)(void *m);
+	void (*clear_readahead)(void *m, pgoff_t index);
+	void (*trace)(void *m, const struct ralab_event *ev);
+};
+
+/*
+ * struct ra_mapping - one file's mapping and its backing device, read live
+ * on every call as the kernel reads inode and bdi fields.
+ */
+struct ra_mapping {
+	const struct ra_mapping_ops *ops;
+	void *priv;
+	uint64_t i_size;
+	unsigned min_order, max_order; /* mapping folio-order limits */
+	bool large_folios;             /* mapping_large_folio_support() */
+	unsigned long io_pages;        /* bdi->io_pages = max_sectors_kb / 4 */
+	unsigned long bdi_ra_pages;    /* bdi->ra_pages */
+};
+
+/* struct readahead_control - one readahead request. */
+struct readahead_control {
+	struct ra_mapping *mapping;
+	struct file_ra_state *ra;
+	unsigned f_mode;  /* FMODE_* of the file */
+	bool has_file;    /* false for in-kernel callers without a file */
+	pgoff_t _index;   /* next page to submit */
+	unsigned long _nr_pages; /* pages in the batch not yet submitted */
+};
+
+/*
+ * struct ralab_policy_ops - a readahead algorithm.  Every variant is a
+ * table of these; policy/registry.c lists them.
+ * @sync_ra: page_cache_sync_ra(): the folio at ractl->_index is absent.
+ * @async_ra: page_cache_async_ra(): a read reached a PG_readahead folio.
+ */
+struct ralab_policy_ops {
+	const char *name;
+	const char *source; /* where the behaviour comes from */
+	void (*sync_ra)(struct readahead_control *ractl,
+			unsigned long req_count);
+	void (*async_ra)(struct readahead_control *ractl,
+			 const struct ra_folio *folio,
+			 unsigned long req_count);
+};
+
+const struct ralab_policy_ops *ralab__policy_find(const char *name);
+
+/* ---- helpers shared by the policies (policy/readahead.c) ---- */
+
+unsigned long get_init_ra_size(unsigned long size, unsigned long max);
+unsigned long get_next_ra_size(const struct file_ra_state *ra,
+			       unsigned long max);
+unsigned long ractl_max_pages(const struct readahead_control *ractl,
+			      unsigned long req_size);
+void page_cache_ra_unbounded(struct readahead_control *ractl,
+			     unsigned long nr_to_read,
+			     unsigned long lookahead_size);
+void do_page_cache_ra(struct readahead_control *ractl,
+		      unsigned long nr_to_read, unsigned long lookahead_size);
+void force_page_cache_ra(struct readahead_control *ractl,
+			 unsigned long nr_to_read);
+void page_cache_ra_order(struct readahead_control *ractl,
+			 struct file_ra_state *ra);
+void ra_trace_state(struct readahead_control *ractl,
+		    enum ralab_event_type type, pgoff_t index,
+		    unsigned long req_count);
+
+static inline unsigned ra_ilog2(uint64_t x)
+{
+	return 63u - (unsigned)__builtin_clzll(x);
+}
+
+static inline unsigned ra_ffs0(uint64_t x) /* __ffs(): lowest set bit */
+{
+	return (unsigned)__builtin_ctzll(x);
+}
+
+static inline uint64_t ra_roundup_pow2(uint64_t x)
+{
+	return x <= 1 ? 1 : 1ull << (64 - __builtin_clzll(x - 1));
+}
+
+#endif

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/*
+ * event.c - events in the kernel's trace text (without the line prefix
+ * and without the dev/ino fields), so that ralab's output and a recording
+ * of the real kernel can be compared line by line.
+ */
+#include <stdio.h>
+
+#include "ralab.h"
+
+int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
+{
+	switch (ev->type) {
+	case RALAB_EV_SYNC_RA:
+	case RALAB_EV_ASYNC_RA:
+		return snprintf(buf, len,
+				"%s: index=%llu req_count=%llu order=%u size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
+				ev->type == RALAB_EV_SYNC_RA ?
+					"page_cache_sync_ra" :
+					"page_cache_async_ra",
+				(unsigned long long)ev->index,
+				(unsigned long long)ev->req_count, ev->order,
+				ev->size, ev->async_size, ev->ra_pages,
+				ev->mmap_miss, (long long)ev->prev_pos);
+	case RALAB_EV_RA_ORDER:
+		return snprintf(buf, len,
+				"page_cache_ra_order: index=%llu order=%u size=%u async_size=%u ra_pages=%u",
+				(unsigned long long)ev->index, ev->order,
+				ev->size, ev->async_size, ev->ra_pages);
+	case RALAB_EV_RA_UNBOUNDED:
+		return snprintf(buf, len,
+				"page_cache_ra_unbounded: index=%llu nr_to_read=%llu lookahead_size=%llu",
+				(unsigned long long)ev->index,
+				(unsigned long long)ev->nr_to_read,
+				(unsigned long long)ev->lookahead_size);
+	case RALAB_EV_ADD_FOLIO:
+		return snprintf(buf, len,
+				"mm_filemap_add_to_page_cache: ofs=%llu order=%u",
+				(unsigned long long)ev->ofs, ev->order);
+	case RALAB_EV_RQ_ISSUE:
+		return snprintf(buf, len, "block_rq_issue: %s %llu %llu + %u",
+				ev->readahead ? "RA" : "R",
+				(unsigned long long)ev->nr_sectors * 512,
+				(unsigned long long)ev->sector,
+				ev->nr_sectors);
+	}
+	return snprintf(buf, len, "unknown_event");
+}

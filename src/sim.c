@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sim.c - wiring: the page cache and block queue seen through
+ * struct ra_mapping_ops, and the runner that plays a workload's ops.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/workload.h"
+
+/* ext4 with 4 KiB blocks: 2^32 - 1 blocks; XFS: MAX_LFS_FILESIZE. */
+#define EXT4_S_MAXBYTES 17592186040320ull
+
+static void emit(struct sim *s, const struct ralab_event *ev)
+{
+	if (s->on_event)
+		s->on_event(s->event_arg, ev);
+}
+
+static pgoff_t m_next_miss(void *m, pgoff_t index, unsigned long max_scan)
+{
+	struct sim *s = m;
+
+	return xa_next_miss(&s->pc.i_pages, index, max_scan);
+}
+
+static pgoff_t m_prev_miss(void *m, pgoff_t index, unsigned long max_scan)
+{
+	struct sim *s = m;
+
+	return xa_prev_miss(&s->pc.i_pages, index, max_scan);
+}
+
+static bool m_present(void *m, pgoff_t index)
+{
+	struct sim *s = m;
+
+	return pc_lookup(&s->pc, index) != NULL;
+}
+
+static int grow_batch(struct sim *s)
+{
+	unsigned cap = s->cap_batch ? s->cap_batch * 2 : 64;
+	struct folio **b = realloc(s->batch, cap * sizeof(*b));
+	struct blk_vec *v;
+
+	if (!b)
+		return -ENOMEM;
+	s->batch = b;
+	v = realloc(s->vecs, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->vecs = v;
+	s->cap_batch = cap;
+	return 0;
+}
+
+static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
+{
+	struct sim *s = m;
+	struct folio *f;
+	int err;
+
+	if (s->nr_batch == s->cap_batch && grow_batch(s))
+		return -ENOMEM;
+	err = pc_add_folio(&s->pc, index, order,
+			   PG_locked | (mark ? PG_readahead : 0), &f);
+	if (err)
+		return err;
+	s->st->folios[order]++;
+	s->st->pages_added += 1ull << order;
+	if (s->on_event) {
+		struct ralab_event ev = {
+			.type = RALAB_EV_ADD_FOLIO,
+			.ofs = index * RALAB_PAGE_SIZE,
+			.order = order,
+		};
+
+		s->on_event(s->event_arg, &ev);
+	}
+	s->batch[s->nr_batch++] = f;
+	return 0;
+}
+
+/* read_pages(): ->readahead for the batch, in one plug. */
+static void m_read_pages(void *m)
+{
+	struct sim *s = m;
+	unsigned i;
+
+	if (!s->nr_batch)
+		return;
+	for (i = 0; i < s->nr_batch; i++) {
+		struct folio *f = s->batch[i];
+
+		s->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
+		s->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
+		/* I/O completes at submission in this model. */
+		f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
+	}
+	blk_submit_read(&s->q, s->vecs, s->nr_batch, true);
+	s->nr_batch = 0;
+}
+
+static void m_clear_readahead(void *m, pgoff_t index)
+{
+	struct sim *s = m;
+	struct folio *f = pc_lookup(&s->pc, index);
+
+	if (f)
+		f->flags &= (uint8_t)~PG_readahead;
+}
+
+static void m_trace(void *m, const struct ralab_event *ev)
+{
+	struct sim *s = m;
+
+	switch (ev->type) {
+	case RALAB_EV_SYNC_RA: s->st->sync_ra++; break;
+	case RALAB_EV_ASYNC_RA: s->st->async_ra++; break;
+	case RALAB_EV_RA_ORDER: s->st->ra_order++; break;
+	case RALAB_EV_RA_UNBOUNDED: s->st->ra_unbounded++; break;
+	default: break;
+	}
+	emit(s, ev);
+}
+
+static const struct ra_mapping_ops sim_mapping_ops = {
+	.next_miss = m_next_miss,
+	.prev_miss = m_prev_miss,
+	.present = m_present,
+	.add_folio = m_add_folio,
+	.read_pages = m_read_pages,
+	.clear_readahead = m_clear_readahead,
+	.trace = m_trace,
+};
+
+static void blk_emit(void *arg, const struct ralab_event *ev)
+{
+	emit(arg, ev);
+}
+
+int sim_init(struct sim *s, const struct ralab_config *cfg,
+	     const struct ralab_policy_ops *policy, struct ralab_stats *st,
+	     ralab_event_fn on_event, void *event_arg)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->policy = policy;
+	s->st = st;
+	s->on_event = on_event;
+	s->event_arg = event_arg;
+	pc_init(&s->pc);
+	err = blk_queue_setup(&s->q, cfg);
+	if (err)
+		return err;
+	s->q.st = st;
+	s->q.emit = on_event ? blk_emit : NULL;
+	s->q.emit_arg = s;
+	s->s_maxbytes = cfg->fs == RALAB_FS_EXT4 ? EXT4_S_MAXBYTES
+						 : (uint64_t)INT64_MAX;
+	s->mapping = (struct ra_mapping){
+		.ops = &sim_mapping_ops,
+		.priv = s,
+		.i_size = cfg->file_size,
+		.min_order = 0,
+		.max_order = cfg->max_folio_order,
+		.large_folios = cfg->max_folio_order > 0,
+		.io_pages = s->q.io_pages,
+		.bdi_ra_pages = s->q.ra_pages,
+	};
+	return 0;
+}
+
+void sim_destroy(struct sim *s)
+{
+	pc_destroy(&s->pc);
+	free(s->batch);
+	free(s->vecs);
+	s->batch = NULL;
+	s->vecs = NULL;
+}
+
+/* open(2): file_ra_state_init() snapshots bdi->ra_pages. */
+void sim_file_open(struct sim *s, struct sim_file *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ra.ra_pages = (unsigned)s->q.ra_pages;
+	f->ra.prev_pos = -1;
+}
+
+/* read(2)/pread(2) after rw_verify_area(): -1 when the call fails. */
+static int64_t sys_read(struct sim *s, struct sim_file *f, int64_t pos,
+			uint64_t len)
+{
+	uint64_t n;
+
+	s->st->syscalls++;
+	if (pos < 0 || len > (uint64_t)INT64_MAX - (uint64_t)pos)
+		return -1;
+	if (len > MAX_RW_COUNT)
+		len = MAX_RW_COUNT;
+	n = filemap_read(s, f, pos, len);
+	s->st->bytes_read += n;
+	return (int64_t)n;
+}
+
+static void run_op(struct sim *s, const struct op *op)
+{
+	struct sim_file *f = &s->file;
+	uint64_t i, x;
+	int64_t n;
+
+	switch (op->kind) {
+	case OP_READ:
+		for (i = 0; op->to_eof || i < op->count; i++) {
+			n = sys_read(s, f, f->f_pos, op->len);
+			if (n > 0)
+				f->f_pos += n;
+			if (op->to_eof && n <= 0)
+				break;
+		}
+		break;
+	case OP_PREAD:
+		sys_read(s, f, (int64_t)op->off, op->len);
+		break;
+	case OP_SEEK:
+		f->f_pos = (int64_t)op->off;
+		break;
+	case OP_RAND_PREAD:
+		x = op->seed;
+		for (i = 0; i < op->count; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			sys_read(s, f,
+				 (int64_t)((x % (s->cfg.file_size / op->len)) *
+					   op->len),
+				 op->len);
+		}
+		break;
+	case OP_STRIDE_PREAD:
+		for (i = 0; i < op->count; i++)
+			sys_read(s, f,
+				 (int64_t)op->off + (int64_t)i * op->stride,
+				 op->len);
+		break;
+	}
+}
+
+int ralab_run(const struct ralab_workload *wl,
+	      const struct ralab_run_opts *opts, struct ralab_stats *stats)
+{
+	static const struct ralab_run_opts none;
+	const struct ralab_policy_ops *policy;
+	struct sim *s;
+	unsigned i;
+	int err;
+
+	if (!opts)
+		opts = &none;
+	memset(stats, 0, sizeof(*stats));
+	policy = ralab__policy_find(opts->policy);
+	if (!policy)
+		return -ENOENT;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	err = sim_init(s, &wl->cfg, policy, stats, opts->on_event,
+		       opts->event_arg);
+	if (!err) {
+		sim_file_open(s, &s->file);
+		for (i = 0; i < wl->nr_ops; i++)
+			run_op(s, &wl->ops[i]);
+		stats->cache_nodes = s->pc.i_pages.nr_nodes;
+	}
+	sim_destroy(s);
+	free(s);
+	return err;
+}

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ops.c - the .ops workload format.
+ *
+ *   # fs: xfs|ext4            header comments, before the first op
+ *   # file_size: 512M         SIZE: bytes, or with K, M, G (powers of 1024)
+ *   # read_ahead_kb: 128
+ *   # max_sectors_kb: 512
+ *   # max_hw_sectors_kb: 1280 (the device's limit)
+ *   read 4K 1                 ops, one per line; '#' starts a comment
+ *   read 1M eof
+ *
+ * Every error names the file and line and nothing is run: the whole file
+ * is checked before the workload exists.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+#define MAX_TOKENS 8
+#define MAX_LINE_ERR 40 /* characters of a bad token quoted in errors */
+
+struct parser {
+	const char *name;
+	unsigned line;
+	struct ralab_diag *diag;
+};
+
+static int perr(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!p->diag)
+		return -EINVAL;
+	p->diag->line = p->line;
+	if (p->line)
+		n = snprintf(p->diag->msg, sizeof(p->diag->msg), "%s:%u: ",
+			     p->name, p->line);
+	else
+		n = snprintf(p->diag->msg, sizeof(p->diag->msg), "%s: ",
+			     p->name);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n < sizeof(p->diag->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(p->diag->msg + n, sizeof(p->diag->msg) - (size_t)n,
+			  fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Quote at most MAX_LINE_ERR characters of a token in a message. */
+#define TOK(t) MAX_LINE_ERR, (t)
+
+void ralab_config_default(struct ralab_config *cfg)
+{
+	*cfg = (struct ralab_config){
+		.fs = RALAB_FS_XFS,
+		.file_size = 512ull << 20,
+		.read_ahead_kb = 128,
+		.max_sectors_kb = 512,
+		.max_hw_sectors_kb = 1280,
+		.max_segments = 128,
+		.max_segment_size = 65536,
+		.max_folio_order = 9,
+	};
+}
+
+/* Parse an unsigned decimal; -ERANGE on overflow, -EINVAL if malformed. */
+static int parse_u64(const char *s, uint64_t *out, bool suffix)
+{
+	uint64_t v = 0, mult = 1;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (*s && suffix) {
+		switch (*s) {
+		case 'K': case 'k': mult = 1ull << 10; break;
+		case 'M': case 'm': mult = 1ull << 20; break;
+		case 'G': case 'g': mult = 1ull << 30; break;
+		default: return -EINVAL;
+		}
+		s++;
+	}
+	if (*s)
+		return -EINVAL;
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	*out = v * mult;
+	return 0;
+}
+
+static bool starts_digit(const char *s)
+{
+	return *s >= '0' && *s <= '9';
+}
+
+/* A SIZE/offset argument: at most RALAB_MAX_POS. */
+static int arg_size(struct parser *p, const char *what, const char *tok,
+		    uint64_t *out)
+{
+	int err;
+
+	if (*tok == '-')
+		return perr(p, "%s must not be negative: '%.*s'", what,
+			    TOK(tok));
+	err = parse_u64(tok, out, true);
+	if (err == -ERANGE || (!err && *out > RALAB_MAX_POS))
+		return perr(p, "%s '%.*s' is too large (the limit is 2^63 - 1)",
+			    what, TOK(tok));
+	if (err) {
+		if (starts_digit(tok))
+			return perr(p, "bad size suffix in %s '%.*s' (use K, M or G)",
+				    what, TOK(tok));
+		return perr(p, "%s must be a number, not '%.*s'", what,
+			    TOK(tok));
+	}
+	return 0;
+}
+
+static int arg_count(struct parser *p, const char *what, const char *tok,
+		     uint64_t *out)
+{
+	int err = parse_u64(tok, out, false);
+
+	if (err == -ERANGE || (!err && *out > RALAB_MAX_POS))
+		return perr(p, "%s '%.*s' is too large", what, TOK(tok));
+	if (err)
+		return perr(p, "%s must be a whole number, not '%.*s'", what,
+			    TOK(tok));
+	if (!*out)
+		return perr(p, "%s must be at least 1", what);
+	return 0;
+}
+
+static int nargs(struct parser *p, const char *op, int have, int min, int max,
+		 const char *usage)
+{
+	if (have < min || have > max)
+		return perr(p, "wrong number of arguments for '%s' (usage: %s)",
+			    op, usage);
+	return 0;
+}
+
+static int add_op(struct ralab_workload *wl, const struct op *op)
+{
+	if (wl->nr_ops == wl->cap_ops) {
+		unsigned cap = wl->cap_ops ? wl->cap_ops * 2 : 16;
+		struct op *o = realloc(wl->ops, cap * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		wl->ops = o;
+		wl->cap_ops = cap;
+	}
+	wl->ops[wl->nr_ops++] = *op;
+	return 0;
+}
+
+/* Checks that depend on the file size (re-run when it is overridden). */
+static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
+			      const struct op *op)
+{
+	if (op->kind == OP_RAND_PREAD && op->len > wl->cfg.file_size)
+		return perr(p, "rand-pread length %llu is larger than the file (%llu bytes)",
+			    (unsigned long long)op->len,
+			    (unsigned long long)wl->cfg.file_size);
+	return 0;
+}
+
+static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
+		    int nt)
+{
+	struct op op = { .line = p->line, .seed = RALAB_DEFAULT_SEED };
+	const char *name = tok[0];
+	int na = nt - 1, err;
+
+	if (!strcmp(name, "read")) {
+		op.kind = OP_READ;
+		if ((err = nargs(p, name, na, 1, 2, "read LEN [COUNT|eof]")) ||
+		    (err = arg_size(p, "read length", tok[1], &op.len)))
+			return err;
+		if (na == 1 || !strcmp(tok[2], "eof")) {
+			op.to_eof = true;
+			if (!op.len)
+				return perr(p, "read length must not be 0 when reading to EOF");
+		} else if ((err = arg_count(p, "read count", tok[2],
+					    &op.count))) {
+			return err;
+		}
+	} else if (!strcmp(name, "pread")) {
+		op.kind = OP_PREAD;
+		if ((err = nargs(p, name, na, 2, 2, "pread OFF LEN")) ||
+		    (err = arg_size(p, "pread offset", tok[1], &op.off)) ||
+		    (err = arg_size(p, "pread length", tok[2], &op.len)))
+			return err;
+		if (op.len > RALAB_MAX_POS - op.off)
+			return perr(p, "pread range ends past 2^63 - 1");
+	} else if (!strcmp(name, "seek")) {
+		op.kind = OP_SEEK;
+		if ((err = nargs(p, name, na, 1, 1, "seek OFF")) ||
+		    (err = arg_size(p, "seek offset", tok[1], &op.off)))
+			return err;
+	} else if (!strcmp(name, "rand-pread")) {
+		op.kind = OP_RAND_PREAD;
+		if ((err = nargs(p, name, na, 2, 3,
+				 "rand-pread LEN COUNT [SEED]")) ||
+		    (err = arg_size(p, "rand-pread length", tok[1], &op.len)) ||
+		    (err = arg_count(p, "rand-pread count", tok[2], &op.count)))
+			return err;
+		if (!op.len)
+			return perr(p, "rand-pread length must not be 0");
+		if (na == 3 && parse_u64(tok[3], &op.seed, false))
+			return perr(p, "rand-pread seed must be an unsigned 64-bit number, not '%.*s'",
+				    TOK(tok[3]));
+		if ((err = check_op_vs_config(p, wl, &op)))
+			return err;
+	} else if (!strcmp(name, "stride-pread")) {
+		int64_t stride;
+		uint64_t mag, span;
+
+		op.kind = OP_STRIDE_PREAD;
+		if ((err = nargs(p, name, na, 4, 4,
+				 "stride-pread OFF LEN STRIDE COUNT")) ||
+		    (err = arg_size(p, "stride-pread offset", tok[1], &op.off)) ||
+		    (err = arg_size(p, "stride-pread length", tok[2], &op.len)))
+			return err;
+		/* A negative stride reads backwards. */
+		if ((err = arg_size(p, "stride-pread stride",
+				    tok[3][0] == '-' ? tok[3] + 1 : tok[3],
+				    &mag)) ||
+		    (err = arg_count(p, "stride-pread count", tok[4], &op.count)))
+			return err;
+		stride = tok[3][0] == '-' ? -(int64_t)mag : (int64_t)mag;
+		op.stride = stride;
+		if ((op.count - 1) && mag > RALAB_MAX_POS / (op.count - 1))
+			return perr(p, "stride-pread reaches past 2^63 - 1");
+		span = mag * (op.count - 1);
+		if (stride < 0 && span > op.off)
+			return perr(p, "stride-pread goes below offset 0 (offset %llu, %llu preads %llu bytes apart)",
+				    (unsigned long long)op.off,
+				    (unsigned long long)op.count,
+				    (unsigned long long)mag);
+		if (stride >= 0 && (span > RALAB_MAX_POS - op.off ||
+				    op.len > RALAB_MAX_POS - op.off - span))
+			return perr(p, "stride-pread reaches past 2^63 - 1");
+		if (stride < 0 && op.len > RALAB_MAX_POS - op.off)
+			return perr(p, "stride-pread reaches past 2^63 - 1");
+	} else {
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread)",
+			    TOK(name));
+	}
+	return add_op(wl, &op);
+}
+
+static int check_config(struct parser *p, struct ralab_workload *wl)
+{
+	const struct ralab_config *c = &wl->cfg;
+
+	p->line = wl->hdr_line[HDR_MAX_HW];
+	if (c->max_hw_sectors_kb < 4 || c->max_hw_sectors_kb > (1u << 21))
+		return perr(p, "max_hw_sectors_kb %u is out of range (4 to 2097152)",
+			    c->max_hw_sectors_kb);
+	p->line = wl->hdr_line[HDR_MSK];
+	if (c->max_sectors_kb &&
+	    (c->max_sectors_kb < 4 || c->max_sectors_kb > c->max_hw_sectors_kb))
+		return perr(p, "max_sectors_kb %u is not accepted by the kernel: it must be 0 or from 4 to max_hw_sectors_kb (%u)",
+			    c->max_sectors_kb, c->max_hw_sectors_kb);
+	return 0;
+}
+
+/* Set one header/config key from text; used by headers and overrides. */
+static int set_key(struct parser *p, struct ralab_workload *wl,
+		   const char *key, const char *val)
+{
+	uint64_t v;
+	int err;
+
+	if (!strcmp(key, "fs")) {
+		if (!strcmp(val, "xfs"))
+			wl->cfg.fs = RALAB_FS_XFS;
+		else if (!strcmp(val, "ext4"))
+			wl->cfg.fs = RALAB_FS_EXT4;
+		else
+			return perr(p, "fs must be xfs or ext4, not '%.*s'",
+				    TOK(val));
+		wl->hdr_line[HDR_FS] = p->line;
+		return 0;
+	}
+	if (!strcmp(key, "file_size")) {
+		if ((err = arg_size(p, "file_size", val, &v)))
+			return err;
+		wl->cfg.file_size = v;
+		wl->hdr_line[HDR_FILE_SIZE] = p->line;
+		return 0;
+	}
+	if (!strcmp(key, "read_ahead_kb") || !strcmp(key, "max_sectors_kb") ||
+	    !strcmp(key, "max_hw_sectors_kb")) {
+		err = parse_u64(val, &v, false);
+		if (err || v > UINT32_MAX)
+			return perr(p, "%s must be a whole number of KiB from 0 to 4294967295, not '%.*s'",
+				    key, TOK(val));
+		if (key[1] == 'e') {
+			wl->cfg.read_ahead_kb = (uint32_t)v;
+			wl->hdr_line[HDR_RA_KB] = p->line;
+		} else if (key[4] == 's') {
+			wl->cfg.max_sectors_kb = (uint32_t)v;
+			wl->hdr_line[HDR_MSK] = p->line;
+		} else {
+			wl->cfg.max_hw_sectors_kb = (uint32_t)v;
+			wl->hdr_line[HDR_MAX_HW] = p->line;
+		}
+		return 0;
+	}
+	return 1; /* not a key of ours */
+}
+
+/* Split @s in place on blanks; returns the number of tokens. */
+static int tokenize(char *s, char **tok, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		tok[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+/* A header comment "# key: value"; returns 1 if it is not one. */
+static int parse_header(struct parser *p, struct ralab_workload *wl,
+			char *c)
+{
+	char *key, *val, *colon, *end;
+
+	c++; /* '#' */
+	while (*c == ' ' || *c == '\t')
+		c++;
+	key = c;
+	colon = strchr(c, ':');
+	if (!colon)
+		return 1;
+	for (end = colon; end > key && (end[-1] == ' ' || end[-1] == '\t');)
+		end--;
+	*end = '\0';
+	val = colon + 1;
+	while (*val == ' ' || *val == '\t')
+		val++;
+	for (end = val + strlen(val);
+	     end > val && (end[-1] == ' ' || end[-1] == '\t');)
+		end--;
+	*end = '\0';
+	return set_key(p, wl, key, val);
+}
+
+int ralab_workload_parse(const char *name, const char *text, size_t len,
+			 struct ralab_workload **out, struct ralab_diag *diag)
+{
+	struct parser p = { .name = name, .diag = diag };
+	struct ralab_workload *wl;
+	char *buf, *line, *next;
+	int err = 0;
+	unsigned i;
+
+	*out = NULL;
+	if (diag)
+		diag->msg[0] = '\0';
+	wl = calloc(1, sizeof(*wl));
+	buf = malloc(len + 1);
+	if (!wl || !buf || !(wl->name = strdup(name))) {
+		free(buf);
+		ralab_workload_free(wl);
+		return -ENOMEM;
+	}
+	ralab_config_default(&wl->cfg);
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (memchr(text, '\0', len)) {
+		p.line = 1;
+		for (i = 0; i < len && text[i]; i++)
+			p.line += text[i] == '\n';
+		err = perr(&p, "NUL byte in the file: not a text workload");
+		goto out;
+	}
+
+	for (line = buf; line && !err; line = next) {
+		char *tok[MAX_TOKENS + 1], *hash, *end;
+		int nt;
+
+		p.line++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		end = line + strlen(line);
+		if (end > line && end[-1] == '\r')
+			end[-1] = '\0';
+		hash = strchr(line, '#');
+		if (hash) {
+			/* Headers count only before the first op. */
+			if (!wl->nr_ops) {
+				char *s = line;
+
+				while (*s == ' ' || *s == '\t')
+					s++;
+				if (s == hash) {
+					err = parse_header(&p, wl, hash);
+					if (err > 0)
+						err = 0;
+					continue;
+				}
+			}
+			*hash = '\0';
+		}
+		nt = tokenize(line, tok, MAX_TOKENS);
+		if (!nt)
+			continue;
+		if (nt > MAX_TOKENS) {
+			err = perr(&p, "too many fields");
+			break;
+		}
+		if (!wl->nr_ops) {
+			unsigned saved = p.line;
+
+			err = check_config(&p, wl);
+			p.line = saved;
+			if (err)
+				break;
+		}
+		err = parse_op(&p, wl, tok, nt);
+	}
+	if (!err && !wl->nr_ops) {
+		p.line = 0;
+		err = check_config(&p, wl);
+		if (!err)
+			err = perr(&p, "no ops: nothing to run");
+	}
+out:
+	free(buf);
+	if (err) {
+		ralab_workload_free(wl);
+		return err;
+	}
+	*out = wl;
+	return 0;
+}
+
+int ralab_workload_set(struct ralab_workload *wl, const char *key,
+		       const char *value, struct ralab_diag *diag)
+{
+	struct parser p = { .name = wl->name, .diag = diag };
+	struct ralab_config saved = wl->cfg;
+	unsigned lines[HDR_NR], i;
+	int err;
+
+	memcpy(lines, wl->hdr_line, sizeof(lines));
+	err = set_key(&p, wl, key, value);
+	if (err > 0) {
+		p.name = "option";
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb)",
+			    TOK(key));
+	}
+	if (!err)
+		err = check_config(&p, wl);
+	for (i = 0; !err && i < wl->nr_ops; i++) {
+		p.line = wl->ops[i].line;
+		err = check_op_vs_config(&p, wl, &wl->ops[i]);
+	}
+	if (err) {
+		wl->cfg = saved;
+		memcpy(wl->hdr_line, lines, sizeof(lines));
+	}
+	return err;
+}
+
+int ralab_workload_load(const char *path, struct ralab_workload **out,
+			struct ralab_diag *diag)
+{
+	struct parser p = { .name = path, .diag = diag };
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	int fd, err;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		perr(&p, "cannot open: %s", strerror(-err));
+		return err;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *t;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > (64u << 20)) {
+				free(text);
+				close(fd);
+				return perr(&p, "larger than 64 MiB: not a workload file");
+			}
+			t = realloc(text, cap);
+			if (!t) {
+				free(text);
+				close(fd);
+				return -ENOMEM;
+			}
+			text = t;
+		}
+		n = read(fd, text + len, cap - len);
+		if (n < 0) {
+			err = -errno;
+			free(text);
+			close(fd);
+			perr(&p, "cannot read: %s", strerror(-err));
+			return err;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	err = ralab_workload_parse(path, text ? text : "", len, out, diag);
+	free(text);
+	return err;
+}
+
+void ralab_workload_free(struct ralab_workload *wl)
+{
+	if (!wl)
+		return;
+	free(wl->name);
+	free(wl->ops);
+	free(wl);
+}
+
+const struct ralab_config *ralab_workload_config(const struct ralab_workload *wl)
+{
+	return &wl->cfg;
+}
+
+const char *ralab_workload_name(const struct ralab_workload *wl)
+{
+	return wl->name;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The test suite.  Usage: tests/run.sh BUILD_DIR
+#   BUILD_DIR/ralab and BUILD_DIR/tests/* must be built (make check does).
+# Each test prints "ok NAME", "FAIL NAME: why" or "skip NAME: why"; the last
+# line is "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+B=${1:?usage: tests/run.sh BUILD_DIR}
+RALAB=$B/ralab
+T=$(mktemp -d /tmp/ralab-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 skip=0
+
+ok()   { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok $1"; return 0; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+skip() { skip=$((skip + 1)); echo "skip $1: $2"; }
+
+# --- unit tests -----------------------------------------------------------
+for t in "$B"/tests/test_*; do
+	[ -x "$t" ] || continue
+	if out=$("$t" 2>&1); then ok "$(basename "$t")"
+	else bad "$(basename "$t")" "$out"; fi
+done
+
+# --- exactness: every recorded kernel case --------------------------------
+# ralab sim --trace must reproduce the kernel's readahead events in order,
+# its folio orders and its data reads; cases without a 'nonstrict' file
+# must also reproduce every folio and every request, in order.
+for d in tests/cases/*/; do
+	name=$(basename "$d")
+	[ -f "$d/case.ops" ] && [ -f "$d/kernel.out.gz" ] || continue
+	zcat "$d/kernel.out.gz" > "$T/kernel.out"
+	if ! "$RALAB" sim --trace "$d/case.ops" > "$T/sim.out" 2> "$T/err"; then
+		bad "case $name" "ralab sim failed: $(cat "$T/err")"
+		continue
+	fi
+	strict=--strict
+	[ -f "$d/nonstrict" ] && strict=
+	if "$RALAB" diff $strict "$T/kernel.out" "$T/sim.out" > "$T/diff"; then
+		ok "case $name"
+	else
+		bad "case $name" "$(cat "$T/diff")"
+	fi
+done
+
+# --- input errors: FILE:LINE: message, exit 2, nothing on stdout ----------
+while IFS='|' read -r file line text; do
+	case "$file" in ''|'#'*) continue ;; esac
+	f=tests/errors/$file
+	"$RALAB" sim "$f" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ "$line" = 0 ]; then want="$f: "; else want="$f:$line: "; fi
+	msg=$(head -n 1 "$T/err")
+	if [ $rc -ne 2 ]; then bad "error $file" "exit $rc, want 2"
+	elif [ -s "$T/out" ]; then bad "error $file" "printed to stdout"
+	elif [ "${msg#"$want"}" = "$msg" ]; then bad "error $file" "'$msg' does not start with '$want'"
+	elif [ "${msg#*"$text"}" = "$msg" ]; then bad "error $file" "'$msg' lacks '$text'"
+	else ok "error $file"; fi
+done < tests/errors/expected.txt
+# Every error file is listed.
+for f in tests/errors/*.ops; do
+	grep -q "^$(basename "$f")|" tests/errors/expected.txt ||
+		bad "error $(basename "$f")" "not listed in tests/errors/expected.txt"
+done
+
+# --- command line ---------------------------------------------------------
+expect_rc() { # NAME WANT_RC CMD...
+	local name=$1 want=$2; shift 2
+	"$@" > "$T/out" 2> "$T/err"; local rc=$?
+	if [ $rc -eq "$want" ]; then ok "$name"
+	else bad "$name" "exit $rc, want $want: $(head -c 300 "$T/err")"; fi
+}
+expect_rc "cli help" 0 "$RALAB" --help
+grep -q 'sim CASE.ops' "$T/out" || bad "cli help text" "no sim command"
+expect_rc "cli sim help" 0 "$RALAB" sim --help
+for opt in --trace --policy --set --parse-only; do
+	grep -q -- "$opt" "$T/out" || bad "cli sim help" "does not describe $opt"
+done
+expect_rc "cli unknown command" 2 "$RALAB" frob
+expect_rc "cli unknown option" 2 "$RALAB" sim --frob tests/cases/seed001-seq4k/case.ops
+expect_rc "cli missing case" 2 "$RALAB" sim
+expect_rc "cli nonexistent file" 2 "$RALAB" sim "$T/nope.ops"
+grep -q "$T/nope.ops: cannot open" "$T/err" || bad "cli nonexistent file" "message: $(cat "$T/err")"
+expect_rc "cli unknown policy" 2 "$RALAB" sim --policy nope tests/cases/seed001-seq4k/case.ops
+expect_rc "cli bad --set" 2 "$RALAB" sim --set read_ahead_kb=x tests/cases/seed001-seq4k/case.ops
+expect_rc "cli --set unknown key" 2 "$RALAB" sim --set colour=blue tests/cases/seed001-seq4k/case.ops
+expect_rc "cli --parse-only" 0 "$RALAB" sim --parse-only tests/cases/seed001-seq4k/case.ops
+[ -s "$T/out" ] && bad "cli --parse-only" "printed output"
+expect_rc "cli policies" 0 "$RALAB" policies
+grep -q '^linux-6.18 ' "$T/out" || bad "cli policies" "no linux-6.18"
+
+# The default job: the seed-000 case, whose kernel count is 3327.
+expect_rc "cli default" 0 "$RALAB"
+grep -q 'device reads      3327 ' "$T/out" || bad "cli default" "no 3327 device reads: $(cat "$T/out")"
+
+# --set overrides the header exactly as editing the header would.
+sed 's/^# read_ahead_kb: 128/# read_ahead_kb: 512/' tests/cases/seed001-seq4k/case.ops > "$T/ra512.ops"
+"$RALAB" sim "$T/ra512.ops" | grep -v '^case=' > "$T/a"
+"$RALAB" sim --set read_ahead_kb=512 tests/cases/seed001-seq4k/case.ops | grep -v '^case=' > "$T/b"
+if cmp -s "$T/a" "$T/b" && grep -q 'read_ahead_kb=512' "$T/b"; then ok "cli --set"
+else bad "cli --set" "differs from the edited header"; fi
+
+# Deterministic: the same input gives byte-identical output.
+"$RALAB" sim --trace tests/cases/seed003-rand64k/case.ops > "$T/r1"
+"$RALAB" sim --trace tests/cases/seed003-rand64k/case.ops > "$T/r2"
+if cmp -s "$T/r1" "$T/r2"; then ok "deterministic"; else bad "deterministic" "two runs differ"; fi
+
+# diff reports a divergence and exits 1.
+sed '0,/^page_cache_sync_ra/s/req_count=16 /req_count=15 /' "$T/r1" > "$T/r3"
+expect_rc "diff detects a change" 1 "$RALAB" diff "$T/r1" "$T/r3"
+"$RALAB" diff "$T/r1" "$T/r3" | grep -q '^readahead events: DIFFER' || bad "diff report" "no DIFFER line"
+expect_rc "diff same" 0 "$RALAB" diff "$T/r1" "$T/r2"
+expect_rc "diff bad input" 2 "$RALAB" diff "$T/r1" /dev/null
+
+# --- optional suites --------------------------------------------------------
+for s in tests/suites/*.sh; do
+	[ -f "$s" ] || continue
+	. "$s"
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
