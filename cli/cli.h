@@ -13,5 +13,11 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st);
 int cli_diff(int argc, char **argv);
 int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict);
+/* Compare two outputs held in memory; takes ownership of @ta and @tb. */
+int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
+		      char *tb, bool strict);
+int cli_kernel(int argc, char **argv);
+int cli_check(int argc, char **argv);
+void cli_print_event(void *arg, const struct ralab_event *ev);
 
 #endif

@@ -99,19 +99,15 @@ static void unload(struct output *o)
 	free(o->buf);
 }
 
-static int load(struct output *o, const char *path)
+/* Index the lines of @buf (taken over, freed by unload()). */
+static int parse_output(struct output *o, const char *path, char *buf)
 {
-	size_t len;
 	char *p, *next;
 	unsigned no = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->name = path;
-	o->buf = slurp(path, &len);
-	if (!o->buf) {
-		fprintf(stderr, "ralab diff: %s: %s\n", path, strerror(errno ? errno : EIO));
-		return 2;
-	}
+	o->buf = buf;
 	for (p = o->buf; *p; p = next) {
 		next = strchr(p, '\n');
 		if (next)
@@ -137,6 +133,18 @@ static int load(struct output *o, const char *path)
 		return 2;
 	}
 	return 0;
+}
+
+static int load(struct output *o, const char *path)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+
+	if (!buf) {
+		fprintf(stderr, "ralab diff: %s: %s\n", path, strerror(errno ? errno : EIO));
+		return 2;
+	}
+	return parse_output(o, path, buf);
 }
 
 /* Compare one stream; print the first divergence with context. */
@@ -169,11 +177,13 @@ static bool compare_stream(FILE *out, const struct output *a,
 	return false;
 }
 
+static int compare(FILE *out, struct output *pa_, struct output *pb_,
+		   bool strict);
+
 int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
 			bool strict)
 {
 	struct output a, b;
-	bool ra, fo, dr, fs, rq;
 	int ret;
 
 	ret = load(&a, pa);
@@ -184,6 +194,37 @@ int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
 		unload(&a);
 		return ret;
 	}
+	return compare(out, &a, &b, strict);
+}
+
+int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
+		      char *tb, bool strict)
+{
+	struct output a, b;
+	int ret;
+
+	ret = parse_output(&a, na, ta);
+	if (ret) {
+		free(tb);
+		return ret;
+	}
+	ret = parse_output(&b, nb, tb);
+	if (ret) {
+		unload(&a);
+		return ret;
+	}
+	return compare(out, &a, &b, strict);
+}
+
+/* Compare and report; frees both outputs. */
+static int compare(FILE *out, struct output *pa_, struct output *pb_,
+		   bool strict)
+{
+	struct output a = *pa_, b = *pb_;
+	const char *pa = a.name, *pb = b.name;
+	bool ra, fo, dr, fs, rq;
+	int ret;
+
 	ra = compare_stream(out, &a, &b, S_RA, true);
 	fo = !strcmp(a.folio_orders, b.folio_orders);
 	fprintf(out, "folio_orders: %s", fo ? "MATCH" : "DIFFER");

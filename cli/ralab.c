@@ -38,6 +38,9 @@ static void usage_main(FILE *out)
 		"\n"
 		"commands:\n"
 		"  sim CASE.ops        simulate a workload; print a key=value summary\n"
+		"  kernel CASE.ops     run the workload on the running kernel (root;\n"
+		"                      loop device, tracefs) and print what sim prints\n"
+		"  check CASE.ops...   run both; MATCH or the first divergence per case\n"
 		"  diff A B            compare two outputs of 'ralab sim --trace'\n"
 		"                      (or of the recorder); exit 1 if they differ\n"
 		"  policies            list the readahead policies\n"
@@ -114,15 +117,15 @@ static int cmd_policies(int argc, char **argv)
 	return 0;
 }
 
-static void print_event(void *arg, const struct ralab_event *ev)
+/* An event callback; @arg is the FILE to print to. */
+void cli_print_event(void *arg, const struct ralab_event *ev)
 {
 	char buf[256];
 	int n = ralab_event_format(ev, buf, sizeof(buf));
 
-	(void)arg;
 	if (n > 0 && (size_t)n < sizeof(buf)) {
 		buf[n] = '\n';
-		fwrite(buf, 1, (size_t)n + 1, stdout);
+		fwrite(buf, 1, (size_t)n + 1, arg);
 	}
 }
 
@@ -274,8 +277,10 @@ static int cmd_sim(int argc, char **argv)
 		ralab_workload_free(wl);
 		return 0;
 	}
-	if (trace)
-		ro.on_event = print_event;
+	if (trace) {
+		ro.on_event = cli_print_event;
+		ro.event_arg = stdout;
+	}
 	err = ralab_run(wl, &ro, &st);
 	if (err) {
 		ralab_workload_free(wl);
@@ -368,6 +373,10 @@ int main(int argc, char **argv)
 		}
 		return cli_diff(argc - 1, argv + 1);
 	}
+	if (!strcmp(cmd, "kernel"))
+		return cli_kernel(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cli_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "policies"))
 		return cmd_policies(argc - 1, argv + 1);
 	fprintf(stderr, "ralab: unknown command '%s' (see ralab --help)\n", cmd);

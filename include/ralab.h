@@ -189,6 +189,61 @@ struct ralab_run_opts {
 int ralab_run(const struct ralab_workload *wl,
 	      const struct ralab_run_opts *opts, struct ralab_stats *stats);
 
+/* ---------------------------------------------------------------------- */
+/* The recorder: the same workload on the running kernel.                 */
+
+/*
+ * struct ralab_kernel_opts - how to record.
+ * @workdir: where images and mount points live (NULL: /tmp/ralab-kernel).
+ * @stop: when it becomes non-zero (a signal handler sets it), the recording
+ *	stops at the next step, cleans up and returns -EINTR.  May be NULL.
+ * @on_event, @event_arg: every data event, in order, after the run.
+ */
+struct ralab_kernel_opts {
+	const char *workdir;
+	volatile int *stop;
+	ralab_event_fn on_event;
+	void *event_arg;
+};
+
+/*
+ * struct ralab_kernel_result - what the kernel did.  @st is filled as
+ * ralab_run() fills it, from the recorded events and the ops.
+ */
+struct ralab_kernel_result {
+	struct ralab_stats st;
+	uint64_t meta_reads;   /* read requests outside the file's extents */
+	uint64_t stat_reads;   /* /sys/block/loopN/stat field 1, difference */
+	uint64_t stat_sectors; /* field 3 */
+	uint64_t ops_ns;       /* wall time of the ops */
+	unsigned extents;      /* extents of the test file */
+	char kernel[65];       /* uname -r */
+};
+
+/*
+ * ralab_kernel_check - can this machine record?  Return: 0, or -errno with
+ * @diag saying what is missing (root, loop devices, tracefs, tracepoints,
+ * mkfs for @fs).  Changes nothing.
+ */
+int ralab_kernel_check(enum ralab_fs fs, struct ralab_diag *diag);
+
+/*
+ * ralab_kernel_run - run @wl on the running kernel: a loop device with
+ * direct I/O over a sparse image in the work directory, a file system and
+ * a test file, queue parameters, a cold cache, a private tracefs instance.
+ * Everything attached or mounted is removed before returning, whatever
+ * happens.  Return: 0, -EINTR (stopped), or -errno with @diag.
+ */
+int ralab_kernel_run(const struct ralab_workload *wl,
+		     const struct ralab_kernel_opts *opts,
+		     struct ralab_kernel_result *res, struct ralab_diag *diag);
+
+/*
+ * ralab_kernel_teardown - remove every loop device, mount and tracefs
+ * instance a recorder left behind, and the work directory's images.
+ */
+int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
+
 /* ralab_strerror - text for a return value of this library. */
 const char *ralab_strerror(int err);
 

@@ -1,0 +1,1127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * recorder.c - run a workload on the running kernel and record what it did,
+ * in ralab's terms, so that the model can be checked against the machine.
+ *
+ *   workdir/ralab-xfs.img   sparse image, kept (mkfs once)
+ *   workdir/mnt-xfs/        mount point while recording
+ *     data-SIZE.bin         test file: SIZE random bytes, one extent, kept
+ *   /dev/loopN              attached per run, direct I/O, autoclear
+ *   tracefs/instances/ralab-PID   a private trace instance per run
+ *
+ * Every run detaches, unmounts and removes what it attached, mounted and
+ * created, on every exit path; a run first reclaims what a killed run left
+ * (loop devices backed by the work directory's images, their mounts, and
+ * instances of dead recorder processes).  Runs are serialised with a lock
+ * file.  Only devices this code attached are ever touched.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ralab.h"
+#include "workload/workload.h"
+
+#define DEFAULT_WORKDIR "/tmp/ralab-kernel"
+#define IMAGE_BYTES (8ull << 30)
+#define TRACE_BUFFER_KB 32768
+#define INSTANCE_PREFIX "ralab-"
+#define MAX_EXTENTS 4096
+
+static const char *const tracefs_roots[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+static const char *const events[] = {
+	"readahead/page_cache_sync_ra",
+	"readahead/page_cache_async_ra",
+	"readahead/page_cache_ra_order",
+	"readahead/page_cache_ra_unbounded",
+	"filemap/mm_filemap_add_to_page_cache",
+	"block/block_rq_issue",
+};
+
+#define NR_EVENTS (sizeof(events) / sizeof(events[0]))
+
+struct extent {
+	uint64_t logical, physical, length; /* bytes */
+};
+
+struct rec {
+	const struct ralab_workload *wl;
+	const struct ralab_kernel_opts *opts;
+	struct ralab_diag *diag;
+	struct ralab_kernel_result *res;
+	const char *fsname;
+	const char *tracefs;
+	char workdir[256];
+	char img[320], mnt[320], file[384], inst[320];
+	char loopname[32]; /* "loopN" */
+	int lock_fd, loop_fd;
+	bool mounted, inst_created;
+	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
+	unsigned long ino;
+	struct extent ext[MAX_EXTENTS];
+	unsigned next;
+};
+
+static int rerr(struct rec *r, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rerr(struct rec *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->diag && !r->diag->msg[0]) {
+		va_start(ap, fmt);
+		vsnprintf(r->diag->msg, sizeof(r->diag->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static bool stopped(const struct rec *r)
+{
+	return r->opts && r->opts->stop && *r->opts->stop;
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(val))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static const char *find_tracefs(void)
+{
+	static char probe[256];
+	unsigned i;
+
+	for (i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]); i++) {
+		snprintf(probe, sizeof(probe), "%s/instances", tracefs_roots[i]);
+		if (!access(probe, F_OK))
+			return tracefs_roots[i];
+	}
+	return NULL;
+}
+
+static bool have_program(const char *name)
+{
+	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin",
+					    "/bin" };
+	char path[128];
+	unsigned i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		if (!access(path, X_OK))
+			return true;
+	}
+	return false;
+}
+
+int ralab_kernel_check(enum ralab_fs fs, struct ralab_diag *diag)
+{
+	struct rec r = { .diag = diag };
+	const char *t;
+	char path[256];
+	unsigned i;
+
+	if (diag)
+		diag->msg[0] = '\0';
+	if (geteuid() != 0)
+		return rerr(&r, -EPERM, "recording needs root (loop devices, mount, tracefs)");
+	if (access("/dev/loop-control", R_OK | W_OK))
+		return rerr(&r, -ENODEV, "no loop devices: /dev/loop-control is missing");
+	t = find_tracefs();
+	if (!t)
+		return rerr(&r, -ENOENT, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+	for (i = 0; i < NR_EVENTS; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/enable", t, events[i]);
+		if (access(path, W_OK))
+			return rerr(&r, -ENOENT, "this kernel has no tracepoint %s (Linux 6.18 or later has the readahead ones)",
+				    events[i]);
+	}
+	if (!have_program(fs == RALAB_FS_EXT4 ? "mkfs.ext4" : "mkfs.xfs"))
+		return rerr(&r, -ENOENT, "%s is not installed (package %s)",
+			    fs == RALAB_FS_EXT4 ? "mkfs.ext4" : "mkfs.xfs",
+			    fs == RALAB_FS_EXT4 ? "e2fsprogs" : "xfsprogs");
+	return 0;
+}
+
+/* ---- leftovers ------------------------------------------------------- */
+
+/* Unmount every mount of block device @maj:@min. */
+static void umount_dev(unsigned maj, unsigned min)
+{
+	char line[4096];
+	FILE *f;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		f = fopen("/proc/self/mountinfo", "re");
+		if (!f)
+			return;
+		while (fgets(line, sizeof(line), f)) {
+			unsigned a, b;
+			char mp[1024];
+
+			if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &a, &b, mp) != 3)
+				continue;
+			if (a == maj && b == min) {
+				if (umount2(mp, 0) && umount2(mp, MNT_DETACH))
+					continue;
+				again = true;
+				break;
+			}
+		}
+		fclose(f);
+	}
+}
+
+/*
+ * Detach loop devices whose backing file is under @workdir (ours by
+ * construction), after unmounting them; remove trace instances of
+ * recorders that are no longer running.
+ */
+static void reclaim(const char *workdir, const char *tracefs)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+	char path[512], back[512];
+	size_t wl = strlen(workdir);
+
+	while (d && (de = readdir(d))) {
+		unsigned maj, min;
+		char dev[64];
+		int fd;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
+			 de->d_name);
+		if (read_small(path, back, sizeof(back)))
+			continue;
+		if (strncmp(back, workdir, wl) || back[wl] != '/')
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", de->d_name);
+		if (read_small(path, dev, sizeof(dev)) ||
+		    sscanf(dev, "%u:%u", &maj, &min) != 2)
+			continue;
+		umount_dev(maj, min);
+		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ioctl(fd, LOOP_CLR_FD, 0);
+			close(fd);
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!tracefs)
+		return;
+	snprintf(path, sizeof(path), "%s/instances", tracefs);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (pid != getpid() && kill((pid_t)pid, 0) == 0)
+			continue; /* a live recorder's */
+		snprintf(path, sizeof(path), "%s/instances/%s", tracefs,
+			 de->d_name);
+		rmdir(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* ---- setup ----------------------------------------------------------- */
+
+static int run_cmd(struct rec *r, char *const argv[])
+{
+	int st, pipefd[2];
+	char msg[256] = "";
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return rerr(r, -errno, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return rerr(r, -errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		dup2(nul, 0);
+		dup2(nul, 1);
+		dup2(pipefd[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], msg, sizeof(msg) - 1);
+	if (n > 0)
+		msg[n] = '\0';
+	close(pipefd[0]);
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return rerr(r, -errno, "waitpid: %s", strerror(errno));
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		char *nl = strchr(msg, '\n');
+
+		if (nl)
+			*nl = '\0';
+		return rerr(r, -EIO, "%s failed: %s", argv[0],
+			    msg[0] ? msg : "no message");
+	}
+	return 0;
+}
+
+static int attach_loop(struct rec *r)
+{
+	struct loop_config cfg;
+	int ctl, back, nr, tries;
+	char dev[64];
+
+	back = open(r->img, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (back < 0)
+		return rerr(r, -errno, "%s: %s", r->img, strerror(errno));
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		close(back);
+		return rerr(r, -errno, "/dev/loop-control: %s", strerror(errno));
+	}
+	for (tries = 0; tries < 16; tries++) {
+		nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (nr < 0)
+			break;
+		snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+		r->loop_fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (r->loop_fd < 0)
+			continue;
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.fd = (unsigned)back;
+		cfg.info.lo_flags = LO_FLAGS_DIRECT_IO | LO_FLAGS_AUTOCLEAR;
+		snprintf((char *)cfg.info.lo_file_name,
+			 sizeof(cfg.info.lo_file_name), "%.63s", r->img);
+		if (!ioctl(r->loop_fd, LOOP_CONFIGURE, &cfg)) {
+			struct stat st;
+
+			snprintf(r->loopname, sizeof(r->loopname), "loop%d", nr);
+			/* The tracepoints' dev_t: MAJOR << 20 | MINOR. */
+			if (!fstat(r->loop_fd, &st))
+				r->kdev = (major(st.st_rdev) << 20) |
+					  minor(st.st_rdev);
+			break;
+		}
+		close(r->loop_fd);
+		r->loop_fd = -1;
+		if (errno != EBUSY)
+			break;
+	}
+	close(ctl);
+	close(back);
+	if (r->loop_fd < 0)
+		return rerr(r, -ENODEV, "could not attach a loop device to %s", r->img);
+	return 0;
+}
+
+static int sysfs_queue(struct rec *r, const char *key, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", r->loopname, key);
+	return read_small(path, buf, len);
+}
+
+static int set_queue(struct rec *r, const char *key, unsigned val)
+{
+	char path[128], v[32], back[32];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", r->loopname, key);
+	snprintf(v, sizeof(v), "%u", val);
+	err = write_file(path, v);
+	if (err)
+		return rerr(r, err, "writing %u to %s: %s", val, path, strerror(-err));
+	if (read_small(path, back, sizeof(back)) ||
+	    (val && strtoul(back, NULL, 10) != val))
+		return rerr(r, -EIO, "%s reads %s after writing %u", path, back, val);
+	return 0;
+}
+
+/* Check the device limits the model assumes, then apply the case's. */
+static int setup_queue(struct rec *r)
+{
+	const struct ralab_config *c = ralab_workload_config(r->wl);
+	char v[64], dio[16], path[128];
+	int err;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/dio", r->loopname);
+	if (read_small(path, dio, sizeof(dio)) || strcmp(dio, "1"))
+		return rerr(r, -EIO, "%s did not enable direct I/O", r->loopname);
+	if ((err = sysfs_queue(r, "max_hw_sectors_kb", v, sizeof(v))))
+		return rerr(r, err, "reading max_hw_sectors_kb: %s", strerror(-err));
+	if (strtoul(v, NULL, 10) != c->max_hw_sectors_kb)
+		return rerr(r, -EINVAL, "the case needs max_hw_sectors_kb %u; this loop device has %s",
+			    c->max_hw_sectors_kb, v);
+	if (!sysfs_queue(r, "max_segments", v, sizeof(v)) &&
+	    strtoul(v, NULL, 10) != c->max_segments)
+		return rerr(r, -EINVAL, "the model assumes max_segments %u; this loop device has %s",
+			    c->max_segments, v);
+	if (!sysfs_queue(r, "max_segment_size", v, sizeof(v)) &&
+	    strtoul(v, NULL, 10) != c->max_segment_size)
+		return rerr(r, -EINVAL, "the model assumes max_segment_size %u; this loop device has %s",
+			    c->max_segment_size, v);
+	/* max_sectors_kb first: writing it re-derives read_ahead_kb. */
+	if ((err = set_queue(r, "max_sectors_kb", c->max_sectors_kb)))
+		return err;
+	return set_queue(r, "read_ahead_kb", c->read_ahead_kb);
+}
+
+static int make_or_mount(struct rec *r)
+{
+	const struct ralab_config *c = ralab_workload_config(r->wl);
+	bool ext4 = c->fs == RALAB_FS_EXT4;
+	const char *opts = ext4 ? "noinit_itable" : NULL;
+	char dev[64];
+	struct stat st;
+	int fd, err;
+	bool fresh = false;
+
+	if (stat(r->img, &st) || (uint64_t)st.st_size != IMAGE_BYTES) {
+		fd = open(r->img, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return rerr(r, -errno, "%s: %s", r->img, strerror(errno));
+		if (ftruncate(fd, (off_t)IMAGE_BYTES)) {
+			err = -errno;
+			close(fd);
+			unlink(r->img);
+			return rerr(r, err, "%s: %s", r->img, strerror(-err));
+		}
+		close(fd);
+		fresh = true;
+	}
+	if ((err = attach_loop(r)))
+		return err;
+	snprintf(dev, sizeof(dev), "/dev/%s", r->loopname);
+	if (mkdir(r->mnt, 0700) && errno != EEXIST)
+		return rerr(r, -errno, "%s: %s", r->mnt, strerror(errno));
+	if (!fresh && mount(dev, r->mnt, r->fsname, 0, opts) == 0) {
+		r->mounted = true;
+		return 0;
+	}
+	if (stopped(r))
+		return -EINTR;
+	{
+		char prog[16], force[4], quiet[4] = "-q";
+		char *argv[] = { prog, force, quiet, dev, NULL };
+
+		snprintf(prog, sizeof(prog), "mkfs.%s", r->fsname);
+		snprintf(force, sizeof(force), "%s", ext4 ? "-F" : "-f");
+		if ((err = run_cmd(r, argv)))
+			return err;
+	}
+	if (mount(dev, r->mnt, r->fsname, 0, opts))
+		return rerr(r, -errno, "mount %s on %s: %s", dev, r->mnt, strerror(errno));
+	r->mounted = true;
+	return 0;
+}
+
+static int load_extents(struct rec *r, int fd)
+{
+	size_t sz = sizeof(struct fiemap) + MAX_EXTENTS * sizeof(struct fiemap_extent);
+	struct fiemap *fm = calloc(1, sz);
+	unsigned i;
+
+	if (!fm)
+		return -ENOMEM;
+	fm->fm_start = 0;
+	fm->fm_length = FIEMAP_MAX_OFFSET;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = MAX_EXTENTS;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
+		int err = -errno;
+
+		free(fm);
+		return rerr(r, err, "FIEMAP on %s: %s", r->file, strerror(-err));
+	}
+	for (i = 0; i < fm->fm_mapped_extents; i++) {
+		r->ext[i].logical = fm->fm_extents[i].fe_logical;
+		r->ext[i].physical = fm->fm_extents[i].fe_physical;
+		r->ext[i].length = fm->fm_extents[i].fe_length;
+	}
+	r->next = fm->fm_mapped_extents;
+	free(fm);
+	r->res->extents = r->next;
+	return 0;
+}
+
+/* The test file: file_size bytes of xorshift data, preallocated. */
+static int make_file(struct rec *r)
+{
+	const struct ralab_config *c = ralab_workload_config(r->wl);
+	char done[400];
+	struct stat st;
+	uint64_t x = 0x9e3779b97f4a7c15ull, left;
+	uint64_t *buf;
+	int fd, err = 0;
+
+	snprintf(r->file, sizeof(r->file), "%s/data-%llu.bin", r->mnt,
+		 (unsigned long long)c->file_size);
+	snprintf(done, sizeof(done), "%s.done", r->file);
+	if (!stat(r->file, &st) && (uint64_t)st.st_size == c->file_size &&
+	    !access(done, F_OK))
+		return 0;
+	unlink(done);
+	fd = open(r->file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return rerr(r, -errno, "%s: %s", r->file, strerror(errno));
+	if (c->file_size && fallocate(fd, 0, 0, (off_t)c->file_size)) {
+		err = rerr(r, -errno, "fallocate %s: %s (is the file too large for the %llu GiB image?)",
+			   r->file, strerror(errno),
+			   (unsigned long long)(IMAGE_BYTES >> 30));
+		goto out;
+	}
+	buf = malloc(1 << 20);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (left = c->file_size; left && !err;) {
+		size_t n = left < (1u << 20) ? (size_t)left : (1u << 20), i;
+		ssize_t w;
+
+		if (stopped(r)) {
+			err = -EINTR;
+			break;
+		}
+		for (i = 0; i < (1u << 20) / 8; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = x;
+		}
+		w = write(fd, buf, n);
+		if (w < 0)
+			err = rerr(r, -errno, "writing %s: %s", r->file, strerror(errno));
+		else
+			left -= (uint64_t)w;
+	}
+	free(buf);
+	if (!err && fsync(fd))
+		err = rerr(r, -errno, "fsync %s: %s", r->file, strerror(errno));
+out:
+	close(fd);
+	if (!err) {
+		fd = open(done, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	return err;
+}
+
+/* POSIX_FADV_DONTNEED, then check with mincore() that nothing is cached. */
+static int evict(struct rec *r)
+{
+	const struct ralab_config *c = ralab_workload_config(r->wl);
+	size_t pages = (size_t)((c->file_size + 4095) / 4096), i, left = 0;
+	unsigned char *vec;
+	int fd, tries;
+	void *map;
+
+	fd = open(r->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rerr(r, -errno, "%s: %s", r->file, strerror(errno));
+	if (!pages) {
+		close(fd);
+		return 0;
+	}
+	vec = malloc(pages);
+	map = mmap(NULL, (size_t)c->file_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (!vec || map == MAP_FAILED) {
+		free(vec);
+		if (map != MAP_FAILED)
+			munmap(map, (size_t)c->file_size);
+		close(fd);
+		return rerr(r, -ENOMEM, "cannot check the page cache of %s", r->file);
+	}
+	for (tries = 0; tries < 5; tries++) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		left = 0;
+		if (mincore(map, (size_t)c->file_size, vec))
+			break;
+		for (i = 0; i < pages; i++)
+			left += vec[i] & 1;
+		if (!left)
+			break;
+		usleep(100000);
+	}
+	munmap(map, (size_t)c->file_size);
+	free(vec);
+	close(fd);
+	if (left)
+		return rerr(r, -EBUSY, "%zu pages of %s stay cached after POSIX_FADV_DONTNEED", left, r->file);
+	return 0;
+}
+
+static int trace_setup(struct rec *r)
+{
+	char path[512], val[128];
+	unsigned i;
+	int err;
+
+	snprintf(r->inst, sizeof(r->inst), "%s/instances/%s%d", r->tracefs,
+		 INSTANCE_PREFIX, (int)getpid());
+	if (mkdir(r->inst, 0700))
+		return rerr(r, -errno, "creating trace instance %s: %s", r->inst, strerror(errno));
+	r->inst_created = true;
+	snprintf(path, sizeof(path), "%s/buffer_size_kb", r->inst);
+	snprintf(val, sizeof(val), "%u", TRACE_BUFFER_KB);
+	if ((err = write_file(path, val)))
+		return rerr(r, err, "%s: %s", path, strerror(-err));
+	for (i = 0; i < NR_EVENTS; i++) {
+		if (i == NR_EVENTS - 1)
+			snprintf(val, sizeof(val), "dev == %u", r->kdev);
+		else
+			snprintf(val, sizeof(val), "s_dev == %u && i_ino == %lu",
+				 r->kdev, r->ino);
+		snprintf(path, sizeof(path), "%s/events/%s/filter", r->inst, events[i]);
+		if ((err = write_file(path, val)))
+			return rerr(r, err, "setting filter %s: %s", path, strerror(-err));
+		snprintf(path, sizeof(path), "%s/events/%s/enable", r->inst, events[i]);
+		if ((err = write_file(path, "1")))
+			return rerr(r, err, "enabling %s: %s", path, strerror(-err));
+	}
+	return 0;
+}
+
+static int read_stat(struct rec *r, uint64_t *reads, uint64_t *sectors)
+{
+	char path[128], buf[512];
+	unsigned long long a, b, c2;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", r->loopname);
+	if (read_small(path, buf, sizeof(buf)) ||
+	    sscanf(buf, "%llu %llu %llu", &a, &b, &c2) != 3)
+		return rerr(r, -EIO, "cannot read %s", path);
+	*reads = a;
+	*sectors = c2;
+	return 0;
+}
+
+/* ---- the ops, with real system calls ----------------------------------- */
+
+static int sys_read(struct rec *r, int fd, int64_t pos, uint64_t len,
+		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
+{
+	uint64_t total = 0;
+	ssize_t n;
+
+	r->res->st.syscalls++;
+	if (len > bufsz)
+		return rerr(r, -E2BIG, "a read of %llu bytes is larger than the recorder's buffer",
+			    (unsigned long long)len);
+	n = use_pos ? pread(fd, buf, len, pos) : read(fd, buf, len);
+	if (n < 0) {
+		if (errno == EINTR)
+			return -EINTR;
+		*got = -1;
+		return 0;
+	}
+	total = (uint64_t)n;
+	r->res->st.bytes_read += total;
+	*got = n;
+	return 0;
+}
+
+static uint64_t max_len(const struct ralab_workload *wl)
+{
+	uint64_t m = 4096;
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].len > m)
+			m = wl->ops[i].len;
+	return m;
+}
+
+static int run_ops(struct rec *r, int fd)
+{
+	const struct ralab_workload *wl = r->wl;
+	uint64_t bufsz = max_len(wl);
+	struct timespec t0, t1;
+	char *buf;
+	unsigned k;
+	int err = 0;
+
+	if (bufsz > (1ull << 31))
+		return rerr(r, -E2BIG, "reads larger than 2 GiB are not recorded");
+	buf = malloc((size_t)bufsz);
+	if (!buf)
+		return -ENOMEM;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (k = 0; k < wl->nr_ops && !err; k++) {
+		const struct op *op = &wl->ops[k];
+		uint64_t i, x;
+		int64_t got;
+
+		switch (op->kind) {
+		case OP_READ:
+			for (i = 0; !err && (op->to_eof || i < op->count); i++) {
+				err = sys_read(r, fd, 0, op->len, false, buf, (size_t)bufsz, &got);
+				if (op->to_eof && got <= 0)
+					break;
+				if (stopped(r))
+					err = -EINTR;
+			}
+			break;
+		case OP_PREAD:
+			err = sys_read(r, fd, (int64_t)op->off, op->len, true, buf, (size_t)bufsz, &got);
+			break;
+		case OP_SEEK:
+			if (lseek(fd, (off_t)op->off, SEEK_SET) < 0)
+				err = rerr(r, -errno, "lseek: %s", strerror(errno));
+			break;
+		case OP_RAND_PREAD:
+			x = op->seed;
+			for (i = 0; !err && i < op->count; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				err = sys_read(r, fd,
+					       (int64_t)((x % (wl->cfg.file_size / op->len)) * op->len),
+					       op->len, true, buf, (size_t)bufsz, &got);
+				if (stopped(r))
+					err = -EINTR;
+			}
+			break;
+		case OP_STRIDE_PREAD:
+			for (i = 0; !err && i < op->count; i++) {
+				err = sys_read(r, fd, (int64_t)op->off + (int64_t)i * op->stride,
+					       op->len, true, buf, (size_t)bufsz, &got);
+				if (stopped(r))
+					err = -EINTR;
+			}
+			break;
+		}
+		if (!err && stopped(r))
+			err = -EINTR;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->res->ops_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+			 (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	free(buf);
+	return err;
+}
+
+/* ---- from trace text to events ----------------------------------------- */
+
+static bool sector_to_file(const struct rec *r, uint64_t sector, uint64_t *rel)
+{
+	uint64_t byte = sector * 512;
+	unsigned i;
+
+	for (i = 0; i < r->next; i++) {
+		const struct extent *e = &r->ext[i];
+
+		if (byte >= e->physical && byte < e->physical + e->length) {
+			*rel = (e->logical + (byte - e->physical)) / 512;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void deliver(struct rec *r, const struct ralab_event *ev)
+{
+	struct ralab_stats *st = &r->res->st;
+
+	switch (ev->type) {
+	case RALAB_EV_SYNC_RA: st->sync_ra++; break;
+	case RALAB_EV_ASYNC_RA: st->async_ra++; break;
+	case RALAB_EV_RA_ORDER: st->ra_order++; break;
+	case RALAB_EV_RA_UNBOUNDED: st->ra_unbounded++; break;
+	case RALAB_EV_ADD_FOLIO:
+		if (ev->order <= RALAB_MAX_ORDER)
+			st->folios[ev->order]++;
+		st->pages_added += 1ull << ev->order;
+		break;
+	case RALAB_EV_RQ_ISSUE:
+		st->data_reads++;
+		st->data_sectors += ev->nr_sectors;
+		break;
+	}
+	if (r->opts && r->opts->on_event)
+		r->opts->on_event(r->opts->event_arg, ev);
+}
+
+static int parse_line(struct rec *r, char *line)
+{
+	struct ralab_event ev;
+	unsigned long long a, b, c2;
+	unsigned o, sz, as, rp, mm;
+	long long pp;
+	char *p;
+
+	memset(&ev, 0, sizeof(ev));
+	if ((p = strstr(line, " page_cache_sync_ra: ")) ||
+	    (p = strstr(line, " page_cache_async_ra: "))) {
+		ev.type = p[12] == 's' ? RALAB_EV_SYNC_RA : RALAB_EV_ASYNC_RA;
+		p = strstr(p, " index=");
+		if (!p || sscanf(p, " index=%llu req_count=%llu order=%u size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
+				 &a, &b, &o, &sz, &as, &rp, &mm, &pp) != 8)
+			return -EPROTO;
+		ev.index = a;
+		ev.req_count = b;
+		ev.order = o;
+		ev.size = sz;
+		ev.async_size = as;
+		ev.ra_pages = rp;
+		ev.mmap_miss = mm;
+		ev.prev_pos = pp;
+	} else if ((p = strstr(line, " page_cache_ra_order: "))) {
+		ev.type = RALAB_EV_RA_ORDER;
+		p = strstr(p, " index=");
+		if (!p || sscanf(p, " index=%llu order=%u size=%u async_size=%u ra_pages=%u",
+				 &a, &o, &sz, &as, &rp) != 5)
+			return -EPROTO;
+		ev.index = a;
+		ev.order = o;
+		ev.size = sz;
+		ev.async_size = as;
+		ev.ra_pages = rp;
+	} else if ((p = strstr(line, " page_cache_ra_unbounded: "))) {
+		ev.type = RALAB_EV_RA_UNBOUNDED;
+		p = strstr(p, " index=");
+		if (!p || sscanf(p, " index=%llu nr_to_read=%llu lookahead_size=%llu",
+				 &a, &b, &c2) != 3)
+			return -EPROTO;
+		ev.index = a;
+		ev.nr_to_read = b;
+		ev.lookahead_size = c2;
+	} else if ((p = strstr(line, " mm_filemap_add_to_page_cache: "))) {
+		ev.type = RALAB_EV_ADD_FOLIO;
+		p = strstr(p, " ofs=");
+		if (!p || sscanf(p, " ofs=%llu order=%u", &a, &o) != 2)
+			return -EPROTO;
+		ev.ofs = a;
+		ev.order = o;
+	} else if ((p = strstr(line, " block_rq_issue: "))) {
+		char rwbs[16];
+		uint64_t rel;
+
+		p += strlen(" block_rq_issue: ");
+		if (sscanf(p, "%*u,%*u %15s %*u", rwbs) != 1)
+			return -EPROTO;
+		p = strchr(p, ')');
+		if (!p || sscanf(p + 1, " %llu + %u", &a, &o) != 2)
+			return -EPROTO;
+		if (rwbs[0] != 'R')
+			return 0; /* writes: journal, metadata */
+		if (!sector_to_file(r, a, &rel)) {
+			r->res->meta_reads++;
+			return 0;
+		}
+		ev.type = RALAB_EV_RQ_ISSUE;
+		ev.sector = rel;
+		ev.nr_sectors = o;
+		ev.readahead = strchr(rwbs, 'A') != NULL;
+	} else {
+		return 0;
+	}
+	deliver(r, &ev);
+	return 0;
+}
+
+static int trace_collect(struct rec *r)
+{
+	char path[512], *text = NULL, *line, *next;
+	size_t len = 0, cap = 0;
+	uint64_t lost = 0;
+	unsigned cpu;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/events/enable", r->inst);
+	write_file(path, "0");
+	for (cpu = 0; cpu < 4096; cpu++) {
+		char buf[2048], *s;
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", r->inst, cpu);
+		if (read_small(path, buf, sizeof(buf)))
+			break;
+		if ((s = strstr(buf, "overrun: ")))
+			lost += strtoull(s + 9, NULL, 10);
+		if ((s = strstr(buf, "dropped events: ")))
+			lost += strtoull(s + 16, NULL, 10);
+	}
+	if (lost)
+		return rerr(r, -ENOSPC, "the trace buffer lost %llu events; record a smaller case",
+			    (unsigned long long)lost);
+	snprintf(path, sizeof(path), "%s/trace", r->inst);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rerr(r, -errno, "%s: %s", path, strerror(errno));
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 65536) {
+			char *t;
+
+			cap = cap ? cap * 2 : 1 << 20;
+			t = realloc(text, cap);
+			if (!t) {
+				err = -ENOMEM;
+				break;
+			}
+			text = t;
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n < 0) {
+			err = rerr(r, -errno, "reading %s: %s", path, strerror(errno));
+			break;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (err) {
+		free(text);
+		return err;
+	}
+	text[len] = '\0';
+	for (line = text; *line && !err; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		if (line[0] == '#')
+			continue;
+		if (parse_line(r, line))
+			err = rerr(r, -EPROTO, "unexpected trace line: %.200s", line);
+	}
+	free(text);
+	return err;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static void cleanup(struct rec *r)
+{
+	if (r->inst_created) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/events/enable", r->inst);
+		write_file(path, "0");
+		rmdir(r->inst);
+		r->inst_created = false;
+	}
+	if (r->mounted) {
+		if (umount2(r->mnt, 0))
+			umount2(r->mnt, MNT_DETACH);
+		r->mounted = false;
+	}
+	if (r->loop_fd >= 0) {
+		/* Autoclear detaches at the last close; make sure. */
+		ioctl(r->loop_fd, LOOP_CLR_FD, 0);
+		close(r->loop_fd);
+		r->loop_fd = -1;
+	}
+	if (r->lock_fd >= 0) {
+		close(r->lock_fd);
+		r->lock_fd = -1;
+	}
+}
+
+static int lock_workdir(struct rec *r)
+{
+	char path[320];
+
+	if (mkdir(r->workdir, 0700) && errno != EEXIST)
+		return rerr(r, -errno, "%s: %s", r->workdir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/lock", r->workdir);
+	r->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (r->lock_fd < 0)
+		return rerr(r, -errno, "%s: %s", path, strerror(errno));
+	while (flock(r->lock_fd, LOCK_EX)) {
+		if (errno != EINTR || stopped(r))
+			return rerr(r, -errno, "locking %s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+static int set_workdir(struct rec *r, const char *workdir)
+{
+	const char *w = workdir ? workdir : DEFAULT_WORKDIR;
+	size_t n = strlen(w);
+
+	if (w[0] != '/' || n >= 200)
+		return rerr(r, -EINVAL, "the work directory must be an absolute path of less than 200 characters: '%s'", w);
+	memcpy(r->workdir, w, n + 1);
+	while (n > 1 && r->workdir[n - 1] == '/')
+		r->workdir[--n] = '\0';
+	return 0;
+}
+
+int ralab_kernel_run(const struct ralab_workload *wl,
+		     const struct ralab_kernel_opts *opts,
+		     struct ralab_kernel_result *res, struct ralab_diag *diag)
+{
+	const struct ralab_config *c = ralab_workload_config(wl);
+	struct rec *r;
+	uint64_t reads0 = 0, sect0 = 0, reads1 = 0, sect1 = 0;
+	struct utsname u;
+	struct stat st;
+	int err, fd;
+
+	memset(res, 0, sizeof(*res));
+	err = ralab_kernel_check(c->fs, diag);
+	if (err)
+		return err;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->wl = wl;
+	r->opts = opts;
+	r->diag = diag;
+	r->res = res;
+	r->lock_fd = r->loop_fd = -1;
+	r->fsname = c->fs == RALAB_FS_EXT4 ? "ext4" : "xfs";
+	r->tracefs = find_tracefs();
+	if (!uname(&u))
+		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
+
+	if ((err = set_workdir(r, opts ? opts->workdir : NULL)) ||
+	    (err = lock_workdir(r)))
+		goto out;
+	reclaim(r->workdir, r->tracefs);
+	snprintf(r->img, sizeof(r->img), "%s/ralab-%s.img", r->workdir, r->fsname);
+	snprintf(r->mnt, sizeof(r->mnt), "%s/mnt-%s", r->workdir, r->fsname);
+	if ((err = make_or_mount(r)) || stopped(r))
+		goto out;
+	if ((err = make_file(r)) || stopped(r))
+		goto out;
+	fd = open(r->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = rerr(r, -errno, "%s: %s", r->file, strerror(errno));
+		goto out;
+	}
+	err = fstat(fd, &st) ? -errno : load_extents(r, fd);
+	close(fd);
+	if (err)
+		goto out;
+	r->ino = (unsigned long)st.st_ino;
+	if ((err = setup_queue(r)) || (err = evict(r)) ||
+	    (err = trace_setup(r)) || (err = read_stat(r, &reads0, &sect0)))
+		goto out;
+	if (stopped(r)) {
+		err = -EINTR;
+		goto out;
+	}
+	/* The workload's own open: a fresh struct file and ra state. */
+	fd = open(r->file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = rerr(r, -errno, "%s: %s", r->file, strerror(errno));
+		goto out;
+	}
+	err = run_ops(r, fd);
+	close(fd);
+	if (err)
+		goto out;
+	if ((err = read_stat(r, &reads1, &sect1)))
+		goto out;
+	res->stat_reads = reads1 - reads0;
+	res->stat_sectors = sect1 - sect0;
+	err = trace_collect(r);
+out:
+	cleanup(r);
+	if (!err && stopped(r))
+		err = -EINTR;
+	free(r);
+	return err;
+}
+
+int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag)
+{
+	struct rec r = { .diag = diag, .lock_fd = -1, .loop_fd = -1 };
+	static const char *const names[] = { "ralab-xfs.img", "ralab-ext4.img",
+					     "mnt-xfs", "mnt-ext4", "lock" };
+	char path[512];
+	unsigned i;
+	int err;
+
+	if (diag)
+		diag->msg[0] = '\0';
+	if (geteuid() != 0)
+		return rerr(&r, -EPERM, "teardown needs root");
+	if ((err = set_workdir(&r, workdir)))
+		return err;
+	reclaim(r.workdir, find_tracefs());
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", r.workdir, names[i]);
+		if (unlink(path) && errno == EISDIR)
+			rmdir(path);
+		else
+			rmdir(path);
+	}
+	rmdir(r.workdir);
+	return 0;
+}
