@@ -66,8 +66,13 @@ check:
 		CFLAGS="-O1 -g -Werror $(SAN)" LDFLAGS="$(SAN)" build/san/ralab units
 	$(Q)RALAB_SANITIZED=1 tests/run.sh build/san
 
-bench: $(O)/ralab
-	$(Q)bench/run.sh $(O)/ralab
+$(O)/bench/bench: bench/bench.c $(O)/libralab.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(O)/libralab.a
+
+bench: $(O)/ralab $(O)/bench/bench
+	$(Q)bench/run.sh $(O)/ralab $(O)/bench/bench
 
 fuzz:
 	$(Q)$(MAKE) --no-print-directory O=build/fuzz CC=clang \

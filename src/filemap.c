@@ -78,6 +78,39 @@ static int create_folio(struct sim *s, pgoff_t index, struct folio **out)
  * filemap_get_pages(): a batch for [pos, pos + count), starting readahead
  * where the cache misses and where the batch ends on a marked folio.
  */
+static void ra_sync(struct sim *s, struct sim_file *file, pgoff_t index,
+		    unsigned long req_count)
+{
+	struct readahead_control ractl = {
+		.mapping = &s->mapping,
+		.ra = &file->ra,
+		.f_mode = file->f_mode,
+		.has_file = true,
+		._index = index,
+	};
+
+	s->policy->sync_ra(&ractl, req_count);
+}
+
+static void ra_async(struct sim *s, struct sim_file *file,
+		     const struct folio *folio, unsigned long req_count)
+{
+	struct readahead_control ractl = {
+		.mapping = &s->mapping,
+		.ra = &file->ra,
+		.f_mode = file->f_mode,
+		.has_file = true,
+		._index = folio->index,
+	};
+	struct ra_folio rf = {
+		.index = folio->index,
+		.order = folio->order,
+		.writeback = folio->flags & PG_writeback,
+	};
+
+	s->policy->async_ra(&ractl, &rf, req_count);
+}
+
 static unsigned get_pages(struct sim *s, struct sim_file *file, int64_t pos,
 			  uint64_t count, struct folio **batch)
 {
@@ -85,21 +118,13 @@ static unsigned get_pages(struct sim *s, struct sim_file *file, int64_t pos,
 	/* The page after the end of the read; not clipped to EOF. */
 	pgoff_t last_index = ((uint64_t)pos + count + RALAB_PAGE_SIZE - 1) /
 			     RALAB_PAGE_SIZE;
-	struct readahead_control ractl = {
-		.mapping = &s->mapping,
-		.ra = &file->ra,
-		.f_mode = file->f_mode,
-		.has_file = true,
-	};
 	struct folio *folio;
 	unsigned n;
 
 retry:
 	n = get_read_batch(s, index, last_index - 1, batch);
 	if (!n) {
-		ractl._index = index;
-		ractl._nr_pages = 0;
-		s->policy->sync_ra(&ractl, last_index - index);
+		ra_sync(s, file, index, last_index - index);
 		n = get_read_batch(s, index, last_index - 1, batch);
 	}
 	if (!n) {
@@ -108,22 +133,14 @@ retry:
 		n = 1;
 	}
 	folio = batch[n - 1];
-	if (folio->flags & PG_readahead) {
-		struct ra_folio rf = {
-			.index = folio->index,
-			.order = folio->order,
-			.writeback = folio->flags & PG_writeback,
-		};
-
-		ractl._index = folio->index;
-		ractl._nr_pages = 0;
-		s->policy->async_ra(&ractl, &rf, last_index - folio->index);
-	}
+	if (folio->flags & PG_readahead)
+		ra_async(s, file, folio, last_index - folio->index);
 	return n;
 }
 
-uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
-		      uint64_t count)
+static uint64_t __attribute__((noinline))
+filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
+		  uint64_t count)
 {
 	struct folio *batch[FOLIO_BATCH_SIZE];
 	struct file_ra_state *ra = &f->ra;
@@ -164,4 +181,28 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 	} while (count && (uint64_t)pos < s->mapping.i_size);
 	ra->prev_pos = last_pos;
 	return already;
+}
+
+uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
+		      uint64_t count)
+{
+	struct folio *hit;
+
+	/*
+	 * Fast path, same result as filemap_read_slow(): the whole read lies
+	 * in one cached, uptodate folio without PG_readahead and before EOF,
+	 * so filemap_get_pages() would return just that folio and start no
+	 * readahead.  (s_maxbytes >= i_size.)
+	 */
+	if (count && (uint64_t)pos + count <= s->mapping.i_size) {
+		hit = pc_lookup(&s->pc, (uint64_t)pos / RALAB_PAGE_SIZE);
+		if (hit &&
+		    (hit->flags & (PG_uptodate | PG_readahead)) == PG_uptodate &&
+		    (uint64_t)pos + count <=
+			    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE) {
+			f->ra.prev_pos = pos + (int64_t)count;
+			return count;
+		}
+	}
+	return filemap_read_slow(s, f, pos, count);
 }

@@ -45,8 +45,7 @@ struct page_cache {
 void pc_init(struct page_cache *pc);
 void pc_destroy(struct page_cache *pc);
 
-static inline struct folio *pc_lookup(const struct page_cache *pc,
-				      uint64_t index)
+static inline struct folio *pc_lookup(struct page_cache *pc, uint64_t index)
 {
 	return xa_load(&pc->i_pages, index);
 }

@@ -43,6 +43,8 @@ static struct xa_node *node_alloc(struct xarray *xa, unsigned shift,
 
 static void node_free(struct xarray *xa, struct xa_node *n)
 {
+	if (xa->hint == n)
+		xa->hint = NULL;
 	xa->nr_nodes--;
 	free(n);
 }
@@ -212,24 +214,33 @@ void xa_erase_order(struct xarray *xa, uint64_t index, unsigned order)
 	delete_upwards(xa, node);
 }
 
-void *xa_load(const struct xarray *xa, uint64_t index)
+void *xa_load_slow(struct xarray *xa, uint64_t index)
 {
-	xa_entry e = xa->head;
-	const struct xa_node *node;
+	const struct xa_node *node = xa->hint;
+	xa_entry e;
 
-	if (!xa_is_node(e))
-		return index ? NULL : xa_entry_ptr(e);
-	node = xa_to_node(e);
-	if ((index >> node->shift) > XA_CHUNK_MASK)
-		return NULL;
+	if (!node || index - xa->hint_base >= (64ull << node->shift)) {
+		e = xa->head;
+		if (!xa_is_node(e))
+			return index ? NULL : xa_entry_ptr(e);
+		node = xa_to_node(e);
+		if ((index >> node->shift) > XA_CHUNK_MASK)
+			return NULL;
+	}
 	for (;;) {
 		e = node->slots[slot_of(node, index)];
 		if (xa_is_sibling(e))
 			e = node->slots[xa_sibling_offset(e)];
 		if (!xa_is_node(e))
-			return xa_entry_ptr(e);
+			break;
 		node = xa_to_node(e);
 	}
+	/* Remember the lowest node reached, for the next lookup. */
+	if (node->shift <= 48) {
+		xa->hint = node;
+		xa->hint_base = index & ~((64ull << node->shift) - 1);
+	}
+	return xa_entry_ptr(e);
 }
 
 bool xa_range_empty(const struct xarray *xa, uint64_t index, unsigned order)
@@ -270,9 +281,10 @@ static void destroy_node(struct xarray *xa, struct xa_node *n)
 {
 	unsigned i;
 
-	for (i = 0; i < XA_CHUNK_SIZE; i++)
-		if (xa_is_node(n->slots[i]) && n->shift)
-			destroy_node(xa, xa_to_node(n->slots[i]));
+	if (n->shift)
+		for (i = 0; i < XA_CHUNK_SIZE; i++)
+			if (xa_is_node(n->slots[i]))
+				destroy_node(xa, xa_to_node(n->slots[i]));
 	node_free(xa, n);
 }
 
@@ -281,6 +293,7 @@ void xa_destroy(struct xarray *xa)
 	if (xa_is_node(xa->head))
 		destroy_node(xa, xa_to_node(xa->head));
 	xa->head = 0;
+	xa->hint = NULL;
 }
 
 /*

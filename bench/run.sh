@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# make bench: speed, instructions per read, memory, and the ratio to the
+# real kernel on the same case.  Numbers, never pass/fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RALAB=${1:-build/ralab}
+BENCH=${2:-build/bench/bench}
+T=$(mktemp -d /tmp/ralab-bench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+kv() { sed -n "s/^$1=//p" "$2"; }
+
+# 1. A 10 GiB file read with 4 KiB read(2) calls (seed 001's fio job).
+cat > "$T/seq4k-10g.ops" <<'OPS'
+# file_size: 10G
+# read_ahead_kb: 128
+# max_sectors_kb: 512
+read 4K eof
+OPS
+printf '# file_size: 4K\nread 4K eof\n' > "$T/empty.ops"
+"$BENCH" "$T/seq4k-10g.ops" 5 > "$T/b"
+reads=$(kv syscalls "$T/b")
+echo "== 10 GiB file, 4 KiB read(2) calls, linux-6.18 ($reads reads, median of 5 runs)"
+printf '  %-28s %s\n' "simulated reads per second" "$(kv reads_per_second "$T/b")"
+printf '  %-28s %s s\n' "time per run" "$(kv seconds_median "$T/b")"
+printf '  %-28s %s KiB (target <= 65536)\n' "peak RSS" "$(kv peak_rss_kib "$T/b")"
+if command -v valgrind >/dev/null; then
+	ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$BENCH" "$1" 1 2>&1 |
+		sed -n 's/.*Collected : //p'; }
+	full=$(ir "$T/seq4k-10g.ops"); base=$(ir "$T/empty.ops")
+	printf '  %-28s %s (callgrind; target <= 150)\n' "instructions per read" \
+		"$(( (full - base) / reads ))"
+else
+	echo "  instructions per read: skipped (valgrind not installed)"
+fi
+
+# 2. The seed-000 case on the real kernel and in ralab, one run each.
+echo "== seed 000 (4 KiB then 1 MiB reads, 512 MiB, ra 128 KiB, msk 512): kernel vs ralab"
+case=tests/cases/seed000-4k-then-1m/case.ops
+"$BENCH" "$case" 1 > "$T/s"
+sim_s=$(kv seconds_median "$T/s")
+if [ "$(id -u)" = 0 ] && "$RALAB" kernel "$case" > "$T/k" 2> "$T/kerr"; then
+	k_s=$(kv ops_seconds "$T/k")
+	printf '  %-28s %s s (data_reads=%s)\n' "kernel ops wall time" "$k_s" "$(kv data_reads "$T/k")"
+	printf '  %-28s %s s (data_reads=%s)\n' "ralab simulation time" "$sim_s" "$(kv data_reads "$T/s")"
+	awk -v k="$k_s" -v s="$sim_s" 'BEGIN { printf "  %-28s %.0fx (target >= 100x)\n", "ralab speed-up", k / s }'
+else
+	printf '  kernel run skipped: %s\n' "$( [ "$(id -u)" = 0 ] && head -1 "$T/kerr" || echo 'not root')"
+	printf '  %-28s %s s\n' "ralab simulation time" "$sim_s"
+fi

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target for the .ops parser, and for the model on what parses:
+ * any input must either be rejected with a FILE:LINE message or run.
+ *
+ *   make fuzz && build/fuzz/fuzz_ops -max_total_time=600 fuzz/corpus
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ralab.h"
+#include "workload/workload.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ralab_workload *wl = NULL;
+	struct ralab_diag d;
+	struct ralab_stats st;
+	uint64_t work = 0;
+	unsigned i;
+	int err;
+
+	err = ralab_workload_parse("fuzz.ops", (const char *)data, size, &wl, &d);
+	if (err) {
+		/* Every rejection names the file. */
+		if (err == -22 && strncmp(d.msg, "fuzz.ops:", 9))
+			__builtin_trap();
+		return 0;
+	}
+	/* Keep runs short: small files, bounded op counts. */
+	if (wl->cfg.file_size > (4u << 20) &&
+	    ralab_workload_set(wl, "file_size", "4M", &d))
+		goto out;
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		work += op->to_eof ? wl->cfg.file_size / (op->len ? op->len : 1) + 1
+				   : op->count + 1;
+	}
+	if (work > 20000)
+		goto out;
+	ralab_run(wl, NULL, &st);
+out:
+	ralab_workload_free(wl);
+	return 0;
+}

@@ -1,0 +1,81 @@
+# Sourced by tests/run.sh: the recorder against the running kernel.
+# Needs root, loop devices, tracefs and the readahead tracepoints; skipped,
+# with the reason, where they are missing.
+
+kernel_suite() {
+	local why wd=/tmp/ralab-kernel-tests pid n leftovers
+	if [ "$(id -u)" != 0 ]; then why="not root"
+	elif [ ! -e /dev/loop-control ]; then why="no /dev/loop-control"
+	elif ! ls /sys/kernel/tracing/events/readahead >/dev/null 2>&1 &&
+	     ! ls /sys/kernel/debug/tracing/events/readahead >/dev/null 2>&1; then
+		why="no tracefs with readahead tracepoints (Linux 6.18+, tracefs mounted)"
+	elif ! command -v mkfs.xfs >/dev/null; then why="mkfs.xfs missing (xfsprogs)"
+	fi
+	if [ -n "${why:-}" ]; then
+		skip "kernel recorder" "$why"
+		return
+	fi
+
+	# ralab check on small recorded cases: the model must match the kernel.
+	for c in eof-4k-unaligned-size eof-1m-301-pages interleaved-2-streams \
+		 rand-64k unaligned-preads ra0-64k msk384-512k ext4-4k-then-1m; do
+		if "$RALAB" check --strict --workdir "$wd" tests/cases/$c/case.ops > "$T/check" 2>&1; then
+			ok "kernel check $c"
+		else
+			bad "kernel check $c" "$(tail -n 20 "$T/check")"
+		fi
+	done
+
+	leftovers() { # prints what a recorder using $wd left behind
+		local l
+		for l in /sys/block/loop*/loop/backing_file; do
+			[ -r "$l" ] && grep -q "^$wd/" "$l" && echo "loop: $l"
+		done
+		grep " $wd/" /proc/self/mountinfo | sed 's/^/mount: /'
+		ls -d /sys/kernel/tracing/instances/ralab-* 2>/dev/null | sed 's/^/instance: /'
+	}
+
+	# SIGINT in the middle of the ops leaves nothing behind.
+	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2>&1
+	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2> "$T/int.err" &
+	pid=$!
+	for n in $(seq 200); do
+		[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
+		sleep 0.02
+	done
+	sleep 0.1
+	kill -INT $pid
+	wait $pid; n=$?
+	leftovers > "$T/left"
+	if [ $n -ne 130 ]; then bad "kernel SIGINT" "exit $n, want 130: $(cat "$T/int.err")"
+	elif [ -s "$T/left" ]; then bad "kernel SIGINT" "left behind: $(cat "$T/left")"
+	else ok "kernel SIGINT"; fi
+
+	# A SIGKILLed run leaves things; the next run reclaims them.
+	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2>&1 &
+	pid=$!
+	for n in $(seq 200); do
+		[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
+		sleep 0.02
+	done
+	kill -KILL $pid; wait $pid 2>/dev/null
+	if "$RALAB" kernel --workdir "$wd" tests/cases/eof-1m-301-pages/case.ops > "$T/out" 2>&1 &&
+	   grep -q '^data_reads=3$' "$T/out"; then
+		leftovers > "$T/left"
+		if [ -s "$T/left" ]; then bad "kernel reclaim" "left behind: $(cat "$T/left")"
+		else ok "kernel reclaim"; fi
+	else
+		bad "kernel reclaim" "run after SIGKILL failed: $(cat "$T/out")"
+	fi
+
+	# A case the device cannot do is refused before anything is touched.
+	printf '# max_hw_sectors_kb: 2048\n# max_sectors_kb: 2048\nread 1M 1\n' > "$T/hw.ops"
+	"$RALAB" kernel --workdir "$wd" "$T/hw.ops" > /dev/null 2> "$T/err"; n=$?
+	if [ $n -eq 2 ] && grep -q 'max_hw_sectors_kb 2048' "$T/err"; then ok "kernel refuses hw limit"
+	else bad "kernel refuses hw limit" "exit $n: $(cat "$T/err")"; fi
+
+	# --teardown removes the images.
+	"$RALAB" kernel --teardown --workdir "$wd" && [ ! -e "$wd" ] &&
+		ok "kernel teardown" || bad "kernel teardown" "$wd remains"
+}
+kernel_suite
