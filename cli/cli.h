@@ -8,6 +8,22 @@
 #include "ralab.h"
 
 bool cli_policy_known(const char *name);
+
+#define CLI_MAX_PATCHES 32
+
+/* A policy with patches, from "NAME+PATCH+..." and --patch options. */
+struct cli_policy {
+	char buf[256];
+	const char *name;
+	const char *patches[CLI_MAX_PATCHES];
+	unsigned nr_patches;
+	char label[512];
+};
+
+/* Parse @spec (NULL: the default policy); prints errors; 0 or -1. */
+int cli_policy_parse(const char *spec, const char *const *extra,
+		     unsigned nr_extra, struct cli_policy *p);
+int cli_compare(int argc, char **argv);
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st);

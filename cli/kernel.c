@@ -225,11 +225,17 @@ int cli_check(int argc, char **argv)
 		fprintf(stderr, "ralab check: no case given (see ralab check --help)\n");
 		return 2;
 	}
-	if (policy && !cli_policy_known(policy))
+	struct cli_policy pol;
+
+	if (cli_policy_parse(policy, NULL, 0, &pol))
 		return 2;
 	catch_signals();
 	for (i = first; i < argc; i++) {
-		struct ralab_run_opts ro = { .policy = policy };
+		struct ralab_run_opts ro = {
+			.policy = pol.name,
+			.patches = pol.patches,
+			.nr_patches = pol.nr_patches,
+		};
 		struct ralab_workload *wl = NULL;
 		struct ralab_diag d = { 0 };
 		struct ralab_stats st;
@@ -259,7 +265,7 @@ int cli_check(int argc, char **argv)
 		ro.event_arg = sf;
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
-			cli_print_summary(sf, wl, policy, &st);
+			cli_print_summary(sf, wl, pol.label, &st);
 		fclose(kf);
 		fclose(sf);
 		if (r || err) {

@@ -43,7 +43,8 @@ static void usage_main(FILE *out)
 		"  check CASE.ops...   run both; MATCH or the first divergence per case\n"
 		"  diff A B            compare two outputs of 'ralab sim --trace'\n"
 		"                      (or of the recorder); exit 1 if they differ\n"
-		"  policies            list the readahead policies\n"
+		"  compare CASE...     one table: several policies and settings per case\n"
+		"  policies            list the readahead policies and patches\n"
 		"\n"
 		"options:\n"
 		"  -h, --help          this text ('ralab COMMAND --help' for a command)\n"
@@ -65,7 +66,9 @@ static void usage_sim(FILE *out)
 		"                      tracepoints print them (no line prefix, no dev/ino;\n"
 		"                      block sectors counted from the file's first sector)\n"
 		"  --policy NAME       readahead policy (default linux-6.18; see\n"
-		"                      'ralab policies')\n"
+		"                      'ralab policies'); NAME+PATCH+... applies patches\n"
+		"  --patch PATCH       apply a patch on top of the policy (repeatable;\n"
+		"                      kara-2024 means all ten of that series)\n"
 		"  --set KEY=VALUE     override a header value of the case: fs, file_size,\n"
 		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
@@ -114,6 +117,10 @@ static int cmd_policies(int argc, char **argv)
 	}
 	for (i = 0; i < ralab_policy_count(); i++)
 		printf("%-16s %s\n", ralab_policy_name(i), ralab_policy_source(i));
+	printf("\npatches (--patch NAME, or POLICY+NAME; kara-2024 = all ten):\n");
+	for (i = 0; i < ralab_patch_count(); i++)
+		printf("%-16s on %s: %s\n", ralab_patch_name(i),
+		       ralab_patch_policy(i), ralab_patch_title(i));
 	return 0;
 }
 
@@ -174,6 +181,10 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	print_orders(out, st);
 	fprintf(out, "\n");
 	fprintf(out, "pages_added=%llu\n", (unsigned long long)st->pages_added);
+	fprintf(out, "ra_pages=%llu\n", (unsigned long long)st->ra_pages);
+	if (st->ra_pages_unused != UINT64_MAX)
+		fprintf(out, "ra_pages_unused=%llu\n",
+			(unsigned long long)st->ra_pages_unused);
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
 }
@@ -219,8 +230,9 @@ static int cmd_sim(int argc, char **argv)
 	struct ralab_diag d = { 0 };
 	struct ralab_stats st;
 	const char *path = NULL;
-	const char *sets[64];
-	unsigned nsets = 0, k;
+	const char *sets[64], *patch_args[64], *policy_arg = NULL;
+	unsigned nsets = 0, npatch_args = 0, k;
+	struct cli_policy pol;
 	bool trace = false, parse_only = false;
 	int i, err;
 
@@ -234,13 +246,20 @@ static int cmd_sim(int argc, char **argv)
 			trace = true;
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = true;
-		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set")) {
+		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
+			   !strcmp(a, "--patch")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab sim: %s needs a value\n", a);
 				return 2;
 			}
-			if (a[2] == 'p') {
-				ro.policy = argv[++i];
+			if (!strcmp(a, "--policy")) {
+				policy_arg = argv[++i];
+			} else if (!strcmp(a, "--patch")) {
+				if (npatch_args == 64) {
+					fprintf(stderr, "ralab sim: too many --patch options\n");
+					return 2;
+				}
+				patch_args[npatch_args++] = argv[++i];
 			} else {
 				if (nsets == 64) {
 					fprintf(stderr, "ralab sim: too many --set options\n");
@@ -262,8 +281,11 @@ static int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "ralab sim: no case given (see ralab sim --help)\n");
 		return 2;
 	}
-	if (ro.policy && !cli_policy_known(ro.policy))
+	if (cli_policy_parse(policy_arg, patch_args, npatch_args, &pol))
 		return 2;
+	ro.policy = pol.name;
+	ro.patches = pol.patches;
+	ro.nr_patches = pol.nr_patches;
 	err = ralab_workload_load(path, &wl, &d);
 	if (err)
 		return fail(path, err, &d);
@@ -286,7 +308,7 @@ static int cmd_sim(int argc, char **argv)
 		ralab_workload_free(wl);
 		return fail("sim", err, NULL);
 	}
-	cli_print_summary(stdout, wl, ro.policy, &st);
+	cli_print_summary(stdout, wl, pol.label, &st);
 	ralab_workload_free(wl);
 	return 0;
 }
@@ -305,46 +327,120 @@ bool cli_policy_known(const char *name)
 	return false;
 }
 
+static int add_patch(struct cli_policy *p, const char *name)
+{
+	unsigned i;
+
+	if (!strcmp(name, "kara-2024")) {
+		for (i = 0; i < ralab_patch_count(); i++)
+			if (!strncmp(ralab_patch_name(i), "kara-2024/", 10) &&
+			    add_patch(p, ralab_patch_name(i)))
+				return -1;
+		return 0;
+	}
+	for (i = 0; i < ralab_patch_count(); i++)
+		if (!strcmp(ralab_patch_name(i), name))
+			break;
+	if (i == ralab_patch_count()) {
+		fprintf(stderr, "ralab: unknown patch '%s' (see ralab policies)\n", name);
+		return -1;
+	}
+	if (strcmp(ralab_patch_policy(i), p->name)) {
+		fprintf(stderr, "ralab: patch %s applies to %s, not to %s\n", name,
+			ralab_patch_policy(i), p->name);
+		return -1;
+	}
+	if (p->nr_patches == CLI_MAX_PATCHES) {
+		fprintf(stderr, "ralab: too many patches\n");
+		return -1;
+	}
+	p->patches[p->nr_patches++] = ralab_patch_name(i);
+	return 0;
+}
+
+int cli_policy_parse(const char *spec, const char *const *extra,
+		     unsigned nr_extra, struct cli_policy *p)
+{
+	char *save = NULL, *tok;
+	unsigned i;
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->buf, sizeof(p->buf), "%s", spec ? spec : ralab_policy_name(0));
+	tok = strtok_r(p->buf, "+", &save);
+	if (!tok) {
+		fprintf(stderr, "ralab: empty policy name\n");
+		return -1;
+	}
+	p->name = tok;
+	if (!cli_policy_known(p->name))
+		return -1;
+	while ((tok = strtok_r(NULL, "+", &save)))
+		if (add_patch(p, tok))
+			return -1;
+	for (i = 0; i < nr_extra; i++)
+		if (add_patch(p, extra[i]))
+			return -1;
+	/* The label: as written, e.g. linux-6.9+kara-2024/01, then --patch. */
+	n = (size_t)snprintf(p->label, sizeof(p->label), "%s",
+			     spec ? spec : p->name);
+	for (i = 0; i < nr_extra && n < sizeof(p->label); i++)
+		n += (size_t)snprintf(p->label + n, sizeof(p->label) - n, "+%s",
+				      extra[i]);
+	return 0;
+}
+
+/*
+ * The main job: the seed-000 case under the 6.18 baseline and the variants
+ * of the 2026 thread (and 6.9, before the 2024 series), side by side.
+ */
 static int cmd_default(void)
 {
+	static const char *const pols[] = { "linux-6.18", "park-2026",
+					    "kara-2026", "linux-6.9" };
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
-	struct ralab_stats st;
-	double kib;
+	struct ralab_stats st[4];
+	unsigned i;
 	int err;
 
 	err = ralab_workload_parse("seed-000 (embedded)", default_case,
 				   sizeof(default_case) - 1, &wl, &d);
 	if (err)
 		return fail("default case", err, &d);
-	err = ralab_run(wl, NULL, &st);
-	if (err) {
-		ralab_workload_free(wl);
-		return fail("default case", err, NULL);
+	for (i = 0; i < 4; i++) {
+		struct ralab_run_opts ro = { .policy = pols[i] };
+
+		err = ralab_run(wl, &ro, &st[i]);
+		if (err) {
+			ralab_workload_free(wl);
+			return fail("default case", err, NULL);
+		}
 	}
-	kib = st.data_reads ? (double)st.data_sectors / 2 / (double)st.data_reads : 0;
 	printf("ralab %s: Linux page-cache readahead, simulated\n\n", RALAB_VERSION);
 	printf("Case: seed 000 (embedded). A 4 KiB read at offset 0, then 1 MiB\n"
 	       "reads to EOF of a 512 MiB file on XFS; read_ahead_kb 128,\n"
 	       "max_sectors_kb 512.\n\n");
-	printf("Policy %s:\n", ralab_policy_name(0));
-	printf("  device reads      %llu (%.1f KiB per request, %llu MiB in all)\n",
-	       (unsigned long long)st.data_reads, kib,
-	       (unsigned long long)(st.data_sectors / 2048));
-	printf("  readahead calls   %llu sync, %llu async (%llu windows)\n",
-	       (unsigned long long)st.sync_ra, (unsigned long long)st.async_ra,
-	       (unsigned long long)st.ra_order);
-	printf("  folio orders      ");
-	print_orders(stdout, &st);
-	printf("  (order:count)\n");
-	printf("  read(2) calls     %llu, %llu bytes\n\n",
-	       (unsigned long long)st.syscalls,
-	       (unsigned long long)st.bytes_read);
-	printf("Linux 6.18.44 issued 3327 device reads for this case, with the same\n"
-	       "windows and folios (tests/cases/seed000-4k-then-1m).  1 MiB reads\n"
-	       "from offset 0 need 1024: the 4 KiB read shifts every later read by a\n"
-	       "page, and the async window trim cuts windows short.\n\n");
-	printf("Next: ralab sim --trace CASE.ops, ralab --help\n");
+	printf("%-12s %12s %8s %12s %12s  %s\n", "policy", "device reads",
+	       "vs 6.18", "KiB/request", "async calls", "folio orders (order:count)");
+	for (i = 0; i < 4; i++) {
+		printf("%-12s %12llu %8.3f %12.1f %12llu  ", pols[i],
+		       (unsigned long long)st[i].data_reads,
+		       (double)st[i].data_reads / (double)st[0].data_reads,
+		       st[i].data_reads ? (double)st[i].data_sectors / 2 /
+						  (double)st[i].data_reads :
+					  0.0,
+		       (unsigned long long)st[i].async_ra);
+		print_orders(stdout, &st[i]);
+		printf("\n");
+	}
+	printf("\nLinux 6.18.44 issued 3327 device reads for this case, with the same\n"
+	       "windows, folios and requests as linux-6.18 here\n"
+	       "(tests/cases/seed000-4k-then-1m).  The seed saw 3329 before and 1032\n"
+	       "after Park's patch, each with two metadata reads.  The 4 KiB read\n"
+	       "shifts every later read by a page, and the 6.17 async trim cuts\n"
+	       "windows that start just below a 512 KiB boundary.\n\n");
+	printf("Next: ralab compare --help, ralab sim --trace CASE.ops, ralab --help\n");
 	ralab_workload_free(wl);
 	return 0;
 }
@@ -377,6 +473,8 @@ int main(int argc, char **argv)
 		return cli_kernel(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cli_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cli_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "policies"))
 		return cmd_policies(argc - 1, argv + 1);
 	fprintf(stderr, "ralab: unknown command '%s' (see ralab --help)\n", cmd);

@@ -152,6 +152,12 @@ unsigned ralab_policy_count(void);
 const char *ralab_policy_name(unsigned i);
 const char *ralab_policy_source(unsigned i);
 
+/* Patches that apply on top of a policy (e.g. "kara-2024/01" on linux-6.9). */
+unsigned ralab_patch_count(void);
+const char *ralab_patch_name(unsigned i);
+const char *ralab_patch_title(unsigned i);
+const char *ralab_patch_policy(unsigned i); /* the policy it applies to */
+
 /* ---------------------------------------------------------------------- */
 /* Running a workload.                                                    */
 
@@ -166,6 +172,9 @@ struct ralab_stats {
 	uint64_t read_folio;    /* single-folio synchronous reads */
 	uint64_t folios[RALAB_MAX_ORDER + 1]; /* folios added, by order */
 	uint64_t pages_added;
+	uint64_t ra_pages;        /* pages added by readahead */
+	uint64_t ra_pages_unused; /* of those, never read by the application
+				     (UINT64_MAX: not tracked) */
 	uint64_t syscalls;      /* read/pread calls made */
 	uint64_t bytes_read;    /* bytes returned to the application */
 	uint64_t cache_nodes;   /* XArray nodes at the end */
@@ -174,17 +183,21 @@ struct ralab_stats {
 /*
  * struct ralab_run_opts - how to run.  Zero means the default.
  * @policy: policy name; NULL means "linux-6.18".
+ * @patches, @nr_patches: patch names to apply on top of @policy (borrowed).
  * @on_event, @event_arg: called for every event in order (borrowed).
  */
 struct ralab_run_opts {
 	const char *policy;
+	const char *const *patches;
+	unsigned nr_patches;
 	ralab_event_fn on_event;
 	void *event_arg;
 };
 
 /*
  * ralab_run - run @wl from a cold page cache and fill @stats.
- * Return: 0, -ENOENT (unknown policy), -ENOMEM.
+ * Return: 0, -ENOENT (unknown policy or patch), -EINVAL (a patch that does
+ * not apply to the policy), -ENOMEM.
  */
 int ralab_run(const struct ralab_workload *wl,
 	      const struct ralab_run_opts *opts, struct ralab_stats *stats);

@@ -46,6 +46,7 @@ static unsigned get_read_batch(struct sim *s, pgoff_t index, pgoff_t max,
 static int create_folio(struct sim *s, pgoff_t index, struct folio **out)
 {
 	unsigned order = s->mapping.min_order;
+	uint64_t isize = s->mapping.i_size;
 	struct folio *f;
 	struct blk_vec v;
 	int err;
@@ -66,9 +67,12 @@ static int create_folio(struct sim *s, pgoff_t index, struct folio **out)
 
 		s->on_event(s->event_arg, &ev);
 	}
-	v.sector = index * (RALAB_PAGE_SIZE / 512);
-	v.bytes = RALAB_PAGE_SIZE << order;
-	blk_submit_read(&s->q, &v, 1, false);
+	/* A page wholly past EOF is zeroed by ->read_folio without I/O. */
+	if (index * RALAB_PAGE_SIZE < isize) {
+		v.sector = index * (RALAB_PAGE_SIZE / 512);
+		v.bytes = RALAB_PAGE_SIZE << order;
+		blk_submit_read(&s->q, &v, 1, false);
+	}
 	f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
 	*out = f;
 	return 0;
@@ -87,6 +91,7 @@ static void ra_sync(struct sim *s, struct sim_file *file, pgoff_t index,
 		.f_mode = file->f_mode,
 		.has_file = true,
 		._index = index,
+		.patches = s->patches,
 	};
 
 	s->policy->sync_ra(&ractl, req_count);
@@ -101,6 +106,7 @@ static void ra_async(struct sim *s, struct sim_file *file,
 		.f_mode = file->f_mode,
 		.has_file = true,
 		._index = folio->index,
+		.patches = s->patches,
 	};
 	struct ra_folio rf = {
 		.index = folio->index,
@@ -173,6 +179,10 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			bytes = end_offset - (uint64_t)pos;
 			if (bytes > fsize - offset)
 				bytes = fsize - offset;
+			if (bytes)
+				used_mark(&s->used, (uint64_t)pos / RALAB_PAGE_SIZE,
+					  ((uint64_t)pos + bytes - 1) /
+						  RALAB_PAGE_SIZE);
 			pos += (int64_t)bytes;
 			count -= bytes;
 			already += bytes;
@@ -183,26 +193,71 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 	return already;
 }
 
+/*
+ * do_generic_file_read() of Linux 3.x, for the policies that come from
+ * then: page by page, sync readahead for an absent page, async readahead
+ * for a marked one, and prev_pos = last page read << PAGE_SHIFT | offset
+ * reached in it (a read ending on a page boundary leaves the start of its
+ * last page).
+ */
+static uint64_t __attribute__((noinline))
+filemap_read_pagewise(struct sim *s, struct sim_file *f,
+				      int64_t pos, uint64_t count)
+{
+	struct file_ra_state *ra = &f->ra;
+	pgoff_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
+	pgoff_t last_index = ((uint64_t)pos + count + RALAB_PAGE_SIZE - 1) /
+			     RALAB_PAGE_SIZE;
+	/* loff_t >> PAGE_SHIFT: arithmetic, so -1 stays -1. */
+	int64_t prev_index = ra->prev_pos >> 12;
+	uint64_t prev_offset = (uint64_t)ra->prev_pos & (RALAB_PAGE_SIZE - 1);
+	uint64_t offset = (uint64_t)pos & (RALAB_PAGE_SIZE - 1), done = 0;
+
+	if (!count)
+		return 0;
+	for (;;) {
+		uint64_t isize, nr, ret;
+		struct folio *page = pc_lookup(&s->pc, index);
+
+		if (!page) {
+			ra_sync(s, f, index, last_index - index);
+			page = pc_lookup(&s->pc, index);
+			if (!page && create_folio(s, index, &page))
+				break;
+		}
+		if (page->flags & PG_readahead)
+			ra_async(s, f, page, last_index - index);
+		isize = s->mapping.i_size;
+		if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
+			break;
+		nr = RALAB_PAGE_SIZE;
+		if (index == (isize - 1) / RALAB_PAGE_SIZE) {
+			nr = ((isize - 1) & (RALAB_PAGE_SIZE - 1)) + 1;
+			if (nr <= offset)
+				break;
+		}
+		nr -= offset;
+		prev_index = (int64_t)index;
+		ret = nr < count ? nr : count;
+		used_mark(&s->used, index, index);
+		count -= ret;
+		done += ret;
+		offset += ret;
+		index += offset / RALAB_PAGE_SIZE;
+		offset &= RALAB_PAGE_SIZE - 1;
+		prev_offset = offset;
+		if (ret == nr && count)
+			continue;
+		break;
+	}
+	ra->prev_pos = (int64_t)((uint64_t)prev_index << 12 | prev_offset);
+	return done;
+}
+
 uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 		      uint64_t count)
 {
-	struct folio *hit;
-
-	/*
-	 * Fast path, same result as filemap_read_slow(): the whole read lies
-	 * in one cached, uptodate folio without PG_readahead and before EOF,
-	 * so filemap_get_pages() would return just that folio and start no
-	 * readahead.  (s_maxbytes >= i_size.)
-	 */
-	if (count && (uint64_t)pos + count <= s->mapping.i_size) {
-		hit = pc_lookup(&s->pc, (uint64_t)pos / RALAB_PAGE_SIZE);
-		if (hit &&
-		    (hit->flags & (PG_uptodate | PG_readahead)) == PG_uptodate &&
-		    (uint64_t)pos + count <=
-			    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE) {
-			f->ra.prev_pos = pos + (int64_t)count;
-			return count;
-		}
-	}
+	if (s->policy->flags & RA_POLICY_READ_PAGEWISE)
+		return filemap_read_pagewise(s, f, pos, count);
 	return filemap_read_slow(s, f, pos, count);
 }

@@ -58,6 +58,96 @@ static int grow_batch(struct sim *s)
 	return 0;
 }
 
+void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last)
+{
+	uint64_t p;
+
+	if (u->overflow)
+		return;
+	for (p = first; p <= last; p++) {
+		uint64_t c = p / USED_CHUNK_PAGES, bit = p % USED_CHUNK_PAGES;
+
+		if (c >= u->nr_chunks) {
+			uint64_t n = c + 1 > 2 * u->nr_chunks ? c + 1
+							      : 2 * u->nr_chunks;
+			uint64_t **nc;
+
+			if (n > USED_MAX_CHUNKS ||
+			    !(nc = realloc(u->chunk, n * sizeof(*nc)))) {
+				u->overflow = true;
+				return;
+			}
+			memset(nc + u->nr_chunks, 0,
+			       (n - u->nr_chunks) * sizeof(*nc));
+			u->chunk = nc;
+			u->nr_chunks = n;
+		}
+		if (!u->chunk[c] &&
+		    !(u->chunk[c] = calloc(USED_CHUNK_PAGES / 64, 8))) {
+			u->overflow = true;
+			return;
+		}
+		u->chunk[c][bit / 64] |= 1ull << (bit % 64);
+		u->word = &u->chunk[c][bit / 64];
+		u->word_base = p & ~63ull;
+	}
+}
+
+/* Pages of [first, first + n) that were read, counted a word at a time. */
+static uint64_t used_count(const struct used_map *u, uint64_t first,
+			   uint64_t n)
+{
+	uint64_t used = 0;
+
+	while (n) {
+		uint64_t c = first / USED_CHUNK_PAGES, bit = first % USED_CHUNK_PAGES;
+		uint64_t in_word = 64 - bit % 64, take = n < in_word ? n : in_word;
+
+		if (c < u->nr_chunks && u->chunk[c]) {
+			uint64_t w = u->chunk[c][bit / 64] >> (bit % 64);
+
+			if (take < 64)
+				w &= (1ull << take) - 1;
+			used += (uint64_t)__builtin_popcountll(w);
+		}
+		first += take;
+		n -= take;
+	}
+	return used;
+}
+
+static void used_free(struct used_map *u)
+{
+	uint64_t c;
+
+	for (c = 0; c < u->nr_chunks; c++)
+		free(u->chunk[c]);
+	free(u->chunk);
+	memset(u, 0, sizeof(*u));
+}
+
+/* Readahead pages still cached and never read by the application. */
+static void count_unused(struct sim *s)
+{
+	struct page_cache *pc = &s->pc;
+	uint32_t n;
+
+	if (s->used.overflow) {
+		s->st->ra_pages_unused = UINT64_MAX;
+		return;
+	}
+	for (n = 0; n < pc->nr_used; n++) {
+		struct folio *f = &pc->chunks[n / FOLIO_CHUNK][n % FOLIO_CHUNK];
+
+		if ((f->flags & (PG_uptodate | PG_from_ra)) !=
+		    (PG_uptodate | PG_from_ra))
+			continue;
+		s->st->ra_pages_unused +=
+			folio_nr_pages(f) -
+			used_count(&s->used, f->index, folio_nr_pages(f));
+	}
+}
+
 static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 {
 	struct sim *s = m;
@@ -67,11 +157,13 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 	if (s->nr_batch == s->cap_batch && grow_batch(s))
 		return -ENOMEM;
 	err = pc_add_folio(&s->pc, index, order,
-			   PG_locked | (mark ? PG_readahead : 0), &f);
+			   PG_locked | PG_from_ra | (mark ? PG_readahead : 0),
+			   &f);
 	if (err)
 		return err;
 	s->st->folios[order]++;
 	s->st->pages_added += 1ull << order;
+	s->st->ra_pages += 1ull << order;
 	if (s->on_event) {
 		struct ralab_event ev = {
 			.type = RALAB_EV_ADD_FOLIO,
@@ -179,6 +271,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 
 void sim_destroy(struct sim *s)
 {
+	used_free(&s->used);
 	pc_destroy(&s->pc);
 	free(s->batch);
 	free(s->vecs);
@@ -195,12 +288,11 @@ void sim_file_open(struct sim *s, struct sim_file *f)
 }
 
 /* read(2)/pread(2) after rw_verify_area(): -1 when the call fails. */
-static int64_t sys_read(struct sim *s, struct sim_file *f, int64_t pos,
-			uint64_t len)
+static int64_t __attribute__((noinline))
+sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 {
 	uint64_t n;
 
-	s->st->syscalls++;
 	if (pos < 0 || len > (uint64_t)INT64_MAX - (uint64_t)pos)
 		return -1;
 	if (len > MAX_RW_COUNT)
@@ -208,6 +300,19 @@ static int64_t sys_read(struct sim *s, struct sim_file *f, int64_t pos,
 	n = filemap_read(s, f, pos, len);
 	s->st->bytes_read += n;
 	return (int64_t)n;
+}
+
+static inline int64_t sys_read(struct sim *s, struct sim_file *f,
+			       int64_t pos, uint64_t len)
+{
+	s->st->syscalls++;
+	if (len <= MAX_RW_COUNT && pos >= 0 &&
+	    len <= (uint64_t)INT64_MAX - (uint64_t)pos &&
+	    filemap_read_fast(s, f, pos, len)) {
+		s->st->bytes_read += len;
+		return (int64_t)len;
+	}
+	return sys_read_slow(s, f, pos, len);
 }
 
 static void run_op(struct sim *s, const struct op *op)
@@ -262,22 +367,35 @@ int ralab_run(const struct ralab_workload *wl,
 	unsigned i;
 	int err;
 
+	unsigned long patches = 0;
+
 	if (!opts)
 		opts = &none;
 	memset(stats, 0, sizeof(*stats));
 	policy = ralab__policy_find(opts->policy);
 	if (!policy)
 		return -ENOENT;
+	for (i = 0; i < opts->nr_patches; i++) {
+		const struct ralab_patch *p = ralab__patch_find(opts->patches[i]);
+
+		if (!p)
+			return -ENOENT;
+		if (strcmp(p->policy, policy->name))
+			return -EINVAL;
+		patches |= 1ul << (p->bit - 1);
+	}
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	err = sim_init(s, &wl->cfg, policy, stats, opts->on_event,
 		       opts->event_arg);
+	s->patches = patches;
 	if (!err) {
 		sim_file_open(s, &s->file);
 		for (i = 0; i < wl->nr_ops; i++)
 			run_op(s, &wl->ops[i]);
 		stats->cache_nodes = s->pc.i_pages.nr_nodes;
+		count_unused(s);
 	}
 	sim_destroy(s);
 	free(s);

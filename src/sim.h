@@ -14,6 +14,21 @@
 #define FOLIO_BATCH_SIZE 31 /* PAGEVEC_SIZE */
 #define MAX_RW_COUNT 0x7ffff000ull /* INT_MAX & PAGE_MASK */
 
+/*
+ * Which pages the application has read, for the "read ahead but never
+ * used" figures: a bitmap over the file, in lazily allocated chunks.
+ */
+#define USED_CHUNK_PAGES (1u << 15)
+#define USED_MAX_CHUNKS (1u << 24)
+
+struct used_map {
+	uint64_t **chunk;
+	uint64_t nr_chunks;
+	bool overflow; /* too sparse to track: figures unknown */
+	uint64_t *word;    /* the word of the last page marked ... */
+	uint64_t word_base; /* ... and the page of its bit 0 */
+};
+
 /* struct file: one open file description. */
 struct sim_file {
 	struct file_ra_state ra;
@@ -24,6 +39,7 @@ struct sim_file {
 struct sim {
 	struct ralab_config cfg;
 	const struct ralab_policy_ops *policy;
+	unsigned long patches; /* readahead_control.patches for every call */
 	struct page_cache pc;
 	struct blk_queue q;
 	struct ra_mapping mapping;
@@ -38,7 +54,27 @@ struct sim {
 	unsigned nr_batch, cap_batch;
 
 	struct sim_file file;
+	struct used_map used;
+	/*
+	 * The folio of the last fast-path read: sequential small reads hit
+	 * the same folio many times.  Must be cleared when a folio leaves
+	 * the cache.
+	 */
+	struct folio *last_hit;
 };
+
+void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last);
+
+/* Mark pages [first, last] as read by the application. */
+static inline void used_mark(struct used_map *u, uint64_t first,
+			     uint64_t last)
+{
+	if (first == last && first - u->word_base < 64 && u->word) {
+		*u->word |= 1ull << (first - u->word_base);
+		return;
+	}
+	used_mark_slow(u, first, last);
+}
 
 int sim_init(struct sim *s, const struct ralab_config *cfg,
 	     const struct ralab_policy_ops *policy, struct ralab_stats *st,
@@ -49,5 +85,34 @@ void sim_file_open(struct sim *s, struct sim_file *f);
 /* filemap.c: read(2)/pread(2) of @count bytes at @pos; bytes read. */
 uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 		      uint64_t count);
+
+/*
+ * filemap_read_fast - the common case of filemap_read(), inlined into the
+ * op loop: the whole read lies in one cached, uptodate folio without
+ * PG_readahead and before EOF, so filemap_get_pages() would return just
+ * that folio and start no readahead.  Returns false when the full path
+ * must run.  (s_maxbytes >= i_size; 6.x read path only.)
+ */
+static inline bool filemap_read_fast(struct sim *s, struct sim_file *f,
+				     int64_t pos, uint64_t count)
+{
+	uint64_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
+	struct folio *hit;
+
+	if (!count || (uint64_t)pos + count > s->mapping.i_size ||
+	    (s->policy->flags & RA_POLICY_READ_PAGEWISE))
+		return false;
+	hit = s->last_hit;
+	if (!hit || index - hit->index >= folio_nr_pages(hit))
+		hit = s->last_hit = pc_lookup(&s->pc, index);
+	if (!hit || (hit->flags & (PG_uptodate | PG_readahead)) != PG_uptodate ||
+	    (uint64_t)pos + count >
+		    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE)
+		return false;
+	f->ra.prev_pos = pos + (int64_t)count;
+	used_mark(&s->used, index,
+		  ((uint64_t)pos + count - 1) / RALAB_PAGE_SIZE);
+	return true;
+}
 
 #endif

@@ -15,6 +15,7 @@
 #define PG_readahead (1u << 1)
 #define PG_locked (1u << 2) /* I/O in flight */
 #define PG_writeback (1u << 3)
+#define PG_from_ra (1u << 4) /* ralab's: added by readahead, for accounting */
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */

@@ -84,9 +84,15 @@ readit:
  *     |================|.........|      trimmed: [start, aligned_end)
  *                  align = 2^min(order, ffs(max_pages) - 1)
  */
-static void async_ra_618(struct readahead_control *ractl,
-			 const struct ra_folio *folio,
-			 unsigned long req_count)
+enum async_trim {
+	TRIM_618,   /* 18ebe55a9236: round the end down to 2^min(order, ...) */
+	TRIM_PARK,  /* park-2026: halve align until half the window stays */
+	TRIM_SHRINK /* kara-2026: no trim here; ra_order may shrink */
+};
+
+static void async_ra_common(struct readahead_control *ractl,
+			    const struct ra_folio *folio,
+			    unsigned long req_count, enum async_trim trim)
 {
 	struct ra_mapping *m = ractl->mapping;
 	struct file_ra_state *ra = ractl->ra;
@@ -126,11 +132,33 @@ static void async_ra_618(struct readahead_control *ractl,
 	ra->size = (unsigned)get_next_ra_size(ra, max_pages);
 readit:
 	ra->order += 2;
+	if (trim == TRIM_SHRINK) {
+		/*
+		 * kara-2026: leave the end alone and let page_cache_ra_order()
+		 * shrink the window to the order it really allocates.
+		 */
+		ra->async_size = ra->size;
+		ractl->may_shrink = true;
+		ractl->_index = ra->start;
+		page_cache_ra_order(ractl, ra);
+		return;
+	}
 	align = (pgoff_t)1 << (ra->order < ra_ffs0(max_pages) ?
 				       ra->order :
 				       ra_ffs0(max_pages));
 	end = ra->start + ra->size;
 	aligned_end = end & ~(align - 1);
+	/*
+	 * park-2026: a window starting just below a large boundary would
+	 * keep only a few pages; use a smaller alignment until at least
+	 * half of the window stays.
+	 */
+	if (trim == TRIM_PARK)
+		while (aligned_end > ra->start &&
+		       2 * (aligned_end - ra->start) < ra->size) {
+			align >>= 1;
+			aligned_end = end & ~(align - 1);
+		}
 	if (aligned_end > ra->start)
 		ra->size -= (unsigned)(end - aligned_end);
 	ra->async_size = ra->size;
@@ -138,9 +166,51 @@ readit:
 	page_cache_ra_order(ractl, ra);
 }
 
+static void async_ra_618(struct readahead_control *ractl,
+			 const struct ra_folio *folio, unsigned long req_count)
+{
+	async_ra_common(ractl, folio, req_count, TRIM_618);
+}
+
+static void async_ra_park(struct readahead_control *ractl,
+			  const struct ra_folio *folio, unsigned long req_count)
+{
+	async_ra_common(ractl, folio, req_count, TRIM_PARK);
+}
+
+static void async_ra_kara(struct readahead_control *ractl,
+			  const struct ra_folio *folio, unsigned long req_count)
+{
+	async_ra_common(ractl, folio, req_count, TRIM_SHRINK);
+}
+
 const struct ralab_policy_ops ralab_policy_linux_6_18 = {
 	.name = "linux-6.18",
 	.source = "Linux 6.18 mm/readahead.c (verified on 6.18.44)",
 	.sync_ra = sync_ra_618,
 	.async_ra = async_ra_618,
+};
+
+/*
+ * Daejun Park, "mm/readahead: keep at least half of the async window when
+ * aligning it" (Oct 2026, on mm-new 9c449f885765; Fixes: 18ebe55a9236).
+ */
+const struct ralab_policy_ops ralab_policy_park_2026 = {
+	.name = "park-2026",
+	.source = "linux-6.18 + D. Park, \"keep at least half of the async window when aligning it\" (2026 patch)",
+	.sync_ra = sync_ra_618,
+	.async_ra = async_ra_park,
+};
+
+/*
+ * Jan Kara's reply to Park's patch proposes, without a patch, to drop the
+ * trim in page_cache_async_ra() and let page_cache_ra_order() shrink the
+ * window instead of allocating small folios.  This is ralab's reading of
+ * that proposal (docs/variants.md).
+ */
+const struct ralab_policy_ops ralab_policy_kara_2026 = {
+	.name = "kara-2026",
+	.source = "linux-6.18 + J. Kara's proposal in reply to Park (2026): ra_order shrinks the window; no patch exists, ralab's reading",
+	.sync_ra = sync_ra_618,
+	.async_ra = async_ra_kara,
 };

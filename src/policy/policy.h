@@ -91,6 +91,14 @@ struct readahead_control {
 	bool has_file;    /* false for in-kernel callers without a file */
 	pgoff_t _index;   /* next page to submit */
 	unsigned long _nr_pages; /* pages in the batch not yet submitted */
+	/*
+	 * Variant switches, not in the kernel's struct: the patches applied
+	 * on top of the policy (bit n-1 for patch n of its series), and
+	 * kara-2026's "may shrink the window instead of allocating small
+	 * folios" flag for page_cache_ra_order().
+	 */
+	unsigned long patches;
+	bool may_shrink;
 };
 
 /*
@@ -99,9 +107,20 @@ struct readahead_control {
  * @sync_ra: page_cache_sync_ra(): the folio at ractl->_index is absent.
  * @async_ra: page_cache_async_ra(): a read reached a PG_readahead folio.
  */
+/* ralab_policy_ops.flags */
+enum {
+	/*
+	 * The 3.x read path: do_generic_file_read() walks page by page and
+	 * checks each page for absence and PG_readahead; prev_pos keeps the
+	 * offset within the last page read.
+	 */
+	RA_POLICY_READ_PAGEWISE = 1u << 0,
+};
+
 struct ralab_policy_ops {
 	const char *name;
 	const char *source; /* where the behaviour comes from */
+	unsigned flags;     /* RA_POLICY_* */
 	void (*sync_ra)(struct readahead_control *ractl,
 			unsigned long req_count);
 	void (*async_ra)(struct readahead_control *ractl,
@@ -110,6 +129,20 @@ struct ralab_policy_ops {
 };
 
 const struct ralab_policy_ops *ralab__policy_find(const char *name);
+
+/*
+ * struct ralab_patch - a patch that can be applied on top of a policy,
+ * one at a time or together, so that a series can be bisected.
+ */
+struct ralab_patch {
+	const char *name;   /* "kara-2024/01" */
+	const char *policy; /* the policy it applies to */
+	unsigned bit;       /* bit in readahead_control.patches */
+	const char *title;
+	bool functional;    /* false: a refactoring, same behaviour */
+};
+
+const struct ralab_patch *ralab__patch_find(const char *name);
 
 /* ---- helpers shared by the policies (policy/readahead.c) ---- */
 

@@ -240,6 +240,28 @@ void page_cache_ra_order(struct readahead_control *ractl,
 		new_order = min_order;
 	ra->order = (unsigned short)new_order;
 
+	/*
+	 * kara-2026 only: the caller allows shrinking the window so that it
+	 * ends on a boundary of the order actually allocated, instead of
+	 * ramping down through small folios.  2^new_order <= size, so the
+	 * window keeps at least one such block.  (After the tracepoint.)
+	 */
+	if (ractl->may_shrink) {
+		pgoff_t end = start + ra->size;
+		pgoff_t aligned_end = end & ~(((pgoff_t)1 << new_order) - 1);
+
+		if (aligned_end > start) {
+			ra->size = (unsigned)(aligned_end - start);
+			if (ra->async_size > ra->size)
+				ra->async_size = ra->size;
+			mark = start + ra->size - ra->async_size;
+			limit = m->i_size ? (m->i_size - 1) / RALAB_PAGE_SIZE
+					  : RA_ULONG_MAX;
+			if (start + ra->size - 1 < limit)
+				limit = start + ra->size - 1;
+		}
+	}
+
 	index &= ~(((pgoff_t)1 << min_order) - 1);
 	ractl->_index = index;
 	while (index <= limit) {

@@ -8,10 +8,68 @@
 #include "policy.h"
 
 extern const struct ralab_policy_ops ralab_policy_linux_6_18;
+extern const struct ralab_policy_ops ralab_policy_linux_6_9;
+extern const struct ralab_policy_ops ralab_policy_park_2026;
+extern const struct ralab_policy_ops ralab_policy_kara_2026;
+extern const struct ralab_policy_ops ralab_policy_ctx_old;
+extern const struct ralab_policy_ops ralab_policy_ctx_new;
+extern const struct ralab_policy_ops ralab_policy_ctx_off;
 
 static const struct ralab_policy_ops *const policies[] = {
 	&ralab_policy_linux_6_18,
+	&ralab_policy_linux_6_9,
+	&ralab_policy_park_2026,
+	&ralab_policy_kara_2026,
+	&ralab_policy_ctx_old,
+	&ralab_policy_ctx_new,
+	&ralab_policy_ctx_off,
 };
+
+/* Jan Kara, "mm: Fix various readahead quirks", June 2024, merged for 6.10. */
+static const struct ralab_patch patches[] = {
+	{ "kara-2024/01", "linux-6.9", 1, "readahead: Make sure sync readahead reads needed page", true },
+	{ "kara-2024/02", "linux-6.9", 2, "filemap: Fix page_cache_next_miss() when no hole found", true },
+	{ "kara-2024/03", "linux-6.9", 3, "readahead: Properly shorten readahead when falling back to do_page_cache_ra()", true },
+	{ "kara-2024/04", "linux-6.9", 4, "readahead: Drop pointless index from force_page_cache_ra()", false },
+	{ "kara-2024/05", "linux-6.9", 5, "readahead: Drop index argument of page_cache_async_readahead()", false },
+	{ "kara-2024/06", "linux-6.9", 6, "readahead: Drop dead code in page_cache_ra_order()", false },
+	{ "kara-2024/07", "linux-6.9", 7, "readahead: Drop dead code in ondemand_readahead()", true },
+	{ "kara-2024/08", "linux-6.9", 8, "readahead: Disentangle async and sync readahead", true },
+	{ "kara-2024/09", "linux-6.9", 9, "readahead: Fold try_context_readahead() into its single caller", false },
+	{ "kara-2024/10", "linux-6.9", 10, "readahead: Simplify gotos in page_cache_sync_ra()", false },
+};
+
+#define NR_PATCHES (sizeof(patches) / sizeof(patches[0]))
+
+unsigned ralab_patch_count(void)
+{
+	return NR_PATCHES;
+}
+
+const char *ralab_patch_name(unsigned i)
+{
+	return i < NR_PATCHES ? patches[i].name : NULL;
+}
+
+const char *ralab_patch_title(unsigned i)
+{
+	return i < NR_PATCHES ? patches[i].title : NULL;
+}
+
+const char *ralab_patch_policy(unsigned i)
+{
+	return i < NR_PATCHES ? patches[i].policy : NULL;
+}
+
+const struct ralab_patch *ralab__patch_find(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < NR_PATCHES; i++)
+		if (!strcmp(patches[i].name, name))
+			return &patches[i];
+	return NULL;
+}
 
 #define NR_POLICIES (sizeof(policies) / sizeof(policies[0]))
 

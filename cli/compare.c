@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compare.c - 'ralab compare': several policies (and parameter sweeps) on
+ * several cases, in one table, each figure also as a ratio to the first
+ * policy of its case and setting.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_POLICIES 16
+#define MAX_SETS 4
+#define MAX_VALUES 16
+
+static const char *const default_policies[] = {
+	"linux-6.18", "park-2026", "kara-2026", "linux-6.9",
+};
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+struct sweep {
+	char key[64];
+	char *values[MAX_VALUES];
+	unsigned nr;
+	char buf[512];
+};
+
+struct row {
+	char case_name[128];
+	const char *policy;
+	uint32_t ra_kb, msk_kb;
+	struct ralab_stats st;
+	const struct ralab_stats *base;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ralab compare [OPTIONS] CASE...\n"
+		"\n"
+		"Run every case under every policy (and every combination of swept\n"
+		"settings) and print one table: device reads, bytes read from the\n"
+		"device, sync and async readahead calls, pages read ahead and never\n"
+		"used, and the folio order histogram, each with its ratio to the first\n"
+		"policy of the same case and setting.\n"
+		"\n"
+		"options:\n"
+		"  --policy SPEC       a policy, NAME or NAME+PATCH+... (repeatable; the\n"
+		"                      first is the baseline).  Default: linux-6.18,\n"
+		"                      park-2026, kara-2026, linux-6.9\n"
+		"  --set KEY=V1,V2...  sweep a setting (read_ahead_kb, max_sectors_kb,\n"
+		"                      max_hw_sectors_kb, file_size, fs); repeatable, the\n"
+		"                      table holds every combination\n"
+		"  --format FMT        text (default), json or csv\n"
+		"  -h, --help          this text\n");
+}
+
+static int parse_sweep(struct sweep *sw, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *save = NULL, *tok;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(sw->key) ||
+	    strlen(eq + 1) >= sizeof(sw->buf)) {
+		fprintf(stderr, "ralab compare: --set wants KEY=V1,V2,..., not '%s'\n", arg);
+		return -1;
+	}
+	memcpy(sw->key, arg, (size_t)(eq - arg));
+	sw->key[eq - arg] = '\0';
+	strcpy(sw->buf, eq + 1);
+	sw->nr = 0;
+	for (tok = strtok_r(sw->buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (sw->nr == MAX_VALUES) {
+			fprintf(stderr, "ralab compare: at most %d values per --set\n", MAX_VALUES);
+			return -1;
+		}
+		sw->values[sw->nr++] = tok;
+	}
+	if (!sw->nr) {
+		fprintf(stderr, "ralab compare: --set %s has no values\n", sw->key);
+		return -1;
+	}
+	return 0;
+}
+
+/* A case's name: its file name, or its directory's for DIR/case.ops. */
+static const char *case_name(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	if (!b)
+		return path;
+	if (strcmp(b + 1, "case.ops"))
+		return b + 1;
+	n = (size_t)(b - path);
+	while (n && path[n - 1] != '/')
+		n--;
+	snprintf(buf, len, "%.*s", (int)(b - path - (ptrdiff_t)n), path + n);
+	return buf;
+}
+
+static void orders_text(FILE *out, const struct ralab_stats *st, bool json)
+{
+	const char *sep = "";
+	unsigned o;
+
+	for (o = 0; o <= RALAB_MAX_ORDER; o++) {
+		if (!st->folios[o])
+			continue;
+		if (json)
+			fprintf(out, "%s\"%u\": %llu", sep, o,
+				(unsigned long long)st->folios[o]);
+		else
+			fprintf(out, "%s%u:%llu", sep, o,
+				(unsigned long long)st->folios[o]);
+		sep = json ? ", " : " ";
+	}
+}
+
+/* The ratio of @v to @b as text; "-" when it has no meaning. */
+static const char *ratio(char *buf, size_t len, uint64_t v, uint64_t b,
+			 enum fmt f)
+{
+	if (v == UINT64_MAX || b == UINT64_MAX || (!b && v))
+		return f == FMT_JSON ? "null" : f == FMT_CSV ? "" : "-";
+	snprintf(buf, len, "%.3f", b ? (double)v / (double)b : 1.0);
+	return buf;
+}
+
+#define FIGS(X)                                                              \
+	X(device_reads, data_reads)                                          \
+	X(device_bytes, data_sectors)                                        \
+	X(sync_ra_calls, sync_ra)                                            \
+	X(async_ra_calls, async_ra)                                          \
+	X(ra_pages, ra_pages)                                                \
+	X(ra_pages_unused, ra_pages_unused)
+
+static uint64_t fig(const struct ralab_stats *st, int k)
+{
+	switch (k) {
+	case 0: return st->data_reads;
+	case 1: return st->data_sectors * 512;
+	case 2: return st->sync_ra;
+	case 3: return st->async_ra;
+	case 4: return st->ra_pages;
+	default: return st->ra_pages_unused;
+	}
+}
+
+static const char *const fig_names[] = {
+	"device_reads", "device_bytes", "sync_ra_calls", "async_ra_calls",
+	"ra_pages", "ra_pages_unused",
+};
+
+#define NR_FIGS 6
+
+static void print_text(const struct row *rows, unsigned n)
+{
+	char b[6][32];
+	unsigned i;
+
+	printf("%-32s %6s %6s %-26s %8s %6s %9s %6s %6s %6s %7s %6s %8s %6s  %s\n",
+	       "case", "ra_kb", "msk_kb", "policy", "reads", "x", "MiB_read",
+	       "x", "sync", "x", "async", "x", "unused", "x", "folio orders (order:count)");
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		const struct ralab_stats *st = &r->st, *bs = r->base;
+		char unused[24];
+		int k;
+
+		for (k = 0; k < NR_FIGS; k++)
+			if (k != 4)
+				ratio(b[k], sizeof(b[k]), fig(st, k), fig(bs, k),
+				      FMT_TEXT);
+		if (st->ra_pages_unused == UINT64_MAX)
+			snprintf(unused, sizeof(unused), "?");
+		else
+			snprintf(unused, sizeof(unused), "%llu",
+				 (unsigned long long)st->ra_pages_unused);
+		printf("%-32s %6u %6u %-26s %8llu %6s %9.1f %6s %6llu %6s %7llu %6s %8s %6s  ",
+		       r->case_name, r->ra_kb, r->msk_kb, r->policy,
+		       (unsigned long long)st->data_reads,
+		       ratio(b[0], 32, fig(st, 0), fig(bs, 0), FMT_TEXT),
+		       (double)st->data_sectors / 2048.0,
+		       ratio(b[1], 32, fig(st, 1), fig(bs, 1), FMT_TEXT),
+		       (unsigned long long)st->sync_ra,
+		       ratio(b[2], 32, fig(st, 2), fig(bs, 2), FMT_TEXT),
+		       (unsigned long long)st->async_ra,
+		       ratio(b[3], 32, fig(st, 3), fig(bs, 3), FMT_TEXT), unused,
+		       ratio(b[5], 32, fig(st, 5), fig(bs, 5), FMT_TEXT));
+		orders_text(stdout, st, false);
+		printf("\n");
+	}
+}
+
+static void print_csv(const struct row *rows, unsigned n)
+{
+	unsigned i, o;
+	int k;
+
+	printf("case,read_ahead_kb,max_sectors_kb,policy");
+	for (k = 0; k < NR_FIGS; k++)
+		printf(",%s", fig_names[k]);
+	for (k = 0; k < NR_FIGS; k++)
+		printf(",%s_ratio", fig_names[k]);
+	for (o = 0; o <= RALAB_MAX_ORDER; o++)
+		printf(",folios_order_%u", o);
+	printf("\n");
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		char b[32];
+
+		printf("%s,%u,%u,%s", r->case_name, r->ra_kb, r->msk_kb,
+		       r->policy);
+		for (k = 0; k < NR_FIGS; k++) {
+			if (fig(&r->st, k) == UINT64_MAX)
+				printf(",");
+			else
+				printf(",%llu", (unsigned long long)fig(&r->st, k));
+		}
+		for (k = 0; k < NR_FIGS; k++)
+			printf(",%s", ratio(b, sizeof(b), fig(&r->st, k),
+					    fig(r->base, k), FMT_CSV));
+		for (o = 0; o <= RALAB_MAX_ORDER; o++)
+			printf(",%llu", (unsigned long long)r->st.folios[o]);
+		printf("\n");
+	}
+}
+
+static void print_json(const struct row *rows, unsigned n)
+{
+	unsigned i;
+	int k;
+
+	printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"version\": \"%s\",\n  \"rows\": [",
+	       RALAB_VERSION);
+	for (i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		char b[32];
+
+		printf("%s\n    {\"case\": \"%s\", \"read_ahead_kb\": %u, \"max_sectors_kb\": %u, \"policy\": \"%s\"",
+		       i ? "," : "", r->case_name, r->ra_kb, r->msk_kb,
+		       r->policy);
+		for (k = 0; k < NR_FIGS; k++) {
+			if (fig(&r->st, k) == UINT64_MAX)
+				printf(", \"%s\": null", fig_names[k]);
+			else
+				printf(", \"%s\": %llu", fig_names[k],
+				       (unsigned long long)fig(&r->st, k));
+		}
+		printf(", \"folio_orders\": {");
+		orders_text(stdout, &r->st, true);
+		printf("}, \"ratio_to_first\": {");
+		for (k = 0; k < NR_FIGS; k++)
+			printf("%s\"%s\": %s", k ? ", " : "", fig_names[k],
+			       ratio(b, sizeof(b), fig(&r->st, k),
+				     fig(r->base, k), FMT_JSON));
+		printf("}}");
+	}
+	printf("\n  ]\n}\n");
+}
+
+/* Apply combination @combo (mixed radix over the sweeps) to @wl. */
+static int apply_combo(struct ralab_workload *wl, const struct sweep *sw,
+		       unsigned nsw, unsigned combo)
+{
+	unsigned k;
+
+	for (k = nsw; k-- > 0;) {
+		struct ralab_diag d = { 0 };
+		const char *v = sw[k].values[combo % sw[k].nr];
+
+		combo /= sw[k].nr;
+		if (ralab_workload_set(wl, sw[k].key, v, &d)) {
+			fprintf(stderr, "ralab compare: --set %s=%s: %s\n",
+				sw[k].key, v, d.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cli_compare(int argc, char **argv)
+{
+	struct cli_policy pol[MAX_POLICIES];
+	struct sweep sw[MAX_SETS];
+	const char *cases[256];
+	unsigned npol = 0, nsw = 0, ncases = 0, ncombo = 1, i, c, k, p;
+	enum fmt fmt = FMT_TEXT;
+	struct row *rows;
+	unsigned nrows = 0;
+	int ret = 0;
+
+	for (i = 1; i < (unsigned)argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
+			   !strcmp(a, "--format")) {
+			if (i + 1 >= (unsigned)argc) {
+				fprintf(stderr, "ralab compare: %s needs a value\n", a);
+				return 2;
+			}
+			if (!strcmp(a, "--policy")) {
+				if (npol == MAX_POLICIES) {
+					fprintf(stderr, "ralab compare: at most %d policies\n", MAX_POLICIES);
+					return 2;
+				}
+				if (cli_policy_parse(argv[++i], NULL, 0, &pol[npol++]))
+					return 2;
+			} else if (!strcmp(a, "--set")) {
+				if (nsw == MAX_SETS) {
+					fprintf(stderr, "ralab compare: at most %d --set options\n", MAX_SETS);
+					return 2;
+				}
+				if (parse_sweep(&sw[nsw++], argv[++i]))
+					return 2;
+				ncombo *= sw[nsw - 1].nr;
+			} else {
+				a = argv[++i];
+				if (!strcmp(a, "text")) fmt = FMT_TEXT;
+				else if (!strcmp(a, "json")) fmt = FMT_JSON;
+				else if (!strcmp(a, "csv")) fmt = FMT_CSV;
+				else {
+					fprintf(stderr, "ralab compare: --format is text, json or csv, not '%s'\n", a);
+					return 2;
+				}
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "ralab compare: unknown option '%s' (see ralab compare --help)\n", a);
+			return 2;
+		} else if (ncases == 256) {
+			fprintf(stderr, "ralab compare: at most 256 cases\n");
+			return 2;
+		} else {
+			cases[ncases++] = a;
+		}
+	}
+	if (!ncases) {
+		fprintf(stderr, "ralab compare: no case given (see ralab compare --help)\n");
+		return 2;
+	}
+	if (!npol)
+		for (p = 0; p < sizeof(default_policies) / sizeof(default_policies[0]); p++)
+			if (cli_policy_parse(default_policies[p], NULL, 0, &pol[npol++]))
+				return 2;
+
+	/* Check every case and every setting before running anything. */
+	for (c = 0; c < ncases; c++) {
+		struct ralab_workload *wl;
+		struct ralab_diag d = { 0 };
+
+		if (ralab_workload_load(cases[c], &wl, &d)) {
+			fprintf(stderr, "%s\n", d.msg);
+			return 2;
+		}
+		for (k = 0; k < ncombo; k++)
+			if (apply_combo(wl, sw, nsw, k)) {
+				ralab_workload_free(wl);
+				return 2;
+			}
+		ralab_workload_free(wl);
+	}
+
+	rows = calloc((size_t)ncases * ncombo * npol, sizeof(*rows));
+	if (!rows)
+		return 1;
+	for (c = 0; c < ncases && !ret; c++) {
+		struct ralab_workload *wl;
+		struct ralab_diag d = { 0 };
+
+		if (ralab_workload_load(cases[c], &wl, &d)) {
+			ret = 2;
+			break;
+		}
+		for (k = 0; k < ncombo && !ret; k++) {
+			const struct ralab_config *cfg;
+			char nb[128];
+
+			apply_combo(wl, sw, nsw, k);
+			cfg = ralab_workload_config(wl);
+			for (p = 0; p < npol; p++) {
+				struct ralab_run_opts ro = {
+					.policy = pol[p].name,
+					.patches = pol[p].patches,
+					.nr_patches = pol[p].nr_patches,
+				};
+				struct row *r = &rows[nrows++];
+
+				snprintf(r->case_name, sizeof(r->case_name), "%s",
+					 case_name(cases[c], nb, sizeof(nb)));
+				r->policy = pol[p].label;
+				r->ra_kb = cfg->read_ahead_kb;
+				r->msk_kb = cfg->max_sectors_kb;
+				if (ralab_run(wl, &ro, &r->st)) {
+					fprintf(stderr, "ralab compare: %s: run failed\n", cases[c]);
+					ret = 1;
+					break;
+				}
+				r->base = &rows[nrows - 1 - p].st;
+			}
+		}
+		ralab_workload_free(wl);
+	}
+	if (!ret) {
+		if (fmt == FMT_JSON)
+			print_json(rows, nrows);
+		else if (fmt == FMT_CSV)
+			print_csv(rows, nrows);
+		else
+			print_text(rows, nrows);
+	}
+	free(rows);
+	return ret;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * linux69.c - readahead as in Linux 6.9, before Jan Kara's series
+ * "mm: Fix various readahead quirks" (June 2024, merged for 6.10), with
+ * each patch of the series switchable (ractl->patches bit n-1 = patch n)
+ * so that the series can be bisected.
+ *
+ * 6.9 has one function, ondemand_readahead(), behind both entry points;
+ * no ra->order (the order comes from the marked folio, plus 2), no async
+ * trim, an order-0 fallback for windows under 4 pages.  The kernel had no
+ * readahead tracepoints then: the events this policy fires are ralab's,
+ * at the places where 6.18 fires them.
+ *
+ * Patches with a behavioural effect:
+ *   01 sync readahead reads the needed page: the "sequential" test
+ *      (index == expected || index == start + size) only for async hits.
+ *   02 page_cache_next_miss() without a hole returns index + max_scan,
+ *      which in C wrapped to index - 1 (fixed properly in 6.17).
+ *   03 the order-0 fallback reads only what is left of the window.
+ *   07 no "hit its own marker" merge; an initial window not larger than
+ *      the request gets async_size = size / 2.
+ *   08 async and sync paths separated: an async hit at index 0 is no
+ *      longer an initial window; sync calls never take the sequential test.
+ * Patches 04, 05, 06, 09 and 10 change no behaviour (refactoring, dead
+ * code); applying them gives identical results, which the tests check.
+ */
+#include "policy.h"
+
+#define K24(n) (1ul << ((n) - 1))
+
+static bool has(const struct readahead_control *ractl, unsigned n)
+{
+	return ractl->patches & K24(n);
+}
+
+/* page_cache_next_miss() of 6.9, or of 6.10 with patch 02. */
+static pgoff_t next_miss_69(struct readahead_control *ractl, pgoff_t index,
+			    unsigned long max_scan)
+{
+	struct ra_mapping *m = ractl->mapping;
+	pgoff_t miss = m->ops->next_miss(m->priv, index, max_scan);
+
+	if (!max_scan || miss != index + max_scan)
+		return miss;
+	/* No hole: 6.9 returned the last index scanned; patch 02 index - 1. */
+	return has(ractl, 2) ? index - 1 : index + max_scan - 1;
+}
+
+static void ra_order_69(struct readahead_control *ractl,
+			struct file_ra_state *ra, unsigned new_order)
+{
+	struct ra_mapping *m = ractl->mapping;
+	pgoff_t start = ractl->_index, index = start;
+	pgoff_t limit = m->i_size ? (m->i_size - 1) / RALAB_PAGE_SIZE
+				  : RA_ULONG_MAX;
+	pgoff_t mark = index + ra->size - ra->async_size;
+	struct ralab_event ev = {
+		.type = RALAB_EV_RA_ORDER,
+		.index = start,
+		.order = new_order,
+		.size = ra->size,
+		.async_size = ra->async_size,
+		.ra_pages = ra->ra_pages,
+	};
+	int err = 0;
+
+	m->ops->trace(m->priv, &ev);
+	if (!m->large_folios || ra->size < 4)
+		goto fallback;
+	if (index + ra->size - 1 < limit)
+		limit = index + ra->size - 1;
+	if (new_order < m->max_order) {
+		new_order += 2;
+		if (new_order > m->max_order)
+			new_order = m->max_order;
+		if (new_order > ra_ilog2(ra->size))
+			new_order = ra_ilog2(ra->size);
+	}
+	while (index <= limit) {
+		unsigned order = new_order;
+
+		if (index & (((pgoff_t)1 << order) - 1))
+			order = ra_ffs0(index);
+		while (order && index + ((pgoff_t)1 << order) - 1 > limit)
+			order--;
+		err = m->ops->add_folio(m->priv, index, order,
+					index == (mark & ~(((pgoff_t)1 << order) - 1)));
+		if (err)
+			break;
+		ractl->_nr_pages += 1ul << order;
+		index += (pgoff_t)1 << order;
+	}
+	/* (The "index > limit" adjustment here was dead code: patch 06.) */
+	m->ops->read_pages(m->priv);
+	ractl->_index += ractl->_nr_pages;
+	ractl->_nr_pages = 0;
+	if (!err)
+		return;
+fallback:
+	/* Without patch 03 the whole size is read again from where it failed. */
+	do_page_cache_ra(ractl,
+			 has(ractl, 3) ? ra->size - (index - start) : ra->size,
+			 ra->async_size);
+}
+
+static void ondemand_readahead(struct readahead_control *ractl,
+			       const struct ra_folio *folio,
+			       unsigned long req_size)
+{
+	struct ra_mapping *m = ractl->mapping;
+	struct file_ra_state *ra = ractl->ra;
+	unsigned long max_pages = ractl_max_pages(ractl, req_size);
+	pgoff_t index = ractl->_index;
+	unsigned order = folio ? folio->order : 0;
+	pgoff_t expected, prev_index;
+
+	/* Start of file (for async hits too, until patch 08). */
+	if (!index && (!folio || !has(ractl, 8)))
+		goto initial_readahead;
+
+	expected = (ra->start + ra->size - ra->async_size) &
+		   ~(((pgoff_t)1 << order) - 1);
+	if (folio ? index == expected ||
+			    (!has(ractl, 1) && index == ra->start + ra->size)
+		  : !has(ractl, 1) && !has(ractl, 8) &&
+			    (index == expected ||
+			     index == ra->start + ra->size)) {
+		ra->start += ra->size;
+		ra->size = (unsigned)get_next_ra_size(ra, max_pages);
+		ra->async_size = ra->size;
+		goto readit;
+	}
+
+	/* A marked folio without valid readahead state. */
+	if (folio) {
+		pgoff_t start = next_miss_69(ractl, index + 1, max_pages);
+
+		if (!start || start - index > max_pages)
+			return;
+		ra->start = start;
+		ra->size = (unsigned)(start - index);
+		ra->size += (unsigned)req_size;
+		ra->size = (unsigned)get_next_ra_size(ra, max_pages);
+		ra->async_size = ra->size;
+		goto readit;
+	}
+
+	if (req_size > max_pages)
+		goto initial_readahead;
+	prev_index = (uint64_t)ra->prev_pos / RALAB_PAGE_SIZE;
+	if (index - prev_index <= 1)
+		goto initial_readahead;
+
+	/* try_context_readahead() */
+	{
+		pgoff_t head = m->ops->prev_miss(m->priv, index - 1, max_pages);
+		pgoff_t size = index - 1 - head;
+
+		if (size <= req_size) {
+			do_page_cache_ra(ractl, req_size, 0);
+			return;
+		}
+		if (size >= index)
+			size *= 2;
+		ra->start = index;
+		ra->size = (unsigned)(size + req_size < max_pages ?
+					      size + req_size :
+					      max_pages);
+		ra->async_size = 1;
+		goto readit;
+	}
+
+initial_readahead:
+	ra->start = index;
+	ra->size = (unsigned)get_init_ra_size(req_size, max_pages);
+	ra->async_size = ra->size > req_size ? ra->size - (unsigned)req_size :
+			 has(ractl, 7)       ? ra->size >> 1 :
+					       ra->size;
+readit:
+	/* Will this read hit the mark made by itself?  (Gone with 07.) */
+	if (!has(ractl, 7) && index == ra->start &&
+	    ra->size == ra->async_size) {
+		unsigned long add_pages = get_next_ra_size(ra, max_pages);
+
+		if (ra->size + add_pages <= max_pages) {
+			ra->async_size = (unsigned)add_pages;
+			ra->size += (unsigned)add_pages;
+		} else {
+			ra->size = (unsigned)max_pages;
+			ra->async_size = (unsigned)(max_pages >> 1);
+		}
+	}
+	ractl->_index = ra->start;
+	ra_order_69(ractl, ra, order);
+}
+
+static void sync_ra_69(struct readahead_control *ractl,
+		       unsigned long req_count)
+{
+	bool do_forced_ra = ractl->has_file && (ractl->f_mode & FMODE_RANDOM);
+
+	ra_trace_state(ractl, RALAB_EV_SYNC_RA, ractl->_index, req_count);
+	if (!ractl->ra->ra_pages) {
+		if (!ractl->has_file)
+			return;
+		req_count = 1;
+		do_forced_ra = true;
+	}
+	if (do_forced_ra) {
+		force_page_cache_ra(ractl, req_count);
+		return;
+	}
+	ondemand_readahead(ractl, NULL, req_count);
+}
+
+static void async_ra_69(struct readahead_control *ractl,
+			const struct ra_folio *folio, unsigned long req_count)
+{
+	struct ra_mapping *m = ractl->mapping;
+
+	if (!ractl->ra->ra_pages)
+		return;
+	if (folio->writeback)
+		return;
+	ra_trace_state(ractl, RALAB_EV_ASYNC_RA, ractl->_index, req_count);
+	m->ops->clear_readahead(m->priv, folio->index);
+	ondemand_readahead(ractl, folio, req_count);
+}
+
+const struct ralab_policy_ops ralab_policy_linux_6_9 = {
+	.name = "linux-6.9",
+	.source = "Linux 6.9 mm/readahead.c, before \"mm: Fix various readahead quirks\" (J. Kara, 2024); patches kara-2024/01..10",
+	.sync_ra = sync_ra_69,
+	.async_ra = async_ra_69,
+};

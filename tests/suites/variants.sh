@@ -1,0 +1,76 @@
+# Sourced by tests/run.sh: the variants against the seeds' figures.
+# Seed figures count two metadata reads more than the data reads ralab
+# models (spec 7.2): seed 3329 = 3327 data reads, 1032 = 1030.
+
+reads() { # POLICY CASE [--set K=V]...: print data_reads
+	local pol=$1 c=$2; shift 2
+	"$RALAB" sim --policy "$pol" "$@" "$c" | sed -n 's/^data_reads=//p'
+}
+sectors() {
+	"$RALAB" sim --policy "$1" "$2" | sed -n 's/^data_sectors=//p'
+}
+within() { # NAME VALUE LOW HIGH
+	if [ -n "$2" ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; then ok "$1"
+	else bad "$1" "got '$2', want $3..$4"; fi
+}
+
+S0=tests/cases/seed000-4k-then-1m/case.ops
+S0b=tests/cases/seed000-4k-then-512k-msk256/case.ops
+S0c=tests/cases/seed000-4k-then-1m-msk1024/case.ops
+S0d=tests/variants/seed000-4k-then-3m-msk2048.ops
+
+# Seed 000: Park's patch, 3329 -> 1032 and 6147 -> 2056 on the seed's VM.
+within "seed000 park-2026 4k-then-1m" "$(reads park-2026 $S0)" 1028 1032
+within "seed000 park-2026 4k-then-512k msk256" "$(reads park-2026 $S0b)" 2052 2056
+within "seed000 kara-2026 4k-then-1m" "$(reads kara-2026 $S0)" 1024 1040
+# "1 MiB reads with max_sectors_kb 1024 are not trimmed": Park changes nothing.
+a=$(reads linux-6.18 $S0c); b=$(reads park-2026 $S0c)
+[ "$a" = 1027 ] && [ "$b" = "$a" ] && ok "seed000 msk1024 not trimmed" ||
+	bad "seed000 msk1024 not trimmed" "linux-6.18 $a, park-2026 $b (kernel: 1027, the same)"
+# 3 MiB reads, max_sectors_kb 2048: Park needs more reads (seed: 343 against 271).
+a=$(reads linux-6.18 $S0d); b=$(reads park-2026 $S0d)
+within "seed000 3m msk2048 linux-6.18" "$a" 271 271
+[ -n "$b" ] && [ "$b" -gt "$a" ] && within "seed000 3m msk2048 park-2026" "$b" 330 350 ||
+	bad "seed000 3m msk2048 park-2026" "park $b not above linux-6.18 $a"
+
+# Seed 001: the series bisects.  Refactoring patches change nothing, event
+# for event; the whole series changes the 4 KiB sequential job.
+S1=tests/cases/seed001-seq4k/case.ops
+"$RALAB" sim --trace --policy linux-6.9 $S1 | grep -v '^policy=' > "$T/v69"
+for p in 04 05 06 09 10; do
+	"$RALAB" sim --trace --policy linux-6.9+kara-2024/$p $S1 | grep -v '^policy=' > "$T/vp"
+	cmp -s "$T/v69" "$T/vp" && ok "kara-2024/$p is a refactoring" ||
+		bad "kara-2024/$p is a refactoring" "output differs from linux-6.9"
+done
+for p in 01 02 03 07 08; do
+	"$RALAB" sim --policy linux-6.9+kara-2024/$p $S1 > /dev/null ||
+		bad "kara-2024/$p runs" "exit $?"
+done
+"$RALAB" sim --trace --policy linux-6.9+kara-2024 $S1 | grep -v '^policy=' > "$T/vall"
+cmp -s "$T/v69" "$T/vall" && bad "kara-2024 series" "no change on seed 001" || ok "kara-2024 series changes seed 001"
+# 6.9's 4 KiB stream never ramps above order 4 (Roberts 2025, spec 7.1).
+grep '^folio_orders=' "$T/v69" | grep -Eq '(^|[ =])([5-9]|1[01]):' &&
+	bad "linux-6.9 order oscillation" "$(grep folio_orders "$T/v69")" || ok "linux-6.9 order oscillation"
+
+# Seed 003: sysbench random 64 KiB reads; device bytes: off best, the
+# 2013 patch close to it, 3.11's context readahead worst.
+S3=tests/variants/seed003-sysbench-rndrd-64k.ops
+off=$(sectors ctx-2013-off $S3); new=$(sectors ctx-2013-new $S3); old=$(sectors ctx-2013-old $S3)
+if [ "$off" -lt "$new" ] && [ "$new" -lt "$old" ] && [ $((new - off)) -lt $((old - new)) ]; then
+	ok "seed003 ctx order"
+else
+	bad "seed003 ctx order" "off $off new $new old $old sectors"
+fi
+
+# compare: one table, ratios to the first policy, three formats.
+"$RALAB" compare --policy linux-6.18 --policy park-2026 $S0 > "$T/cmp"
+grep -q 'park-2026 .* 1030  0.310' "$T/cmp" && ok "compare text" || bad "compare text" "$(cat "$T/cmp")"
+"$RALAB" compare --format csv --set read_ahead_kb=32,128 --policy linux-6.18 --policy park-2026 $S1 > "$T/csv"
+[ "$(wc -l < "$T/csv")" = 5 ] && ok "compare csv sweep" || bad "compare csv sweep" "$(cat "$T/csv")"
+"$RALAB" compare --format json --policy linux-6.18 --policy kara-2026 $S0 > "$T/json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema_version"]==1 and len(d["rows"])==2 and d["rows"][1]["ratio_to_first"]["device_reads"] < 0.35' "$T/json" 2>/dev/null &&
+	ok "compare json" || bad "compare json" "$(head -c 400 "$T/json")"
+expect_rc "compare bad format" 2 "$RALAB" compare --format xml $S0
+expect_rc "compare bad sweep" 2 "$RALAB" compare --set read_ahead_kb=128,x $S0
+expect_rc "patch on wrong policy" 2 "$RALAB" sim --policy park-2026 --patch kara-2024/01 $S1
+expect_rc "unknown patch" 2 "$RALAB" sim --policy linux-6.9 --patch kara-2024/11 $S1
