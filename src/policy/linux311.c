@@ -9,6 +9,9 @@
  *   ctx-2013-new  Fengguang Wu, "readahead: make context readahead more
  *                 conservative" (Aug 2013, merged for 3.12): only when
  *                 h > req, window min(h + req, max), async_size 1;
+ *   ctx-2013-rampup  half of the patch, the third row of its Taobao
+ *                 figures ("slower size rampup"): the new window size, but
+ *                 still on any history (h > 0);
  *   ctx-2013-off  context readahead disabled ("disable context readahead
  *                 totally" in the patch's Taobao figures).
  *
@@ -21,7 +24,7 @@
  */
 #include "policy.h"
 
-enum ctx_mode { CTX_OLD, CTX_NEW, CTX_OFF };
+enum ctx_mode { CTX_OLD, CTX_NEW, CTX_RAMPUP, CTX_OFF };
 
 static unsigned long max_sane(const struct readahead_control *ractl)
 {
@@ -109,7 +112,7 @@ static int try_context_readahead(struct readahead_control *ractl,
 		return 0;
 	/* count_history_pages() */
 	size = offset - 1 - prev_hole(ractl, offset - 1, max);
-	if (mode == CTX_OLD ? !size : size <= req_size)
+	if (mode == CTX_NEW ? size <= req_size : !size)
 		return 0;
 	/* Cached from the start of the file: a long-run stream. */
 	if (size >= offset)
@@ -246,5 +249,7 @@ CTX_POLICY(ctx_old, CTX_OLD, "ctx-2013-old",
 	   "Linux 3.11 mm/readahead.c: context readahead on any cached history");
 CTX_POLICY(ctx_new, CTX_NEW, "ctx-2013-new",
 	   "linux-3.11 + F. Wu, \"readahead: make context readahead more conservative\" (Aug 2013, 3.12)");
+CTX_POLICY(ctx_rampup, CTX_RAMPUP, "ctx-2013-rampup",
+	   "linux-3.11 + only the window-size half of F. Wu's 2013 patch (its \"slower size rampup\" row)");
 CTX_POLICY(ctx_off, CTX_OFF, "ctx-2013-off",
 	   "linux-3.11 with context readahead disabled (the patch's \"disable context readahead totally\")");

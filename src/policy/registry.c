@@ -13,6 +13,7 @@ extern const struct ralab_policy_ops ralab_policy_park_2026;
 extern const struct ralab_policy_ops ralab_policy_kara_2026;
 extern const struct ralab_policy_ops ralab_policy_ctx_old;
 extern const struct ralab_policy_ops ralab_policy_ctx_new;
+extern const struct ralab_policy_ops ralab_policy_ctx_rampup;
 extern const struct ralab_policy_ops ralab_policy_ctx_off;
 
 static const struct ralab_policy_ops *const policies[] = {
@@ -22,6 +23,7 @@ static const struct ralab_policy_ops *const policies[] = {
 	&ralab_policy_kara_2026,
 	&ralab_policy_ctx_old,
 	&ralab_policy_ctx_new,
+	&ralab_policy_ctx_rampup,
 	&ralab_policy_ctx_off,
 };
 
