@@ -85,7 +85,12 @@ static void usage_sim(FILE *out)
 		"  pread OFF LEN\n"
 		"  seek OFF\n"
 		"  rand-pread LEN COUNT [SEED]          xorshift64 offsets, LEN-aligned\n"
-		"  stride-pread OFF LEN STRIDE COUNT    STRIDE may be negative\n");
+		"  stride-pread OFF LEN STRIDE COUNT    STRIDE may be negative\n"
+		"  fadvise OFF LEN normal|random|sequential|willneed|dontneed|noreuse\n"
+		"  readahead OFF LEN                    readahead(2)\n"
+		"  open | close | fd N                  more descriptors on the file (the\n"
+		"                                       case starts with descriptor 0)\n"
+		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n");
 }
 
 static void usage_diff(FILE *out)

@@ -17,10 +17,10 @@
  * folio that is not uptodate or has PG_readahead, at a gap, past @max or
  * when the batch is full.
  */
-static unsigned get_read_batch(struct sim *s, pgoff_t index, pgoff_t max,
-			       struct folio **batch)
+static unsigned get_read_batch(struct sim_inode *in, pgoff_t index,
+			       pgoff_t max, struct folio **batch)
 {
-	struct folio *f = pc_lookup(&s->pc, index);
+	struct folio *f = pc_lookup(&in->pc, index);
 	unsigned n = 0;
 
 	while (f) {
@@ -34,7 +34,7 @@ static unsigned get_read_batch(struct sim *s, pgoff_t index, pgoff_t max,
 		next = f->index + folio_nr_pages(f);
 		if (next > max)
 			break;
-		f = pc_lookup(&s->pc, next);
+		f = pc_lookup(&in->pc, next);
 	}
 	return n;
 }
@@ -43,16 +43,17 @@ static unsigned get_read_batch(struct sim *s, pgoff_t index, pgoff_t max,
  * filemap_create_folio(): readahead made nothing at @index; read one
  * folio of the mapping's minimum order synchronously (->read_folio).
  */
-static int create_folio(struct sim *s, pgoff_t index, struct folio **out)
+static int create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
+			struct folio **out)
 {
-	unsigned order = s->mapping.min_order;
-	uint64_t isize = s->mapping.i_size;
+	unsigned order = in->mapping.min_order;
+	uint64_t isize = in->mapping.i_size;
 	struct folio *f;
 	struct blk_vec v;
 	int err;
 
 	index &= ~(((pgoff_t)1 << order) - 1);
-	err = pc_add_folio(&s->pc, index, order, PG_locked, &f);
+	err = pc_add_folio(&in->pc, index, order, PG_locked, &f);
 	if (err)
 		return err;
 	s->st->folios[order]++;
@@ -86,7 +87,7 @@ static void ra_sync(struct sim *s, struct sim_file *file, pgoff_t index,
 		    unsigned long req_count)
 {
 	struct readahead_control ractl = {
-		.mapping = &s->mapping,
+		.mapping = &file->inode->mapping,
 		.ra = &file->ra,
 		.f_mode = file->f_mode,
 		.has_file = true,
@@ -101,7 +102,7 @@ static void ra_async(struct sim *s, struct sim_file *file,
 		     const struct folio *folio, unsigned long req_count)
 {
 	struct readahead_control ractl = {
-		.mapping = &s->mapping,
+		.mapping = &file->inode->mapping,
 		.ra = &file->ra,
 		.f_mode = file->f_mode,
 		.has_file = true,
@@ -128,13 +129,13 @@ static unsigned get_pages(struct sim *s, struct sim_file *file, int64_t pos,
 	unsigned n;
 
 retry:
-	n = get_read_batch(s, index, last_index - 1, batch);
+	n = get_read_batch(file->inode, index, last_index - 1, batch);
 	if (!n) {
 		ra_sync(s, file, index, last_index - index);
-		n = get_read_batch(s, index, last_index - 1, batch);
+		n = get_read_batch(file->inode, index, last_index - 1, batch);
 	}
 	if (!n) {
-		if (create_folio(s, index, &batch[0]) == -EEXIST)
+		if (create_folio(s, file->inode, index, &batch[0]) == -EEXIST)
 			goto retry;
 		n = 1;
 	}
@@ -159,7 +160,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 		count = s->s_maxbytes - (uint64_t)pos;
 
 	do {
-		uint64_t isize = s->mapping.i_size, end_offset;
+		uint64_t isize = f->inode->mapping.i_size, end_offset;
 		unsigned i, n;
 
 		if ((uint64_t)pos >= isize)
@@ -180,7 +181,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			if (bytes > fsize - offset)
 				bytes = fsize - offset;
 			if (bytes)
-				used_mark(&s->used, (uint64_t)pos / RALAB_PAGE_SIZE,
+				used_mark(&f->inode->used, (uint64_t)pos / RALAB_PAGE_SIZE,
 					  ((uint64_t)pos + bytes - 1) /
 						  RALAB_PAGE_SIZE);
 			pos += (int64_t)bytes;
@@ -188,7 +189,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			already += bytes;
 			last_pos = pos;
 		}
-	} while (count && (uint64_t)pos < s->mapping.i_size);
+	} while (count && (uint64_t)pos < f->inode->mapping.i_size);
 	ra->prev_pos = last_pos;
 	return already;
 }
@@ -216,18 +217,19 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 	if (!count)
 		return 0;
 	for (;;) {
+		struct sim_inode *in = f->inode;
 		uint64_t isize, nr, ret;
-		struct folio *page = pc_lookup(&s->pc, index);
+		struct folio *page = pc_lookup(&in->pc, index);
 
 		if (!page) {
 			ra_sync(s, f, index, last_index - index);
-			page = pc_lookup(&s->pc, index);
-			if (!page && create_folio(s, index, &page))
+			page = pc_lookup(&in->pc, index);
+			if (!page && create_folio(s, in, index, &page))
 				break;
 		}
 		if (page->flags & PG_readahead)
 			ra_async(s, f, page, last_index - index);
-		isize = s->mapping.i_size;
+		isize = in->mapping.i_size;
 		if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
 			break;
 		nr = RALAB_PAGE_SIZE;
@@ -239,7 +241,7 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		nr -= offset;
 		prev_index = (int64_t)index;
 		ret = nr < count ? nr : count;
-		used_mark(&s->used, index, index);
+		used_mark(&in->used, index, index);
 		count -= ret;
 		done += ret;
 		offset += ret;

@@ -22,23 +22,23 @@ static void emit(struct sim *s, const struct ralab_event *ev)
 
 static pgoff_t m_next_miss(void *m, pgoff_t index, unsigned long max_scan)
 {
-	struct sim *s = m;
+	struct sim_inode *in = m;
 
-	return xa_next_miss(&s->pc.i_pages, index, max_scan);
+	return xa_next_miss(&in->pc.i_pages, index, max_scan);
 }
 
 static pgoff_t m_prev_miss(void *m, pgoff_t index, unsigned long max_scan)
 {
-	struct sim *s = m;
+	struct sim_inode *in = m;
 
-	return xa_prev_miss(&s->pc.i_pages, index, max_scan);
+	return xa_prev_miss(&in->pc.i_pages, index, max_scan);
 }
 
 static bool m_present(void *m, pgoff_t index)
 {
-	struct sim *s = m;
+	struct sim_inode *in = m;
 
-	return pc_lookup(&s->pc, index) != NULL;
+	return pc_lookup(&in->pc, index) != NULL;
 }
 
 static int grow_batch(struct sim *s)
@@ -127,12 +127,12 @@ static void used_free(struct used_map *u)
 }
 
 /* Readahead pages still cached and never read by the application. */
-static void count_unused(struct sim *s)
+static void count_unused(struct sim *s, struct sim_inode *in)
 {
-	struct page_cache *pc = &s->pc;
+	struct page_cache *pc = &in->pc;
 	uint32_t n;
 
-	if (s->used.overflow) {
+	if (in->used.overflow || s->st->ra_pages_unused == UINT64_MAX) {
 		s->st->ra_pages_unused = UINT64_MAX;
 		return;
 	}
@@ -144,19 +144,20 @@ static void count_unused(struct sim *s)
 			continue;
 		s->st->ra_pages_unused +=
 			folio_nr_pages(f) -
-			used_count(&s->used, f->index, folio_nr_pages(f));
+			used_count(&in->used, f->index, folio_nr_pages(f));
 	}
 }
 
 static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 {
-	struct sim *s = m;
+	struct sim_inode *in = m;
+	struct sim *s = in->sim;
 	struct folio *f;
 	int err;
 
 	if (s->nr_batch == s->cap_batch && grow_batch(s))
 		return -ENOMEM;
-	err = pc_add_folio(&s->pc, index, order,
+	err = pc_add_folio(&in->pc, index, order,
 			   PG_locked | PG_from_ra | (mark ? PG_readahead : 0),
 			   &f);
 	if (err)
@@ -180,7 +181,8 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 /* read_pages(): ->readahead for the batch, in one plug. */
 static void m_read_pages(void *m)
 {
-	struct sim *s = m;
+	struct sim_inode *in = m;
+	struct sim *s = in->sim;
 	unsigned i;
 
 	if (!s->nr_batch)
@@ -199,8 +201,8 @@ static void m_read_pages(void *m)
 
 static void m_clear_readahead(void *m, pgoff_t index)
 {
-	struct sim *s = m;
-	struct folio *f = pc_lookup(&s->pc, index);
+	struct sim_inode *in = m;
+	struct folio *f = pc_lookup(&in->pc, index);
 
 	if (f)
 		f->flags &= (uint8_t)~PG_readahead;
@@ -208,7 +210,8 @@ static void m_clear_readahead(void *m, pgoff_t index)
 
 static void m_trace(void *m, const struct ralab_event *ev)
 {
-	struct sim *s = m;
+	struct sim_inode *in = m;
+	struct sim *s = in->sim;
 
 	switch (ev->type) {
 	case RALAB_EV_SYNC_RA: s->st->sync_ra++; break;
@@ -236,9 +239,11 @@ static void blk_emit(void *arg, const struct ralab_event *ev)
 }
 
 int sim_init(struct sim *s, const struct ralab_config *cfg,
+	     const uint64_t *sizes, unsigned nr_inodes,
 	     const struct ralab_policy_ops *policy, struct ralab_stats *st,
 	     ralab_event_fn on_event, void *event_arg)
 {
+	unsigned i;
 	int err;
 
 	memset(s, 0, sizeof(*s));
@@ -247,7 +252,6 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->st = st;
 	s->on_event = on_event;
 	s->event_arg = event_arg;
-	pc_init(&s->pc);
 	err = blk_queue_setup(&s->q, cfg);
 	if (err)
 		return err;
@@ -256,35 +260,75 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->q.emit_arg = s;
 	s->s_maxbytes = cfg->fs == RALAB_FS_EXT4 ? EXT4_S_MAXBYTES
 						 : (uint64_t)INT64_MAX;
-	s->mapping = (struct ra_mapping){
-		.ops = &sim_mapping_ops,
-		.priv = s,
-		.i_size = cfg->file_size,
-		.min_order = 0,
-		.max_order = cfg->max_folio_order,
-		.large_folios = cfg->max_folio_order > 0,
-		.io_pages = s->q.io_pages,
-		.bdi_ra_pages = s->q.ra_pages,
-	};
+	s->inodes = calloc(nr_inodes, sizeof(*s->inodes));
+	if (!s->inodes)
+		return -ENOMEM;
+	s->nr_inodes = nr_inodes;
+	for (i = 0; i < nr_inodes; i++) {
+		struct sim_inode *in = &s->inodes[i];
+
+		in->sim = s;
+		pc_init(&in->pc);
+		in->mapping = (struct ra_mapping){
+			.ops = &sim_mapping_ops,
+			.priv = in,
+			.i_size = sizes[i],
+			.min_order = 0,
+			.max_order = cfg->max_folio_order,
+			.large_folios = cfg->max_folio_order > 0,
+			.io_pages = s->q.io_pages,
+			.bdi_ra_pages = s->q.ra_pages,
+		};
+	}
 	return 0;
 }
 
 void sim_destroy(struct sim *s)
 {
-	used_free(&s->used);
-	pc_destroy(&s->pc);
+	unsigned i;
+
+	for (i = 0; i < s->nr_inodes; i++) {
+		used_free(&s->inodes[i].used);
+		pc_destroy(&s->inodes[i].pc);
+	}
+	free(s->inodes);
+	free(s->files);
 	free(s->batch);
 	free(s->vecs);
+	s->inodes = NULL;
+	s->files = NULL;
 	s->batch = NULL;
 	s->vecs = NULL;
 }
 
 /* open(2): file_ra_state_init() snapshots bdi->ra_pages. */
-void sim_file_open(struct sim *s, struct sim_file *f)
+struct sim_file *sim_file_open(struct sim *s, unsigned ino)
 {
+	struct sim_file *f;
+
+	if (s->nr_files == s->cap_files) {
+		unsigned cap = s->cap_files ? s->cap_files * 2 : 8;
+		struct sim_file *nf = realloc(s->files, cap * sizeof(*nf));
+
+		if (!nf)
+			return NULL;
+		s->files = nf;
+		s->cap_files = cap;
+	}
+	f = &s->files[s->nr_files++];
 	memset(f, 0, sizeof(*f));
+	f->inode = &s->inodes[ino];
 	f->ra.ra_pages = (unsigned)s->q.ra_pages;
 	f->ra.prev_pos = -1;
+	f->open = true;
+	return f;
+}
+
+void sim_remove_folio(struct sim_inode *in, struct folio *f)
+{
+	if (in->last_hit == f)
+		in->last_hit = NULL;
+	pc_remove_folio(&in->pc, f);
 }
 
 /* read(2)/pread(2) after rw_verify_area(): -1 when the call fails. */
@@ -317,11 +361,17 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 
 static void run_op(struct sim *s, const struct op *op)
 {
-	struct sim_file *f = &s->file;
-	uint64_t i, x;
+	struct sim_file *f = op->fd < s->nr_files ? &s->files[op->fd] : NULL;
+	uint64_t i, x, size;
 	int64_t n;
 
 	switch (op->kind) {
+	case OP_OPEN:
+		sim_file_open(s, op->ino);
+		break;
+	case OP_CLOSE:
+		f->open = false;
+		break;
 	case OP_READ:
 		for (i = 0; op->to_eof || i < op->count; i++) {
 			n = sys_read(s, f, f->f_pos, op->len);
@@ -339,13 +389,13 @@ static void run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_RAND_PREAD:
 		x = op->seed;
+		size = f->inode->mapping.i_size;
 		for (i = 0; i < op->count; i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
 			sys_read(s, f,
-				 (int64_t)((x % (s->cfg.file_size / op->len)) *
-					   op->len),
+				 (int64_t)((x % (size / op->len)) * op->len),
 				 op->len);
 		}
 		break;
@@ -354,6 +404,12 @@ static void run_op(struct sim *s, const struct op *op)
 			sys_read(s, f,
 				 (int64_t)op->off + (int64_t)i * op->stride,
 				 op->len);
+		break;
+	case OP_FADVISE:
+	case OP_READAHEAD:
+		s->st->syscalls++;
+		sim_fadvise(s, f, (int64_t)op->off, (int64_t)op->len,
+			    op->advice);
 		break;
 	}
 }
@@ -368,6 +424,7 @@ int ralab_run(const struct ralab_workload *wl,
 	int err;
 
 	unsigned long patches = 0;
+	uint64_t sizes[MAX_FILES];
 
 	if (!opts)
 		opts = &none;
@@ -387,15 +444,20 @@ int ralab_run(const struct ralab_workload *wl,
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	err = sim_init(s, &wl->cfg, policy, stats, opts->on_event,
-		       opts->event_arg);
+	for (i = 0; i < wl->nr_files; i++)
+		sizes[i] = wl->files[i].size;
+	err = sim_init(s, &wl->cfg, sizes, wl->nr_files, policy, stats,
+		       opts->on_event, opts->event_arg);
 	s->patches = patches;
+	if (!err && !sim_file_open(s, 0))
+		err = -ENOMEM;
 	if (!err) {
-		sim_file_open(s, &s->file);
 		for (i = 0; i < wl->nr_ops; i++)
 			run_op(s, &wl->ops[i]);
-		stats->cache_nodes = s->pc.i_pages.nr_nodes;
-		count_unused(s);
+		for (i = 0; i < s->nr_inodes; i++) {
+			stats->cache_nodes += s->inodes[i].pc.i_pages.nr_nodes;
+			count_unused(s, &s->inodes[i]);
+		}
 	}
 	sim_destroy(s);
 	free(s);

@@ -29,20 +29,35 @@ struct used_map {
 	uint64_t word_base; /* ... and the page of its bit 0 */
 };
 
+struct sim;
+
+/* struct inode + address_space: one file and its page cache. */
+struct sim_inode {
+	struct sim *sim;
+	struct page_cache pc;
+	struct ra_mapping mapping;
+	struct used_map used;
+	/*
+	 * The folio of the last fast-path read: sequential small reads hit
+	 * the same folio many times.  Cleared when a folio leaves the cache.
+	 */
+	struct folio *last_hit;
+};
+
 /* struct file: one open file description. */
 struct sim_file {
+	struct sim_inode *inode;
 	struct file_ra_state ra;
 	unsigned f_mode;
 	int64_t f_pos;
+	bool open;
 };
 
 struct sim {
 	struct ralab_config cfg;
 	const struct ralab_policy_ops *policy;
 	unsigned long patches; /* readahead_control.patches for every call */
-	struct page_cache pc;
 	struct blk_queue q;
-	struct ra_mapping mapping;
 	uint64_t s_maxbytes;
 	struct ralab_stats *st;
 	ralab_event_fn on_event;
@@ -53,14 +68,10 @@ struct sim {
 	struct blk_vec *vecs;
 	unsigned nr_batch, cap_batch;
 
-	struct sim_file file;
-	struct used_map used;
-	/*
-	 * The folio of the last fast-path read: sequential small reads hit
-	 * the same folio many times.  Must be cleared when a folio leaves
-	 * the cache.
-	 */
-	struct folio *last_hit;
+	struct sim_inode *inodes; /* [0] is the case's file */
+	unsigned nr_inodes;
+	struct sim_file *files;   /* descriptors, in the order opened */
+	unsigned nr_files, cap_files;
 };
 
 void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last);
@@ -77,10 +88,18 @@ static inline void used_mark(struct used_map *u, uint64_t first,
 }
 
 int sim_init(struct sim *s, const struct ralab_config *cfg,
+	     const uint64_t *sizes, unsigned nr_inodes,
 	     const struct ralab_policy_ops *policy, struct ralab_stats *st,
 	     ralab_event_fn on_event, void *event_arg);
 void sim_destroy(struct sim *s);
-void sim_file_open(struct sim *s, struct sim_file *f);
+/* open(2): a new descriptor on inode @ino; NULL on -ENOMEM. */
+struct sim_file *sim_file_open(struct sim *s, unsigned ino);
+/* Remove a folio from the page cache (invalidation). */
+void sim_remove_folio(struct sim_inode *in, struct folio *f);
+
+/* fadvise.c: posix_fadvise(2) and readahead(2). */
+int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
+		int64_t len, int advice);
 
 /* filemap.c: read(2)/pread(2) of @count bytes at @pos; bytes read. */
 uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
@@ -97,20 +116,21 @@ static inline bool filemap_read_fast(struct sim *s, struct sim_file *f,
 				     int64_t pos, uint64_t count)
 {
 	uint64_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
+	struct sim_inode *in = f->inode;
 	struct folio *hit;
 
-	if (!count || (uint64_t)pos + count > s->mapping.i_size ||
+	if (!count || (uint64_t)pos + count > in->mapping.i_size ||
 	    (s->policy->flags & RA_POLICY_READ_PAGEWISE))
 		return false;
-	hit = s->last_hit;
+	hit = in->last_hit;
 	if (!hit || index - hit->index >= folio_nr_pages(hit))
-		hit = s->last_hit = pc_lookup(&s->pc, index);
+		hit = in->last_hit = pc_lookup(&in->pc, index);
 	if (!hit || (hit->flags & (PG_uptodate | PG_readahead)) != PG_uptodate ||
 	    (uint64_t)pos + count >
 		    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE)
 		return false;
 	f->ra.prev_pos = pos + (int64_t)count;
-	used_mark(&s->used, index,
+	used_mark(&in->used, index,
 		  ((uint64_t)pos + count - 1) / RALAB_PAGE_SIZE);
 	return true;
 }

@@ -277,6 +277,41 @@ bool xa_range_empty(const struct xarray *xa, uint64_t index, unsigned order)
 	return true;
 }
 
+static void *find_in(const struct xa_node *n, uint64_t base, uint64_t index)
+{
+	unsigned i = index > base ? slot_of(n, index) : 0;
+
+	for (; i < XA_CHUNK_SIZE; i++) {
+		uint64_t start = base + ((uint64_t)i << n->shift);
+		xa_entry e = n->slots[i];
+		void *found;
+
+		if (!e || xa_is_sibling(e) || xa_is_value(e))
+			continue;
+		if (xa_is_node(e) && n->shift) {
+			found = find_in(xa_to_node(e), start, index);
+			if (found)
+				return found;
+			continue;
+		}
+		if (start >= index)
+			return xa_entry_ptr(e);
+	}
+	return NULL;
+}
+
+void *xa_find_after(const struct xarray *xa, uint64_t index)
+{
+	const struct xa_node *root;
+
+	if (!xa_is_node(xa->head))
+		return index == 0 ? xa_entry_ptr(xa->head) : NULL;
+	root = xa_to_node(xa->head);
+	if ((index >> root->shift) > XA_CHUNK_MASK)
+		return NULL;
+	return find_in(root, 0, index);
+}
+
 static void destroy_node(struct xarray *xa, struct xa_node *n)
 {
 	unsigned i;

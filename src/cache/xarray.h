@@ -115,6 +115,12 @@ static inline void *xa_load(struct xarray *xa, uint64_t index)
 	return xa_load_slow(xa, index);
 }
 
+/*
+ * xa_find_after - the first object whose first index is >= @index, or
+ * NULL.  (An object covering @index but starting before it is xa_load's.)
+ */
+void *xa_find_after(const struct xarray *xa, uint64_t index);
+
 /* Free every node.  Objects are the caller's. */
 void xa_destroy(struct xarray *xa);
 

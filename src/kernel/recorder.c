@@ -68,6 +68,15 @@ struct extent {
 	uint64_t logical, physical, length; /* bytes */
 };
 
+/* One test file of the case. */
+struct rfile {
+	char path[384];
+	uint64_t size;
+	unsigned long ino;
+	struct extent *ext;
+	unsigned next;
+};
+
 struct rec {
 	const struct ralab_workload *wl;
 	const struct ralab_kernel_opts *opts;
@@ -76,14 +85,13 @@ struct rec {
 	const char *fsname;
 	const char *tracefs;
 	char workdir[256];
-	char img[320], mnt[320], file[384], inst[320];
+	char img[320], mnt[320], inst[320];
+	struct rfile files[MAX_FILES];
+	unsigned nr_files;
 	char loopname[32]; /* "loopN" */
 	int lock_fd, loop_fd;
 	bool mounted, inst_created;
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
-	unsigned long ino;
-	struct extent ext[MAX_EXTENTS];
-	unsigned next;
 };
 
 static int rerr(struct rec *r, int err, const char *fmt, ...)
@@ -484,7 +492,7 @@ static int make_or_mount(struct rec *r)
 	return 0;
 }
 
-static int load_extents(struct rec *r, int fd)
+static int load_extents(struct rec *r, struct rfile *rf, int fd)
 {
 	size_t sz = sizeof(struct fiemap) + MAX_EXTENTS * sizeof(struct fiemap_extent);
 	struct fiemap *fm = calloc(1, sz);
@@ -500,42 +508,44 @@ static int load_extents(struct rec *r, int fd)
 		int err = -errno;
 
 		free(fm);
-		return rerr(r, err, "FIEMAP on %s: %s", r->file, strerror(-err));
+		return rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
+	}
+	rf->ext = calloc(fm->fm_mapped_extents + 1, sizeof(*rf->ext));
+	if (!rf->ext) {
+		free(fm);
+		return -ENOMEM;
 	}
 	for (i = 0; i < fm->fm_mapped_extents; i++) {
-		r->ext[i].logical = fm->fm_extents[i].fe_logical;
-		r->ext[i].physical = fm->fm_extents[i].fe_physical;
-		r->ext[i].length = fm->fm_extents[i].fe_length;
+		rf->ext[i].logical = fm->fm_extents[i].fe_logical;
+		rf->ext[i].physical = fm->fm_extents[i].fe_physical;
+		rf->ext[i].length = fm->fm_extents[i].fe_length;
 	}
-	r->next = fm->fm_mapped_extents;
+	rf->next = fm->fm_mapped_extents;
 	free(fm);
-	r->res->extents = r->next;
+	r->res->extents += rf->next;
 	return 0;
 }
 
-/* The test file: file_size bytes of xorshift data, preallocated. */
-static int make_file(struct rec *r)
+/* A test file: SIZE bytes of xorshift data, preallocated, kept. */
+static int make_file(struct rec *r, struct rfile *rf)
 {
-	const struct ralab_config *c = ralab_workload_config(r->wl);
 	char done[400];
 	struct stat st;
-	uint64_t x = 0x9e3779b97f4a7c15ull, left;
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ rf->size, left;
 	uint64_t *buf;
 	int fd, err = 0;
 
-	snprintf(r->file, sizeof(r->file), "%s/data-%llu.bin", r->mnt,
-		 (unsigned long long)c->file_size);
-	snprintf(done, sizeof(done), "%s.done", r->file);
-	if (!stat(r->file, &st) && (uint64_t)st.st_size == c->file_size &&
+	snprintf(done, sizeof(done), "%s.done", rf->path);
+	if (!stat(rf->path, &st) && (uint64_t)st.st_size == rf->size &&
 	    !access(done, F_OK))
 		return 0;
 	unlink(done);
-	fd = open(r->file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(rf->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return rerr(r, -errno, "%s: %s", r->file, strerror(errno));
-	if (c->file_size && fallocate(fd, 0, 0, (off_t)c->file_size)) {
+		return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+	if (rf->size && fallocate(fd, 0, 0, (off_t)rf->size)) {
 		err = rerr(r, -errno, "fallocate %s: %s (is the file too large for the %llu GiB image?)",
-			   r->file, strerror(errno),
+			   rf->path, strerror(errno),
 			   (unsigned long long)(IMAGE_BYTES >> 30));
 		goto out;
 	}
@@ -544,7 +554,7 @@ static int make_file(struct rec *r)
 		err = -ENOMEM;
 		goto out;
 	}
-	for (left = c->file_size; left && !err;) {
+	for (left = rf->size; left && !err;) {
 		size_t n = left < (1u << 20) ? (size_t)left : (1u << 20), i;
 		ssize_t w;
 
@@ -560,13 +570,13 @@ static int make_file(struct rec *r)
 		}
 		w = write(fd, buf, n);
 		if (w < 0)
-			err = rerr(r, -errno, "writing %s: %s", r->file, strerror(errno));
+			err = rerr(r, -errno, "writing %s: %s", rf->path, strerror(errno));
 		else
 			left -= (uint64_t)w;
 	}
 	free(buf);
 	if (!err && fsync(fd))
-		err = rerr(r, -errno, "fsync %s: %s", r->file, strerror(errno));
+		err = rerr(r, -errno, "fsync %s: %s", rf->path, strerror(errno));
 out:
 	close(fd);
 	if (!err) {
@@ -578,34 +588,33 @@ out:
 }
 
 /* POSIX_FADV_DONTNEED, then check with mincore() that nothing is cached. */
-static int evict(struct rec *r)
+static int evict(struct rec *r, struct rfile *rf)
 {
-	const struct ralab_config *c = ralab_workload_config(r->wl);
-	size_t pages = (size_t)((c->file_size + 4095) / 4096), i, left = 0;
+	size_t pages = (size_t)((rf->size + 4095) / 4096), i, left = 0;
 	unsigned char *vec;
 	int fd, tries;
 	void *map;
 
-	fd = open(r->file, O_RDONLY | O_CLOEXEC);
+	fd = open(rf->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return rerr(r, -errno, "%s: %s", r->file, strerror(errno));
+		return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
 	if (!pages) {
 		close(fd);
 		return 0;
 	}
 	vec = malloc(pages);
-	map = mmap(NULL, (size_t)c->file_size, PROT_READ, MAP_SHARED, fd, 0);
+	map = mmap(NULL, (size_t)rf->size, PROT_READ, MAP_SHARED, fd, 0);
 	if (!vec || map == MAP_FAILED) {
 		free(vec);
 		if (map != MAP_FAILED)
-			munmap(map, (size_t)c->file_size);
+			munmap(map, (size_t)rf->size);
 		close(fd);
-		return rerr(r, -ENOMEM, "cannot check the page cache of %s", r->file);
+		return rerr(r, -ENOMEM, "cannot check the page cache of %s", rf->path);
 	}
 	for (tries = 0; tries < 5; tries++) {
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		left = 0;
-		if (mincore(map, (size_t)c->file_size, vec))
+		if (mincore(map, (size_t)rf->size, vec))
 			break;
 		for (i = 0; i < pages; i++)
 			left += vec[i] & 1;
@@ -613,19 +622,24 @@ static int evict(struct rec *r)
 			break;
 		usleep(100000);
 	}
-	munmap(map, (size_t)c->file_size);
+	munmap(map, (size_t)rf->size);
 	free(vec);
 	close(fd);
 	if (left)
-		return rerr(r, -EBUSY, "%zu pages of %s stay cached after POSIX_FADV_DONTNEED", left, r->file);
+		return rerr(r, -EBUSY, "%zu pages of %s stay cached after POSIX_FADV_DONTNEED", left, rf->path);
 	return 0;
 }
 
 static int trace_setup(struct rec *r)
 {
-	char path[512], val[128];
+	char path[512], val[4096], inos[3072];
+	size_t n = 0;
 	unsigned i;
 	int err;
+
+	for (i = 0; i < r->nr_files && n < sizeof(inos); i++)
+		n += (size_t)snprintf(inos + n, sizeof(inos) - n, "%si_ino == %lu",
+				      i ? " || " : "", r->files[i].ino);
 
 	snprintf(r->inst, sizeof(r->inst), "%s/instances/%s%d", r->tracefs,
 		 INSTANCE_PREFIX, (int)getpid());
@@ -640,8 +654,8 @@ static int trace_setup(struct rec *r)
 		if (i == NR_EVENTS - 1)
 			snprintf(val, sizeof(val), "dev == %u", r->kdev);
 		else
-			snprintf(val, sizeof(val), "s_dev == %u && i_ino == %lu",
-				 r->kdev, r->ino);
+			snprintf(val, sizeof(val), "s_dev == %u && (%s)",
+				 r->kdev, inos);
 		snprintf(path, sizeof(path), "%s/events/%s/filter", r->inst, events[i]);
 		if ((err = write_file(path, val)))
 			return rerr(r, err, "setting filter %s: %s", path, strerror(-err));
@@ -702,7 +716,7 @@ static uint64_t max_len(const struct ralab_workload *wl)
 	return m;
 }
 
-static int run_ops(struct rec *r, int fd)
+static int run_ops(struct rec *r, int *fds)
 {
 	const struct ralab_workload *wl = r->wl;
 	uint64_t bufsz = max_len(wl);
@@ -719,10 +733,21 @@ static int run_ops(struct rec *r, int fd)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; k < wl->nr_ops && !err; k++) {
 		const struct op *op = &wl->ops[k];
-		uint64_t i, x;
+		int fd = op->kind == OP_OPEN ? -1 : fds[op->fd];
+		uint64_t i, x, size = r->files[op->ino].size;
 		int64_t got;
 
 		switch (op->kind) {
+		case OP_OPEN:
+			fds[op->fd] = open(r->files[op->ino].path, O_RDONLY | O_CLOEXEC);
+			if (fds[op->fd] < 0)
+				err = rerr(r, -errno, "%s: %s", r->files[op->ino].path,
+					   strerror(errno));
+			break;
+		case OP_CLOSE:
+			close(fd);
+			fds[op->fd] = -1;
+			break;
 		case OP_READ:
 			for (i = 0; !err && (op->to_eof || i < op->count); i++) {
 				err = sys_read(r, fd, 0, op->len, false, buf, (size_t)bufsz, &got);
@@ -745,8 +770,7 @@ static int run_ops(struct rec *r, int fd)
 				x ^= x << 13;
 				x ^= x >> 7;
 				x ^= x << 17;
-				err = sys_read(r, fd,
-					       (int64_t)((x % (wl->cfg.file_size / op->len)) * op->len),
+				err = sys_read(r, fd, (int64_t)((x % (size / op->len)) * op->len),
 					       op->len, true, buf, (size_t)bufsz, &got);
 				if (stopped(r))
 					err = -EINTR;
@@ -759,6 +783,14 @@ static int run_ops(struct rec *r, int fd)
 				if (stopped(r))
 					err = -EINTR;
 			}
+			break;
+		case OP_FADVISE:
+			r->res->st.syscalls++;
+			posix_fadvise(fd, (off_t)op->off, (off_t)op->len, op->advice);
+			break;
+		case OP_READAHEAD:
+			r->res->st.syscalls++;
+			readahead(fd, (off64_t)op->off, (size_t)op->len);
 			break;
 		}
 		if (!err && stopped(r))
@@ -773,17 +805,20 @@ static int run_ops(struct rec *r, int fd)
 
 /* ---- from trace text to events ----------------------------------------- */
 
+/* A sector of the device as a sector of one of the case's files. */
 static bool sector_to_file(const struct rec *r, uint64_t sector, uint64_t *rel)
 {
 	uint64_t byte = sector * 512;
-	unsigned i;
+	unsigned f, i;
 
-	for (i = 0; i < r->next; i++) {
-		const struct extent *e = &r->ext[i];
+	for (f = 0; f < r->nr_files; f++) {
+		for (i = 0; i < r->files[f].next; i++) {
+			const struct extent *e = &r->files[f].ext[i];
 
-		if (byte >= e->physical && byte < e->physical + e->length) {
-			*rel = (e->logical + (byte - e->physical)) / 512;
-			return true;
+			if (byte >= e->physical && byte < e->physical + e->length) {
+				*rel = (e->logical + (byte - e->physical)) / 512;
+				return true;
+			}
 		}
 	}
 	return false;
@@ -1030,7 +1065,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	uint64_t reads0 = 0, sect0 = 0, reads1 = 0, sect1 = 0;
 	struct utsname u;
 	struct stat st;
-	int err, fd;
+	int err, fd, *fds = NULL;
+	unsigned i;
 
 	memset(res, 0, sizeof(*res));
 	err = ralab_kernel_check(c->fs, diag);
@@ -1057,33 +1093,59 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	snprintf(r->mnt, sizeof(r->mnt), "%s/mnt-%s", r->workdir, r->fsname);
 	if ((err = make_or_mount(r)) || stopped(r))
 		goto out;
-	if ((err = make_file(r)) || stopped(r))
-		goto out;
-	fd = open(r->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = rerr(r, -errno, "%s: %s", r->file, strerror(errno));
-		goto out;
+	for (i = 0; i < wl->nr_files; i++) {
+		struct rfile *rf = &r->files[i];
+
+		rf->size = wl->files[i].size;
+		if (i)
+			snprintf(rf->path, sizeof(rf->path), "%s/data-%llu-%s.bin",
+				 r->mnt, (unsigned long long)rf->size,
+				 wl->files[i].name);
+		else
+			snprintf(rf->path, sizeof(rf->path), "%s/data-%llu.bin",
+				 r->mnt, (unsigned long long)rf->size);
+		r->nr_files = i + 1;
+		if ((err = make_file(r, rf)) || stopped(r))
+			goto out;
+		fd = open(rf->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err = rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+			goto out;
+		}
+		err = fstat(fd, &st) ? -errno : load_extents(r, rf, fd);
+		close(fd);
+		if (err)
+			goto out;
+		rf->ino = (unsigned long)st.st_ino;
 	}
-	err = fstat(fd, &st) ? -errno : load_extents(r, fd);
-	close(fd);
-	if (err)
+	if ((err = setup_queue(r)))
 		goto out;
-	r->ino = (unsigned long)st.st_ino;
-	if ((err = setup_queue(r)) || (err = evict(r)) ||
-	    (err = trace_setup(r)) || (err = read_stat(r, &reads0, &sect0)))
+	for (i = 0; i < r->nr_files; i++)
+		if ((err = evict(r, &r->files[i])))
+			goto out;
+	if ((err = trace_setup(r)) || (err = read_stat(r, &reads0, &sect0)))
 		goto out;
 	if (stopped(r)) {
 		err = -EINTR;
 		goto out;
 	}
-	/* The workload's own open: a fresh struct file and ra state. */
-	fd = open(r->file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = rerr(r, -errno, "%s: %s", r->file, strerror(errno));
+	fds = malloc(sizeof(*fds) * (wl->nr_fds ? wl->nr_fds : 1));
+	if (!fds) {
+		err = -ENOMEM;
 		goto out;
 	}
-	err = run_ops(r, fd);
-	close(fd);
+	for (i = 0; i < wl->nr_fds; i++)
+		fds[i] = -1;
+	/* The case's own open: a fresh struct file and ra state. */
+	fds[0] = open(r->files[0].path, O_RDONLY | O_CLOEXEC);
+	if (fds[0] < 0) {
+		err = rerr(r, -errno, "%s: %s", r->files[0].path, strerror(errno));
+		goto out;
+	}
+	err = run_ops(r, fds);
+	for (i = 0; i < wl->nr_fds; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	if (err)
 		goto out;
 	if ((err = read_stat(r, &reads1, &sect1)))
@@ -1095,6 +1157,9 @@ out:
 	cleanup(r);
 	if (!err && stopped(r))
 		err = -EINTR;
+	for (i = 0; i < r->nr_files; i++)
+		free(r->files[i].ext);
+	free(fds);
 	free(r);
 	return err;
 }

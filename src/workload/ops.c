@@ -10,6 +10,12 @@
  *   read 4K 1                 ops, one per line; '#' starts a comment
  *   read 1M eof
  *
+ * The case starts with its file ("main") open as descriptor 0.  'open',
+ * 'file NAME SIZE' open more (numbered 1, 2, ... in that order), 'fd N'
+ * and 'use NAME' pick one, 'close' closes the current one; ops act on the
+ * current descriptor.  All of this is resolved here, so a closed or
+ * unknown descriptor is a FILE:LINE error, not a run-time one.
+ *
  * Every error names the file and line and nothing is run: the whole file
  * is checked before the workload exists.
  */
@@ -31,6 +37,12 @@ struct parser {
 	const char *name;
 	unsigned line;
 	struct ralab_diag *diag;
+	/* Descriptor state while parsing, so that ops resolve statically. */
+	int cur_fd;                /* -1: none */
+	unsigned last_ino;         /* file of the last current descriptor */
+	unsigned close_line;       /* where the current one was closed */
+	unsigned char fd_open[MAX_FDS];
+	unsigned char fd_ino[MAX_FDS];
 };
 
 static int perr(struct parser *p, const char *fmt, ...)
@@ -180,11 +192,164 @@ static int add_op(struct ralab_workload *wl, const struct op *op)
 static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			      const struct op *op)
 {
-	if (op->kind == OP_RAND_PREAD && op->len > wl->cfg.file_size)
+	uint64_t size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
+
+	if (op->kind == OP_RAND_PREAD && op->len > size)
 		return perr(p, "rand-pread length %llu is larger than the file (%llu bytes)",
 			    (unsigned long long)op->len,
-			    (unsigned long long)wl->cfg.file_size);
+			    (unsigned long long)size);
 	return 0;
+}
+
+/* The current descriptor, for an op that needs one. */
+static int need_fd(struct parser *p, const char *op, struct op *o)
+{
+	if (p->cur_fd < 0) {
+		if (p->close_line)
+			return perr(p, "'%s' on a closed descriptor (closed at line %u; use 'open', 'fd N' or 'use NAME')",
+				    op, p->close_line);
+		return perr(p, "'%s' with no open descriptor", op);
+	}
+	o->fd = (unsigned)p->cur_fd;
+	o->ino = p->fd_ino[p->cur_fd];
+	return 0;
+}
+
+static int new_fd(struct parser *p, struct ralab_workload *wl, unsigned ino,
+		  struct op *o)
+{
+	if (wl->nr_fds >= MAX_FDS)
+		return perr(p, "too many descriptors (at most %d)", MAX_FDS);
+	o->kind = OP_OPEN;
+	o->fd = wl->nr_fds++;
+	o->ino = ino;
+	p->fd_open[o->fd] = 1;
+	p->fd_ino[o->fd] = (unsigned char)ino;
+	p->cur_fd = (int)o->fd;
+	p->last_ino = ino;
+	return 0;
+}
+
+static int find_file(const struct ralab_workload *wl, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_files; i++)
+		if (!strcmp(wl->files[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static const char *const advice_names[] = {
+	[FADV_NORMAL] = "normal",	[FADV_RANDOM] = "random",
+	[FADV_SEQUENTIAL] = "sequential", [FADV_WILLNEED] = "willneed",
+	[FADV_DONTNEED] = "dontneed",	[FADV_NOREUSE] = "noreuse",
+};
+
+/* Ops on descriptors and files: open, close, fd, file, use, fadvise, readahead. */
+static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
+		       char **tok, int na, struct op *op)
+{
+	const char *name = tok[0];
+	uint64_t v;
+	unsigned i;
+	int err, ino;
+
+	if (!strcmp(name, "open")) {
+		if ((err = nargs(p, name, na, 0, 0, "open")))
+			return err;
+		return new_fd(p, wl, p->cur_fd >= 0 ? p->fd_ino[p->cur_fd]
+						    : p->last_ino, op);
+	}
+	if (!strcmp(name, "close")) {
+		if ((err = nargs(p, name, na, 0, 0, "close")) ||
+		    (err = need_fd(p, name, op)))
+			return err;
+		op->kind = OP_CLOSE;
+		p->fd_open[op->fd] = 0;
+		p->cur_fd = -1;
+		p->close_line = p->line;
+		return 0;
+	}
+	if (!strcmp(name, "fd")) {
+		if ((err = nargs(p, name, na, 1, 1, "fd N")))
+			return err;
+		if (parse_u64(tok[1], &v, false))
+			return perr(p, "descriptor must be a number, not '%.*s'", TOK(tok[1]));
+		if (v >= wl->nr_fds)
+			return perr(p, "no descriptor %s: %u opened so far (numbered from 0)",
+				    tok[1], wl->nr_fds);
+		if (!p->fd_open[v])
+			return perr(p, "descriptor %s is closed", tok[1]);
+		p->cur_fd = (int)v;
+		p->last_ino = p->fd_ino[v];
+		return 1; /* nothing to run */
+	}
+	if (!strcmp(name, "file")) {
+		if ((err = nargs(p, name, na, 2, 2, "file NAME SIZE")))
+			return err;
+		if (strlen(tok[1]) >= sizeof(wl->files[0].name))
+			return perr(p, "file name '%.*s' is longer than 31 characters", TOK(tok[1]));
+		for (i = 0; tok[1][i]; i++) {
+			char c = tok[1][i];
+
+			if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+			      c == '.'))
+				return perr(p, "file name '%.*s' may use letters, digits, '_', '-' and '.'",
+					    TOK(tok[1]));
+		}
+		if (find_file(wl, tok[1]) >= 0)
+			return perr(p, "file '%.*s' already exists", TOK(tok[1]));
+		if (wl->nr_files == MAX_FILES)
+			return perr(p, "too many files (at most %d)", MAX_FILES);
+		if ((err = arg_size(p, "file size", tok[2], &v)))
+			return err;
+		ino = (int)wl->nr_files++;
+		snprintf(wl->files[ino].name, sizeof(wl->files[ino].name), "%s", tok[1]);
+		wl->files[ino].size = v;
+		return new_fd(p, wl, (unsigned)ino, op);
+	}
+	if (!strcmp(name, "use")) {
+		if ((err = nargs(p, name, na, 1, 1, "use NAME")))
+			return err;
+		ino = find_file(wl, tok[1]);
+		if (ino < 0)
+			return perr(p, "no file '%.*s' (declare it with 'file NAME SIZE'; the case's file is 'main')",
+				    TOK(tok[1]));
+		for (i = wl->nr_fds; i-- > 0;)
+			if (p->fd_open[i] && p->fd_ino[i] == ino)
+				break;
+		if (i == (unsigned)-1)
+			return perr(p, "file '%.*s' has no open descriptor", TOK(tok[1]));
+		p->cur_fd = (int)i;
+		p->last_ino = (unsigned)ino;
+		return 1;
+	}
+	if (!strcmp(name, "fadvise") || !strcmp(name, "readahead")) {
+		bool fadv = name[0] == 'f';
+
+		if ((err = nargs(p, name, na, fadv ? 3 : 2, fadv ? 3 : 2,
+				 fadv ? "fadvise OFF LEN normal|random|sequential|willneed|dontneed|noreuse"
+				      : "readahead OFF LEN")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "length", tok[2], &op->len)))
+			return err;
+		op->kind = fadv ? OP_FADVISE : OP_READAHEAD;
+		op->advice = FADV_WILLNEED;
+		if (fadv) {
+			for (i = 0; i < 6; i++)
+				if (!strcmp(tok[3], advice_names[i]))
+					break;
+			if (i == 6)
+				return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, dontneed, noreuse)",
+					    TOK(tok[3]));
+			op->advice = (int)i;
+		}
+		return 0;
+	}
+	return -ENOENT;
 }
 
 static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
@@ -193,6 +358,21 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	struct op op = { .line = p->line, .seed = RALAB_DEFAULT_SEED };
 	const char *name = tok[0];
 	int na = nt - 1, err;
+
+	err = parse_fd_op(p, wl, tok, na, &op);
+	if (err == 1)
+		return 0;
+	if (!err)
+		return add_op(wl, &op);
+	if (err != -ENOENT)
+		return err;
+	if (strcmp(name, "read") && strcmp(name, "pread") &&
+	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
+	    strcmp(name, "stride-pread"))
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, open, close, fd, file, use, fadvise, readahead)",
+			    TOK(name));
+	if ((err = need_fd(p, name, &op)))
+		return err;
 
 	if (!strcmp(name, "read")) {
 		op.kind = OP_READ;
@@ -265,9 +445,6 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			return perr(p, "stride-pread reaches past 2^63 - 1");
 		if (stride < 0 && op.len > RALAB_MAX_POS - op.off)
 			return perr(p, "stride-pread reaches past 2^63 - 1");
-	} else {
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread)",
-			    TOK(name));
 	}
 	return add_op(wl, &op);
 }
@@ -385,6 +562,7 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 {
 	struct parser p = { .name = name, .diag = diag };
 	struct ralab_workload *wl;
+	struct op first = { 0 };
 	char *buf, *line, *next;
 	int err = 0;
 	unsigned i;
@@ -400,6 +578,10 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 		return -ENOMEM;
 	}
 	ralab_config_default(&wl->cfg);
+	/* The case's file, opened once as descriptor 0. */
+	wl->nr_files = 1;
+	strcpy(wl->files[0].name, "main");
+	new_fd(&p, wl, 0, &first);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	if (memchr(text, '\0', len)) {
@@ -461,6 +643,7 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 		if (!err)
 			err = perr(&p, "no ops: nothing to run");
 	}
+	wl->files[0].size = wl->cfg.file_size;
 out:
 	free(buf);
 	if (err) {
@@ -496,6 +679,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));
 	}
+	wl->files[0].size = wl->cfg.file_size;
 	return err;
 }
 

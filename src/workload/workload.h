@@ -19,14 +19,44 @@ enum op_kind {
 	OP_SEEK,         /* seek OFF */
 	OP_RAND_PREAD,   /* rand-pread LEN COUNT [SEED] */
 	OP_STRIDE_PREAD, /* stride-pread OFF LEN STRIDE COUNT */
+	OP_OPEN,         /* open, or file NAME SIZE: descriptor @fd on @ino */
+	OP_CLOSE,        /* close */
+	OP_FADVISE,      /* fadvise OFF LEN ADVICE */
+	OP_READAHEAD,    /* readahead OFF LEN */
 };
 
+/* POSIX_FADV_* values, as the kernel numbers them on x86-64. */
+enum {
+	FADV_NORMAL = 0,
+	FADV_RANDOM = 1,
+	FADV_SEQUENTIAL = 2,
+	FADV_WILLNEED = 3,
+	FADV_DONTNEED = 4,
+	FADV_NOREUSE = 5,
+};
+
+/*
+ * One op.  Descriptors are resolved when the workload is parsed: @fd is
+ * the index of the descriptor the op uses (descriptors are numbered in
+ * the order they are opened; 0 is the one the case starts with), @ino the
+ * file (0 is the case's file).
+ */
 struct op {
 	enum op_kind kind;
 	unsigned line;
 	bool to_eof;     /* read: until read returns 0 */
+	unsigned fd, ino;
+	int advice;
 	uint64_t off, len, count, seed;
 	int64_t stride;
+};
+
+#define MAX_FILES 64
+#define MAX_FDS 4096
+
+struct wl_file {
+	char name[32];
+	uint64_t size;
 };
 
 /* Header keys, with the line that set each (0 = default). */
@@ -38,6 +68,10 @@ struct ralab_workload {
 	unsigned hdr_line[HDR_NR];
 	struct op *ops;
 	unsigned nr_ops, cap_ops;
+	/* Files: [0] is the case's ("main", file_size from the header). */
+	struct wl_file files[MAX_FILES];
+	unsigned nr_files;
+	unsigned nr_fds; /* descriptors opened in all */
 };
 
 #endif
