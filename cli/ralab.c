@@ -90,7 +90,10 @@ static void usage_sim(FILE *out)
 		"  readahead OFF LEN                    readahead(2)\n"
 		"  open | close | fd N                  more descriptors on the file (the\n"
 		"                                       case starts with descriptor 0)\n"
-		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n");
+		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n"
+		"  mmap-read OFF LEN [STEP]             map, read a byte every STEP (4K), unmap\n"
+		"  mmap OFF LEN | touch OFF LEN [STEP] | munmap\n"
+		"  madvise OFF LEN normal|random|sequential|willneed|hugepage\n");
 }
 
 static void usage_diff(FILE *out)

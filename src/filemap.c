@@ -43,8 +43,8 @@ static unsigned get_read_batch(struct sim_inode *in, pgoff_t index,
  * filemap_create_folio(): readahead made nothing at @index; read one
  * folio of the mapping's minimum order synchronously (->read_folio).
  */
-static int create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
-			struct folio **out)
+int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
+		     struct folio **out)
 {
 	unsigned order = in->mapping.min_order;
 	uint64_t isize = in->mapping.i_size;
@@ -135,7 +135,7 @@ retry:
 		n = get_read_batch(file->inode, index, last_index - 1, batch);
 	}
 	if (!n) {
-		if (create_folio(s, file->inode, index, &batch[0]) == -EEXIST)
+		if (sim_create_folio(s, file->inode, index, &batch[0]) == -EEXIST)
 			goto retry;
 		n = 1;
 	}
@@ -224,7 +224,7 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		if (!page) {
 			ra_sync(s, f, index, last_index - index);
 			page = pc_lookup(&in->pc, index);
-			if (!page && create_folio(s, in, index, &page))
+			if (!page && sim_create_folio(s, in, index, &page))
 				break;
 		}
 		if (page->flags & PG_readahead)

@@ -287,6 +287,7 @@ void sim_destroy(struct sim *s)
 {
 	unsigned i;
 
+	sim_munmap(s);
 	for (i = 0; i < s->nr_inodes; i++) {
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
@@ -410,6 +411,21 @@ static void run_op(struct sim *s, const struct op *op)
 		s->st->syscalls++;
 		sim_fadvise(s, f, (int64_t)op->off, (int64_t)op->len,
 			    op->advice);
+		break;
+	case OP_MMAP:
+		s->st->syscalls++;
+		sim_mmap(s, f, op->off, op->len);
+		break;
+	case OP_TOUCH:
+		sim_touch(s, op->off, op->len, op->count);
+		break;
+	case OP_MADVISE:
+		s->st->syscalls++;
+		sim_madvise(s, op->off, op->len, op->advice);
+		break;
+	case OP_MUNMAP:
+		s->st->syscalls++;
+		sim_munmap(s);
 		break;
 	}
 }

@@ -53,6 +53,30 @@ struct sim_file {
 	bool open;
 };
 
+/* vm_flags that readahead looks at. */
+#define VM_SEQ_READ (1u << 0)
+#define VM_RAND_READ (1u << 1)
+#define VM_HUGEPAGE (1u << 2)
+#define VM_EXEC (1u << 3)
+
+/*
+ * A shared read-only file mapping.  ralab places it at a virtual address
+ * congruent to its file offset modulo 2 MiB (as the kernel's
+ * thp_get_unmapped_area() does for mappings of 2 MiB or more, and as
+ * 'ralab kernel' requests with MAP_FIXED_NOREPLACE), so the page-table
+ * position of file page p is p % 512 and a PMD covers 512 file pages.
+ */
+struct sim_vma {
+	bool active;
+	struct sim_file *file; /* vma->vm_file */
+	pgoff_t pgoff;         /* vm_pgoff */
+	uint64_t npages;
+	unsigned vm_flags;
+	uint8_t *pte;          /* per page: mapped */
+	uint8_t *pmd;          /* per 512-page region: PMD_* */
+	uint64_t first_region;
+};
+
 struct sim {
 	struct ralab_config cfg;
 	const struct ralab_policy_ops *policy;
@@ -72,7 +96,16 @@ struct sim {
 	unsigned nr_inodes;
 	struct sim_file *files;   /* descriptors, in the order opened */
 	unsigned nr_files, cap_files;
+	struct sim_vma vma;
 };
+
+/* mmap.c: the mapping ops and the fault path. */
+int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len);
+void sim_munmap(struct sim *s);
+void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step);
+void sim_madvise(struct sim *s, uint64_t off, uint64_t len, int advice);
+int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
+		     struct folio **out);
 
 void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last);
 

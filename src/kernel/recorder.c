@@ -710,16 +710,26 @@ static uint64_t max_len(const struct ralab_workload *wl)
 	uint64_t m = 4096;
 	unsigned i;
 
-	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].len > m)
+	for (i = 0; i < wl->nr_ops; i++) {
+		enum op_kind k = wl->ops[i].kind;
+
+		if ((k == OP_READ || k == OP_PREAD || k == OP_RAND_PREAD ||
+		     k == OP_STRIDE_PREAD) && wl->ops[i].len > m)
 			m = wl->ops[i].len;
+	}
 	return m;
 }
+
+#define MAP_BASE 0x200000000000ull
+#define MAP_ALIGN (2ull << 20)
 
 static int run_ops(struct rec *r, int *fds)
 {
 	const struct ralab_workload *wl = r->wl;
-	uint64_t bufsz = max_len(wl);
+	uint64_t bufsz = max_len(wl), map_off = 0;
+	void *map = NULL;
+	size_t map_len = 0;
+	volatile char sink = 0;
 	struct timespec t0, t1;
 	char *buf;
 	unsigned k;
@@ -733,7 +743,10 @@ static int run_ops(struct rec *r, int *fds)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; k < wl->nr_ops && !err; k++) {
 		const struct op *op = &wl->ops[k];
-		int fd = op->kind == OP_OPEN ? -1 : fds[op->fd];
+		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
+				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ?
+			 -1 :
+			 fds[op->fd];
 		uint64_t i, x, size = r->files[op->ino].size;
 		int64_t got;
 
@@ -792,11 +805,50 @@ static int run_ops(struct rec *r, int *fds)
 			r->res->st.syscalls++;
 			readahead(fd, (off64_t)op->off, (size_t)op->len);
 			break;
+		case OP_MMAP:
+			r->res->st.syscalls++;
+			/*
+			 * At an address congruent to the offset modulo 2 MiB, as
+			 * the model assumes (and thp_get_unmapped_area() does for
+			 * large mappings): fault-around windows depend on it.
+			 */
+			map_len = (size_t)op->len;
+			map_off = op->off;
+			map = mmap((void *)(MAP_BASE + (op->off & (MAP_ALIGN - 1))),
+				   map_len, PROT_READ, MAP_SHARED | MAP_FIXED_NOREPLACE,
+				   fd, (off_t)op->off);
+			if (map == MAP_FAILED) {
+				map = NULL;
+				err = rerr(r, -errno, "mmap: %s", strerror(errno));
+			}
+			break;
+		case OP_TOUCH:
+			for (i = op->off; map && i < op->off + op->len; i += op->count) {
+				sink += ((volatile const char *)map)[i - map_off];
+				if (i + op->count < i)
+					break;
+			}
+			break;
+		case OP_MADVISE:
+			r->res->st.syscalls++;
+			if (map && madvise((char *)map + (op->off - map_off), (size_t)op->len,
+					   op->advice))
+				err = rerr(r, -errno, "madvise: %s", strerror(errno));
+			break;
+		case OP_MUNMAP:
+			r->res->st.syscalls++;
+			if (map)
+				munmap(map, map_len);
+			map = NULL;
+			break;
 		}
 		if (!err && stopped(r))
 			err = -EINTR;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (map)
+		munmap(map, map_len);
+	(void)sink;
 	r->res->ops_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
 			 (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
 	free(buf);

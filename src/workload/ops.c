@@ -39,6 +39,8 @@ struct parser {
 	struct ralab_diag *diag;
 	/* Descriptor state while parsing, so that ops resolve statically. */
 	int cur_fd;                /* -1: none */
+	bool mapped;               /* a mapping exists */
+	uint64_t map_off, map_len; /* its file range */
 	unsigned last_ino;         /* file of the last current descriptor */
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
@@ -349,6 +351,111 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		return 0;
 	}
+	if (!strcmp(name, "mmap") || !strcmp(name, "mmap-read")) {
+		bool full = name[4] == '-';
+		uint64_t size;
+
+		if ((err = nargs(p, name, na, 2, full ? 3 : 2,
+				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "mapping offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "mapping length", tok[2], &op->len)))
+			return err;
+		if (p->mapped)
+			return perr(p, "a mapping exists already (munmap it first; ralab keeps one at a time)");
+		if (op->off % RALAB_PAGE_SIZE)
+			return perr(p, "mapping offset %llu is not a multiple of the page size",
+				    (unsigned long long)op->off);
+		if (!op->len)
+			return perr(p, "mapping length must not be 0");
+		size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
+		size = (size + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+		if (op->off > size || op->len > size - op->off)
+			return perr(p, "mapping [%llu, %llu) goes past the end of the file (%llu bytes); touching it would raise SIGBUS",
+				    (unsigned long long)op->off,
+				    (unsigned long long)(op->off + op->len),
+				    (unsigned long long)size);
+		op->kind = OP_MMAP;
+		op->count = RALAB_PAGE_SIZE;
+		if (full && na == 3 &&
+		    (err = arg_size(p, "step", tok[3], &op->count)))
+			return err;
+		if (!op->count)
+			return perr(p, "step must not be 0");
+		if (full) {
+			/* mmap, touch every STEP bytes, munmap: three ops. */
+			struct op t = *op, u = *op;
+
+			if ((err = add_op(wl, op)))
+				return err;
+			t.kind = OP_TOUCH;
+			if ((err = add_op(wl, &t)))
+				return err;
+			u.kind = OP_MUNMAP;
+			*op = u;
+			return 0;
+		}
+		p->mapped = true;
+		p->map_off = op->off;
+		p->map_len = op->len;
+		return 0;
+	}
+	if (!strcmp(name, "touch") || !strcmp(name, "madvise")) {
+		bool touch = name[0] == 't';
+
+		if ((err = nargs(p, name, na, 2, 3,
+				 touch ? "touch OFF LEN [STEP]"
+				       : "madvise OFF LEN normal|random|sequential|willneed|hugepage")))
+			return err;
+		if (!p->mapped)
+			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
+		if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "length", tok[2], &op->len)))
+			return err;
+		if (op->off < p->map_off || op->len > p->map_len ||
+		    op->off - p->map_off > p->map_len - op->len)
+			return perr(p, "range [%llu, %llu) is outside the mapping [%llu, %llu)",
+				    (unsigned long long)op->off,
+				    (unsigned long long)(op->off + op->len),
+				    (unsigned long long)p->map_off,
+				    (unsigned long long)(p->map_off + p->map_len));
+		if (touch) {
+			op->kind = OP_TOUCH;
+			op->count = RALAB_PAGE_SIZE;
+			if (na == 3 && (err = arg_size(p, "step", tok[3], &op->count)))
+				return err;
+			if (!op->count)
+				return perr(p, "step must not be 0");
+			return 0;
+		}
+		op->kind = OP_MADVISE;
+		if (na != 3)
+			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|hugepage)");
+		if (!strcmp(tok[3], "normal")) op->advice = MADV_NORMAL_;
+		else if (!strcmp(tok[3], "random")) op->advice = MADV_RANDOM_;
+		else if (!strcmp(tok[3], "sequential")) op->advice = MADV_SEQUENTIAL_;
+		else if (!strcmp(tok[3], "willneed")) op->advice = MADV_WILLNEED_;
+		else if (!strcmp(tok[3], "hugepage")) op->advice = MADV_HUGEPAGE_;
+		else
+			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, hugepage)",
+				    TOK(tok[3]));
+		/* ralab does not split mappings: flags apply to all of it. */
+		if (op->advice != MADV_WILLNEED_ &&
+		    (op->off != p->map_off || op->len != p->map_len))
+			return perr(p, "madvise %s must cover the whole mapping [%llu, %llu) (ralab does not split mappings)",
+				    tok[3], (unsigned long long)p->map_off,
+				    (unsigned long long)(p->map_off + p->map_len));
+		return 0;
+	}
+	if (!strcmp(name, "munmap")) {
+		if ((err = nargs(p, name, na, 0, 0, "munmap")))
+			return err;
+		if (!p->mapped)
+			return perr(p, "'munmap' with no mapping");
+		op->kind = OP_MUNMAP;
+		p->mapped = false;
+		return 0;
+	}
 	return -ENOENT;
 }
 
@@ -369,7 +476,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
 	    strcmp(name, "stride-pread"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, open, close, fd, file, use, fadvise, readahead)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;

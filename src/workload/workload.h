@@ -23,6 +23,19 @@ enum op_kind {
 	OP_CLOSE,        /* close */
 	OP_FADVISE,      /* fadvise OFF LEN ADVICE */
 	OP_READAHEAD,    /* readahead OFF LEN */
+	OP_MMAP,         /* mmap OFF LEN: map [OFF, OFF+LEN) shared, read-only */
+	OP_TOUCH,        /* touch OFF LEN [STEP]: read a byte every STEP */
+	OP_MADVISE,      /* madvise OFF LEN ADVICE */
+	OP_MUNMAP,       /* munmap */
+};
+
+/* madvise advice, as ralab names them (MADV_* values on x86-64). */
+enum {
+	MADV_NORMAL_ = 0,
+	MADV_RANDOM_ = 1,
+	MADV_SEQUENTIAL_ = 2,
+	MADV_WILLNEED_ = 3,
+	MADV_HUGEPAGE_ = 14,
 };
 
 /* POSIX_FADV_* values, as the kernel numbers them on x86-64. */

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmap.c - read faults on a shared file mapping, as Linux 6.18 handles
+ * them (mm/memory.c do_read_fault(), mm/filemap.c filemap_map_pages() and
+ * filemap_fault()), with the mmap readahead of do_sync_mmap_readahead()
+ * and do_async_mmap_readahead().
+ *
+ * A touch of an unmapped page:
+ *
+ *   attempt 1: fault-around maps the cached, uptodate, unmarked folios of
+ *              the 16-page window; if that maps the page, done.  Else
+ *              filemap_fault(): absent page -> sync mmap readahead;
+ *              present page -> mmap_miss--, async readahead if marked.
+ *              Readahead drops the mmap lock, so the fault is retried.
+ *   attempt 2: (FAULT_FLAG_TRIED) fault-around again over the now cached
+ *              folios; else filemap_fault() maps the page without async
+ *              readahead.
+ *
+ * Fault-around never maps a marked folio, so the first touch of one always
+ * reaches filemap_fault() and its async readahead.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "workload/workload.h"
+
+#define FAULT_AROUND_PAGES 16
+#define PTRS_PER_PTE 512
+#define HPAGE_PMD_ORDER 9
+#define HPAGE_PMD_NR (1u << HPAGE_PMD_ORDER)
+#define MMAP_LOTSAMISS 100
+
+enum { PMD_NONE, PMD_TABLE, PMD_HUGE };
+
+int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len)
+{
+	struct sim_vma *v = &s->vma;
+	uint64_t last;
+
+	memset(v, 0, sizeof(*v));
+	v->file = f;
+	v->pgoff = off / RALAB_PAGE_SIZE;
+	v->npages = (len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	v->first_region = v->pgoff / HPAGE_PMD_NR;
+	last = (v->pgoff + v->npages - 1) / HPAGE_PMD_NR;
+	v->pte = calloc(v->npages, 1);
+	v->pmd = calloc(last - v->first_region + 1, 1);
+	if (!v->pte || !v->pmd) {
+		free(v->pte);
+		free(v->pmd);
+		memset(v, 0, sizeof(*v));
+		return -12;
+	}
+	v->active = true;
+	return 0;
+}
+
+void sim_munmap(struct sim *s)
+{
+	free(s->vma.pte);
+	free(s->vma.pmd);
+	memset(&s->vma, 0, sizeof(s->vma));
+}
+
+static uint8_t *pmd_of(struct sim_vma *v, pgoff_t p)
+{
+	return &v->pmd[p / HPAGE_PMD_NR - v->first_region];
+}
+
+static bool mapped(struct sim_vma *v, pgoff_t p)
+{
+	return v->pte[p - v->pgoff] || *pmd_of(v, p) == PMD_HUGE;
+}
+
+/* thp_vma_suitable_order(): the VMA covers the whole aligned PMD. */
+static bool pmd_suitable(const struct sim_vma *v, pgoff_t p)
+{
+	pgoff_t start = p & ~(pgoff_t)(HPAGE_PMD_NR - 1);
+
+	return start >= v->pgoff &&
+	       start + HPAGE_PMD_NR <= v->pgoff + v->npages;
+}
+
+/* do_set_pmd(): map a PMD-sized folio with one PMD entry. */
+static bool set_pmd(struct sim_vma *v, const struct folio *f, pgoff_t p)
+{
+	if (f->order != HPAGE_PMD_ORDER || !pmd_suitable(v, p))
+		return false;
+	*pmd_of(v, p) = PMD_HUGE;
+	return true;
+}
+
+/* next_uptodate_folio(): a folio fault-around may map. */
+static bool mappable(const struct folio *f, pgoff_t index, uint64_t isize)
+{
+	uint64_t max_idx = (isize + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+
+	if (f->flags & (PG_locked | PG_readahead))
+		return false;
+	if (!(f->flags & PG_uptodate))
+		return false;
+	return index < max_idx;
+}
+
+/*
+ * do_fault_around() + filemap_map_pages().  Returns true when the page at
+ * @p got mapped (VM_FAULT_NOPAGE).
+ */
+static bool fault_around(struct sim *s, struct sim_vma *v, pgoff_t p)
+{
+	struct sim_inode *in = v->file->inode;
+	struct file_ra_state *ra = &v->file->ra;
+	uint64_t isize = in->mapping.i_size;
+	pgoff_t pte_off = p % PTRS_PER_PTE, vma_off = p - v->pgoff;
+	pgoff_t from_pte, to_pte, start, end, index, file_end;
+	unsigned mmap_miss = 0;
+	struct folio *f;
+	bool hit = false, first = true;
+
+	from_pte = pte_off & ~(pgoff_t)(FAULT_AROUND_PAGES - 1);
+	if (pte_off - (pte_off < vma_off ? pte_off : vma_off) > from_pte)
+		from_pte = pte_off - (pte_off < vma_off ? pte_off : vma_off);
+	to_pte = from_pte + FAULT_AROUND_PAGES;
+	if (to_pte > PTRS_PER_PTE)
+		to_pte = PTRS_PER_PTE;
+	if (to_pte > pte_off + v->npages - vma_off)
+		to_pte = pte_off + v->npages - vma_off;
+	to_pte--;
+	start = p + from_pte - pte_off;
+	end = p + to_pte - pte_off;
+	/* No PTEs beyond i_size. */
+	file_end = (isize + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	if (!file_end)
+		goto out;
+	if (end > file_end - 1)
+		end = file_end - 1;
+
+	for (index = start; index <= end;) {
+		pgoff_t fend, last, q;
+
+		f = pc_lookup(&in->pc, index);
+		if (!f) {
+			f = xa_find_after(&in->pc.i_pages, index);
+			if (!f || f->index > end)
+				break;
+			index = f->index;
+		}
+		fend = f->index + folio_nr_pages(f) - 1;
+		if (!mappable(f, index, isize)) {
+			index = fend + 1;
+			continue;
+		}
+		if (first) {
+			/* filemap_map_pmd() */
+			first = false;
+			if (*pmd_of(v, p) == PMD_NONE && set_pmd(v, f, p)) {
+				hit = true;
+				goto out;
+			}
+			*pmd_of(v, p) = PMD_TABLE;
+		}
+		last = fend < end ? fend : end;
+		for (q = index; q <= last; q++) {
+			/* Not workingset: every page counts as a hit. */
+			mmap_miss++;
+			if (!v->pte[q - v->pgoff]) {
+				v->pte[q - v->pgoff] = 1;
+				if (q == p)
+					hit = true;
+			}
+		}
+		index = fend + 1;
+	}
+out:
+	mmap_miss &= 0xffff;
+	ra->mmap_miss = mmap_miss >= ra->mmap_miss ?
+				0 :
+				(unsigned short)(ra->mmap_miss - mmap_miss);
+	return hit;
+}
+
+static struct readahead_control mk_ractl(struct sim *s, struct sim_file *f,
+					 pgoff_t index)
+{
+	struct readahead_control ractl = {
+		.mapping = &f->inode->mapping,
+		.ra = &f->ra,
+		.f_mode = f->f_mode,
+		.has_file = true,
+		._index = index,
+		.patches = s->patches,
+	};
+
+	return ractl;
+}
+
+/* do_sync_mmap_readahead(); true if it dropped the mmap lock (retry). */
+static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
+			 bool tried)
+{
+	struct sim_file *f = v->file;
+	struct file_ra_state *ra = &f->ra;
+	struct readahead_control ractl = mk_ractl(s, f, p);
+	unsigned short mmap_miss;
+
+	if ((v->vm_flags & VM_HUGEPAGE) &&
+	    HPAGE_PMD_ORDER <= f->inode->mapping.max_order) {
+		/* Even with readahead off; ra->start is left as it was. */
+		ractl._index &= ~(pgoff_t)(HPAGE_PMD_NR - 1);
+		ra->size = HPAGE_PMD_NR;
+		if (!(v->vm_flags & VM_RAND_READ))
+			ra->size *= 2;
+		ra->async_size = HPAGE_PMD_NR;
+		ra->order = HPAGE_PMD_ORDER;
+		page_cache_ra_order(&ractl, ra);
+		return !tried;
+	}
+	if ((v->vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
+		return false;
+	if (!ra->ra_pages)
+		return false;
+	if (v->vm_flags & VM_SEQ_READ) {
+		s->policy->sync_ra(&ractl, ra->ra_pages);
+		return !tried;
+	}
+	mmap_miss = ra->mmap_miss;
+	if (mmap_miss < MMAP_LOTSAMISS * 10)
+		ra->mmap_miss = ++mmap_miss;
+	if (mmap_miss > MMAP_LOTSAMISS)
+		return false;
+	/* Read-around: a window centred on the fault. */
+	ra->start = p > ra->ra_pages / 2 ? p - ra->ra_pages / 2 : 0;
+	ra->size = ra->ra_pages;
+	ra->async_size = ra->ra_pages / 4;
+	ra->order = 0;
+	ractl._index = ra->start;
+	page_cache_ra_order(&ractl, ra);
+	return !tried;
+}
+
+/* do_async_mmap_readahead(); true if it dropped the mmap lock. */
+static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
+			  const struct folio *folio)
+{
+	struct sim_file *f = v->file;
+	struct file_ra_state *ra = &f->ra;
+	struct readahead_control ractl = mk_ractl(s, f, p);
+
+	if ((v->vm_flags & VM_RAND_READ) || !ra->ra_pages)
+		return false;
+	if (ra->mmap_miss)
+		ra->mmap_miss--;
+	if (folio->flags & PG_readahead) {
+		struct ra_folio rf = {
+			.index = folio->index,
+			.order = folio->order,
+			.writeback = folio->flags & PG_writeback,
+		};
+
+		/* The index is the faulting page, not the folio's head. */
+		s->policy->async_ra(&ractl, &rf, ra->ra_pages);
+		return true;
+	}
+	return false;
+}
+
+/* filemap_fault() + finish_fault(); false means VM_FAULT_RETRY. */
+static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
+			  bool tried)
+{
+	struct sim_inode *in = v->file->inode;
+	struct folio *folio = pc_lookup(&in->pc, p);
+	bool fpin = false;
+
+	if (p * RALAB_PAGE_SIZE >= in->mapping.i_size)
+		return true; /* SIGBUS; the parser keeps mappings inside */
+	if (folio) {
+		if (!tried)
+			fpin = async_mmap_ra(s, v, p, folio);
+	} else {
+		fpin = sync_mmap_ra(s, v, p, tried);
+		folio = pc_lookup(&in->pc, p);
+		if (!folio) {
+			/* Created and read by ->read_folio; drops the lock. */
+			if (sim_create_folio(s, in, p, &folio))
+				return true;
+			fpin |= !tried;
+		}
+	}
+	if (fpin)
+		return false;
+	/* finish_fault(): a PMD for a PMD-sized folio, else one PTE. */
+	if (*pmd_of(v, p) == PMD_NONE && set_pmd(v, folio, p))
+		return true;
+	*pmd_of(v, p) = PMD_TABLE;
+	v->pte[p - v->pgoff] = 1;
+	return true;
+}
+
+static void fault(struct sim *s, struct sim_vma *v, pgoff_t p)
+{
+	bool tried;
+
+	for (tried = false;; tried = true) {
+		if (fault_around(s, v, p))
+			return;
+		if (filemap_fault(s, v, p, tried) || tried)
+			return;
+	}
+}
+
+void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
+{
+	struct sim_vma *v = &s->vma;
+	uint64_t a;
+
+	if (!v->active)
+		return;
+	for (a = off; a < off + len; a += step) {
+		pgoff_t p = a / RALAB_PAGE_SIZE;
+
+		if (p >= v->pgoff && p < v->pgoff + v->npages && !mapped(v, p))
+			fault(s, v, p);
+		if (v->file->inode->mapping.i_size > a)
+			used_mark(&v->file->inode->used, p, p);
+		if (a + step < a)
+			break;
+	}
+}
+
+void sim_madvise(struct sim *s, uint64_t off, uint64_t len, int advice)
+{
+	struct sim_vma *v = &s->vma;
+
+	if (!v->active)
+		return;
+	switch (advice) {
+	case MADV_NORMAL_:
+		v->vm_flags &= ~(VM_SEQ_READ | VM_RAND_READ);
+		break;
+	case MADV_RANDOM_:
+		v->vm_flags = (v->vm_flags & ~VM_SEQ_READ) | VM_RAND_READ;
+		break;
+	case MADV_SEQUENTIAL_:
+		v->vm_flags = (v->vm_flags & ~VM_RAND_READ) | VM_SEQ_READ;
+		break;
+	case MADV_HUGEPAGE_:
+		v->vm_flags |= VM_HUGEPAGE;
+		break;
+	case MADV_WILLNEED_:
+		/* madvise_willneed(): fadvise WILLNEED on the file range. */
+		sim_fadvise(s, v->file, (int64_t)off, (int64_t)len,
+			    FADV_WILLNEED);
+		break;
+	}
+}
