@@ -24,10 +24,13 @@ struct cli_policy {
 int cli_policy_parse(const char *spec, const char *const *extra,
 		     unsigned nr_extra, struct cli_policy *p);
 int cli_compare(int argc, char **argv);
+int cli_dump(int argc, char **argv);
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st);
 int cli_diff(int argc, char **argv);
+void cli_print_json(FILE *out, const struct ralab_workload *wl,
+		    const char *policy, const struct ralab_stats *st);
 int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict);
 /* Compare two outputs held in memory; takes ownership of @ta and @tb. */
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,

@@ -44,6 +44,9 @@ static void usage_main(FILE *out)
 		"  diff A B            compare two outputs of 'ralab sim --trace'\n"
 		"                      (or of the recorder); exit 1 if they differ\n"
 		"  compare CASE...     one table: several policies and settings per case\n"
+		"  dump CASE.ops       the page cache after the run: folio runs, orders,\n"
+		"                      readahead marks\n"
+		"  report --html OUT CASE...  a page of charts (windows, orders, requests)\n"
 		"  policies            list the readahead policies and patches\n"
 		"\n"
 		"options:\n"
@@ -73,6 +76,8 @@ static void usage_sim(FILE *out)
 		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
+		"  --format text|json  key=value lines (default) or one JSON object\n"
+		"                      (docs/schema/sim.schema.json; not with --trace)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"The .ops format:\n"
@@ -193,8 +198,79 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	if (st->ra_pages_unused != UINT64_MAX)
 		fprintf(out, "ra_pages_unused=%llu\n",
 			(unsigned long long)st->ra_pages_unused);
+	fprintf(out, "ra_pages_evicted_unused=%llu\n",
+		(unsigned long long)st->ra_pages_evicted_unused);
+	fprintf(out, "request_sizes_kib=");
+	{
+		const char *sep = "";
+		unsigned k;
+
+		for (k = 0; k < RALAB_RQ_BUCKETS; k++) {
+			if (!st->rq_size_hist[k])
+				continue;
+			fprintf(out, "%s%u%s:%llu", sep, 4u << k,
+				k + 1 == RALAB_RQ_BUCKETS ? "+" : "",
+				(unsigned long long)st->rq_size_hist[k]);
+			sep = " ";
+		}
+	}
+	fprintf(out, "\n");
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
+}
+
+/* The summary as one JSON object (schema: docs/schema/sim.schema.json). */
+void cli_print_json(FILE *out, const struct ralab_workload *wl,
+		    const char *policy, const struct ralab_stats *st)
+{
+	const struct ralab_config *c = ralab_workload_config(wl);
+	const char *sep = "";
+	unsigned k;
+
+	fprintf(out, "{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"version\": \"%s\",\n",
+		RALAB_VERSION);
+	fprintf(out, "  \"case\": \"%s\",\n  \"policy\": \"%s\",\n",
+		ralab_workload_name(wl), policy ? policy : ralab_policy_name(0));
+	fprintf(out, "  \"fs\": \"%s\",\n  \"file_size_bytes\": %llu,\n  \"read_ahead_kb\": %u,\n  \"max_sectors_kb\": %u,\n",
+		fs_name(c->fs), (unsigned long long)c->file_size,
+		c->read_ahead_kb, c->max_sectors_kb);
+	fprintf(out, "  \"device_reads\": %llu,\n  \"device_bytes\": %llu,\n",
+		(unsigned long long)st->data_reads,
+		(unsigned long long)st->data_sectors * 512);
+	fprintf(out, "  \"sync_ra_calls\": %llu,\n  \"async_ra_calls\": %llu,\n  \"ra_order_calls\": %llu,\n  \"ra_unbounded_calls\": %llu,\n  \"read_folio_calls\": %llu,\n",
+		(unsigned long long)st->sync_ra, (unsigned long long)st->async_ra,
+		(unsigned long long)st->ra_order,
+		(unsigned long long)st->ra_unbounded,
+		(unsigned long long)st->read_folio);
+	fprintf(out, "  \"folio_orders\": {");
+	for (k = 0; k <= RALAB_MAX_ORDER; k++) {
+		if (!st->folios[k])
+			continue;
+		fprintf(out, "%s\"%u\": %llu", sep, k,
+			(unsigned long long)st->folios[k]);
+		sep = ", ";
+	}
+	fprintf(out, "},\n  \"request_sizes_kib\": {");
+	sep = "";
+	for (k = 0; k < RALAB_RQ_BUCKETS; k++) {
+		if (!st->rq_size_hist[k])
+			continue;
+		fprintf(out, "%s\"%u\": %llu", sep, 4u << k,
+			(unsigned long long)st->rq_size_hist[k]);
+		sep = ", ";
+	}
+	fprintf(out, "},\n  \"pages_added\": %llu,\n  \"ra_pages\": %llu,\n",
+		(unsigned long long)st->pages_added,
+		(unsigned long long)st->ra_pages);
+	if (st->ra_pages_unused == UINT64_MAX)
+		fprintf(out, "  \"ra_pages_unused\": null,\n");
+	else
+		fprintf(out, "  \"ra_pages_unused\": %llu,\n",
+			(unsigned long long)st->ra_pages_unused);
+	fprintf(out, "  \"ra_pages_evicted_unused\": %llu,\n  \"syscalls\": %llu,\n  \"bytes_read\": %llu\n}\n",
+		(unsigned long long)st->ra_pages_evicted_unused,
+		(unsigned long long)st->syscalls,
+		(unsigned long long)st->bytes_read);
 }
 
 /* Report a library error for @what and return the exit status. */
@@ -241,7 +317,7 @@ static int cmd_sim(int argc, char **argv)
 	const char *sets[64], *patch_args[64], *policy_arg = NULL;
 	unsigned nsets = 0, npatch_args = 0, k;
 	struct cli_policy pol;
-	bool trace = false, parse_only = false;
+	bool trace = false, parse_only = false, json = false;
 	int i, err;
 
 	for (i = 1; i < argc; i++) {
@@ -254,6 +330,18 @@ static int cmd_sim(int argc, char **argv)
 			trace = true;
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = true;
+		} else if (!strcmp(a, "--format")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab sim: --format needs a value\n");
+				return 2;
+			}
+			a = argv[++i];
+			if (!strcmp(a, "json"))
+				json = true;
+			else if (strcmp(a, "text")) {
+				fprintf(stderr, "ralab sim: --format is text or json, not '%s'\n", a);
+				return 2;
+			}
 		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
 			   !strcmp(a, "--patch")) {
 			if (i + 1 >= argc) {
@@ -316,7 +404,10 @@ static int cmd_sim(int argc, char **argv)
 		ralab_workload_free(wl);
 		return fail("sim", err, NULL);
 	}
-	cli_print_summary(stdout, wl, pol.label, &st);
+	if (json)
+		cli_print_json(stdout, wl, pol.label, &st);
+	else
+		cli_print_summary(stdout, wl, pol.label, &st);
 	ralab_workload_free(wl);
 	return 0;
 }
@@ -481,6 +572,8 @@ int main(int argc, char **argv)
 		return cli_kernel(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cli_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "dump"))
+		return cli_dump(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return cli_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "policies"))

@@ -28,6 +28,7 @@ extern "C" {
 #define RALAB_VERSION "0.1.0"
 #define RALAB_PAGE_SIZE 4096u
 #define RALAB_MAX_ORDER 11 /* largest folio order the model can hold */
+#define RALAB_RQ_BUCKETS 12 /* request sizes 4 KiB .. 8 MiB and more */
 
 /* ---------------------------------------------------------------------- */
 /* Configuration: the file system, the file and the block queue.          */
@@ -174,7 +175,11 @@ struct ralab_stats {
 	uint64_t pages_added;
 	uint64_t ra_pages;        /* pages added by readahead */
 	uint64_t ra_pages_unused; /* of those, never read by the application
+				     and still cached at the end
 				     (UINT64_MAX: not tracked) */
+	uint64_t ra_pages_evicted_unused; /* evicted before being read */
+	/* Device requests by size: [k] counts sizes in [4 KiB << k, 8 KiB << k). */
+	uint64_t rq_size_hist[RALAB_RQ_BUCKETS];
 	uint64_t syscalls;      /* read/pread calls made */
 	uint64_t bytes_read;    /* bytes returned to the application */
 	uint64_t cache_nodes;   /* XArray nodes at the end */
@@ -186,12 +191,30 @@ struct ralab_stats {
  * @patches, @nr_patches: patch names to apply on top of @policy (borrowed).
  * @on_event, @event_arg: called for every event in order (borrowed).
  */
+/* One folio of a page-cache dump. */
+struct ralab_folio_info {
+	uint64_t index;    /* first page */
+	unsigned order;
+	unsigned readahead; /* PG_readahead */
+	unsigned used;      /* pages of it the application has read */
+};
+
+/*
+ * Called with the page cache of file @file (0 is the case's) at a 'dump'
+ * op (@line its line) or after the run (@line 0): @n folios in index
+ * order, borrowed for the call.
+ */
+typedef void (*ralab_dump_fn)(void *arg, unsigned file, unsigned line,
+			      const struct ralab_folio_info *folios, size_t n);
+
 struct ralab_run_opts {
 	const char *policy;
 	const char *const *patches;
 	unsigned nr_patches;
 	ralab_event_fn on_event;
 	void *event_arg;
+	ralab_dump_fn on_dump; /* NULL: no dumps (dump ops are skipped) */
+	void *dump_arg;
 };
 
 /*

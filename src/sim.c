@@ -327,9 +327,51 @@ struct sim_file *sim_file_open(struct sim *s, unsigned ino)
 
 void sim_remove_folio(struct sim_inode *in, struct folio *f)
 {
+	struct ralab_stats *st = in->sim->st;
+
 	if (in->last_hit == f)
 		in->last_hit = NULL;
+	/* Read ahead, never read, and gone: "read but discarded". */
+	if ((f->flags & PG_from_ra) && !in->used.overflow)
+		st->ra_pages_evicted_unused +=
+			folio_nr_pages(f) -
+			used_count(&in->used, f->index, folio_nr_pages(f));
 	pc_remove_folio(&in->pc, f);
+}
+
+/* The page cache of @in, folio by folio, to the dump callback. */
+static void dump_inode(struct sim *s, unsigned ino, unsigned line)
+{
+	struct sim_inode *in = &s->inodes[ino];
+	struct ralab_folio_info *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t index = 0;
+	struct folio *f;
+
+	while ((f = xa_find_after(&in->pc.i_pages, index))) {
+		if (n == cap) {
+			struct ralab_folio_info *nv;
+
+			cap = cap ? cap * 2 : 256;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n].index = f->index;
+		v[n].order = f->order;
+		v[n].readahead = !!(f->flags & PG_readahead);
+		v[n].used = in->used.overflow ?
+				    0 :
+				    (unsigned)used_count(&in->used, f->index,
+							 folio_nr_pages(f));
+		n++;
+		index = f->index + folio_nr_pages(f);
+		if (!index)
+			break;
+	}
+	s->on_dump(s->dump_arg, ino, line, v, n);
+	free(v);
 }
 
 /* read(2)/pread(2) after rw_verify_area(): -1 when the call fails. */
@@ -450,6 +492,10 @@ static void run_op(struct sim *s, const struct op *op)
 		s->st->syscalls++;
 		sim_munmap(s);
 		break;
+	case OP_DUMP:
+		if (s->on_dump)
+			dump_inode(s, op->ino, op->line);
+		break;
 	}
 }
 
@@ -488,6 +534,8 @@ int ralab_run(const struct ralab_workload *wl,
 	err = sim_init(s, &wl->cfg, sizes, wl->nr_files, policy, stats,
 		       opts->on_event, opts->event_arg);
 	s->patches = patches;
+	s->on_dump = opts->on_dump;
+	s->dump_arg = opts->dump_arg;
 	if (!err && !sim_file_open(s, 0))
 		err = -ENOMEM;
 	if (!err) {
@@ -496,6 +544,8 @@ int ralab_run(const struct ralab_workload *wl,
 		for (i = 0; i < s->nr_inodes; i++) {
 			stats->cache_nodes += s->inodes[i].pc.i_pages.nr_nodes;
 			count_unused(s, &s->inodes[i]);
+			if (s->on_dump)
+				dump_inode(s, i, 0);
 		}
 	}
 	sim_destroy(s);

@@ -86,6 +86,8 @@ struct sim {
 	struct ralab_stats *st;
 	ralab_event_fn on_event;
 	void *event_arg;
+	ralab_dump_fn on_dump;
+	void *dump_arg;
 
 	/* Folios added since the last read_pages(), in order. */
 	struct folio **batch;

@@ -80,6 +80,7 @@ static void rq_issue(struct blk_queue *q, const struct blk_rq *rq)
 
 	st->data_reads++;
 	st->data_sectors += rq->nr_sectors;
+	st->rq_size_hist[blk_rq_bucket(rq->nr_sectors)]++;
 	if (q->emit) {
 		struct ralab_event ev = {
 			.type = RALAB_EV_RQ_ISSUE,

@@ -48,6 +48,16 @@ struct blk_queue {
 	void *emit_arg;
 };
 
+/* The bucket of ralab_stats.rq_size_hist for a request of @sectors. */
+static inline unsigned blk_rq_bucket(uint32_t sectors)
+{
+	unsigned k = 0;
+
+	while (k + 1 < RALAB_RQ_BUCKETS && (uint64_t)sectors >= (16ull << k))
+		k++;
+	return k;
+}
+
 /* A contiguous piece of a bio: one folio. */
 struct blk_vec {
 	uint64_t sector;

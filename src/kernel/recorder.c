@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "block/blk.h"
 #include "ralab.h"
 #include "workload/workload.h"
 
@@ -744,7 +745,8 @@ static int run_ops(struct rec *r, int *fds)
 	for (k = 0; k < wl->nr_ops && !err; k++) {
 		const struct op *op = &wl->ops[k];
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
-				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ?
+				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
+				 op->kind == OP_DUMP ?
 			 -1 :
 			 fds[op->fd];
 		uint64_t i, x, size = r->files[op->ino].size;
@@ -841,6 +843,9 @@ static int run_ops(struct rec *r, int *fds)
 				munmap(map, map_len);
 			map = NULL;
 			break;
+		case OP_DUMP:
+			/* The kernel shows no folio orders to userspace. */
+			break;
 		}
 		if (!err && stopped(r))
 			err = -EINTR;
@@ -893,6 +898,7 @@ static void deliver(struct rec *r, const struct ralab_event *ev)
 	case RALAB_EV_RQ_ISSUE:
 		st->data_reads++;
 		st->data_sectors += ev->nr_sectors;
+		st->rq_size_hist[blk_rq_bucket(ev->nr_sectors)]++;
 		break;
 	}
 	if (r->opts && r->opts->on_event)

@@ -447,6 +447,13 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    (unsigned long long)(p->map_off + p->map_len));
 		return 0;
 	}
+	if (!strcmp(name, "dump")) {
+		if ((err = nargs(p, name, na, 0, 0, "dump")))
+			return err;
+		op->kind = OP_DUMP;
+		op->ino = p->cur_fd >= 0 ? p->fd_ino[p->cur_fd] : p->last_ino;
+		return 0;
+	}
 	if (!strcmp(name, "munmap")) {
 		if ((err = nargs(p, name, na, 0, 0, "munmap")))
 			return err;
@@ -476,7 +483,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
 	    strcmp(name, "stride-pread"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;

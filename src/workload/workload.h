@@ -27,6 +27,7 @@ enum op_kind {
 	OP_TOUCH,        /* touch OFF LEN [STEP]: read a byte every STEP */
 	OP_MADVISE,      /* madvise OFF LEN ADVICE */
 	OP_MUNMAP,       /* munmap */
+	OP_DUMP,         /* dump: the page cache of the current file */
 };
 
 /* madvise advice, as ralab names them (MADV_* values on x86-64). */

@@ -1,0 +1,51 @@
+# Sourced by tests/run.sh: metrics worked out by hand, JSON against its schema.
+
+# Hand-worked waste figures.  pread of page 0 on a cold file: initial window
+# get_init_ra_size(1, 32) = 4 pages [0,4), one used.  pread of page 2: cached,
+# no mark (the mark is page 1), no readahead: two used.  Unused 2 (pages 1, 3).
+# DONTNEED of everything: those 2 are evicted unread, none left.
+printf '# file_size: 1M\npread 0 4096\npread 8192 4096\n' > "$T/w1.ops"
+printf '# file_size: 1M\npread 0 4096\npread 8192 4096\nfadvise 0 0 dontneed\n' > "$T/w2.ops"
+"$RALAB" sim "$T/w1.ops" > "$T/w1"
+"$RALAB" sim "$T/w2.ops" > "$T/w2"
+if grep -qx 'ra_pages=4' "$T/w1" && grep -qx 'ra_pages_unused=2' "$T/w1" &&
+   grep -qx 'ra_pages_evicted_unused=0' "$T/w1" &&
+   grep -qx 'ra_pages_unused=0' "$T/w2" && grep -qx 'ra_pages_evicted_unused=2' "$T/w2" &&
+   grep -qx 'request_sizes_kib=16:1' "$T/w1"; then
+	ok "waste figures by hand"
+else
+	bad "waste figures by hand" "$(grep -E 'ra_pages|request' "$T/w1" "$T/w2")"
+fi
+# An mmap touch uses pages too: touching every page of a 1 MiB mapping
+# leaves nothing unused (read-around reads 32 pages around each fault).
+printf '# file_size: 1M\nmmap-read 0 1M\n' > "$T/w3.ops"
+"$RALAB" sim "$T/w3.ops" | grep -qx 'ra_pages_unused=0' && ok "mmap pages count as used" ||
+	bad "mmap pages count as used" "$("$RALAB" sim "$T/w3.ops" | grep ra_pages)"
+
+# ralab dump: the page cache after a run, runs of folios, marks.
+printf '# file_size: 1M\nread 4K 1\ndump\nread 4K 1\n' > "$T/d.ops"
+"$RALAB" dump "$T/d.ops" > "$T/dump"
+# After the first read: 4 order-0 pages; page 1 carries the mark (async 3).
+if grep -A4 'at line 3' "$T/dump" | grep -Eq '^ +4096 +8191 +1 +1 +0 +RA +0$'; then
+	ok "dump marks"
+else
+	bad "dump marks" "$(cat "$T/dump")"
+fi
+
+# JSON outputs validate against their schemas.
+py=""
+for p in python3 /usr/bin/python3; do
+	if "$p" -c 'import jsonschema' 2>/dev/null; then py=$p; break; fi
+done
+if [ -z "$py" ]; then
+	skip "json schema" "python3 with jsonschema is not installed (python3-jsonschema)"
+else
+	"$RALAB" sim --format json tests/cases/seed003-rand64k/case.ops > "$T/s.json"
+	"$RALAB" compare --format json tests/cases/seed001-seq4k/case.ops > "$T/c.json"
+	if "$py" - "$T/s.json" docs/schema/sim.schema.json "$T/c.json" docs/schema/compare.schema.json <<'PY' 2> "$T/schema.err"
+import json, sys, jsonschema
+for doc, schema in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    jsonschema.validate(json.load(open(doc)), json.load(open(schema)))
+PY
+	then ok "json schema"; else bad "json schema" "$(tail -3 "$T/schema.err")"; fi
+fi
