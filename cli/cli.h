@@ -25,6 +25,18 @@ int cli_policy_parse(const char *spec, const char *const *extra,
 		     unsigned nr_extra, struct cli_policy *p);
 int cli_compare(int argc, char **argv);
 int cli_dump(int argc, char **argv);
+int cli_report(int argc, char **argv);
+
+/* A progress line on stderr, shown only on a terminal after ~1 s. */
+struct cli_progress {
+	unsigned total, done;
+	double start;
+	bool shown, tty;
+};
+
+void cli_progress_start(struct cli_progress *p, unsigned total);
+void cli_progress_step(struct cli_progress *p, const char *what);
+void cli_progress_end(struct cli_progress *p);
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st);

@@ -293,6 +293,7 @@ int cli_compare(int argc, char **argv)
 	const char *cases[256];
 	unsigned npol = 0, nsw = 0, ncases = 0, ncombo = 1, i, c, k, p;
 	enum fmt fmt = FMT_TEXT;
+	struct cli_progress prog;
 	struct row *rows;
 	unsigned nrows = 0;
 	int ret = 0;
@@ -373,6 +374,7 @@ int cli_compare(int argc, char **argv)
 	rows = calloc((size_t)ncases * ncombo * npol, sizeof(*rows));
 	if (!rows)
 		return 1;
+	cli_progress_start(&prog, ncases * ncombo * npol);
 	for (c = 0; c < ncases && !ret; c++) {
 		struct ralab_workload *wl;
 		struct ralab_diag d = { 0 };
@@ -406,10 +408,12 @@ int cli_compare(int argc, char **argv)
 					break;
 				}
 				r->base = &rows[nrows - 1 - p].st;
+				cli_progress_step(&prog, r->case_name);
 			}
 		}
 		ralab_workload_free(wl);
 	}
+	cli_progress_end(&prog);
 	if (!ret) {
 		if (fmt == FMT_JSON)
 			print_json(rows, nrows);

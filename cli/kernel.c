@@ -226,10 +226,12 @@ int cli_check(int argc, char **argv)
 		return 2;
 	}
 	struct cli_policy pol;
+	struct cli_progress prog;
 
 	if (cli_policy_parse(policy, NULL, 0, &pol))
 		return 2;
 	catch_signals();
+	cli_progress_start(&prog, (unsigned)(argc - first));
 	for (i = first; i < argc; i++) {
 		struct ralab_run_opts ro = {
 			.policy = pol.name,
@@ -274,11 +276,15 @@ int cli_check(int argc, char **argv)
 			ralab_workload_free(wl);
 			return r ? r : 1;
 		}
+		cli_progress_end(&prog);
 		printf("== %s\n", argv[i]);
 		r = cli_compare_texts(stdout, "kernel", ktext, "ralab", stext, strict);
+		fflush(stdout);
 		if (r)
 			ret = r > ret ? r : ret;
 		ralab_workload_free(wl);
+		cli_progress_step(&prog, argv[i]);
 	}
+	cli_progress_end(&prog);
 	return ret;
 }

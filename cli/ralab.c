@@ -572,6 +572,8 @@ int main(int argc, char **argv)
 		return cli_kernel(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cli_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cli_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "dump"))
 		return cli_dump(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
