@@ -49,3 +49,15 @@ for doc, schema in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
 PY
 	then ok "json schema"; else bad "json schema" "$(tail -3 "$T/schema.err")"; fi
 fi
+
+# The seed-000 page cache: the pattern Jan Kara asked about.  linux-6.18
+# (identical to the kernel on this case) cycles through orders 0..6 in
+# every 2 MiB; park-2026 holds order 7 after the ramp.
+"$RALAB" dump tests/cases/seed000-4k-then-1m/case.ops > "$T/d618"
+"$RALAB" dump --policy park-2026 tests/cases/seed000-4k-then-1m/case.ops > "$T/dpark"
+if ! awk '$5 == 7' "$T/d618" | grep -q . && [ "$(grep -c '^ ' "$T/d618")" -gt 6000 ] &&
+   awk '$5 == 7 && $4 >= 1000' "$T/dpark" | grep -q .; then
+	ok "seed000 dump pattern"
+else
+	bad "seed000 dump pattern" "linux-6.18 $(grep -c '^ ' "$T/d618") runs; park: $(tail -1 "$T/dpark")"
+fi
