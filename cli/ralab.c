@@ -57,9 +57,10 @@ static void usage_main(FILE *out)
 static void usage_sim(FILE *out)
 {
 	fprintf(out,
-		"usage: ralab sim [OPTIONS] CASE.ops\n"
+		"usage: ralab sim [OPTIONS] CASE\n"
 		"\n"
-		"Run the workload CASE.ops from a cold page cache and print a\n"
+		"CASE is an .ops file or a fio job file (recognised by its [section]s).\n"
+		"Run the workload from a cold page cache and print a\n"
 		"summary, one key=value per line: data_reads, data_sectors, sync_ra,\n"
 		"async_ra, ra_order, ra_unbounded, read_folio, folio_orders (ORDER:COUNT,\n"
 		"ascending), pages_added, syscalls, bytes_read.\n"
@@ -76,6 +77,8 @@ static void usage_sim(FILE *out)
 		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
+		"  --dump-ops          print the case as .ops (what a fio job file or\n"
+		"                      another input was understood as) and exit\n"
 		"  --format text|json  key=value lines (default) or one JSON object\n"
 		"                      (docs/schema/sim.schema.json; not with --trace)\n"
 		"  -h, --help          this text\n"
@@ -317,7 +320,7 @@ static int cmd_sim(int argc, char **argv)
 	const char *sets[64], *patch_args[64], *policy_arg = NULL;
 	unsigned nsets = 0, npatch_args = 0, k;
 	struct cli_policy pol;
-	bool trace = false, parse_only = false, json = false;
+	bool trace = false, parse_only = false, json = false, dump_ops = false;
 	int i, err;
 
 	for (i = 1; i < argc; i++) {
@@ -330,6 +333,8 @@ static int cmd_sim(int argc, char **argv)
 			trace = true;
 		} else if (!strcmp(a, "--parse-only")) {
 			parse_only = true;
+		} else if (!strcmp(a, "--dump-ops")) {
+			dump_ops = true;
 		} else if (!strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab sim: --format needs a value\n");
@@ -391,7 +396,9 @@ static int cmd_sim(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (parse_only) {
+	if (dump_ops)
+		fputs(ralab_workload_ops_text(wl), stdout);
+	if (parse_only || dump_ops) {
 		ralab_workload_free(wl);
 		return 0;
 	}

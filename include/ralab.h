@@ -89,7 +89,10 @@ struct ralab_workload;
 int ralab_workload_parse(const char *name, const char *text, size_t len,
 			 struct ralab_workload **out, struct ralab_diag *diag);
 
-/* ralab_workload_load - read and parse a file.  -errno on I/O errors. */
+/*
+ * ralab_workload_load - read and parse a file: .ops, or a fio job file
+ * (recognised by its first section header).  -errno on I/O errors.
+ */
 int ralab_workload_load(const char *path, struct ralab_workload **out,
 			struct ralab_diag *diag);
 
@@ -104,6 +107,12 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 
 /* The workload's name (its file name), borrowed. */
 const char *ralab_workload_name(const struct ralab_workload *wl);
+
+/*
+ * The workload as .ops text, borrowed: the file itself for .ops input,
+ * the generated equivalent for fio job files, strace logs and iologs.
+ */
+const char *ralab_workload_ops_text(const struct ralab_workload *wl);
 
 /* ---------------------------------------------------------------------- */
 /* Events: the kernel's tracepoints, as the model fires them.             */

@@ -465,6 +465,15 @@ static void run_op(struct sim *s, const struct op *op)
 				 op->len);
 		}
 		break;
+	case OP_SHUFFLE_PREAD: {
+		uint64_t *order = ralab__shuffle(op->count, op->seed);
+
+		for (i = 0; order && i < op->count; i++)
+			sys_read(s, f, (int64_t)(op->off + order[i] * op->len),
+				 op->len);
+		free(order);
+		break;
+	}
 	case OP_STRIDE_PREAD:
 		for (i = 0; i < op->count; i++)
 			sys_read(s, f,

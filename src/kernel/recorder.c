@@ -715,7 +715,8 @@ static uint64_t max_len(const struct ralab_workload *wl)
 		enum op_kind k = wl->ops[i].kind;
 
 		if ((k == OP_READ || k == OP_PREAD || k == OP_RAND_PREAD ||
-		     k == OP_STRIDE_PREAD) && wl->ops[i].len > m)
+		     k == OP_STRIDE_PREAD || k == OP_SHUFFLE_PREAD) &&
+		    wl->ops[i].len > m)
 			m = wl->ops[i].len;
 	}
 	return m;
@@ -791,6 +792,22 @@ static int run_ops(struct rec *r, int *fds)
 					err = -EINTR;
 			}
 			break;
+		case OP_SHUFFLE_PREAD: {
+			uint64_t *order = ralab__shuffle(op->count, op->seed);
+
+			if (!order) {
+				err = -ENOMEM;
+				break;
+			}
+			for (i = 0; !err && i < op->count; i++) {
+				err = sys_read(r, fd, (int64_t)(op->off + order[i] * op->len),
+					       op->len, true, buf, (size_t)bufsz, &got);
+				if (stopped(r))
+					err = -EINTR;
+			}
+			free(order);
+			break;
+		}
 		case OP_STRIDE_PREAD:
 			for (i = 0; !err && i < op->count; i++) {
 				err = sys_read(r, fd, (int64_t)op->off + (int64_t)i * op->stride,

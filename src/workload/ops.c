@@ -482,8 +482,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		return err;
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
-	    strcmp(name, "stride-pread"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, dump)",
+	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread"))
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -528,6 +528,31 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 				    TOK(tok[3]));
 		if ((err = check_op_vs_config(p, wl, &op)))
 			return err;
+	} else if (!strcmp(name, "shuffle-pread")) {
+		uint64_t size;
+
+		op.kind = OP_SHUFFLE_PREAD;
+		if ((err = nargs(p, name, na, 3, 4,
+				 "shuffle-pread OFF SIZE LEN [SEED]")) ||
+		    (err = arg_size(p, "shuffle-pread offset", tok[1], &op.off)) ||
+		    (err = arg_size(p, "shuffle-pread size", tok[2], &size)) ||
+		    (err = arg_size(p, "shuffle-pread length", tok[3], &op.len)))
+			return err;
+		if (!op.len)
+			return perr(p, "shuffle-pread length must not be 0");
+		if (size > RALAB_MAX_POS - op.off)
+			return perr(p, "shuffle-pread range ends past 2^63 - 1");
+		op.count = size / op.len;
+		if (!op.count)
+			return perr(p, "shuffle-pread size %llu holds no block of %llu bytes",
+				    (unsigned long long)size,
+				    (unsigned long long)op.len);
+		if (op.count > MAX_SHUFFLE_BLOCKS)
+			return perr(p, "shuffle-pread of %llu blocks: at most 2^27",
+				    (unsigned long long)op.count);
+		if (na == 4 && parse_u64(tok[4], &op.seed, false))
+			return perr(p, "shuffle-pread seed must be an unsigned 64-bit number, not '%.*s'",
+				    TOK(tok[4]));
 	} else if (!strcmp(name, "stride-pread")) {
 		int64_t stride;
 		uint64_t mag, span;
@@ -686,11 +711,15 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 		diag->msg[0] = '\0';
 	wl = calloc(1, sizeof(*wl));
 	buf = malloc(len + 1);
-	if (!wl || !buf || !(wl->name = strdup(name))) {
+	if (wl)
+		wl->text = malloc(len + 1);
+	if (!wl || !buf || !wl->text || !(wl->name = strdup(name))) {
 		free(buf);
 		ralab_workload_free(wl);
 		return -ENOMEM;
 	}
+	memcpy(wl->text, text, len);
+	wl->text[len] = '\0';
 	ralab_config_default(&wl->cfg);
 	/* The case's file, opened once as descriptor 0. */
 	wl->nr_files = 1;
@@ -845,9 +874,44 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 		len += (size_t)n;
 	}
 	close(fd);
+	if (text && (ralab__is_fio(text, len) ||
+		     (strlen(path) > 4 && !strcmp(path + strlen(path) - 4, ".fio")))) {
+		char *ops, gname[300];
+
+		err = ralab__fio_to_ops(path, text, len, &ops, diag);
+		free(text);
+		if (err)
+			return err;
+		snprintf(gname, sizeof(gname), "%.280s (as .ops)", path);
+		err = ralab_workload_parse(gname, ops, strlen(ops), out, diag);
+		free(ops);
+		return err;
+	}
 	err = ralab_workload_parse(path, text ? text : "", len, out, diag);
 	free(text);
 	return err;
+}
+
+uint64_t *ralab__shuffle(uint64_t n, uint64_t seed)
+{
+	uint64_t *v = malloc(n * sizeof(*v)), i, x = seed;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++)
+		v[i] = i;
+	for (i = n; i > 1; i--) {
+		uint64_t j, t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = x % i;
+		t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+	return v;
 }
 
 void ralab_workload_free(struct ralab_workload *wl)
@@ -855,6 +919,7 @@ void ralab_workload_free(struct ralab_workload *wl)
 	if (!wl)
 		return;
 	free(wl->name);
+	free(wl->text);
 	free(wl->ops);
 	free(wl);
 }
@@ -867,4 +932,9 @@ const struct ralab_config *ralab_workload_config(const struct ralab_workload *wl
 const char *ralab_workload_name(const struct ralab_workload *wl)
 {
 	return wl->name;
+}
+
+const char *ralab_workload_ops_text(const struct ralab_workload *wl)
+{
+	return wl->text;
 }

@@ -19,6 +19,7 @@ enum op_kind {
 	OP_SEEK,         /* seek OFF */
 	OP_RAND_PREAD,   /* rand-pread LEN COUNT [SEED] */
 	OP_STRIDE_PREAD, /* stride-pread OFF LEN STRIDE COUNT */
+	OP_SHUFFLE_PREAD, /* shuffle-pread OFF SIZE LEN [SEED]: each block once */
 	OP_OPEN,         /* open, or file NAME SIZE: descriptor @fd on @ino */
 	OP_CLOSE,        /* close */
 	OP_FADVISE,      /* fadvise OFF LEN ADVICE */
@@ -66,6 +67,18 @@ struct op {
 };
 
 #define MAX_FILES 64
+#define MAX_SHUFFLE_BLOCKS (1ull << 27)
+
+/*
+ * The block order of shuffle-pread: a Fisher-Yates shuffle of 0..n-1
+ * driven by xorshift64 from @seed.  Returns a malloc'ed array, or NULL.
+ */
+uint64_t *ralab__shuffle(uint64_t n, uint64_t seed);
+
+/* fio.c: job files. */
+bool ralab__is_fio(const char *text, size_t len);
+int ralab__fio_to_ops(const char *name, const char *text, size_t len,
+		      char **ops, struct ralab_diag *diag);
 #define MAX_FDS 4096
 
 struct wl_file {
@@ -78,6 +91,7 @@ enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_NR };
 
 struct ralab_workload {
 	char *name;
+	char *text; /* the .ops text (generated for other formats) */
 	struct ralab_config cfg;
 	unsigned hdr_line[HDR_NR];
 	struct op *ops;

@@ -19,13 +19,20 @@ kernel_suite() {
 	# ralab check on small recorded cases: the model must match the kernel.
 	for c in eof-4k-unaligned-size eof-1m-301-pages interleaved-2-streams \
 		 rand-64k unaligned-preads ra0-64k msk384-512k ext4-4k-then-1m \
-		 mmap-hugepage mmap-partly-cached dontneed-then-reread two-files; do
+		 mmap-hugepage mmap-partly-cached dontneed-then-reread two-files shuffle-16k; do
 		if "$RALAB" check --strict --workdir "$wd" tests/cases/$c/case.ops > "$T/check" 2>&1; then
 			ok "kernel check $c"
 		else
 			bad "kernel check $c" "$(tail -n 20 "$T/check")"
 		fi
 	done
+
+	# A fio job file, recorded and simulated.
+	if "$RALAB" check --strict --workdir "$wd" tests/fio/mixed-small.fio > "$T/check" 2>&1; then
+		ok "kernel check fio mixed-small"
+	else
+		bad "kernel check fio mixed-small" "$(tail -n 20 "$T/check")"
+	fi
 
 	leftovers() { # prints what a recorder using $wd left behind
 		local l

@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fio.c - fio job files as workloads.
+ *
+ * A job file is turned into .ops text (what 'ralab sim --dump-ops' shows),
+ * which the .ops parser then reads.  Every option is checked here, with the
+ * job file's FILE:LINE: an option that changes the I/O pattern and is not
+ * modelled is an error naming it; an option that only changes fio's
+ * reporting is accepted (and listed in the generated text's comments).
+ *
+ * What is modelled, per job (and per clone, numjobs):
+ *   rw/readwrite  read, randread, and the reads of rw/readwrite and randrw
+ *                 (rwmixread percent of the I/O; the writes are not modelled)
+ *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
+ *   file_service_type (roundrobin, sequential, random), loops, number_ios,
+ *   invalidate (POSIX_FADV_DONTNEED first), fadvise_hint (SEQUENTIAL or
+ *   RANDOM, fio's default), randseed, norandommap, ioengine (sync: read;
+ *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
+ *   touched a page at a time), iodepth and thinktime (kept for the time
+ *   model: no effect on events), stonewall.
+ * Random offsets: fio visits every block once (its random map) in an
+ * order from its own generator; ralab visits every block once in an order
+ * from xorshift64 (shuffle-pread), so the set is fio's, the order is not.
+ * Jobs run one after another (concurrency is the time model's).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define MAX_SECTIONS 64
+#define MAX_OPTS 128
+#define FIO_MAX_OPS (1u << 22)
+
+struct opt {
+	char key[48];
+	char val[256];
+	unsigned line;
+};
+
+struct section {
+	char name[64];
+	unsigned line;
+	struct opt opts[MAX_OPTS];
+	unsigned nr;
+};
+
+struct fio {
+	const char *name;
+	struct ralab_diag *diag;
+	struct section sec[MAX_SECTIONS];
+	unsigned nr_sec;
+	char *out; /* generated .ops */
+	size_t len, cap;
+	unsigned nr_ops;
+	bool oom;
+};
+
+static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!f->diag)
+		return -EINVAL;
+	f->diag->line = line;
+	n = snprintf(f->diag->msg, sizeof(f->diag->msg), "%s:%u: ", f->name,
+		     line);
+	if (n > 0 && (size_t)n < sizeof(f->diag->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(f->diag->msg + n, sizeof(f->diag->msg) - (size_t)n,
+			  fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static void emit(struct fio *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void emit(struct fio *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (f->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(f->out + f->len, f->cap - f->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < f->cap - f->len)
+			break;
+		{
+			size_t cap = f->cap ? f->cap * 2 : 1 << 16;
+			char *o = realloc(f->out, cap);
+
+			if (!o) {
+				f->oom = true;
+				return;
+			}
+			f->out = o;
+			f->cap = cap;
+		}
+	}
+	f->len += (size_t)n;
+}
+
+/* Options fio accepts that change only its reporting or bookkeeping. */
+static const char *const reporting_only[] = {
+	"name", "description", "group_reporting", "write_bw_log",
+	"write_lat_log", "write_iops_log", "write_hist_log", "log_avg_msec",
+	"per_job_logs", "log_hist_msec", "percentile_list", "clat_percentiles",
+	"lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
+	"disable_slat", "disable_bw_measurement", "gtod_reduce", "unified_rw_reporting",
+	"ramp_time", "thread", "directory", "create_on_open", "allow_file_create",
+	"kb_base", "unit_base", "cpus_allowed", "cpumask", "nice", "prio",
+	"prioclass", "exitall", "clocksource", "continue_on_error",
+	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
+	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
+	"iodepth_batch", "iodepth_batch_complete", "iodepth_low", "end_fsync",
+	"fsync_on_close", "direct_io", "startdelay", "unlink",
+};
+
+static const char *const modelled[] = {
+	"rw", "readwrite", "bs", "blocksize", "size", "filesize", "offset",
+	"offset_increment", "numjobs", "nrfiles", "filename",
+	"file_service_type", "ioengine", "iodepth", "invalidate",
+	"fadvise_hint", "thinktime", "randseed", "loops", "number_ios",
+	"stonewall", "wait_for_previous", "rwmixread", "rwmixwrite",
+	"norandommap", "direct", "buffered", "random_generator",
+	"randrepeat", "new_group",
+};
+
+static bool in_list(const char *k, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(k, list[i]))
+			return true;
+	return false;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static int parse_ini(struct fio *f, char *text)
+{
+	struct section *cur = NULL;
+	char *line, *next;
+	unsigned no = 0;
+
+	for (line = text; line; line = next) {
+		char *s, *eq;
+
+		no++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+
+			if (!end || end[1])
+				return ferr(f, no, "malformed section header '%.60s'", s);
+			*end = '\0';
+			if (f->nr_sec == MAX_SECTIONS)
+				return ferr(f, no, "too many sections (at most %d)", MAX_SECTIONS);
+			cur = &f->sec[f->nr_sec++];
+			memset(cur, 0, sizeof(*cur));
+			if (strlen(s + 1) >= sizeof(cur->name) || !s[1])
+				return ferr(f, no, "bad section name '%.60s'", s + 1);
+			strcpy(cur->name, s + 1);
+			cur->line = no;
+			continue;
+		}
+		if (!strncmp(s, "include ", 8))
+			return ferr(f, no, "'include' is not supported: put the options in this file");
+		if (!cur)
+			return ferr(f, no, "option '%.40s' outside a section", s);
+		if (cur->nr == MAX_OPTS)
+			return ferr(f, no, "too many options in [%s]", cur->name);
+		eq = strchr(s, '=');
+		if (eq)
+			*eq = '\0';
+		s = trim(s);
+		if (strlen(s) >= sizeof(cur->opts[0].key) ||
+		    (eq && strlen(trim(eq + 1)) >= sizeof(cur->opts[0].val)))
+			return ferr(f, no, "option too long");
+		strcpy(cur->opts[cur->nr].key, s);
+		strcpy(cur->opts[cur->nr].val, eq ? trim(eq + 1) : "");
+		cur->opts[cur->nr].line = no;
+		cur->nr++;
+	}
+	return 0;
+}
+
+/* The value of @key for a job: its own section, else [global]. */
+static const struct opt *get(const struct fio *f, const struct section *job,
+			     const char *key)
+{
+	unsigned i, s;
+
+	for (i = job->nr; i-- > 0;)
+		if (!strcmp(job->opts[i].key, key))
+			return &job->opts[i];
+	/* The [global] sections before this job. */
+	for (s = (unsigned)(job - f->sec); s-- > 0;) {
+		const struct section *g = &f->sec[s];
+
+		if (strcmp(g->name, "global"))
+			continue;
+		for (i = g->nr; i-- > 0;)
+			if (!strcmp(g->opts[i].key, key))
+				return &g->opts[i];
+	}
+	return NULL;
+}
+
+/* fio sizes: a number with k, m, g, t (powers of 1024), i/b ignored. */
+static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
+{
+	const char *s = o->val;
+	uint64_t v = 0, mult = 1;
+
+	if (!*s || *s < '0' || *s > '9')
+		return ferr(f, o->line, "%s: '%s' is not a size", o->key, o->val);
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return ferr(f, o->line, "%s: '%s' is too large", o->key, o->val);
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	switch (*s) {
+	case 'k': case 'K': mult = 1ull << 10; s++; break;
+	case 'm': case 'M': mult = 1ull << 20; s++; break;
+	case 'g': case 'G': mult = 1ull << 30; s++; break;
+	case 't': case 'T': mult = 1ull << 40; s++; break;
+	case '%':
+		return ferr(f, o->line, "%s: percentages are not supported", o->key);
+	default: break;
+	}
+	if (*s == 'i' || *s == 'I')
+		s++;
+	if (*s == 'b' || *s == 'B')
+		s++;
+	if (*s)
+		return ferr(f, o->line, "%s: '%s' is not a size (ranges and lists are not supported)",
+			    o->key, o->val);
+	if (v > (uint64_t)RALAB_MAX_POS / mult)
+		return ferr(f, o->line, "%s: '%s' is too large", o->key, o->val);
+	*out = v * mult;
+	return 0;
+}
+
+static int fio_uint(struct fio *f, const struct opt *o, uint64_t *out)
+{
+	char *end;
+
+	if (!o->val[0] || o->val[0] == '-')
+		return ferr(f, o->line, "%s: '%s' is not a number", o->key, o->val);
+	*out = strtoull(o->val, &end, 10);
+	if (*end)
+		return ferr(f, o->line, "%s: '%s' is not a number", o->key, o->val);
+	return 0;
+}
+
+static bool fio_bool(const struct opt *o)
+{
+	return !o->val[0] || strcmp(o->val, "0");
+}
+
+struct job {
+	char name[64];
+	bool random, rw;
+	unsigned mix;        /* rwmixread percent */
+	uint64_t bs, size, filesize, offset, offset_inc, loops, number_ios;
+	uint64_t randseed;
+	unsigned numjobs, nrfiles;
+	int engine;          /* 0 read, 1 pread, 2 mmap */
+	int service;         /* 0 roundrobin, 1 sequential, 2 random */
+	bool invalidate, fadvise_hint, norandommap;
+	char filename[128];
+};
+
+static int read_job(struct fio *f, struct section *sec, struct job *j)
+{
+	const struct opt *o;
+	unsigned i, s;
+	uint64_t v;
+	int err;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(j->name, sizeof(j->name), "%s", sec->name);
+	j->bs = 4096;
+	j->numjobs = j->nrfiles = 1;
+	j->mix = 50;
+	j->loops = 1;
+	j->invalidate = j->fadvise_hint = true;
+	j->randseed = 0x89;
+
+	/* Every option of the job and of [global]: known, or an error. */
+	for (s = 0; s <= (unsigned)(sec - f->sec); s++) {
+		const struct section *x = &f->sec[s];
+
+		if (x != sec && strcmp(x->name, "global"))
+			continue;
+		for (i = 0; i < x->nr; i++) {
+			const char *k = x->opts[i].key;
+
+			if (in_list(k, modelled, sizeof(modelled) / sizeof(modelled[0])) ||
+			    in_list(k, reporting_only,
+				    sizeof(reporting_only) / sizeof(reporting_only[0])))
+				continue;
+			if (!strcmp(k, "time_based") || !strcmp(k, "runtime"))
+				return ferr(f, x->opts[i].line, "'%s' makes the I/O depend on time, which ralab does not model yet: use size, loops or number_ios",
+					    k);
+			return ferr(f, x->opts[i].line, "option '%s' changes the I/O pattern and is not supported by ralab",
+				    k);
+		}
+	}
+	o = get(f, sec, "rw");
+	if (!o)
+		o = get(f, sec, "readwrite");
+	if (o) {
+		if (!strcmp(o->val, "read"))
+			;
+		else if (!strcmp(o->val, "randread"))
+			j->random = true;
+		else if (!strcmp(o->val, "rw") || !strcmp(o->val, "readwrite"))
+			j->rw = true;
+		else if (!strcmp(o->val, "randrw"))
+			j->rw = j->random = true;
+		else if (strchr(o->val, ':'))
+			return ferr(f, o->line, "%s=%s: the ':N' skip form is not supported", o->key, o->val);
+		else
+			return ferr(f, o->line, "%s=%s: only reads are modelled (read, randread, rw, randrw)",
+				    o->key, o->val);
+	}
+	if ((o = get(f, sec, "bs")) || (o = get(f, sec, "blocksize"))) {
+		if ((err = fio_size(f, o, &j->bs)))
+			return err;
+		if (!j->bs)
+			return ferr(f, o->line, "%s must not be 0", o->key);
+	}
+	if ((o = get(f, sec, "size")) && (err = fio_size(f, o, &j->size)))
+		return err;
+	if ((o = get(f, sec, "filesize")) && (err = fio_size(f, o, &j->filesize)))
+		return err;
+	if ((o = get(f, sec, "offset")) && (err = fio_size(f, o, &j->offset)))
+		return err;
+	if ((o = get(f, sec, "offset_increment")) &&
+	    (err = fio_size(f, o, &j->offset_inc)))
+		return err;
+	if ((o = get(f, sec, "numjobs"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (!v || v > 64)
+			return ferr(f, o->line, "numjobs must be from 1 to 64");
+		j->numjobs = (unsigned)v;
+	}
+	if ((o = get(f, sec, "nrfiles"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (!v || v > 16)
+			return ferr(f, o->line, "nrfiles must be from 1 to 16");
+		j->nrfiles = (unsigned)v;
+	}
+	if ((o = get(f, sec, "rwmixread"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (v > 100)
+			return ferr(f, o->line, "rwmixread must be at most 100");
+		j->mix = (unsigned)v;
+	}
+	if ((o = get(f, sec, "rwmixwrite"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (v > 100)
+			return ferr(f, o->line, "rwmixwrite must be at most 100");
+		j->mix = 100 - (unsigned)v;
+	}
+	if ((o = get(f, sec, "loops"))) {
+		if ((err = fio_uint(f, o, &j->loops)))
+			return err;
+		if (!j->loops || j->loops > 1000)
+			return ferr(f, o->line, "loops must be from 1 to 1000");
+	}
+	if ((o = get(f, sec, "number_ios")) && (err = fio_uint(f, o, &j->number_ios)))
+		return err;
+	if ((o = get(f, sec, "randseed")) && (err = fio_uint(f, o, &j->randseed)))
+		return err;
+	if ((o = get(f, sec, "invalidate")))
+		j->invalidate = fio_bool(o);
+	if ((o = get(f, sec, "fadvise_hint")))
+		j->fadvise_hint = fio_bool(o);
+	if ((o = get(f, sec, "norandommap")))
+		j->norandommap = fio_bool(o);
+	if ((o = get(f, sec, "direct")) && fio_bool(o))
+		return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
+	if ((o = get(f, sec, "buffered")) && !fio_bool(o))
+		return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
+	if ((o = get(f, sec, "iodepth")) && (err = fio_uint(f, o, &v)))
+		return err;
+	if ((o = get(f, sec, "thinktime")) && (err = fio_uint(f, o, &v)))
+		return err;
+	if ((o = get(f, sec, "ioengine"))) {
+		const char *e = o->val;
+
+		if (!strcmp(e, "sync"))
+			j->engine = 0;
+		else if (!strcmp(e, "psync") || !strcmp(e, "pvsync") ||
+			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio") ||
+			 !strcmp(e, "posixaio") || !strcmp(e, "io_uring"))
+			j->engine = 1;
+		else if (!strcmp(e, "mmap"))
+			j->engine = 2;
+		else
+			return ferr(f, o->line, "ioengine=%s is not supported (sync, psync, pvsync, libaio, posixaio, io_uring, mmap)",
+				    e);
+	}
+	if ((o = get(f, sec, "file_service_type"))) {
+		if (!strcmp(o->val, "roundrobin"))
+			j->service = 0;
+		else if (!strcmp(o->val, "sequential"))
+			j->service = 1;
+		else if (!strcmp(o->val, "random"))
+			j->service = 2;
+		else
+			return ferr(f, o->line, "file_service_type=%s is not supported (roundrobin, sequential, random)",
+				    o->val);
+	}
+	if ((o = get(f, sec, "filename"))) {
+		if (strchr(o->val, ':'))
+			return ferr(f, o->line, "several files in filename= are not supported: use nrfiles");
+		snprintf(j->filename, sizeof(j->filename), "%.127s", o->val);
+	}
+	if (!j->size && !j->filesize)
+		return ferr(f, sec->line, "job [%s] has no size or filesize", sec->name);
+	if (!j->filesize)
+		j->filesize = j->size / j->nrfiles;
+	if (!j->size)
+		j->size = j->filesize * j->nrfiles;
+	if (j->bs > j->filesize)
+		return ferr(f, sec->line, "job [%s]: bs %llu is larger than its files (%llu bytes)",
+			    sec->name, (unsigned long long)j->bs,
+			    (unsigned long long)j->filesize);
+	return 0;
+}
+
+/* A .ops file name from a fio file name. */
+static void ops_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; src[i] && i + 1 < len && i < 31; i++) {
+		char c = src[i];
+
+		dst[i] = (char)(((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				 (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+				 c == '.') ? c : '_');
+	}
+	dst[i] = '\0';
+}
+
+struct gen {
+	char names[MAX_FILES][32];
+	uint64_t sizes[MAX_FILES];
+	unsigned nr;
+};
+
+static int file_index(struct gen *g, const char *name, uint64_t size,
+		      bool *is_new)
+{
+	unsigned i;
+
+	for (i = 0; i < g->nr; i++)
+		if (!strcmp(g->names[i], name)) {
+			*is_new = false;
+			return (int)i;
+		}
+	if (g->nr == MAX_FILES)
+		return -1;
+	snprintf(g->names[g->nr], sizeof(g->names[0]), "%s", name);
+	g->sizes[g->nr] = size;
+	*is_new = true;
+	return (int)g->nr++;
+}
+
+/* The I/O of one job clone over its open descriptors @fds. */
+static void gen_io(struct fio *f, const struct job *j, unsigned clone,
+		   const unsigned *fds, unsigned nfd)
+{
+	uint64_t start = j->offset + clone * j->offset_inc;
+	uint64_t span = j->filesize > start ? j->filesize - start : 0;
+	uint64_t per_file = j->size / nfd, blocks, n, l, k, x = j->randseed;
+	unsigned fi;
+
+	if (per_file > span)
+		per_file = span;
+	blocks = per_file / j->bs;
+	n = blocks * nfd;
+	if (j->rw)
+		n = n * j->mix / 100;
+	if (j->number_ios && j->number_ios < n)
+		n = j->number_ios;
+	if (!n)
+		return;
+	for (l = 0; l < j->loops; l++) {
+		if (nfd == 1 || j->service == 1) {
+			/* Each file in turn, as one stream. */
+			for (fi = 0; fi < nfd; fi++) {
+				uint64_t m = n / nfd + (fi < n % nfd);
+
+				if (!m)
+					continue;
+				emit(f, "fd %u\n", fds[fi]);
+				if (j->engine == 2) {
+					emit(f, "mmap-read %llu %llu %llu\n",
+					     (unsigned long long)(start & ~4095ull),
+					     (unsigned long long)(m * j->bs + (start & 4095)),
+					     4096ull);
+				} else if (j->random && !j->norandommap && !j->rw) {
+					emit(f, "shuffle-pread %llu %llu %llu %llu\n",
+					     (unsigned long long)start,
+					     (unsigned long long)(m * j->bs),
+					     (unsigned long long)j->bs,
+					     (unsigned long long)(j->randseed + fi + l));
+				} else if (j->random) {
+					emit(f, "rand-pread %llu %llu %llu\n",
+					     (unsigned long long)j->bs,
+					     (unsigned long long)m,
+					     (unsigned long long)(j->randseed + fi + l + 1));
+				} else if (j->engine == 0) {
+					emit(f, "seek %llu\nread %llu %llu\n",
+					     (unsigned long long)start,
+					     (unsigned long long)j->bs,
+					     (unsigned long long)m);
+				} else {
+					emit(f, "stride-pread %llu %llu %llu %llu\n",
+					     (unsigned long long)start,
+					     (unsigned long long)j->bs,
+					     (unsigned long long)j->bs,
+					     (unsigned long long)m);
+				}
+				f->nr_ops += 3;
+			}
+			continue;
+		}
+		/* roundrobin / random: switch file at every I/O. */
+		for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
+			uint64_t b = k / nfd;
+
+			if (j->service == 2) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				fi = (unsigned)(x % nfd);
+			} else {
+				fi = (unsigned)(k % nfd);
+			}
+			if (j->random) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				b = x % (blocks ? blocks : 1);
+			}
+			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
+			     (unsigned long long)(start + b * j->bs),
+			     (unsigned long long)j->bs);
+			f->nr_ops += 2;
+		}
+	}
+}
+
+static int generate(struct fio *f)
+{
+	struct job jobs[MAX_SECTIONS];
+	struct gen g = { .nr = 0 };
+	unsigned nj = 0, s, c, i, nfd = 0;
+	char *body_out;
+	size_t body_len;
+	int err;
+
+	for (s = 0; s < f->nr_sec; s++) {
+		if (!strcmp(f->sec[s].name, "global"))
+			continue;
+		if ((err = read_job(f, &f->sec[s], &jobs[nj])))
+			return err;
+		nj++;
+	}
+	if (!nj)
+		return ferr(f, 1, "no job section (only [global])");
+
+	/* The body first, to learn the files; the header goes in front. */
+	emit(f, "close\n");
+	for (i = 0; i < nj; i++) {
+		const struct job *j = &jobs[i];
+
+		for (c = 0; c < j->numjobs; c++) {
+			unsigned fds[16], k;
+
+			emit(f, "# job %s, clone %u\n", j->name, c);
+			for (k = 0; k < j->nrfiles; k++) {
+				char fname[128], oname[32];
+				bool fresh;
+				int ino;
+
+				if (j->filename[0])
+					snprintf(fname, sizeof(fname), "%.127s", j->filename);
+				else
+					snprintf(fname, sizeof(fname), "%.60s.%u.%u", j->name, c, k);
+				ops_name(oname, sizeof(oname), fname);
+				ino = file_index(&g, oname, j->filesize, &fresh);
+				if (ino < 0)
+					return ferr(f, f->sec[0].line, "too many files (at most %d)", MAX_FILES);
+				if (fresh && ino == 0)
+					emit(f, "open\n"); /* on main, after the close */
+				else if (fresh)
+					emit(f, "file %s %llu\n", oname,
+					     (unsigned long long)j->filesize);
+				else
+					emit(f, "use %s\nopen\n", ino ? oname : "main");
+				fds[k] = ++nfd;
+				if (j->invalidate)
+					emit(f, "fadvise 0 0 dontneed\n");
+				if (j->fadvise_hint)
+					emit(f, "fadvise %llu %llu %s\n",
+					     (unsigned long long)(j->offset + c * j->offset_inc),
+					     (unsigned long long)j->size,
+					     j->random ? "random" : "sequential");
+			}
+			gen_io(f, j, c, fds, j->nrfiles);
+			if (f->nr_ops >= FIO_MAX_OPS)
+				return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
+		}
+	}
+	if (f->oom)
+		return -ENOMEM;
+	body_out = f->out;
+	body_len = f->len;
+	f->out = NULL;
+	f->len = f->cap = 0;
+	emit(f, "# generated by ralab from %s (a fio job file)\n", f->name);
+	emit(f, "# file_size: %llu\n", (unsigned long long)g.sizes[0]);
+	emit(f, "# files: main = %s\n", g.names[0]);
+	emit(f, "%.*s", (int)body_len, body_out);
+	free(body_out);
+	return f->oom ? -ENOMEM : 0;
+}
+
+bool ralab__is_fio(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	/* A fio job file starts (after blanks and comments) with '['. */
+	while (i < len) {
+		while (i < len && (text[i] == ' ' || text[i] == '\t' ||
+				   text[i] == '\n' || text[i] == '\r'))
+			i++;
+		if (i < len && (text[i] == '#' || text[i] == ';')) {
+			while (i < len && text[i] != '\n')
+				i++;
+			continue;
+		}
+		return i < len && text[i] == '[';
+	}
+	return false;
+}
+
+int ralab__fio_to_ops(const char *name, const char *text, size_t len,
+		      char **ops, struct ralab_diag *diag)
+{
+	struct fio *f = calloc(1, sizeof(*f));
+	char *copy = malloc(len + 1);
+	int err;
+
+	*ops = NULL;
+	if (!f || !copy) {
+		free(f);
+		free(copy);
+		return -ENOMEM;
+	}
+	f->name = name;
+	f->diag = diag;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (memchr(text, '\0', len))
+		err = ferr(f, 1, "NUL byte in the file: not a job file");
+	else
+		err = parse_ini(f, copy);
+	if (!err)
+		err = generate(f);
+	if (!err)
+		*ops = f->out;
+	else
+		free(f->out);
+	free(copy);
+	free(f);
+	return err;
+}
