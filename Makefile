@@ -81,6 +81,12 @@ fuzz:
 	@echo "  CC      fuzz/fuzz_ops.c"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 		-o build/fuzz/fuzz_ops fuzz/fuzz_ops.c build/fuzz/libralab.a
+	$(Q)for f in fio strace iolog; do \
+		echo "  CC      fuzz/fuzz_formats.c ($$f)"; \
+		clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
+			-DFUZZ_$$(echo $$f | tr a-z A-Z) -o build/fuzz/fuzz_$$f \
+			fuzz/fuzz_formats.c build/fuzz/libralab.a || exit 1; \
+	done
 
 format:
 	$(Q)clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard src/*.h src/*/*.h include/*.h cli/*.h)

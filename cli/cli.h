@@ -26,6 +26,7 @@ int cli_policy_parse(const char *spec, const char *const *extra,
 int cli_compare(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 int cli_report(int argc, char **argv);
+int cli_record(int argc, char **argv);
 
 /* A progress line on stderr, shown only on a terminal after ~1 s. */
 struct cli_progress {

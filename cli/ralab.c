@@ -47,6 +47,10 @@ static void usage_main(FILE *out)
 		"  dump CASE.ops       the page cache after the run: folio runs, orders,\n"
 		"                      readahead marks\n"
 		"  report --html OUT CASE...  a page of charts (windows, orders, requests)\n"
+		"  record -- CMD ARGS  run CMD under strace; 'ralab sim' reads the log\n"
+		"\n"
+		"CASE files: .ops workloads, fio job files, strace logs (-f -tt) and fio\n"
+		"iologs (versions 2 and 3); 'ralab sim --dump-ops' shows what was read.\n"
 		"  policies            list the readahead policies and patches\n"
 		"\n"
 		"options:\n"
@@ -579,6 +583,8 @@ int main(int argc, char **argv)
 		return cli_kernel(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cli_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "record"))
+		return cli_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cli_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "dump"))

@@ -258,8 +258,15 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	int err, ino;
 
 	if (!strcmp(name, "open")) {
-		if ((err = nargs(p, name, na, 0, 0, "open")))
+		if ((err = nargs(p, name, na, 0, 1, "open [NAME]")))
 			return err;
+		if (na == 1) {
+			ino = find_file(wl, tok[1]);
+			if (ino < 0)
+				return perr(p, "no file '%.*s' (declare it with 'file NAME SIZE'; the case's file is 'main')",
+					    TOK(tok[1]));
+			return new_fd(p, wl, (unsigned)ino, op);
+		}
 		return new_fd(p, wl, p->cur_fd >= 0 ? p->fd_ino[p->cur_fd]
 						    : p->last_ino, op);
 	}
@@ -874,18 +881,32 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 		len += (size_t)n;
 	}
 	close(fd);
-	if (text && (ralab__is_fio(text, len) ||
-		     (strlen(path) > 4 && !strcmp(path + strlen(path) - 4, ".fio")))) {
-		char *ops, gname[300];
+	if (text) {
+		size_t pl = strlen(path);
+		const char *ext = pl > 4 ? path + pl - 4 : "";
+		int (*conv)(const char *, const char *, size_t, char **,
+			    struct ralab_diag *) = NULL;
 
-		err = ralab__fio_to_ops(path, text, len, &ops, diag);
-		free(text);
-		if (err)
+		/* By content first, then by extension. */
+		if (ralab__is_iolog(text, len))
+			conv = ralab__iolog_to_ops;
+		else if (ralab__is_fio(text, len) || !strcmp(ext, ".fio"))
+			conv = ralab__fio_to_ops;
+		else if (ralab__is_strace(text, len) ||
+			 (pl > 7 && !strcmp(path + pl - 7, ".strace")))
+			conv = ralab__strace_to_ops;
+		if (conv) {
+			char *ops, gname[300];
+
+			err = conv(path, text, len, &ops, diag);
+			free(text);
+			if (err)
+				return err;
+			snprintf(gname, sizeof(gname), "%.280s (as .ops)", path);
+			err = ralab_workload_parse(gname, ops, strlen(ops), out, diag);
+			free(ops);
 			return err;
-		snprintf(gname, sizeof(gname), "%.280s (as .ops)", path);
-		err = ralab_workload_parse(gname, ops, strlen(ops), out, diag);
-		free(ops);
-		return err;
+		}
 	}
 	err = ralab_workload_parse(path, text ? text : "", len, out, diag);
 	free(text);

@@ -75,6 +75,14 @@ struct op {
  */
 uint64_t *ralab__shuffle(uint64_t n, uint64_t seed);
 
+/* strace.c, iolog.c: recorded traces. */
+bool ralab__is_strace(const char *text, size_t len);
+int ralab__strace_to_ops(const char *name, const char *text, size_t len,
+			 char **ops, struct ralab_diag *diag);
+bool ralab__is_iolog(const char *text, size_t len);
+int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
+			char **ops, struct ralab_diag *diag);
+
 /* fio.c: job files. */
 bool ralab__is_fio(const char *text, size_t len);
 int ralab__fio_to_ops(const char *name, const char *text, size_t len,

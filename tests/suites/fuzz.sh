@@ -17,12 +17,14 @@ fuzz_smoke() {
 		fi
 		return
 	fi
-	mkdir -p "$T/corpus"
-	if build/fuzz/fuzz_ops -max_total_time=15 -seed=1 "$T/corpus" fuzz/corpus \
-		> "$T/fuzz" 2>&1; then
-		ok "fuzz smoke"
-	else
-		bad "fuzz smoke" "$(grep -E 'ERROR|SUMMARY' "$T/fuzz" | head -5)"
-	fi
+	for t in ops fio strace iolog; do
+		mkdir -p "$T/corpus-$t"
+		if build/fuzz/fuzz_$t -max_total_time=8 -seed=1 "$T/corpus-$t" fuzz/corpus \
+			> "$T/fuzz" 2>&1; then
+			ok "fuzz smoke $t"
+		else
+			bad "fuzz smoke $t" "$(grep -E 'ERROR|SUMMARY|Assertion' "$T/fuzz" | head -5)"
+		fi
+	done
 }
 fuzz_smoke

@@ -27,12 +27,17 @@ kernel_suite() {
 		fi
 	done
 
-	# A fio job file, recorded and simulated.
-	if "$RALAB" check --strict --workdir "$wd" tests/fio/mixed-small.fio > "$T/check" 2>&1; then
-		ok "kernel check fio mixed-small"
-	else
-		bad "kernel check fio mixed-small" "$(tail -n 20 "$T/check")"
-	fi
+	# A fio job file, strace logs of real programs and an iolog, replayed.
+	zcat tests/traces/sqlite-100mb-query.strace.gz > "$T/sqlite.strace"
+	for c in tests/fio/mixed-small.fio tests/traces/cp-20mb.strace \
+		 tests/traces/tar-40-files.strace "$T/sqlite.strace" \
+		 tests/traces/fio-randread-16k.iolog3; do
+		if "$RALAB" check --strict --workdir "$wd" "$c" > "$T/check" 2>&1; then
+			ok "kernel check $(basename "$c")"
+		else
+			bad "kernel check $(basename "$c")" "$(tail -n 20 "$T/check")"
+		fi
+	done
 
 	leftovers() { # prints what a recorder using $wd left behind
 		local l

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer targets for the other input formats, one binary each:
+ * -DFUZZ_FIO (job files), -DFUZZ_STRACE (strace logs), -DFUZZ_IOLOG
+ * (fio iologs).  Any input must be converted to .ops that parse, or be
+ * rejected with a FILE:LINE (or FILE:) message.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ralab.h"
+#include "workload/workload.h"
+
+#if defined(FUZZ_FIO)
+#define CONVERT ralab__fio_to_ops
+#elif defined(FUZZ_STRACE)
+#define CONVERT ralab__strace_to_ops
+#else
+#define CONVERT ralab__iolog_to_ops
+#endif
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ralab_workload *wl = NULL;
+	struct ralab_diag d;
+	char *ops = NULL;
+	int err;
+
+	memset(&d, 0, sizeof(d));
+	err = CONVERT("fuzz.in", (const char *)data, size, &ops, &d);
+	if (err) {
+		if (err == -22 && strncmp(d.msg, "fuzz.in:", 8))
+			__builtin_trap();
+		return 0;
+	}
+	/* What a converter writes must be a valid workload. */
+	err = ralab_workload_parse("fuzz.ops", ops, strlen(ops), &wl, &d);
+	if (err == -22 && !strstr(d.msg, "past 2^63") && !strstr(d.msg, "too large") &&
+	    !strstr(d.msg, "larger than the file") && !strstr(d.msg, "too many"))
+		__builtin_trap();
+	ralab_workload_free(wl);
+	free(ops);
+	return 0;
+}

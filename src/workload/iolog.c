@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * iolog.c - fio iologs (read_iolog format), versions 2 and 3.
+ *
+ *   fio version 2 iolog          fio version 3 iolog
+ *   FILE add|open|close          TIME FILE add|open|close
+ *   FILE read|write|... OFF LEN  TIME FILE read|write|... OFF LEN
+ *
+ * Reads become preads on a descriptor of their file (opened at 'open');
+ * writes, syncs, trims and waits are not modelled and are skipped.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "workload.h"
+
+static int ierr(const char *name, unsigned line, struct ralab_diag *d,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int ierr(const char *name, unsigned line, struct ralab_diag *d,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!d)
+		return -EINVAL;
+	d->line = line;
+	n = snprintf(d->msg, sizeof(d->msg), "%s:%u: ", name, line);
+	if (n > 0 && (size_t)n < sizeof(d->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(d->msg + n, sizeof(d->msg) - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+bool ralab__is_iolog(const char *text, size_t len)
+{
+	return len >= 14 && !strncmp(text, "fio version ", 12);
+}
+
+static bool u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	*v = strtoull(s, &end, 10);
+	return !*end && *v <= (uint64_t)RALAB_MAX_POS;
+}
+
+int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
+			char **ops, struct ralab_diag *diag)
+{
+	struct tb *tb = tb_new();
+	char *copy = malloc(len + 1), *line, *next;
+	unsigned no = 0, version = 0;
+	int err = 0;
+
+	*ops = NULL;
+	if (!tb || !copy) {
+		tb_free(tb);
+		free(copy);
+		return -ENOMEM;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (memchr(text, '\0', len))
+		err = ierr(name, 1, diag, "NUL byte in the file: not an iolog");
+	for (line = copy; !err && line && *line; line = next) {
+		char *tok[6], *save = NULL, *t;
+		int nt = 0, base, file;
+		uint64_t off, n;
+
+		no++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (no == 1) {
+			if (!strncmp(line, "fio version 2 iolog", 19))
+				version = 2;
+			else if (!strncmp(line, "fio version 3 iolog", 19))
+				version = 3;
+			else
+				err = ierr(name, no, diag, "not a version 2 or 3 fio iolog header: '%.40s'", line);
+			continue;
+		}
+		for (t = strtok_r(line, " \t\r", &save); t && nt < 6;
+		     t = strtok_r(NULL, " \t\r", &save))
+			tok[nt++] = t;
+		if (!nt)
+			continue;
+		base = version == 3 ? 1 : 0;
+		if (version == 3 && !u64(tok[0], &n)) {
+			err = ierr(name, no, diag, "version 3 lines start with a time in nanoseconds, not '%.30s'", tok[0]);
+			break;
+		}
+		if (nt < base + 2) {
+			/* v2 "wait"-style lines have no file: skip them */
+			if (nt == base + 1)
+				continue;
+			err = ierr(name, no, diag, "expected FILE ACTION");
+			break;
+		}
+		file = tb_file(tb, tok[base]);
+		if (file < 0) {
+			err = file == -ENOSPC ? ierr(name, no, diag, "more than %d files", TB_MAX_FILES) : file;
+			break;
+		}
+		if (!strcmp(tok[base + 1], "add")) {
+			continue;
+		} else if (!strcmp(tok[base + 1], "open")) {
+			err = tb_open(tb, 0, file, file);
+		} else if (!strcmp(tok[base + 1], "close")) {
+			tb_close(tb, 0, file);
+		} else if (!strcmp(tok[base + 1], "read")) {
+			if (nt < base + 4 || !u64(tok[base + 2], &off) ||
+			    !u64(tok[base + 3], &n) || n > (uint64_t)RALAB_MAX_POS - off) {
+				err = ierr(name, no, diag, "read needs OFFSET LENGTH");
+				break;
+			}
+			if (!tb_known(tb, 0, file))
+				err = tb_open(tb, 0, file, file);
+			tb_read(tb, 0, file, off, n, (int64_t)n);
+		} else if (!strcmp(tok[base + 1], "write") ||
+			   !strcmp(tok[base + 1], "sync") ||
+			   !strcmp(tok[base + 1], "datasync") ||
+			   !strcmp(tok[base + 1], "trim") ||
+			   !strcmp(tok[base + 1], "wait")) {
+			continue;
+		} else {
+			err = ierr(name, no, diag, "unknown action '%.20s'", tok[base + 1]);
+			break;
+		}
+	}
+	if (!err && !version)
+		err = ierr(name, 1, diag, "empty iolog");
+	if (!err) {
+		err = tb_emit(tb, "a fio iolog", name, ops);
+		if (err == -ENODATA) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg), "%s: no reads in this iolog", name);
+			err = -EINVAL;
+		}
+	}
+	tb_free(tb);
+	free(copy);
+	return err;
+}

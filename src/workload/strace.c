@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: MIT
+/*
+ * strace.c - strace logs as workloads.
+ *
+ * Made with 'strace -f -tt -e trace=openat,read,pread64,readv,preadv,lseek,
+ * mmap,munmap,madvise,fadvise64,readahead,close' (ralab record adds
+ * copy_file_range and sendfile, which read through the page cache too).
+ * Lines: "[PID ]TIME call(args) = ret", or "[pid PID] ..."; an interrupted
+ * call is "call(args <unfinished ...>" then "<... call resumed>rest".
+ *
+ * Each (process, descriptor) opened on a regular file becomes a descriptor
+ * of the case; reads become preads at the offset they had (file positions
+ * are tracked through read, lseek and the rest).  copy_file_range() and
+ * sendfile() read their source in 64 KiB pieces, as splicing through a
+ * 16-page pipe does.  mmap'ed files are noted but not replayed: page
+ * faults are not system calls, so strace does not show them.  Devices,
+ * /proc, /sys and what the loader and libc open at start (libraries,
+ * ld.so.cache, locales) are left out.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+#include "workload.h"
+
+#define MAX_ARGS 8
+#define MAX_PENDING 256
+#define SPLICE_CHUNK 65536
+
+struct pos {
+	long pid, fd;
+	uint64_t pos;
+	bool used;
+	char *path; /* what was opened, for openat() relative to it */
+};
+
+struct pending {
+	long pid;
+	char *text;
+};
+
+struct st {
+	const char *name;
+	struct ralab_diag *diag;
+	struct tb *tb;
+	struct pos *pos;
+	unsigned nr_pos, cap_pos;
+	struct pending pend[MAX_PENDING];
+	unsigned line, calls;
+	unsigned nr_mmaps;
+};
+
+static int serr(struct st *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int serr(struct st *s, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!s->diag)
+		return -EINVAL;
+	s->diag->line = s->line;
+	n = snprintf(s->diag->msg, sizeof(s->diag->msg), "%s:%u: ", s->name,
+		     s->line);
+	if (n > 0 && (size_t)n < sizeof(s->diag->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(s->diag->msg + n, sizeof(s->diag->msg) - (size_t)n,
+			  fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_pos; i++)
+		if (s->pos[i].used && s->pos[i].pid == pid && s->pos[i].fd == fd)
+			return &s->pos[i];
+	/* Threads share descriptors: the latest one with this number. */
+	for (i = s->nr_pos; !create && i-- > 0;)
+		if (s->pos[i].used && s->pos[i].fd == fd)
+			return &s->pos[i];
+	if (!create)
+		return NULL;
+	if (s->nr_pos == s->cap_pos) {
+		unsigned c = s->cap_pos ? s->cap_pos * 2 : 64;
+		struct pos *n = realloc(s->pos, c * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->pos = n;
+		s->cap_pos = c;
+	}
+	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL };
+	return &s->pos[s->nr_pos++];
+}
+
+/*
+ * Split "a, b, [c, d], {e}, "f,g"" into top-level arguments, in place.
+ * Returns the number of arguments, or -1 if unbalanced.
+ */
+static int split_args(char *s, char **argv, int max)
+{
+	int n = 0, depth = 0;
+	bool quote = false;
+	char *start = s;
+
+	for (; *s; s++) {
+		if (quote) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				quote = false;
+			continue;
+		}
+		if (*s == '"')
+			quote = true;
+		else if (*s == '[' || *s == '{' || *s == '(')
+			depth++;
+		else if (*s == ']' || *s == '}' || *s == ')')
+			depth--;
+		else if (*s == ',' && !depth) {
+			*s = '\0';
+			if (n < max)
+				argv[n++] = start;
+			start = s + 1;
+			while (*start == ' ')
+				start++;
+		}
+		if (depth < 0)
+			return -1;
+	}
+	if (quote || depth)
+		return -1;
+	if (n < max)
+		argv[n++] = start;
+	return n;
+}
+
+static bool num(const char *s, long long *v)
+{
+	char *end;
+
+	while (*s == ' ')
+		s++;
+	if (!*s)
+		return false;
+	*v = strtoll(s, &end, 0);
+	while (*end == ' ')
+		end++;
+	return !*end;
+}
+
+/* "[{iov_base=..., iov_len=4096}, {...}]": the sum of iov_len. */
+static uint64_t iov_total(const char *s)
+{
+	uint64_t t = 0;
+	const char *p = s;
+
+	while ((p = strstr(p, "iov_len="))) {
+		p += 8;
+		t += strtoull(p, NULL, 10);
+	}
+	return t;
+}
+
+/* A path strace printed: unescape into @out; false if not plain. */
+static bool path_arg(const char *a, char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (*a == ' ')
+		a++;
+	if (*a++ != '"')
+		return false;
+	for (; *a && *a != '"'; a++) {
+		char c = *a;
+
+		if (c == '\\' && a[1])
+			c = *++a;
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	out[n] = '\0';
+	return *a == '"';
+}
+
+/*
+ * Files worth replaying: not devices or pseudo files, and not what the
+ * dynamic loader and libc read at every start (shared libraries, the
+ * loader cache, locales), which is almost always cached.
+ */
+static bool regular_path(const char *p, const char *flags)
+{
+	static const char *const skip[] = {
+		"/dev/", "/proc/", "/sys/", "/lib/", "/lib64/", "/usr/lib/",
+		"/usr/lib64/", "/usr/share/locale/", "/etc/ld.so.",
+	};
+	size_t i;
+
+	if (!*p)
+		return false;
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strncmp(p, skip[i], strlen(skip[i])))
+			return false;
+	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH") &&
+	       !strstr(flags, "O_WRONLY");
+}
+
+static int advice_of(const char *a)
+{
+	static const char *const names[] = {
+		"POSIX_FADV_NORMAL", "POSIX_FADV_RANDOM", "POSIX_FADV_SEQUENTIAL",
+		"POSIX_FADV_WILLNEED", "POSIX_FADV_DONTNEED", "POSIX_FADV_NOREUSE",
+	};
+	long long v;
+	int i;
+
+	while (*a == ' ')
+		a++;
+	for (i = 0; i < 6; i++)
+		if (!strcmp(a, names[i]))
+			return i;
+	if (num(a, &v) && v >= 0 && v <= 5)
+		return (int)v;
+	return -1;
+}
+
+/* A whole call: "name(args) = ret ...". */
+static int handle_call(struct st *s, long pid, char *call)
+{
+	char *paren = strchr(call, '('), *close_p, *eq, *argv[MAX_ARGS];
+	long long ret, fd, a2, a3;
+	int argc;
+	struct pos *p;
+
+	if (!paren)
+		return serr(s, "no '(' in the call");
+	*paren = '\0';
+	/*
+	 * The return value follows the last " = " that comes after a ')'
+	 * (strace pads short calls with spaces: "close(3)          = 0").
+	 */
+	eq = NULL;
+	{
+		char *e = paren + 1, *q;
+
+		while ((q = strstr(e, " = "))) {
+			char *b = q;
+
+			while (b > paren && b[-1] == ' ')
+				b--;
+			if (b > paren && b[-1] == ')')
+				eq = b - 1;
+			e = q + 3;
+		}
+	}
+	if (!eq)
+		return serr(s, "no return value in '%.60s('", call);
+	*eq = '\0';
+	close_p = eq + 1;
+	while (*close_p == ' ' || *close_p == '=')
+		close_p++;
+	if (*close_p == '?')
+		return 0; /* the process exited in the call */
+	ret = strtoll(close_p, NULL, 0);
+	argc = split_args(paren + 1, argv, MAX_ARGS);
+	if (argc < 0)
+		return serr(s, "unbalanced arguments in %s()", call);
+	s->calls++;
+
+	if (!strcmp(call, "openat") || !strcmp(call, "open")) {
+		char path[1024];
+		int pi = call[4] == 'a' ? 1 : 0, file;
+
+		if (argc < pi + 2)
+			return serr(s, "%s() with %d arguments", call, argc);
+		if (ret < 0)
+			return 0;
+		if (!path_arg(argv[pi], path, sizeof(path)))
+			return serr(s, "%s(): cannot read the path", call);
+		/* Relative to an open directory: name it by that directory. */
+		if (pi && path[0] != '/') {
+			long long dfd;
+			struct pos *dp;
+
+			if (num(argv[0], &dfd) && (dp = pos_of(s, pid, (long)dfd, false)) &&
+			    dp->path) {
+				char full[1024];
+
+				snprintf(full, sizeof(full), "%.500s/%.500s", dp->path, path);
+				memcpy(path, full, sizeof(full));
+			}
+		}
+		p = pos_of(s, pid, (long)ret, true);
+		if (!p)
+			return -ENOMEM;
+		free(p->path);
+		p->path = strdup(path);
+		p->pos = 0;
+		if (!regular_path(path, argv[pi + 1]))
+			return 0;
+		file = tb_file(s->tb, path);
+		if (file == -ENOSPC)
+			return serr(s, "more than %d files", TB_MAX_FILES);
+		if (file < 0)
+			return file;
+		return tb_open(s->tb, pid, (long)ret, file);
+	}
+	if (argc < 1 || !num(argv[0], &fd))
+		return 0; /* not about a descriptor we know */
+	if (!strcmp(call, "sendfile")) {
+		/* sendfile(out, in, offset, count): the source is argv[1]. */
+		if (argc < 4 || !num(argv[1], &fd))
+			return serr(s, "sendfile() with %d arguments", argc);
+	}
+	if (!tb_known(s->tb, pid, (long)fd))
+		return 0;
+	p = pos_of(s, pid, (long)fd, false);
+	if (!p)
+		p = pos_of(s, pid, (long)fd, true);
+	if (!p)
+		return -ENOMEM;
+
+	if (!strcmp(call, "read") || !strcmp(call, "readv")) {
+		uint64_t count;
+
+		if (argc < 3)
+			return serr(s, "%s() with %d arguments", call, argc);
+		if (call[4] == 'v')
+			count = iov_total(argv[1]);
+		else if (!num(argv[2], &a2) || a2 < 0)
+			return serr(s, "read(): bad count '%.30s'", argv[2]);
+		else
+			count = (uint64_t)a2;
+		if (ret >= 0) {
+			tb_read(s->tb, pid, (long)fd, p->pos, count, ret);
+			p->pos += (uint64_t)ret;
+		}
+	} else if (!strcmp(call, "pread64") || !strcmp(call, "preadv")) {
+		uint64_t count;
+
+		if (argc < 4 || !num(argv[3], &a3) || a3 < 0)
+			return serr(s, "%s(): bad offset", call);
+		if (call[5] == 'v')
+			count = iov_total(argv[1]);
+		else if (!num(argv[2], &a2) || a2 < 0)
+			return serr(s, "pread64(): bad count '%.30s'", argv[2]);
+		else
+			count = (uint64_t)a2;
+		if (ret >= 0)
+			tb_read(s->tb, pid, (long)fd, (uint64_t)a3, count, ret);
+	} else if (!strcmp(call, "lseek")) {
+		if (ret >= 0)
+			p->pos = (uint64_t)ret;
+	} else if (!strcmp(call, "close")) {
+		tb_close(s->tb, pid, (long)fd);
+		p->used = false;
+		free(p->path);
+		p->path = NULL;
+	} else if (!strcmp(call, "fadvise64")) {
+		int adv;
+
+		if (argc < 4 || !num(argv[1], &a2) || !num(argv[2], &a3) ||
+		    a2 < 0 || a3 < 0)
+			return serr(s, "fadvise64(): bad arguments");
+		adv = advice_of(argv[3]);
+		if (adv < 0)
+			return serr(s, "fadvise64(): unknown advice '%.30s'", argv[3]);
+		if (!ret)
+			tb_advise(s->tb, pid, (long)fd, (uint64_t)a2,
+				  (uint64_t)a3, adv, false);
+	} else if (!strcmp(call, "readahead")) {
+		if (argc < 3 || !num(argv[1], &a2) || !num(argv[2], &a3) ||
+		    a2 < 0 || a3 < 0)
+			return serr(s, "readahead(): bad arguments");
+		if (!ret)
+			tb_advise(s->tb, pid, (long)fd, (uint64_t)a2,
+				  (uint64_t)a3, 3, true);
+	} else if (!strcmp(call, "copy_file_range") ||
+		   !strcmp(call, "sendfile")) {
+		/* Splice reads the source through a 16-page pipe. */
+		const char *offp = call[0] == 'c' ? argv[1] : argv[2];
+		uint64_t at = p->pos, left = ret > 0 ? (uint64_t)ret : 0;
+		long long o;
+		bool own = false;
+
+		while (*offp == ' ')
+			offp++;
+		if (*offp == '[' && num(offp + 1, &o) == false) {
+			char tmp[32];
+			size_t k;
+
+			for (k = 0; offp[k + 1] && offp[k + 1] != ']' && k < 31; k++)
+				tmp[k] = offp[k + 1];
+			tmp[k] = '\0';
+			if (num(tmp, &o) && o >= 0) {
+				at = (uint64_t)o;
+				own = true;
+			}
+		}
+		while (left) {
+			uint64_t n = left < SPLICE_CHUNK ? left : SPLICE_CHUNK;
+
+			tb_read(s->tb, pid, (long)fd, at, n, (int64_t)n);
+			at += n;
+			left -= n;
+		}
+		if (!own && ret > 0)
+			p->pos += (uint64_t)ret;
+	} else if (!strcmp(call, "mmap")) {
+		if (!s->nr_mmaps++)
+			tb_note(s->tb, "mmap of a traced file at line %u not replayed: page faults are not in strace logs",
+				s->line);
+	}
+	return 0;
+}
+
+static char *skip_prefix(char *l, long *pid)
+{
+	char *end;
+
+	*pid = 0;
+	if (!strncmp(l, "[pid ", 5)) {
+		*pid = strtol(l + 5, &end, 10);
+		if (*end != ']')
+			return NULL;
+		l = end + 1;
+	} else if (*l >= '0' && *l <= '9') {
+		/* "PID " (with -f) or directly the time. */
+		long v = strtol(l, &end, 10);
+
+		if (*end == ' ') {
+			*pid = v;
+			l = end;
+		}
+	}
+	while (*l == ' ')
+		l++;
+	/* -tt time: HH:MM:SS.uuuuuu (or -ttt seconds) */
+	if (*l >= '0' && *l <= '9') {
+		while ((*l >= '0' && *l <= '9') || *l == ':' || *l == '.')
+			l++;
+		while (*l == ' ')
+			l++;
+	}
+	return l;
+}
+
+static struct pending *pending_of(struct st *s, long pid, bool create)
+{
+	unsigned i;
+
+	for (i = 0; i < MAX_PENDING; i++)
+		if (s->pend[i].text && s->pend[i].pid == pid)
+			return &s->pend[i];
+	for (i = 0; create && i < MAX_PENDING; i++)
+		if (!s->pend[i].text) {
+			s->pend[i].pid = pid;
+			return &s->pend[i];
+		}
+	return NULL;
+}
+
+static int handle_line(struct st *s, char *l)
+{
+	long pid;
+	char *body = skip_prefix(l, &pid), *u;
+	struct pending *pd;
+	int err;
+
+	if (!body)
+		return serr(s, "malformed process prefix");
+	if (!*body || !strncmp(body, "---", 3) || !strncmp(body, "+++", 3) ||
+	    !strncmp(body, "strace:", 7))
+		return 0; /* signals, exits, strace's own messages */
+	u = strstr(body, " <unfinished ...>");
+	if (u) {
+		*u = '\0';
+		pd = pending_of(s, pid, true);
+		if (!pd)
+			return serr(s, "too many unfinished calls");
+		free(pd->text);
+		pd->text = strdup(body);
+		return pd->text ? 0 : -ENOMEM;
+	}
+	if (!strncmp(body, "<... ", 5)) {
+		char *r = strstr(body, " resumed>"), *joined;
+		size_t n;
+
+		if (!r)
+			return serr(s, "malformed 'resumed' line");
+		pd = pending_of(s, pid, false);
+		if (!pd)
+			return 0; /* its start was before the log began */
+		r += strlen(" resumed>");
+		n = strlen(pd->text) + strlen(r) + 1;
+		joined = malloc(n);
+		if (!joined)
+			return -ENOMEM;
+		snprintf(joined, n, "%s%s", pd->text, r);
+		free(pd->text);
+		pd->text = NULL;
+		err = handle_call(s, pid, joined);
+		free(joined);
+		return err;
+	}
+	if (!((*body >= 'a' && *body <= 'z') || *body == '_') ||
+	    !strchr(body, '('))
+		return serr(s, "not an strace line: '%.40s'", body);
+	return handle_call(s, pid, body);
+}
+
+bool ralab__is_strace(const char *text, size_t len)
+{
+	char head[256];
+	size_t n = len < sizeof(head) - 1 ? len : sizeof(head) - 1;
+	char *nl;
+
+	memcpy(head, text, n);
+	head[n] = '\0';
+	nl = strchr(head, '\n');
+	if (nl)
+		*nl = '\0';
+	/* "PID HH:MM:SS.uuuuuu call(" or "HH:MM:SS.uuuuuu call(" */
+	return strchr(head, '(') && strchr(head, ':') && strchr(head, '.') &&
+	       ((head[0] >= '0' && head[0] <= '9') || !strncmp(head, "[pid", 4));
+}
+
+int ralab__strace_to_ops(const char *name, const char *text, size_t len,
+			 char **ops, struct ralab_diag *diag)
+{
+	struct st s = { .name = name, .diag = diag };
+	char *copy, *line, *next;
+	unsigned i;
+	int err = 0;
+
+	*ops = NULL;
+	s.tb = tb_new();
+	copy = malloc(len + 1);
+	if (!s.tb || !copy) {
+		tb_free(s.tb);
+		free(copy);
+		return -ENOMEM;
+	}
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (memchr(text, '\0', len)) {
+		s.line = 1;
+		err = serr(&s, "NUL byte in the file: not an strace log");
+	}
+	for (line = copy; !err && line && *line; line = next) {
+		char *cr;
+
+		s.line++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		cr = strchr(line, '\r');
+		if (cr)
+			*cr = '\0';
+		if (!*line)
+			continue;
+		err = handle_line(&s, line);
+	}
+	if (!err) {
+		err = tb_emit(s.tb, "an strace log", name, ops);
+		if (err == -ENODATA) {
+			s.line = 0;
+			s.diag = diag;
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s: no reads of a regular file in this strace log",
+					 name);
+			err = -EINVAL;
+		}
+	}
+	for (i = 0; i < MAX_PENDING; i++)
+		free(s.pend[i].text);
+	for (i = 0; i < s.nr_pos; i++)
+		free(s.pos[i].path);
+	free(s.pos);
+	tb_free(s.tb);
+	free(copy);
+	return err;
+}
