@@ -103,8 +103,13 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 		return 130;
 	}
 	if (err) {
-		fprintf(stderr, "ralab kernel: %s: %s\n", ralab_workload_name(wl),
-			d.msg[0] ? d.msg : ralab_strerror(err));
+		const char *name = ralab_workload_name(wl);
+
+		if (!strncmp(d.msg, name, strlen(name)))
+			fprintf(stderr, "%s\n", d.msg);
+		else
+			fprintf(stderr, "ralab kernel: %s: %s\n", name,
+				d.msg[0] ? d.msg : ralab_strerror(err));
 		return err == -EPERM || err == -ENOENT || err == -ENODEV ||
 			       err == -EINVAL ?
 			       2 :

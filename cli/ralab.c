@@ -175,6 +175,38 @@ static void print_orders(FILE *out, const struct ralab_stats *st)
 	}
 }
 
+/* The time model's figures (device from the case's config). */
+static void print_time(FILE *out, const struct ralab_config *c,
+		       const struct ralab_stats *st)
+{
+	unsigned i;
+
+	fprintf(out, "device=%s\n", c->device);
+	fprintf(out, "elapsed_us=%.1f\n", (double)st->elapsed_ns / 1e3);
+	fprintf(out, "throughput_mb_s=%.1f\n",
+		st->elapsed_ns ? (double)st->bytes_read * 1e3 / (double)st->elapsed_ns : 0.0);
+	fprintf(out, "read_lat_p50_us=%.2f\n", (double)st->lat_p50_ns / 1e3);
+	fprintf(out, "read_lat_p90_us=%.2f\n", (double)st->lat_p90_ns / 1e3);
+	fprintf(out, "read_lat_p99_us=%.2f\n", (double)st->lat_p99_ns / 1e3);
+	fprintf(out, "wait_us=%.1f\n", (double)st->wait_ns / 1e3);
+	fprintf(out, "waits=%llu\n", (unsigned long long)st->waits);
+	fprintf(out, "late_ra_waits=%llu\n", (unsigned long long)st->late_ra_waits);
+	if (st->nr_jobs < 2)
+		return;
+	for (i = 0; i < st->nr_jobs; i++) {
+		const struct ralab_job_stats *j = &st->job[i];
+
+		fprintf(out, "job.%s.elapsed_us=%.1f\n", j->name, (double)j->elapsed_ns / 1e3);
+		fprintf(out, "job.%s.throughput_mb_s=%.1f\n", j->name,
+			j->elapsed_ns ? (double)j->bytes * 1e3 / (double)j->elapsed_ns : 0.0);
+		fprintf(out, "job.%s.read_lat_p50_us=%.2f\n", j->name, (double)j->lat_p50_ns / 1e3);
+		fprintf(out, "job.%s.read_lat_p99_us=%.2f\n", j->name, (double)j->lat_p99_ns / 1e3);
+		fprintf(out, "job.%s.wait_us=%.1f\n", j->name, (double)j->wait_ns / 1e3);
+		fprintf(out, "job.%s.late_ra_waits=%llu\n", j->name,
+			(unsigned long long)j->late_ra_waits);
+	}
+}
+
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st)
 {
@@ -224,6 +256,7 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "\n");
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
+	print_time(out, ralab_workload_config(wl), st);
 }
 
 /* The summary as one JSON object (schema: docs/schema/sim.schema.json). */
@@ -274,10 +307,29 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 	else
 		fprintf(out, "  \"ra_pages_unused\": %llu,\n",
 			(unsigned long long)st->ra_pages_unused);
-	fprintf(out, "  \"ra_pages_evicted_unused\": %llu,\n  \"syscalls\": %llu,\n  \"bytes_read\": %llu\n}\n",
+	fprintf(out, "  \"ra_pages_evicted_unused\": %llu,\n  \"syscalls\": %llu,\n  \"bytes_read\": %llu,\n",
 		(unsigned long long)st->ra_pages_evicted_unused,
 		(unsigned long long)st->syscalls,
 		(unsigned long long)st->bytes_read);
+	fprintf(out, "  \"device\": \"%s\",\n  \"elapsed_ns\": %llu,\n  \"wait_ns\": %llu,\n  \"waits\": %llu,\n  \"late_ra_waits\": %llu,\n",
+		c->device, (unsigned long long)st->elapsed_ns,
+		(unsigned long long)st->wait_ns, (unsigned long long)st->waits,
+		(unsigned long long)st->late_ra_waits);
+	fprintf(out, "  \"read_lat_p50_ns\": %llu,\n  \"read_lat_p90_ns\": %llu,\n  \"read_lat_p99_ns\": %llu,\n  \"jobs\": [",
+		(unsigned long long)st->lat_p50_ns, (unsigned long long)st->lat_p90_ns,
+		(unsigned long long)st->lat_p99_ns);
+	for (k = 0; k < st->nr_jobs; k++) {
+		const struct ralab_job_stats *j = &st->job[k];
+
+		fprintf(out, "%s\n    {\"name\": \"%s\", \"elapsed_ns\": %llu, \"reads\": %llu, \"bytes\": %llu, \"wait_ns\": %llu, \"waits\": %llu, \"late_ra_waits\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p99_ns\": %llu}",
+			k ? "," : "", j->name, (unsigned long long)j->elapsed_ns,
+			(unsigned long long)j->reads, (unsigned long long)j->bytes,
+			(unsigned long long)j->wait_ns, (unsigned long long)j->waits,
+			(unsigned long long)j->late_ra_waits,
+			(unsigned long long)j->lat_p50_ns,
+			(unsigned long long)j->lat_p99_ns);
+	}
+	fprintf(out, "\n  ]\n}\n");
 }
 
 /* Report a library error for @what and return the exit status. */

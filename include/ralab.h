@@ -54,7 +54,25 @@ struct ralab_config {
 	uint32_t max_segments;       /* loop: 128 */
 	uint32_t max_segment_size;   /* bytes; loop: 65536 */
 	uint32_t max_folio_order;    /* MAX_PAGECACHE_ORDER (x86-64 THP: 9) */
+
+	/*
+	 * The time model (none of it changes a readahead decision of a
+	 * single reader): a device that serves up to dev_queue_depth
+	 * requests at once, each after dev_latency_ns, their data moving at
+	 * dev_bandwidth bytes/s one request at a time; and CPU costs.
+	 */
+	char device[16];             /* preset: loop, nvme, hdd, ideal */
+	uint64_t dev_latency_ns;
+	uint64_t dev_bandwidth;      /* bytes per second; 0: infinite */
+	uint32_t dev_queue_depth;
+	uint32_t cpu_syscall_ns;     /* per system call */
+	uint32_t cpu_folio_ns;       /* per folio allocated and inserted */
+	uint32_t cpu_page_ns;        /* per 4 KiB copied to the application */
+	uint32_t cpu_request_ns;     /* per request submitted */
 };
+
+/* ralab_config_device - apply preset @name; -ENOENT if unknown. */
+int ralab_config_device(struct ralab_config *cfg, const char *name);
 
 /* ralab_config_default - the recording setup: XFS on a loop device. */
 void ralab_config_default(struct ralab_config *cfg);
@@ -171,6 +189,17 @@ const char *ralab_patch_policy(unsigned i); /* the policy it applies to */
 /* ---------------------------------------------------------------------- */
 /* Running a workload.                                                    */
 
+#define RALAB_MAX_JOBS 64
+
+/* Time figures of one job (a 'job' section of the case). */
+struct ralab_job_stats {
+	char name[32];
+	uint64_t elapsed_ns;   /* when its last op ended */
+	uint64_t reads, bytes; /* read/pread calls, bytes returned */
+	uint64_t wait_ns, waits, late_ra_waits;
+	uint64_t lat_p50_ns, lat_p99_ns; /* per read call */
+};
+
 /*
  * struct ralab_stats - what a run did.  Counts of events are counts of the
  * corresponding tracepoints.
@@ -192,6 +221,15 @@ struct ralab_stats {
 	uint64_t syscalls;      /* read/pread calls made */
 	uint64_t bytes_read;    /* bytes returned to the application */
 	uint64_t cache_nodes;   /* XArray nodes at the end */
+
+	/* The time model (device and CPU costs of the case's config). */
+	uint64_t elapsed_ns;    /* the last job's end */
+	uint64_t wait_ns;       /* time readers slept on folios under I/O */
+	uint64_t waits;
+	uint64_t late_ra_waits; /* of those, on folios read ahead: late */
+	uint64_t lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_max_ns;
+	unsigned nr_jobs;
+	struct ralab_job_stats job[RALAB_MAX_JOBS];
 };
 
 /*

@@ -41,7 +41,7 @@ static void invalidate(struct sim_inode *in, pgoff_t start, pgoff_t end)
 		}
 		next = f->index + folio_nr_pages(f);
 		if (f->index >= start && next - 1 <= end &&
-		    !(f->flags & PG_locked))
+		    !(f->flags & PG_locked) && folio_ready(in->sim, f))
 			sim_remove_folio(in, f);
 		if (next <= index)
 			break;

@@ -17,8 +17,8 @@
  * folio that is not uptodate or has PG_readahead, at a gap, past @max or
  * when the batch is full.
  */
-static unsigned get_read_batch(struct sim_inode *in, pgoff_t index,
-			       pgoff_t max, struct folio **batch)
+static unsigned get_read_batch(struct sim *s, struct sim_inode *in,
+			       pgoff_t index, pgoff_t max, struct folio **batch)
 {
 	struct folio *f = pc_lookup(&in->pc, index);
 	unsigned n = 0;
@@ -29,7 +29,8 @@ static unsigned get_read_batch(struct sim_inode *in, pgoff_t index,
 		batch[n++] = f;
 		if (n == FOLIO_BATCH_SIZE)
 			break;
-		if (!(f->flags & PG_uptodate) || (f->flags & PG_readahead))
+		if (!(f->flags & PG_uptodate) || !folio_ready(s, f) ||
+		    (f->flags & PG_readahead))
 			break;
 		next = f->index + folio_nr_pages(f);
 		if (next > max)
@@ -70,11 +71,18 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 	}
 	/* A page wholly past EOF is zeroed by ->read_folio without I/O. */
 	if (index * RALAB_PAGE_SIZE < isize) {
+		uint64_t done;
+
 		v.sector = index * (RALAB_PAGE_SIZE / 512);
 		v.bytes = RALAB_PAGE_SIZE << order;
-		blk_submit_read(&s->q, &v, 1, false);
+		blk_submit_read(&s->q, &v, 1, false, s->cur->now, &done);
+		f->done_ns = done;
+	} else {
+		f->done_ns = s->cur->now;
 	}
 	f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
+	/* ->read_folio is synchronous: the reader waits for it. */
+	sim_wait(s, f->done_ns, false);
 	*out = f;
 	return 0;
 }
@@ -129,10 +137,10 @@ static unsigned get_pages(struct sim *s, struct sim_file *file, int64_t pos,
 	unsigned n;
 
 retry:
-	n = get_read_batch(file->inode, index, last_index - 1, batch);
+	n = get_read_batch(s, file->inode, index, last_index - 1, batch);
 	if (!n) {
 		ra_sync(s, file, index, last_index - index);
-		n = get_read_batch(file->inode, index, last_index - 1, batch);
+		n = get_read_batch(s, file->inode, index, last_index - 1, batch);
 	}
 	if (!n) {
 		if (sim_create_folio(s, file->inode, index, &batch[0]) == -EEXIST)
@@ -142,6 +150,13 @@ retry:
 	folio = batch[n - 1];
 	if (folio->flags & PG_readahead)
 		ra_async(s, file, folio, last_index - folio->index);
+	if (!folio_ready(s, folio)) {
+		/* Under I/O: copy the folios before it, or wait for it. */
+		if (n > 1)
+			return n - 1;
+		sim_wait(s, folio->done_ns, folio->flags & PG_from_ra);
+		goto retry;
+	}
 	return n;
 }
 
@@ -160,7 +175,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 		count = s->s_maxbytes - (uint64_t)pos;
 
 	do {
-		uint64_t isize = f->inode->mapping.i_size, end_offset;
+		uint64_t isize = f->inode->mapping.i_size, end_offset, pages;
 		unsigned i, n;
 
 		if ((uint64_t)pos >= isize)
@@ -169,6 +184,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 		end_offset = (uint64_t)pos + count < isize ?
 				     (uint64_t)pos + count :
 				     isize;
+		pages = 0;
 		for (i = 0; i < n; i++) {
 			struct folio *folio = batch[i];
 			uint64_t fsize = RALAB_PAGE_SIZE << folio->order;
@@ -180,15 +196,19 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			bytes = end_offset - (uint64_t)pos;
 			if (bytes > fsize - offset)
 				bytes = fsize - offset;
-			if (bytes)
+			if (bytes) {
 				used_mark(&f->inode->used, (uint64_t)pos / RALAB_PAGE_SIZE,
 					  ((uint64_t)pos + bytes - 1) /
 						  RALAB_PAGE_SIZE);
+				pages += ((uint64_t)pos % RALAB_PAGE_SIZE + bytes +
+					  RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+			}
 			pos += (int64_t)bytes;
 			count -= bytes;
 			already += bytes;
 			last_pos = pos;
 		}
+		sim_spend(s, pages * s->cfg.cpu_page_ns);
 	} while (count && (uint64_t)pos < f->inode->mapping.i_size);
 	ra->prev_pos = last_pos;
 	return already;
@@ -229,6 +249,8 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		}
 		if (page->flags & PG_readahead)
 			ra_async(s, f, page, last_index - index);
+		if (!folio_ready(s, page))
+			sim_wait(s, page->done_ns, page->flags & PG_from_ra);
 		isize = in->mapping.i_size;
 		if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
 			break;
@@ -242,6 +264,7 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		prev_index = (int64_t)index;
 		ret = nr < count ? nr : count;
 		used_mark(&in->used, index, index);
+		sim_spend(s, s->cfg.cpu_page_ns);
 		count -= ret;
 		done += ret;
 		offset += ret;

@@ -92,11 +92,12 @@ static bool set_pmd(struct sim_vma *v, const struct folio *f, pgoff_t p)
 }
 
 /* next_uptodate_folio(): a folio fault-around may map. */
-static bool mappable(const struct folio *f, pgoff_t index, uint64_t isize)
+static bool mappable(const struct sim *s, const struct folio *f,
+		     pgoff_t index, uint64_t isize)
 {
 	uint64_t max_idx = (isize + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
 
-	if (f->flags & (PG_locked | PG_readahead))
+	if ((f->flags & (PG_locked | PG_readahead)) || !folio_ready(s, f))
 		return false;
 	if (!(f->flags & PG_uptodate))
 		return false;
@@ -147,7 +148,7 @@ static bool fault_around(struct sim *s, struct sim_vma *v, pgoff_t p)
 			index = f->index;
 		}
 		fend = f->index + folio_nr_pages(f) - 1;
-		if (!mappable(f, index, isize)) {
+		if (!mappable(s, f, index, isize)) {
 			index = fend + 1;
 			continue;
 		}
@@ -288,6 +289,8 @@ static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
 			fpin |= !tried;
 		}
 	}
+	/* lock_folio_maybe_drop_mmap(): wait for the I/O. */
+	sim_wait(s, folio->done_ns, folio->flags & PG_from_ra);
 	if (fpin)
 		return false;
 	/* finish_fault(): a PMD for a PMD-sized folio, else one PTE. */
@@ -320,8 +323,10 @@ void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
 	for (a = off; a < off + len; a += step) {
 		pgoff_t p = a / RALAB_PAGE_SIZE;
 
-		if (p >= v->pgoff && p < v->pgoff + v->npages && !mapped(v, p))
+		if (p >= v->pgoff && p < v->pgoff + v->npages && !mapped(v, p)) {
+			sim_spend(s, s->cfg.cpu_syscall_ns); /* the fault */
 			fault(s, v, p);
+		}
 		if (v->file->inode->mapping.i_size > a)
 			used_mark(&v->file->inode->used, p, p);
 		if (a + step < a)

@@ -6,6 +6,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,20 +42,25 @@ static bool m_present(void *m, pgoff_t index)
 	return pc_lookup(&in->pc, index) != NULL;
 }
 
-static int grow_batch(struct sim *s)
+static int grow_batch(struct sim_worker *w)
 {
-	unsigned cap = s->cap_batch ? s->cap_batch * 2 : 64;
-	struct folio **b = realloc(s->batch, cap * sizeof(*b));
+	unsigned cap = w->cap_batch ? w->cap_batch * 2 : 64;
+	struct folio **b = realloc(w->batch, cap * sizeof(*b));
 	struct blk_vec *v;
+	uint64_t *d;
 
 	if (!b)
 		return -ENOMEM;
-	s->batch = b;
-	v = realloc(s->vecs, cap * sizeof(*v));
+	w->batch = b;
+	v = realloc(w->vecs, cap * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	s->vecs = v;
-	s->cap_batch = cap;
+	w->vecs = v;
+	d = realloc(w->done, cap * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	w->done = d;
+	w->cap_batch = cap;
 	return 0;
 }
 
@@ -152,10 +158,17 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 {
 	struct sim_inode *in = m;
 	struct sim *s = in->sim;
+	struct sim_worker *w;
 	struct folio *f;
 	int err;
 
-	if (s->nr_batch == s->cap_batch && grow_batch(s))
+	/*
+	 * Allocation takes time, and another thread may run meanwhile: it
+	 * sees the window already in file_ra_state but not this folio.
+	 */
+	sim_spend(s, s->cfg.cpu_folio_ns);
+	w = s->cur;
+	if (w->nr_batch == w->cap_batch && grow_batch(w))
 		return -ENOMEM;
 	err = pc_add_folio(&in->pc, index, order,
 			   PG_locked | PG_from_ra | (mark ? PG_readahead : 0),
@@ -174,7 +187,7 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 
 		s->on_event(s->event_arg, &ev);
 	}
-	s->batch[s->nr_batch++] = f;
+	w->batch[w->nr_batch++] = f;
 	return 0;
 }
 
@@ -183,20 +196,28 @@ static void m_read_pages(void *m)
 {
 	struct sim_inode *in = m;
 	struct sim *s = in->sim;
+	struct sim_worker *w = s->cur;
+	uint64_t before = s->st->data_reads;
 	unsigned i;
 
-	if (!s->nr_batch)
+	if (!w->nr_batch)
 		return;
-	for (i = 0; i < s->nr_batch; i++) {
-		struct folio *f = s->batch[i];
+	for (i = 0; i < w->nr_batch; i++) {
+		struct folio *f = w->batch[i];
 
-		s->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
-		s->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
-		/* I/O completes at submission in this model. */
+		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
+		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
+	}
+	blk_submit_read(&s->q, w->vecs, w->nr_batch, true, w->now, w->done);
+	/* The data is there (the folio unlocked) when its request is done. */
+	for (i = 0; i < w->nr_batch; i++) {
+		struct folio *f = w->batch[i];
+
+		f->done_ns = w->done[i];
 		f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
 	}
-	blk_submit_read(&s->q, s->vecs, s->nr_batch, true);
-	s->nr_batch = 0;
+	w->nr_batch = 0;
+	sim_spend(s, (s->st->data_reads - before) * s->cfg.cpu_request_ns);
 }
 
 static void m_clear_readahead(void *m, pgoff_t index)
@@ -253,6 +274,8 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->on_event = on_event;
 	s->event_arg = event_arg;
 	err = blk_queue_setup(&s->q, cfg);
+	if (!err)
+		err = blk_queue_timing(&s->q, cfg);
 	if (err)
 		return err;
 	s->q.st = st;
@@ -294,29 +317,33 @@ void sim_destroy(struct sim *s)
 	}
 	free(s->inodes);
 	free(s->files);
-	free(s->batch);
-	free(s->vecs);
+	sim_jobs_free(s);
+	blk_queue_release(&s->q);
 	s->inodes = NULL;
 	s->files = NULL;
-	s->batch = NULL;
-	s->vecs = NULL;
 }
 
 /* open(2): file_ra_state_init() snapshots bdi->ra_pages. */
-struct sim_file *sim_file_open(struct sim *s, unsigned ino)
+struct sim_file *sim_file_open(struct sim *s, unsigned fd, unsigned ino)
 {
 	struct sim_file *f;
 
-	if (s->nr_files == s->cap_files) {
-		unsigned cap = s->cap_files ? s->cap_files * 2 : 8;
-		struct sim_file *nf = realloc(s->files, cap * sizeof(*nf));
+	if (fd >= s->cap_files) {
+		unsigned cap = s->cap_files ? s->cap_files : 8;
+		struct sim_file *nf;
 
+		while (cap <= fd)
+			cap *= 2;
+		nf = realloc(s->files, cap * sizeof(*nf));
 		if (!nf)
 			return NULL;
+		memset(nf + s->cap_files, 0, (cap - s->cap_files) * sizeof(*nf));
 		s->files = nf;
 		s->cap_files = cap;
 	}
-	f = &s->files[s->nr_files++];
+	if (fd >= s->nr_files)
+		s->nr_files = fd + 1;
+	f = &s->files[fd];
 	memset(f, 0, sizeof(*f));
 	f->inode = &s->inodes[ino];
 	f->ra.ra_pages = (unsigned)s->q.ra_pages;
@@ -378,15 +405,35 @@ static void dump_inode(struct sim *s, unsigned ino, unsigned line)
 static int64_t __attribute__((noinline))
 sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 {
-	uint64_t n;
+	struct sim_job *j = s->cur->job;
+	uint64_t t0 = s->cur->now, n;
 
+	sim_spend(s, s->cfg.cpu_syscall_ns);
 	if (pos < 0 || len > (uint64_t)INT64_MAX - (uint64_t)pos)
 		return -1;
 	if (len > MAX_RW_COUNT)
 		len = MAX_RW_COUNT;
 	n = filemap_read(s, f, pos, len);
 	s->st->bytes_read += n;
+	j->reads++;
+	j->bytes += n;
+	lat_add(j, s->cur->now - t0);
 	return (int64_t)n;
+}
+
+/* The fast path's time: the call and the pages copied. */
+static inline void fast_done(struct sim *s, int64_t pos, uint64_t len)
+{
+	struct sim_job *j = s->cur->job;
+	uint64_t cost = s->cfg.cpu_syscall_ns +
+			(((uint64_t)pos & (RALAB_PAGE_SIZE - 1)) + len +
+			 RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE * s->cfg.cpu_page_ns;
+
+	s->st->bytes_read += len;
+	j->reads++;
+	j->bytes += len;
+	lat_add(j, cost);
+	sim_spend(s, cost);
 }
 
 static inline int64_t sys_read(struct sim *s, struct sim_file *f,
@@ -396,10 +443,18 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 	if (len <= MAX_RW_COUNT && pos >= 0 &&
 	    len <= (uint64_t)INT64_MAX - (uint64_t)pos &&
 	    filemap_read_fast(s, f, pos, len)) {
-		s->st->bytes_read += len;
+		fast_done(s, pos, len);
 		return (int64_t)len;
 	}
 	return sys_read_slow(s, f, pos, len);
+}
+
+int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos,
+		  uint64_t len);
+
+int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
+{
+	return sys_read(s, f, pos, len);
 }
 
 /*
@@ -409,37 +464,58 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 static void __attribute__((noinline))
 run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 {
-	uint64_t i, len = op->len;
+	struct sim_worker *w = s->cur;
+	struct sim_job *j = w->job;
+	uint64_t i, len = op->len, nfast = 0;
+	/* The time of a page-aligned cached read, and its latency bucket. */
+	uint64_t cost = s->cfg.cpu_syscall_ns +
+			(len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE *
+				s->cfg.cpu_page_ns;
+	unsigned bucket = lat_bucket(cost);
 	bool to_eof = op->to_eof;
 	int64_t n;
 
 	for (i = 0; to_eof || i < op->count; i++) {
 		int64_t pos = f->f_pos;
 
-		s->st->syscalls++;
 		if (len <= MAX_RW_COUNT && pos >= 0 &&
 		    len <= (uint64_t)INT64_MAX - (uint64_t)pos &&
 		    filemap_read_fast(s, f, pos, len)) {
-			s->st->bytes_read += len;
 			f->f_pos = pos + (int64_t)len;
+			if (!(pos & (RALAB_PAGE_SIZE - 1))) {
+				/* Counted at the end; the clock moves now. */
+				nfast++;
+				w->now += cost;
+				if (s->multi)
+					sim_yield(s);
+				continue;
+			}
+			s->st->syscalls++;
+			fast_done(s, pos, len);
 			continue;
 		}
+		s->st->syscalls++;
 		n = sys_read_slow(s, f, pos, len);
 		if (n > 0)
 			f->f_pos += n;
 		if (to_eof && n <= 0)
 			break;
 	}
+	s->st->syscalls += nfast;
+	s->st->bytes_read += nfast * len;
+	j->reads += nfast;
+	j->bytes += nfast * len;
+	j->lat[bucket] += nfast;
 }
 
-static void run_op(struct sim *s, const struct op *op)
+void sim_run_op(struct sim *s, const struct op *op)
 {
 	struct sim_file *f = op->fd < s->nr_files ? &s->files[op->fd] : NULL;
 	uint64_t i, x, size;
 
 	switch (op->kind) {
 	case OP_OPEN:
-		sim_file_open(s, op->ino);
+		sim_file_open(s, op->fd, op->ino);
 		break;
 	case OP_CLOSE:
 		f->open = false;
@@ -483,11 +559,13 @@ static void run_op(struct sim *s, const struct op *op)
 	case OP_FADVISE:
 	case OP_READAHEAD:
 		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
 		sim_fadvise(s, f, (int64_t)op->off, (int64_t)op->len,
 			    op->advice);
 		break;
 	case OP_MMAP:
 		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
 		sim_mmap(s, f, op->off, op->len);
 		break;
 	case OP_TOUCH:
@@ -495,10 +573,12 @@ static void run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_MADVISE:
 		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
 		sim_madvise(s, op->off, op->len, op->advice);
 		break;
 	case OP_MUNMAP:
 		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
 		sim_munmap(s);
 		break;
 	case OP_DUMP:
@@ -506,6 +586,66 @@ static void run_op(struct sim *s, const struct op *op)
 			dump_inode(s, op->ino, op->line);
 		break;
 	}
+}
+
+/* A latency percentile from a job's histogram (bucket midpoints). */
+static uint64_t lat_pct(const uint64_t *h, uint64_t n, unsigned pct)
+{
+	uint64_t want = (n * pct + 99) / 100, seen = 0;
+	unsigned b;
+
+	if (!n)
+		return 0;
+	for (b = 0; b < LAT_BUCKETS; b++) {
+		seen += h[b];
+		if (seen >= want && h[b]) {
+			unsigned l;
+
+			if (b < 8)
+				return b;
+			l = b / 8 + 2;
+			return ((8ull + b % 8) << (l - 3)) +
+			       (1ull << (l - 3)) / 2;
+		}
+	}
+	return 0;
+}
+
+static void time_stats(struct sim *s, struct ralab_stats *st)
+{
+	uint64_t all[LAT_BUCKETS] = { 0 }, reads = 0;
+	unsigned i, b;
+
+	st->nr_jobs = s->nr_jobs < RALAB_MAX_JOBS ? s->nr_jobs : RALAB_MAX_JOBS;
+	for (i = 0; i < s->nr_jobs; i++) {
+		const struct sim_job *j = &s->jobs[i];
+
+		if (j->end_ns > st->elapsed_ns)
+			st->elapsed_ns = j->end_ns;
+		st->wait_ns += j->wait_ns;
+		st->waits += j->waits;
+		st->late_ra_waits += j->late_waits;
+		for (b = 0; b < LAT_BUCKETS; b++)
+			all[b] += j->lat[b];
+		reads += j->reads;
+		if (i < RALAB_MAX_JOBS) {
+			struct ralab_job_stats *js = &st->job[i];
+
+			snprintf(js->name, sizeof(js->name), "%s", j->def->name);
+			js->elapsed_ns = j->end_ns;
+			js->reads = j->reads;
+			js->bytes = j->bytes;
+			js->wait_ns = j->wait_ns;
+			js->waits = j->waits;
+			js->late_ra_waits = j->late_waits;
+			js->lat_p50_ns = lat_pct(j->lat, j->reads, 50);
+			js->lat_p99_ns = lat_pct(j->lat, j->reads, 99);
+		}
+	}
+	st->lat_p50_ns = lat_pct(all, reads, 50);
+	st->lat_p90_ns = lat_pct(all, reads, 90);
+	st->lat_p99_ns = lat_pct(all, reads, 99);
+	st->lat_max_ns = lat_pct(all, reads, 100);
 }
 
 int ralab_run(const struct ralab_workload *wl,
@@ -545,11 +685,18 @@ int ralab_run(const struct ralab_workload *wl,
 	s->patches = patches;
 	s->on_dump = opts->on_dump;
 	s->dump_arg = opts->dump_arg;
-	if (!err && !sim_file_open(s, 0))
+	if (!err && !sim_file_open(s, 0, 0))
 		err = -ENOMEM;
+	/* Every descriptor of the case, numbered as the case numbers them. */
+	for (i = 1; !err && i < wl->nr_fds; i++)
+		if (!sim_file_open(s, i, wl->fd_ino[i]))
+			err = -ENOMEM;
+	for (i = 1; !err && i < wl->nr_fds; i++)
+		s->files[i].open = false;
+	if (!err)
+		err = sim_run_jobs(s, wl);
 	if (!err) {
-		for (i = 0; i < wl->nr_ops; i++)
-			run_op(s, &wl->ops[i]);
+		time_stats(s, stats);
 		for (i = 0; i < s->nr_inodes; i++) {
 			stats->cache_nodes += s->inodes[i].pc.i_pages.nr_nodes;
 			count_unused(s, &s->inodes[i]);

@@ -6,10 +6,13 @@
 #ifndef RALAB_SIM_H
 #define RALAB_SIM_H
 
+#include <ucontext.h>
+
 #include "block/blk.h"
 #include "cache/pagecache.h"
 #include "policy/policy.h"
 #include "ralab.h"
+#include "workload/workload.h"
 
 #define FOLIO_BATCH_SIZE 31 /* PAGEVEC_SIZE */
 #define MAX_RW_COUNT 0x7ffff000ull /* INT_MAX & PAGE_MASK */
@@ -77,6 +80,42 @@ struct sim_vma {
 	uint64_t first_region;
 };
 
+#define LAT_BUCKETS (64 * 8) /* log2 with 8 sub-buckets */
+
+/* Per-job time figures (struct ralab_job_stats has the public ones). */
+struct sim_job {
+	const struct wl_job *def;
+	unsigned nr_workers, running;
+	bool released;     /* a 'wait' job's workers may run */
+	/* The shared op cursor of the workers of an iodepth > 1 job. */
+	unsigned op;
+	uint64_t i, x, *order;
+	bool eof;
+	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
+	uint64_t lat[LAT_BUCKETS];
+};
+
+/*
+ * A thread of the simulation: a job's, or one of its iodepth workers.
+ * Each has its own clock and runs as a coroutine; the scheduler always
+ * resumes the one with the earliest clock, so events interleave in time
+ * order.  With a single worker nothing switches.
+ */
+struct sim_worker {
+	ucontext_t ctx;
+	void *stack;
+	uint64_t now;
+	struct sim_job *job;
+	unsigned id;
+	bool finished;
+	/* Folios added since the last read_pages(), in order: per task,
+	 * since a worker can be preempted in the middle of a window. */
+	struct folio **batch;
+	struct blk_vec *vecs;
+	uint64_t *done;
+	unsigned nr_batch, cap_batch;
+};
+
 struct sim {
 	struct ralab_config cfg;
 	const struct ralab_policy_ops *policy;
@@ -89,17 +128,75 @@ struct sim {
 	ralab_dump_fn on_dump;
 	void *dump_arg;
 
-	/* Folios added since the last read_pages(), in order. */
-	struct folio **batch;
-	struct blk_vec *vecs;
-	unsigned nr_batch, cap_batch;
-
 	struct sim_inode *inodes; /* [0] is the case's file */
 	unsigned nr_inodes;
-	struct sim_file *files;   /* descriptors, in the order opened */
+	struct sim_file *files;   /* descriptors, by their number in the case */
 	unsigned nr_files, cap_files;
 	struct sim_vma vma;
+
+	/* Time and concurrency (engine.c). */
+	const struct ralab_workload *wl;
+	struct sim_worker *workers, *cur;
+	unsigned nr_workers;
+	struct sim_job *jobs;
+	unsigned nr_jobs;
+	bool multi;              /* more than one worker: switch */
+	ucontext_t sched;
 };
+
+void sim_yield(struct sim *s);
+
+/* The current worker spends @ns of CPU time. */
+static inline void sim_spend(struct sim *s, uint64_t ns)
+{
+	s->cur->now += ns;
+	if (s->multi)
+		sim_yield(s);
+}
+
+/* The current worker sleeps until @t (a folio under I/O). */
+static inline void sim_wait(struct sim *s, uint64_t t, bool readahead)
+{
+	struct sim_worker *w = s->cur;
+
+	if (t > w->now) {
+		w->job->wait_ns += t - w->now;
+		w->job->waits++;
+		w->job->late_waits += readahead;
+		w->now = t;
+	}
+	if (s->multi)
+		sim_yield(s);
+}
+
+/* Is the folio's data in memory at the current worker's time? */
+static inline bool folio_ready(const struct sim *s, const struct folio *f)
+{
+	return f->done_ns <= s->cur->now;
+}
+
+static inline unsigned lat_bucket(uint64_t ns)
+{
+	unsigned b;
+
+	if (ns < 8) {
+		b = (unsigned)ns;
+	} else {
+		unsigned l = 63u - (unsigned)__builtin_clzll(ns);
+
+		b = (l - 2) * 8 + (unsigned)((ns >> (l - 3)) & 7);
+	}
+	return b < LAT_BUCKETS ? b : LAT_BUCKETS - 1;
+}
+
+static inline void lat_add(struct sim_job *j, uint64_t ns)
+{
+	j->lat[lat_bucket(ns)]++;
+}
+
+/* engine.c: run the workload's jobs. */
+int sim_run_jobs(struct sim *s, const struct ralab_workload *wl);
+void sim_run_op(struct sim *s, const struct op *op);
 
 /* mmap.c: the mapping ops and the fault path. */
 int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len);
@@ -127,8 +224,9 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	     const struct ralab_policy_ops *policy, struct ralab_stats *st,
 	     ralab_event_fn on_event, void *event_arg);
 void sim_destroy(struct sim *s);
-/* open(2): a new descriptor on inode @ino; NULL on -ENOMEM. */
-struct sim_file *sim_file_open(struct sim *s, unsigned ino);
+/* open(2): descriptor @fd (its number in the case) on inode @ino. */
+struct sim_file *sim_file_open(struct sim *s, unsigned fd, unsigned ino);
+void sim_jobs_free(struct sim *s);
 /* Remove a folio from the page cache (invalidation). */
 void sim_remove_folio(struct sim_inode *in, struct folio *f);
 
@@ -161,7 +259,7 @@ static inline bool filemap_read_fast(struct sim *s, struct sim_file *f,
 	if (!hit || index - hit->index >= folio_nr_pages(hit))
 		hit = in->last_hit = pc_lookup(&in->pc, index);
 	if (!hit || (hit->flags & (PG_uptodate | PG_readahead)) != PG_uptodate ||
-	    (uint64_t)pos + count >
+	    hit->done_ns > s->cur->now || (uint64_t)pos + count >
 		    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE)
 		return false;
 	f->ra.prev_pos = pos + (int64_t)count;

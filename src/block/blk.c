@@ -17,6 +17,7 @@
 #include "blk.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int blk_set_max_sectors_kb(struct blk_queue *q, uint32_t kb)
@@ -74,9 +75,69 @@ int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg)
 	return 0;
 }
 
+int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg)
+{
+	q->lat_ns = cfg->dev_latency_ns;
+	q->bw = cfg->dev_bandwidth;
+	q->qd = cfg->dev_queue_depth ? cfg->dev_queue_depth : 1;
+	q->inflight = calloc(q->qd, sizeof(*q->inflight));
+	return q->inflight ? 0 : -ENOMEM;
+}
+
+void blk_queue_release(struct blk_queue *q)
+{
+	free(q->inflight);
+	free(q->log);
+	q->inflight = NULL;
+	q->log = NULL;
+}
+
+/* When a request of @bytes issued at @t completes. */
+static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
+{
+	uint64_t start = t, begin, done;
+
+	/* Requests done by @t leave the device. */
+	while (q->in_count && q->inflight[q->in_head] <= t) {
+		q->in_head = (q->in_head + 1) % q->qd;
+		q->in_count--;
+	}
+	if (q->in_count == q->qd) {
+		/* All slots busy: wait for the oldest. */
+		start = q->inflight[q->in_head];
+		q->in_head = (q->in_head + 1) % q->qd;
+		q->in_count--;
+	}
+	begin = start + q->lat_ns;
+	if (begin < q->chan_free)
+		begin = q->chan_free;
+	done = begin + (q->bw ? bytes * 1000000000ull / q->bw : 0);
+	q->chan_free = done;
+	q->inflight[(q->in_head + q->in_count) % q->qd] = done;
+	q->in_count++;
+	return done;
+}
+
 static void rq_issue(struct blk_queue *q, const struct blk_rq *rq)
 {
 	struct ralab_stats *st = q->st;
+	uint64_t done = q->inflight ? dev_service(q, q->now,
+						  (uint64_t)rq->nr_sectors * 512)
+				    : q->now;
+
+	if (q->nr_log == q->cap_log) {
+		unsigned c = q->cap_log ? q->cap_log * 2 : 64;
+		struct blk_done *l = realloc(q->log, c * sizeof(*l));
+
+		if (l) {
+			q->log = l;
+			q->cap_log = c;
+		}
+	}
+	if (q->nr_log < q->cap_log)
+		q->log[q->nr_log++] = (struct blk_done){
+			rq->sector, rq->sector + rq->nr_sectors, done
+		};
 
 	st->data_reads++;
 	st->data_sectors += rq->nr_sectors;
@@ -194,10 +255,12 @@ static void submit_bio(struct blk_queue *q, const struct blk_vec *v,
 }
 
 void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
-		     unsigned n, bool readahead)
+		     unsigned n, bool readahead, uint64_t now, uint64_t *done)
 {
-	unsigned first = 0, i;
+	unsigned first = 0, i, r = 0;
 
+	q->now = now;
+	q->nr_log = 0;
 	for (i = 1; i <= n; i++) {
 		if (i < n && i - first < BIO_MAX_VECS &&
 		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
@@ -207,4 +270,13 @@ void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
 		first = i;
 	}
 	plug_flush(q);
+	/* Each vector is in memory when the request holding its end is done. */
+	for (i = 0; done && i < n; i++) {
+		uint64_t last = vecs[i].sector + vecs[i].bytes / 512 - 1;
+
+		while (r + 1 < q->nr_log &&
+		       !(last >= q->log[r].sector && last < q->log[r].end))
+			r++;
+		done[i] = r < q->nr_log ? q->log[r].done : now;
+	}
 }

@@ -42,6 +42,21 @@ struct blk_queue {
 	struct blk_rq plug[BLK_PLUG_MAX_RQ];
 	unsigned plug_count;
 
+	/*
+	 * The device: up to @qd requests in service, each done @lat_ns after
+	 * it starts, its data moving at @bw bytes/s, one request at a time.
+	 * Completion times only grow, so the in-service set is a FIFO.
+	 */
+	uint64_t lat_ns, bw;
+	unsigned qd;
+	uint64_t *inflight;   /* ring of completion times */
+	unsigned in_head, in_count;
+	uint64_t chan_free;
+	uint64_t now;         /* issue time of the current submission */
+	/* Requests of the current submission: sector ranges and when done. */
+	struct blk_done { uint64_t sector, end, done; } *log;
+	unsigned nr_log, cap_log;
+
 	/* Where issued requests go: counted in @st, reported to @emit. */
 	struct ralab_stats *st;
 	void (*emit)(void *arg, const struct ralab_event *ev);
@@ -78,11 +93,16 @@ void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
 
 /*
  * blk_submit_read - submit the folios of one read_pages() call (or one
- * read_folio()) inside one plug: bios of up to 256 disk-contiguous
- * vectors, split at the queue limits, merged in the plug, issued when the
- * plug is flushed.
+ * read_folio()) inside one plug, at time @now: bios of up to 256
+ * disk-contiguous vectors, split at the queue limits, merged in the plug,
+ * issued when the plug is flushed.  @done[i] receives when the data of
+ * @vecs[i] is in memory (the completion of the request holding its end).
  */
 void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
-		     unsigned n, bool readahead);
+		     unsigned n, bool readahead, uint64_t now, uint64_t *done);
+
+/* The device times of @cfg; blk_queue_release() frees the queue's memory. */
+int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg);
+void blk_queue_release(struct blk_queue *q);
 
 #endif

@@ -71,6 +71,7 @@ int pc_add_folio(struct page_cache *pc, uint64_t index, unsigned order,
 	if (!f)
 		return -ENOMEM;
 	f->index = index;
+	f->done_ns = 0;
 	f->order = (uint8_t)order;
 	f->flags = (uint8_t)flags;
 	f->pad = 0;

@@ -19,6 +19,7 @@
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */
+	uint64_t done_ns; /* I/O complete (PG_locked cleared) at this time */
 	uint8_t order;
 	uint8_t flags;
 	uint16_t pad;

@@ -1144,6 +1144,17 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	unsigned i;
 
 	memset(res, 0, sizeof(*res));
+	/* One thread runs the ops: concurrent jobs cannot be recorded. */
+	for (i = 1; i < wl->nr_jobs; i++) {
+		if (!wl->jobs[i].wait) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s:%u: job '%s' runs concurrently with the jobs before it; 'ralab kernel' records one thread (add 'wait', or stonewall in fio)",
+					 ralab_workload_name(wl), wl->jobs[i].line,
+					 wl->jobs[i].name);
+			return -EINVAL;
+		}
+	}
 	err = ralab_kernel_check(c->fs, diag);
 	if (err)
 		return err;

@@ -21,7 +21,9 @@
  * Random offsets: fio visits every block once (its random map) in an
  * order from its own generator; ralab visits every block once in an order
  * from xorshift64 (shuffle-pread), so the set is fio's, the order is not.
- * Jobs run one after another (concurrency is the time model's).
+ * Each clone of each job is a job of the case, and they run concurrently,
+ * except that a job with stonewall (or wait_for_previous) starts when the
+ * jobs before it have ended.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -92,11 +94,14 @@ static void emit(struct fio *f, const char *fmt, ...)
 	if (f->oom)
 		return;
 	for (;;) {
+		if (!f->cap)
+			goto grow; /* no arithmetic on a NULL buffer */
 		va_start(ap, fmt);
 		n = vsnprintf(f->out + f->len, f->cap - f->len, fmt, ap);
 		va_end(ap);
 		if (n >= 0 && (size_t)n < f->cap - f->len)
 			break;
+grow:
 		{
 			size_t cap = f->cap ? f->cap * 2 : 1 << 16;
 			char *o = realloc(f->out, cap);
@@ -295,8 +300,11 @@ struct job {
 	uint64_t randseed;
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
+	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
+	uint64_t think_us;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
-	bool invalidate, fadvise_hint, norandommap;
+	bool invalidate, fadvise_hint, norandommap, stonewall;
+	bool filesize_set;
 	char filename[128];
 };
 
@@ -364,6 +372,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "filesize")) && (err = fio_size(f, o, &j->filesize)))
 		return err;
+	j->filesize_set = o != NULL;
 	if ((o = get(f, sec, "offset")) && (err = fio_size(f, o, &j->offset)))
 		return err;
 	if ((o = get(f, sec, "offset_increment")) &&
@@ -413,23 +422,38 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		j->fadvise_hint = fio_bool(o);
 	if ((o = get(f, sec, "norandommap")))
 		j->norandommap = fio_bool(o);
+	if (((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) &&
+	    fio_bool(o))
+		j->stonewall = true;
 	if ((o = get(f, sec, "direct")) && fio_bool(o))
 		return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
 	if ((o = get(f, sec, "buffered")) && !fio_bool(o))
 		return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
-	if ((o = get(f, sec, "iodepth")) && (err = fio_uint(f, o, &v)))
-		return err;
-	if ((o = get(f, sec, "thinktime")) && (err = fio_uint(f, o, &v)))
-		return err;
+	j->iodepth = 1;
+	if ((o = get(f, sec, "iodepth"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (!v || v > 1024)
+			return ferr(f, o->line, "iodepth must be from 1 to 1024");
+		j->iodepth = (unsigned)v;
+	}
+	if ((o = get(f, sec, "thinktime"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (v > 1000000000ull)
+			return ferr(f, o->line, "thinktime is too large");
+		j->think_us = v;
+	}
 	if ((o = get(f, sec, "ioengine"))) {
 		const char *e = o->val;
 
 		if (!strcmp(e, "sync"))
 			j->engine = 0;
 		else if (!strcmp(e, "psync") || !strcmp(e, "pvsync") ||
-			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio") ||
-			 !strcmp(e, "posixaio") || !strcmp(e, "io_uring"))
+			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio"))
 			j->engine = 1;
+		else if (!strcmp(e, "posixaio") || !strcmp(e, "io_uring"))
+			j->engine = 3; /* preads from helper threads */
 		else if (!strcmp(e, "mmap"))
 			j->engine = 2;
 		else
@@ -494,7 +518,7 @@ static int file_index(struct gen *g, const char *name, uint64_t size,
 	for (i = 0; i < g->nr; i++)
 		if (!strcmp(g->names[i], name)) {
 			*is_new = false;
-			return (int)i;
+			return g->sizes[i] == size ? (int)i : -2;
 		}
 	if (g->nr == MAX_FILES)
 		return -1;
@@ -590,6 +614,17 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	}
 }
 
+/* The section of a job (jobs are read from sections in order). */
+static unsigned s_of(const struct fio *f, const struct job *j)
+{
+	unsigned s;
+
+	for (s = 0; s < f->nr_sec; s++)
+		if (!strcmp(f->sec[s].name, j->name))
+			return s;
+	return 0;
+}
+
 static int generate(struct fio *f)
 {
 	struct job jobs[MAX_SECTIONS];
@@ -610,14 +645,37 @@ static int generate(struct fio *f)
 		return ferr(f, 1, "no job section (only [global])");
 
 	/* The body first, to learn the files; the header goes in front. */
-	emit(f, "close\n");
 	for (i = 0; i < nj; i++) {
 		const struct job *j = &jobs[i];
 
 		for (c = 0; c < j->numjobs; c++) {
-			unsigned fds[16], k;
+			unsigned fds[16], k, k2;
 
-			emit(f, "# job %s, clone %u\n", j->name, c);
+			/*
+			 * Each clone is a job of the case: clones run
+			 * concurrently.  A job after the first opens a
+			 * descriptor of its own first (unused here).
+			 */
+			{
+				char jname[32];
+
+				ops_name(jname, sizeof(jname), j->name);
+				emit(f, "job %.20s.%u\n", jname, c);
+			}
+			if (i || c)
+				nfd++;
+			/*
+			 * Buffered libaio reads run inside io_submit(), one at a
+			 * time; posixaio and io_uring hand them to helper
+			 * threads, so iodepth of them are in flight.
+			 */
+			if (j->engine == 3 && j->iodepth > 1)
+				emit(f, "iodepth %u\n", j->iodepth);
+			if (j->think_us)
+				emit(f, "think %llu\n", (unsigned long long)j->think_us);
+			/* stonewall: the job (its first clone) waits for the earlier. */
+			if (j->stonewall && !c && i)
+				emit(f, "wait\n");
 			for (k = 0; k < j->nrfiles; k++) {
 				char fname[128], oname[32];
 				bool fresh;
@@ -628,16 +686,26 @@ static int generate(struct fio *f)
 				else
 					snprintf(fname, sizeof(fname), "%.60s.%u.%u", j->name, c, k);
 				ops_name(oname, sizeof(oname), fname);
+				/* A shared file keeps its size unless the job sets one. */
+				for (k2 = 0; !j->filesize_set && k2 < g.nr; k2++)
+					if (!strcmp(g.names[k2], oname))
+						jobs[i].filesize = g.sizes[k2];
 				ino = file_index(&g, oname, j->filesize, &fresh);
+				if (ino == -2)
+					return ferr(f, f->sec[s_of(f, j)].line,
+						    "job [%s] gives file %s a size of %llu bytes; an earlier job gave it another (ralab needs one size per file)",
+						    j->name, fname, (unsigned long long)j->filesize);
 				if (ino < 0)
 					return ferr(f, f->sec[0].line, "too many files (at most %d)", MAX_FILES);
-				if (fresh && ino == 0)
-					emit(f, "open\n"); /* on main, after the close */
+				if (fresh && ino == 0 && !i && !c)
+					emit(f, "close\nopen\n"); /* main, fresh */
+				else if (fresh && ino == 0)
+					emit(f, "open main\n");
 				else if (fresh)
 					emit(f, "file %s %llu\n", oname,
 					     (unsigned long long)j->filesize);
 				else
-					emit(f, "use %s\nopen\n", ino ? oname : "main");
+					emit(f, "open %s\n", ino ? oname : "main");
 				fds[k] = ++nfd;
 				if (j->invalidate)
 					emit(f, "fadvise 0 0 dontneed\n");

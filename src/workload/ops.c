@@ -10,6 +10,12 @@
  *   read 4K 1                 ops, one per line; '#' starts a comment
  *   read 1M eof
  *
+ * Jobs: 'job NAME' starts a stream of ops that runs concurrently with the
+ * other jobs, through a descriptor of its own on 'main' ('shared-fd': the
+ * first job's descriptor 0); 'iodepth N' lets N preads of the job be in
+ * flight at once; 'think USEC' is the time between two of its ops; 'wait'
+ * makes it start when every earlier job has ended (fio's stonewall).
+ *
  * The case starts with its file ("main") open as descriptor 0.  'open',
  * 'file NAME SIZE' open more (numbered 1, 2, ... in that order), 'fd N'
  * and 'use NAME' pick one, 'close' closes the current one; ops act on the
@@ -40,6 +46,7 @@ struct parser {
 	/* Descriptor state while parsing, so that ops resolve statically. */
 	int cur_fd;                /* -1: none */
 	bool mapped;               /* a mapping exists */
+	bool job_needs_fd;         /* a new job's first op opens its fd */
 	uint64_t map_off, map_len; /* its file range */
 	unsigned last_ino;         /* file of the last current descriptor */
 	unsigned close_line;       /* where the current one was closed */
@@ -90,6 +97,46 @@ void ralab_config_default(struct ralab_config *cfg)
 		.max_segment_size = 65536,
 		.max_folio_order = 9,
 	};
+	ralab_config_device(cfg, "ideal");
+}
+
+/*
+ * Device presets.  "ideal" (the default) completes I/O at once, as the
+ * recorded kernel cases behave wherever timing could matter, and keeps
+ * the CPU costs, so threads still interleave; "loop" is the loop device
+ * (direct I/O over a file on virtio) of the development machines, fitted
+ * by 'ralab calibrate'; "nvme" and "hdd" are typical figures, not
+ * measurements.
+ */
+static const struct {
+	const char *name;
+	uint64_t lat_ns, bw;
+	uint32_t qd, sys, folio, page, rq;
+} presets[] = {
+	{ "loop", 100000, 700000000ull, 128, 600, 300, 280, 3000 },
+	{ "nvme", 80000, 3000000000ull, 1024, 300, 200, 250, 1500 },
+	{ "hdd", 8000000, 180000000ull, 32, 300, 200, 250, 1500 },
+	{ "ideal", 0, 0, 1024, 600, 300, 280, 3000 },
+};
+
+int ralab_config_device(struct ralab_config *cfg, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		if (strcmp(presets[i].name, name))
+			continue;
+		snprintf(cfg->device, sizeof(cfg->device), "%s", name);
+		cfg->dev_latency_ns = presets[i].lat_ns;
+		cfg->dev_bandwidth = presets[i].bw;
+		cfg->dev_queue_depth = presets[i].qd;
+		cfg->cpu_syscall_ns = presets[i].sys;
+		cfg->cpu_folio_ns = presets[i].folio;
+		cfg->cpu_page_ns = presets[i].page;
+		cfg->cpu_request_ns = presets[i].rq;
+		return 0;
+	}
+	return -ENOENT;
 }
 
 /* Parse an unsigned decimal; -ERANGE on overflow, -EINVAL if malformed. */
@@ -227,6 +274,7 @@ static int new_fd(struct parser *p, struct ralab_workload *wl, unsigned ino,
 	o->ino = ino;
 	p->fd_open[o->fd] = 1;
 	p->fd_ino[o->fd] = (unsigned char)ino;
+	wl->fd_ino[o->fd] = (unsigned char)ino;
 	p->cur_fd = (int)o->fd;
 	p->last_ino = ino;
 	return 0;
@@ -473,6 +521,9 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	return -ENOENT;
 }
 
+static int parse_job_line(struct parser *p, struct ralab_workload *wl,
+			  char **tok, int na);
+
 static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		    int nt)
 {
@@ -480,6 +531,17 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	const char *name = tok[0];
 	int na = nt - 1, err;
 
+	err = parse_job_line(p, wl, tok, na);
+	if (err <= 0)
+		return err;
+	if (p->job_needs_fd) {
+		struct op o = { .line = p->line };
+
+		/* A job reads through a descriptor of its own on 'main'. */
+		p->job_needs_fd = false;
+		if ((err = new_fd(p, wl, 0, &o)) || (err = add_op(wl, &o)))
+			return err;
+	}
 	err = parse_fd_op(p, wl, tok, na, &op);
 	if (err == 1)
 		return 0;
@@ -595,6 +657,77 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	return add_op(wl, &op);
 }
 
+/*
+ * job NAME, iodepth N, think USEC, shared-fd.  Returns 1 for any other
+ * line, 0 when handled, or an error.
+ */
+static int parse_job_line(struct parser *p, struct ralab_workload *wl,
+			  char **tok, int na)
+{
+	struct wl_job *j = &wl->jobs[wl->nr_jobs - 1];
+	uint64_t v;
+	int err;
+
+	if (!strcmp(tok[0], "job")) {
+		if ((err = nargs(p, tok[0], na, 1, 1, "job NAME")))
+			return err;
+		if (strlen(tok[1]) >= sizeof(j->name))
+			return perr(p, "job name '%.*s' is longer than 31 characters", TOK(tok[1]));
+		if (wl->nr_jobs == 1 && !wl->nr_ops && !j->name[0]) {
+			/* The first job owns descriptor 0. */
+		} else {
+			if (wl->nr_jobs == MAX_JOBS)
+				return perr(p, "too many jobs (at most %d)", MAX_JOBS);
+			j->nr_ops = wl->nr_ops - j->first_op;
+			j = &wl->jobs[wl->nr_jobs++];
+			memset(j, 0, sizeof(*j));
+			j->first_op = wl->nr_ops;
+			j->iodepth = 1;
+			p->job_needs_fd = true;
+			p->mapped = false;
+		}
+		snprintf(j->name, sizeof(j->name), "%s", tok[1]);
+		j->line = p->line;
+		return 0;
+	}
+	if (!strcmp(tok[0], "iodepth") || !strcmp(tok[0], "think")) {
+		if ((err = nargs(p, tok[0], na, 1, 1,
+				 tok[0][0] == 'i' ? "iodepth N" : "think USEC")) ||
+		    (err = parse_u64(tok[1], &v, false) ? perr(p, "%s must be a whole number, not '%.*s'", tok[0], TOK(tok[1])) : 0))
+			return err;
+		if (tok[0][0] == 'i') {
+			if (!v || v > 1024)
+				return perr(p, "iodepth must be from 1 to 1024");
+			j->iodepth = (unsigned)v;
+		} else {
+			if (v > 1000000000ull)
+				return perr(p, "think time must be at most 10^9 microseconds");
+			j->think_ns = v * 1000;
+		}
+		return 0;
+	}
+	if (!strcmp(tok[0], "wait")) {
+		if ((err = nargs(p, tok[0], na, 0, 0, "wait")))
+			return err;
+		j->wait = true;
+		return 0;
+	}
+	if (!strcmp(tok[0], "shared-fd")) {
+		if ((err = nargs(p, tok[0], na, 0, 0, "shared-fd")))
+			return err;
+		if (wl->nr_jobs < 2)
+			return perr(p, "'shared-fd' belongs in a second or later job: it makes the job use descriptor 0");
+		if (!p->job_needs_fd)
+			return perr(p, "'shared-fd' must come before the job's first op");
+		if (!p->fd_open[0])
+			return perr(p, "'shared-fd': descriptor 0 is closed");
+		p->job_needs_fd = false;
+		p->cur_fd = 0;
+		return 0;
+	}
+	return 1;
+}
+
 static int check_config(struct parser *p, struct ralab_workload *wl)
 {
 	const struct ralab_config *c = &wl->cfg;
@@ -635,6 +768,40 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		wl->cfg.file_size = v;
 		wl->hdr_line[HDR_FILE_SIZE] = p->line;
 		return 0;
+	}
+	if (!strcmp(key, "device")) {
+		if (ralab_config_device(&wl->cfg, val))
+			return perr(p, "device must be loop, nvme, hdd or ideal, not '%.*s'",
+				    TOK(val));
+		return 0;
+	}
+	{
+		static const char *const tkeys[] = {
+			"dev_latency_us", "dev_bandwidth_mb", "dev_queue_depth",
+			"cpu_syscall_ns", "cpu_folio_ns", "cpu_page_ns",
+			"cpu_request_ns",
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(tkeys) / sizeof(tkeys[0]); k++) {
+			if (strcmp(key, tkeys[k]))
+				continue;
+			err = parse_u64(val, &v, false);
+			if (err || v > 1000000000ull || (k == 2 && (!v || v > 65536)))
+				return perr(p, "%s must be a whole number%s, not '%.*s'",
+					    key, k == 2 ? " from 1 to 65536" : " up to 10^9",
+					    TOK(val));
+			switch (k) {
+			case 0: wl->cfg.dev_latency_ns = v * 1000; break;
+			case 1: wl->cfg.dev_bandwidth = v * 1000000; break;
+			case 2: wl->cfg.dev_queue_depth = (uint32_t)v; break;
+			case 3: wl->cfg.cpu_syscall_ns = (uint32_t)v; break;
+			case 4: wl->cfg.cpu_folio_ns = (uint32_t)v; break;
+			case 5: wl->cfg.cpu_page_ns = (uint32_t)v; break;
+			default: wl->cfg.cpu_request_ns = (uint32_t)v; break;
+			}
+			return 0;
+		}
 	}
 	if (!strcmp(key, "read_ahead_kb") || !strcmp(key, "max_sectors_kb") ||
 	    !strcmp(key, "max_hw_sectors_kb")) {
@@ -728,6 +895,9 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 	memcpy(wl->text, text, len);
 	wl->text[len] = '\0';
 	ralab_config_default(&wl->cfg);
+	/* One job to begin with; 'job' lines add more. */
+	wl->nr_jobs = 1;
+	wl->jobs[0].iodepth = 1;
 	/* The case's file, opened once as descriptor 0. */
 	wl->nr_files = 1;
 	strcpy(wl->files[0].name, "main");
@@ -794,6 +964,16 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 			err = perr(&p, "no ops: nothing to run");
 	}
 	wl->files[0].size = wl->cfg.file_size;
+	wl->jobs[wl->nr_jobs - 1].nr_ops =
+		wl->nr_ops - wl->jobs[wl->nr_jobs - 1].first_op;
+	if (!err && !wl->jobs[0].name[0])
+		strcpy(wl->jobs[0].name, "job0");
+	for (i = 0; !err && i < wl->nr_jobs; i++) {
+		if (!wl->jobs[i].nr_ops) {
+			p.line = wl->jobs[i].line;
+			err = perr(&p, "job '%s' has no ops", wl->jobs[i].name);
+		}
+	}
 out:
 	free(buf);
 	if (err) {
@@ -816,7 +996,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns)",
 			    TOK(key));
 	}
 	if (!err)

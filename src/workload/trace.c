@@ -278,12 +278,14 @@ static void out(struct buf *b, const char *fmt, ...)
 	int n;
 
 	while (!b->oom) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < b->cap - b->len) {
-			b->len += (size_t)n;
-			return;
+		if (b->cap) {
+			va_start(ap, fmt);
+			n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+			va_end(ap);
+			if (n >= 0 && (size_t)n < b->cap - b->len) {
+				b->len += (size_t)n;
+				return;
+			}
 		}
 		{
 			size_t c = b->cap ? b->cap * 2 : 1 << 16;

@@ -94,6 +94,21 @@ struct wl_file {
 	uint64_t size;
 };
 
+#define MAX_JOBS 64
+
+/*
+ * A job: a stream of ops run by its own thread(s), concurrently with the
+ * other jobs.  Without 'job' lines the whole case is one job.
+ */
+struct wl_job {
+	char name[32];
+	unsigned first_op, nr_ops;
+	unsigned iodepth;  /* concurrent preads (workers) */
+	uint64_t think_ns; /* between two ops of a worker */
+	bool wait;         /* starts when every earlier job has ended */
+	unsigned line;
+};
+
 /* Header keys, with the line that set each (0 = default). */
 enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_NR };
 
@@ -108,6 +123,9 @@ struct ralab_workload {
 	struct wl_file files[MAX_FILES];
 	unsigned nr_files;
 	unsigned nr_fds; /* descriptors opened in all */
+	unsigned char fd_ino[MAX_FDS]; /* the file of each descriptor */
+	struct wl_job jobs[MAX_JOBS];
+	unsigned nr_jobs;
 };
 
 #endif

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * engine.c - time and concurrency: jobs, their iodepth workers, and a
+ * scheduler that always runs the worker with the earliest clock.
+ *
+ * Each worker is a coroutine (ucontext) with its own clock.  A worker
+ * runs until it spends CPU time or waits for I/O (sim_spend, sim_wait);
+ * then the scheduler resumes whichever worker is earliest (the lowest
+ * number on a tie), so the simulation is deterministic and the workers'
+ * system calls interleave as threads' would: between two folios of a
+ * readahead window, for instance, which is where the race fixed by
+ * "readahead: Make sure sync readahead reads needed page" happens.
+ *
+ * One worker alone never switches: a single reader costs only clock
+ * arithmetic.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define STACK_SIZE (1u << 20)
+
+void sim_yield(struct sim *s)
+{
+	struct sim_worker *w = s->cur;
+
+	swapcontext(&w->ctx, &s->sched);
+}
+
+/*
+ * The next pread of an iodepth > 1 job, from its shared cursor; other ops
+ * are run whole by the worker that takes them.  Returns false at the end.
+ */
+static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
+		      int64_t *off, uint64_t *len)
+{
+	const struct wl_job *d = j->def;
+
+	while (j->op < d->nr_ops) {
+		const struct op *o = &s->wl->ops[d->first_op + j->op];
+		struct sim_file *f = &s->files[o->fd];
+
+		*op = o;
+		*len = o->len;
+		switch (o->kind) {
+		case OP_PREAD:
+			j->op++;
+			*off = (int64_t)o->off;
+			return true;
+		case OP_READ:
+			if (j->eof || (!o->to_eof && j->i >= o->count)) {
+				j->op++;
+				j->i = 0;
+				j->eof = false;
+				continue;
+			}
+			j->i++;
+			/* read(2) on one descriptor: f_pos is taken in order. */
+			*off = f->f_pos;
+			f->f_pos += (int64_t)o->len;
+			if ((uint64_t)f->f_pos >= f->inode->mapping.i_size + o->len)
+				j->eof = true;
+			return true;
+		case OP_RAND_PREAD:
+		case OP_STRIDE_PREAD:
+		case OP_SHUFFLE_PREAD:
+			if (j->i >= o->count) {
+				j->op++;
+				j->i = 0;
+				free(j->order);
+				j->order = NULL;
+				continue;
+			}
+			if (!j->i) {
+				j->x = o->seed;
+				if (o->kind == OP_SHUFFLE_PREAD) {
+					j->order = ralab__shuffle(o->count, o->seed);
+					if (!j->order) {
+						j->op++;
+						continue;
+					}
+				}
+			}
+			if (o->kind == OP_RAND_PREAD) {
+				uint64_t size = f->inode->mapping.i_size;
+
+				j->x ^= j->x << 13;
+				j->x ^= j->x >> 7;
+				j->x ^= j->x << 17;
+				*off = (int64_t)((j->x % (size / o->len)) * o->len);
+			} else if (o->kind == OP_STRIDE_PREAD) {
+				*off = (int64_t)o->off + (int64_t)j->i * o->stride;
+			} else {
+				*off = (int64_t)(o->off + j->order[j->i] * o->len);
+			}
+			j->i++;
+			return true;
+		default:
+			j->op++;
+			*off = -1; /* run the op whole */
+			return true;
+		}
+	}
+	return false;
+}
+
+int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos,
+		  uint64_t len);
+
+static void worker_run(struct sim *s, struct sim_worker *w)
+{
+	struct sim_job *j = w->job;
+	const struct wl_job *d = j->def;
+	unsigned k;
+
+	if (j->nr_workers == 1) {
+		for (k = 0; k < d->nr_ops; k++) {
+			sim_run_op(s, &s->wl->ops[d->first_op + k]);
+			if (d->think_ns)
+				sim_spend(s, d->think_ns);
+		}
+	} else {
+		const struct op *op;
+		int64_t off;
+		uint64_t len;
+
+		while (next_unit(s, j, &op, &off, &len)) {
+			if (off < 0)
+				sim_run_op(s, op);
+			else
+				sim_pread(s, &s->files[op->fd], off, len);
+			if (d->think_ns)
+				sim_spend(s, d->think_ns);
+		}
+	}
+	if (w->now > j->end_ns)
+		j->end_ns = w->now;
+	w->finished = true;
+}
+
+static void trampoline(unsigned hi, unsigned lo, unsigned whi, unsigned wlo)
+{
+	struct sim *s = (struct sim *)(((uintptr_t)hi << 32) | lo);
+	struct sim_worker *w = (struct sim_worker *)(((uintptr_t)whi << 32) | wlo);
+
+	worker_run(s, w);
+	/* uc_link returns to the scheduler. */
+}
+
+/*
+ * A 'wait' job starts when the jobs before it have ended: its workers are
+ * held, then released at the latest end.  Returns true while held.
+ */
+static bool held(struct sim *s, struct sim_worker *w)
+{
+	unsigned k, idx = (unsigned)(w->job - s->jobs);
+	uint64_t start = 0;
+
+	if (!w->job->def->wait || w->job->released)
+		return false;
+	for (k = 0; k < s->nr_workers; k++) {
+		struct sim_worker *o = &s->workers[k];
+
+		if ((unsigned)(o->job - s->jobs) >= idx)
+			continue;
+		if (!o->finished)
+			return true;
+		if (o->now > start)
+			start = o->now;
+	}
+	for (k = 0; k < s->nr_workers; k++)
+		if (s->workers[k].job == w->job && s->workers[k].now < start)
+			s->workers[k].now = start;
+	w->job->released = true;
+	return false;
+}
+
+static struct sim_worker *__attribute__((noinline)) earliest(struct sim *s)
+{
+	struct sim_worker *best = NULL;
+	unsigned i;
+
+	for (i = 0; i < s->nr_workers; i++) {
+		struct sim_worker *w = &s->workers[i];
+
+		if (!w->finished && !held(s, w) && (!best || w->now < best->now))
+			best = w;
+	}
+	return best;
+}
+
+static int __attribute__((noinline)) init_context(struct sim *s,
+						   struct sim_worker *w)
+{
+	w->stack = malloc(STACK_SIZE);
+	if (!w->stack || getcontext(&w->ctx))
+		return -ENOMEM;
+	w->ctx.uc_stack.ss_sp = w->stack;
+	w->ctx.uc_stack.ss_size = STACK_SIZE;
+	w->ctx.uc_link = &s->sched;
+	makecontext(&w->ctx, (void (*)(void))trampoline, 4,
+		    (unsigned)((uintptr_t)s >> 32), (unsigned)(uintptr_t)s,
+		    (unsigned)((uintptr_t)w >> 32), (unsigned)(uintptr_t)w);
+	return 0;
+}
+
+static int make_contexts(struct sim *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_workers; i++)
+		if (init_context(s, &s->workers[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Resume the earliest worker until every one has finished. */
+static int __attribute__((noinline)) schedule(struct sim *s)
+{
+	struct sim_worker *w;
+
+	while ((w = earliest(s))) {
+		s->cur = w;
+		if (swapcontext(&s->sched, &w->ctx))
+			return -EFAULT;
+	}
+	s->cur = &s->workers[0];
+	return 0;
+}
+
+int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
+{
+	unsigned i, k, n = 0;
+
+	s->wl = wl;
+	s->nr_jobs = wl->nr_jobs;
+	s->jobs = calloc(wl->nr_jobs, sizeof(*s->jobs));
+	if (!s->jobs)
+		return -ENOMEM;
+	for (i = 0; i < wl->nr_jobs; i++) {
+		s->jobs[i].def = &wl->jobs[i];
+		s->jobs[i].nr_workers = wl->jobs[i].iodepth ? wl->jobs[i].iodepth : 1;
+		n += s->jobs[i].nr_workers;
+	}
+	s->workers = calloc(n, sizeof(*s->workers));
+	if (!s->workers)
+		return -ENOMEM;
+	s->nr_workers = n;
+	for (i = 0, n = 0; i < wl->nr_jobs; i++)
+		for (k = 0; k < s->jobs[i].nr_workers; k++) {
+			s->workers[n].job = &s->jobs[i];
+			s->workers[n].id = n;
+			n++;
+		}
+	s->multi = s->nr_workers > 1;
+	if (!s->multi) {
+		s->cur = &s->workers[0];
+		worker_run(s, s->cur);
+		return 0;
+	}
+	if (make_contexts(s))
+		return -ENOMEM;
+	return schedule(s);
+}
+
+void sim_jobs_free(struct sim *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_workers; i++) {
+		free(s->workers[i].stack);
+		free(s->workers[i].batch);
+		free(s->workers[i].vecs);
+		free(s->workers[i].done);
+	}
+	for (i = 0; i < s->nr_jobs; i++)
+		free(s->jobs[i].order);
+	free(s->workers);
+	free(s->jobs);
+	s->workers = NULL;
+	s->jobs = NULL;
+	s->nr_workers = s->nr_jobs = 0;
+}
