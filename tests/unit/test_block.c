@@ -68,15 +68,18 @@ static int test_window_requests(void)
 	/* 128 order-0 pages, msk 512: one request of 1024 sectors. */
 	setup(&q, 128, 512);
 	blk_submit_read(&q, v, fill(v, 128, 0), true, 0, NULL);
+	blk_queue_release(&q);
 	ASSERT_EQ_U64(st.data_reads, 1);
 	ASSERT_EQ_U64(st.data_sectors, 1024);
 	/* 512 pages of order >= 2: one bio split into 4 requests. */
 	setup(&q, 2048, 512);
 	blk_submit_read(&q, v, fill(v, 512, 2), true, 0, NULL);
+	blk_queue_release(&q);
 	ASSERT_EQ_U64(st.data_reads, 4);
 	/* 512 order-0 pages: two bios of 256 vectors, 128 segments each. */
 	setup(&q, 2048, 1280);
 	blk_submit_read(&q, v, fill(v, 512, 0), true, 0, NULL);
+	blk_queue_release(&q);
 	ASSERT_EQ_U64(st.data_reads, 4);
 	ASSERT_EQ_U64(st.data_sectors, 4096);
 	return 0;
