@@ -43,7 +43,7 @@ libralab.a: $(O)/libralab.a
 
 $(O)/ralab: $(CLI_OBJ) $(O)/libralab.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -47,3 +47,20 @@ else
 	printf '  kernel run skipped: %s\n' "$( [ "$(id -u)" = 0 ] && head -1 "$T/kerr" || echo 'not root')"
 	printf '  %-28s %s s\n' "ralab simulation time" "$sim_s"
 fi
+
+# 3. The time model: the ratio of the two seed-000 cases' times, modelled
+#    (device loop) and measured on the kernel, one run each.
+echo "== modelled vs measured time: (4 KiB then 1 MiB reads) / (1 MiB reads from 0), 512 MiB"
+a=tests/cases/seed000-4k-then-1m/case.ops; b=tests/cases/seed000-1m-from-0/case.ops
+ma=$("$RALAB" sim --set device=loop "$a" | sed -n 's/^elapsed_us=//p')
+mb=$("$RALAB" sim --set device=loop "$b" | sed -n 's/^elapsed_us=//p')
+awk -v a="$ma" -v b="$mb" 'BEGIN { printf "  %-28s %.0f us / %.0f us = %.3f\n", "ralab (device loop)", a, b, a / b }'
+if [ "$(id -u)" = 0 ] && "$RALAB" kernel "$a" > "$T/ka" 2>/dev/null && "$RALAB" kernel "$b" > "$T/kb" 2>/dev/null; then
+	ka=$(kv ops_seconds "$T/ka"); kb=$(kv ops_seconds "$T/kb")
+	awk -v a="$ka" -v b="$kb" -v ma="$ma" -v mb="$mb" 'BEGIN {
+		k = a / b; m = ma / mb;
+		printf "  %-28s %.3f s / %.3f s = %.3f\n", "kernel", a, b, k;
+		printf "  %-28s %+.0f%% (target within 20%%)\n", "model vs kernel", 100 * (m - k) / k }'
+else
+	echo "  kernel runs skipped (not root, or no recorder prerequisites)"
+fi

@@ -27,6 +27,7 @@ int cli_compare(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_record(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
 
 /* A progress line on stderr, shown only on a terminal after ~1 s. */
 struct cli_progress {

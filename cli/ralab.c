@@ -48,6 +48,7 @@ static void usage_main(FILE *out)
 		"                      readahead marks\n"
 		"  report --html OUT CASE...  a page of charts (windows, orders, requests)\n"
 		"  record -- CMD ARGS  run CMD under strace; 'ralab sim' reads the log\n"
+		"  calibrate CASE...   fit the time model's device to this machine (root)\n"
 		"\n"
 		"CASE files: .ops workloads, fio job files, strace logs (-f -tt) and fio\n"
 		"iologs (versions 2 and 3); 'ralab sim --dump-ops' shows what was read.\n"
@@ -635,6 +636,8 @@ int main(int argc, char **argv)
 		return cli_kernel(argc - 1, argv + 1);
 	if (!strcmp(cmd, "check"))
 		return cli_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "calibrate"))
+		return cli_calibrate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "record"))
 		return cli_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))

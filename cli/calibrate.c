@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * calibrate.c - 'ralab calibrate': fit the device of the time model to
+ * this machine's loop device from 'ralab kernel' runs, and say how well
+ * the fit holds on cases it was not fitted to.
+ *
+ * The fit is a grid search (then a finer one around the best point) over
+ * the per-request latency and the bandwidth, minimising the mean squared
+ * relative error of the modelled elapsed time against the kernel's wall
+ * time of the ops.  Cases alternate between the fit set and the check set.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_CASES 32
+
+struct cal_case {
+	const char *path;
+	struct ralab_workload *wl;
+	double kernel_s;
+	bool fit;
+};
+
+static double model_s(struct cal_case *c, uint64_t lat_us, uint64_t bw_mb)
+{
+	struct ralab_diag d;
+	struct ralab_stats st;
+	char v[32];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)lat_us);
+	if (ralab_workload_set(c->wl, "dev_latency_us", v, &d))
+		return -1;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)bw_mb);
+	if (ralab_workload_set(c->wl, "dev_bandwidth_mb", v, &d))
+		return -1;
+	if (ralab_run(c->wl, NULL, &st))
+		return -1;
+	return (double)st.elapsed_ns / 1e9;
+}
+
+static double error_of(struct cal_case *cs, unsigned n, bool fit,
+		       uint64_t lat, uint64_t bw)
+{
+	double sum = 0;
+	unsigned i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		double m, r;
+
+		if (cs[i].fit != fit)
+			continue;
+		m = model_s(&cs[i], lat, bw);
+		if (m < 0)
+			return INFINITY;
+		r = (m - cs[i].kernel_s) / cs[i].kernel_s;
+		sum += r * r;
+		k++;
+	}
+	return k ? sum / k : 0;
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+	struct cal_case cs[MAX_CASES];
+	const char *workdir = NULL;
+	unsigned n = 0, i;
+	uint64_t lat, bw, best_lat = 100, best_bw = 700, step_l = 20, step_b = 200;
+	double best = INFINITY;
+	int pass, ret = 0;
+
+	for (i = 1; i < (unsigned)argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: ralab calibrate [--workdir DIR] CASE.ops...\n\n"
+			       "Record each case on the running kernel ('ralab kernel'), then fit the\n"
+			       "time model's device (dev_latency_us, dev_bandwidth_mb) to the wall\n"
+			       "time of the ops, on every other case, and report the error on the\n"
+			       "cases left out.  Prints the settings to use with --set.\n");
+			return 0;
+		}
+		if (!strcmp(argv[i], "--workdir") && i + 1 < (unsigned)argc) {
+			workdir = argv[++i];
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			fprintf(stderr, "ralab calibrate: unknown option '%s'\n", argv[i]);
+			return 2;
+		}
+		if (n == MAX_CASES) {
+			fprintf(stderr, "ralab calibrate: at most %d cases\n", MAX_CASES);
+			return 2;
+		}
+		cs[n].path = argv[i];
+		cs[n].fit = !(n % 2);
+		n++;
+	}
+	if (n < 2) {
+		fprintf(stderr, "ralab calibrate: give at least two cases (one to fit, one to check)\n");
+		return 2;
+	}
+	for (i = 0; i < n; i++) {
+		struct ralab_diag d = { 0 };
+		struct ralab_kernel_opts ko = { .workdir = workdir };
+		struct ralab_kernel_result res;
+		int err;
+
+		if (ralab_workload_load(cs[i].path, &cs[i].wl, &d)) {
+			fprintf(stderr, "%s\n", d.msg);
+			n = i;
+			ret = 2;
+			goto out;
+		}
+		err = ralab_kernel_run(cs[i].wl, &ko, &res, &d);
+		if (err) {
+			fprintf(stderr, "ralab calibrate: %s: %s\n", cs[i].path,
+				d.msg[0] ? d.msg : ralab_strerror(err));
+			n = i + 1;
+			ret = 2;
+			goto out;
+		}
+		cs[i].kernel_s = (double)res.ops_ns / 1e9;
+		if (ralab_workload_set(cs[i].wl, "device", "loop", &d)) {
+			n = i + 1;
+			ret = 1;
+			goto out;
+		}
+	}
+	/* Coarse grid, then finer around the best point. */
+	for (pass = 0; pass < 3; pass++) {
+		uint64_t l0 = best_lat > 5 * step_l ? best_lat - 5 * step_l : step_l;
+		uint64_t b0 = best_bw > 5 * step_b ? best_bw - 5 * step_b : step_b;
+
+		if (pass == 0) {
+			l0 = 10;
+			b0 = 100;
+		}
+		for (lat = l0; lat <= l0 + (pass ? 10 : 15) * step_l; lat += step_l)
+			for (bw = b0; bw <= b0 + (pass ? 10 : 20) * step_b; bw += step_b) {
+				double e = error_of(cs, n, true, lat, bw);
+
+				if (e < best) {
+					best = e;
+					best_lat = lat;
+					best_bw = bw;
+				}
+			}
+		step_l = step_l > 4 ? step_l / 4 : 1;
+		step_b = step_b > 8 ? step_b / 4 : 2;
+	}
+	printf("fitted on %u cases: dev_latency_us=%llu dev_bandwidth_mb=%llu (rms relative error %.1f%%)\n",
+	       (n + 1) / 2, (unsigned long long)best_lat,
+	       (unsigned long long)best_bw, 100 * sqrt(best));
+	printf("%-44s %12s %12s %9s %s\n", "case", "kernel_s", "model_s", "error", "set");
+	for (i = 0; i < n; i++) {
+		double m = model_s(&cs[i], best_lat, best_bw);
+
+		printf("%-44s %12.4f %12.4f %+8.1f%% %s\n", cs[i].path, cs[i].kernel_s, m,
+		       100 * (m - cs[i].kernel_s) / cs[i].kernel_s,
+		       cs[i].fit ? "fit" : "check");
+	}
+	printf("check cases: rms relative error %.1f%%\n",
+	       100 * sqrt(error_of(cs, n, false, best_lat, best_bw)));
+	printf("use: --set dev_latency_us=%llu --set dev_bandwidth_mb=%llu\n",
+	       (unsigned long long)best_lat, (unsigned long long)best_bw);
+out:
+	for (i = 0; i < n; i++)
+		ralab_workload_free(cs[i].wl);
+	return ret;
+}
