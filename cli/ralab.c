@@ -192,6 +192,23 @@ static void print_time(FILE *out, const struct ralab_config *c,
 	fprintf(out, "wait_us=%.1f\n", (double)st->wait_ns / 1e3);
 	fprintf(out, "waits=%llu\n", (unsigned long long)st->waits);
 	fprintf(out, "late_ra_waits=%llu\n", (unsigned long long)st->late_ra_waits);
+	fprintf(out, "ra_time_to_use_us=");
+	{
+		const char *sep = "";
+
+		for (i = 0; i < RALAB_TTU_BUCKETS; i++) {
+			if (!st->ttu_hist[i])
+				continue;
+			if (i)
+				fprintf(out, "%s%llu%s:%llu", sep, 1ull << (i - 1),
+					i + 1 == RALAB_TTU_BUCKETS ? "+" : "",
+					(unsigned long long)st->ttu_hist[i]);
+			else
+				fprintf(out, "%s0:%llu", sep, (unsigned long long)st->ttu_hist[0]);
+			sep = " ";
+		}
+	}
+	fprintf(out, "\n");
 	if (st->nr_jobs < 2)
 		return;
 	for (i = 0; i < st->nr_jobs; i++) {
@@ -316,9 +333,19 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		c->device, (unsigned long long)st->elapsed_ns,
 		(unsigned long long)st->wait_ns, (unsigned long long)st->waits,
 		(unsigned long long)st->late_ra_waits);
-	fprintf(out, "  \"read_lat_p50_ns\": %llu,\n  \"read_lat_p90_ns\": %llu,\n  \"read_lat_p99_ns\": %llu,\n  \"jobs\": [",
+	fprintf(out, "  \"read_lat_p50_ns\": %llu,\n  \"read_lat_p90_ns\": %llu,\n  \"read_lat_p99_ns\": %llu,\n",
 		(unsigned long long)st->lat_p50_ns, (unsigned long long)st->lat_p90_ns,
 		(unsigned long long)st->lat_p99_ns);
+	fprintf(out, "  \"ra_time_to_use_us\": {");
+	sep = "";
+	for (k = 0; k < RALAB_TTU_BUCKETS; k++) {
+		if (!st->ttu_hist[k])
+			continue;
+		fprintf(out, "%s\"%llu\": %llu", sep, k ? 1ull << (k - 1) : 0ull,
+			(unsigned long long)st->ttu_hist[k]);
+		sep = ", ";
+	}
+	fprintf(out, "},\n  \"jobs\": [");
 	for (k = 0; k < st->nr_jobs; k++) {
 		const struct ralab_job_stats *j = &st->job[k];
 

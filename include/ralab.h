@@ -29,6 +29,7 @@ extern "C" {
 #define RALAB_PAGE_SIZE 4096u
 #define RALAB_MAX_ORDER 11 /* largest folio order the model can hold */
 #define RALAB_RQ_BUCKETS 12 /* request sizes 4 KiB .. 8 MiB and more */
+#define RALAB_TTU_BUCKETS 24 /* time to first use: < 1 us, then 2^k us */
 
 /* ---------------------------------------------------------------------- */
 /* Configuration: the file system, the file and the block queue.          */
@@ -227,6 +228,11 @@ struct ralab_stats {
 	uint64_t wait_ns;       /* time readers slept on folios under I/O */
 	uint64_t waits;
 	uint64_t late_ra_waits; /* of those, on folios read ahead: late */
+	/*
+	 * Folios read ahead, by the time from their readahead to their first
+	 * use: [0] under 1 us, [k] in [2^(k-1), 2^k) us, the last open-ended.
+	 */
+	uint64_t ttu_hist[RALAB_TTU_BUCKETS];
 	uint64_t lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_max_ns;
 	unsigned nr_jobs;
 	struct ralab_job_stats job[RALAB_MAX_JOBS];

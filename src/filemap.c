@@ -154,7 +154,7 @@ retry:
 		/* Under I/O: copy the folios before it, or wait for it. */
 		if (n > 1)
 			return n - 1;
-		sim_wait(s, folio->done_ns, folio->flags & PG_from_ra);
+		sim_wait(s, folio->done_ns, folio_late(s, folio));
 		goto retry;
 	}
 	return n;
@@ -197,6 +197,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			if (bytes > fsize - offset)
 				bytes = fsize - offset;
 			if (bytes) {
+				folio_use(s, folio);
 				used_mark(&f->inode->used, (uint64_t)pos / RALAB_PAGE_SIZE,
 					  ((uint64_t)pos + bytes - 1) /
 						  RALAB_PAGE_SIZE);
@@ -250,7 +251,7 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		if (page->flags & PG_readahead)
 			ra_async(s, f, page, last_index - index);
 		if (!folio_ready(s, page))
-			sim_wait(s, page->done_ns, page->flags & PG_from_ra);
+			sim_wait(s, page->done_ns, folio_late(s, page));
 		isize = in->mapping.i_size;
 		if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
 			break;
@@ -264,6 +265,7 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		prev_index = (int64_t)index;
 		ret = nr < count ? nr : count;
 		used_mark(&in->used, index, index);
+		folio_use(s, page);
 		sim_spend(s, s->cfg.cpu_page_ns);
 		count -= ret;
 		done += ret;

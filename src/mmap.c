@@ -290,7 +290,7 @@ static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
 		}
 	}
 	/* lock_folio_maybe_drop_mmap(): wait for the I/O. */
-	sim_wait(s, folio->done_ns, folio->flags & PG_from_ra);
+	sim_wait(s, folio->done_ns, folio_late(s, folio));
 	if (fpin)
 		return false;
 	/* finish_fault(): a PMD for a PMD-sized folio, else one PTE. */
@@ -324,11 +324,17 @@ void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
 		pgoff_t p = a / RALAB_PAGE_SIZE;
 
 		if (p >= v->pgoff && p < v->pgoff + v->npages && !mapped(v, p)) {
+			s->cur->call++;
 			sim_spend(s, s->cfg.cpu_syscall_ns); /* the fault */
 			fault(s, v, p);
 		}
-		if (v->file->inode->mapping.i_size > a)
+		if (v->file->inode->mapping.i_size > a) {
+			struct folio *f = pc_lookup(&v->file->inode->pc, p);
+
+			if (f)
+				folio_use(s, f);
 			used_mark(&v->file->inode->used, p, p);
+		}
 		if (a + step < a)
 			break;
 	}

@@ -175,6 +175,8 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 			   &f);
 	if (err)
 		return err;
+	f->added_ns = w->now;
+	f->added_call = w->call;
 	s->st->folios[order]++;
 	s->st->pages_added += 1ull << order;
 	s->st->ra_pages += 1ull << order;
@@ -352,6 +354,17 @@ struct sim_file *sim_file_open(struct sim *s, unsigned fd, unsigned ino)
 	return f;
 }
 
+void __attribute__((noinline)) folio_first_use(struct sim *s, struct folio *f)
+{
+	f->flags |= PG_used;
+	if (f->flags & PG_from_ra) {
+		uint64_t us = (s->cur->now - f->added_ns) / 1000;
+		unsigned k = us ? 64u - (unsigned)__builtin_clzll(us) : 0;
+
+		s->st->ttu_hist[k < RALAB_TTU_BUCKETS ? k : RALAB_TTU_BUCKETS - 1]++;
+	}
+}
+
 void sim_remove_folio(struct sim_inode *in, struct folio *f)
 {
 	struct ralab_stats *st = in->sim->st;
@@ -408,6 +421,7 @@ sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 	struct sim_job *j = s->cur->job;
 	uint64_t t0 = s->cur->now, n;
 
+	s->cur->call++;
 	sim_spend(s, s->cfg.cpu_syscall_ns);
 	if (pos < 0 || len > (uint64_t)INT64_MAX - (uint64_t)pos)
 		return -1;

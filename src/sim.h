@@ -107,6 +107,7 @@ struct sim_worker {
 	uint64_t now;
 	struct sim_job *job;
 	unsigned id;
+	uint32_t call;     /* system calls made, to tell late readahead */
 	bool finished;
 	/* Folios added since the last read_pages(), in order: per task,
 	 * since a worker can be preempted in the middle of a window. */
@@ -154,25 +155,43 @@ static inline void sim_spend(struct sim *s, uint64_t ns)
 		sim_yield(s);
 }
 
-/* The current worker sleeps until @t (a folio under I/O). */
-static inline void sim_wait(struct sim *s, uint64_t t, bool readahead)
+/*
+ * The current worker sleeps until @t (a folio under I/O).  @late: the
+ * folio was read ahead by an earlier call, so the wait is readahead that
+ * came too late (a sync miss waits for its own read instead).
+ */
+static inline void sim_wait(struct sim *s, uint64_t t, bool late)
 {
 	struct sim_worker *w = s->cur;
 
 	if (t > w->now) {
 		w->job->wait_ns += t - w->now;
 		w->job->waits++;
-		w->job->late_waits += readahead;
+		w->job->late_waits += late;
 		w->now = t;
 	}
 	if (s->multi)
 		sim_yield(s);
 }
 
+void folio_first_use(struct sim *s, struct folio *f);
+
+/* The application reads from @f: its first use closes its time to use. */
+static inline void folio_use(struct sim *s, struct folio *f)
+{
+	if (!(f->flags & PG_used))
+		folio_first_use(s, f);
+}
+
 /* Is the folio's data in memory at the current worker's time? */
 static inline bool folio_ready(const struct sim *s, const struct folio *f)
 {
 	return f->done_ns <= s->cur->now;
+}
+
+static inline bool folio_late(const struct sim *s, const struct folio *f)
+{
+	return (f->flags & PG_from_ra) && f->added_call != s->cur->call;
 }
 
 static inline unsigned lat_bucket(uint64_t ns)
@@ -245,8 +264,9 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
  * that folio and start no readahead.  Returns false when the full path
  * must run.  (s_maxbytes >= i_size; 6.x read path only.)
  */
-static inline bool filemap_read_fast(struct sim *s, struct sim_file *f,
-				     int64_t pos, uint64_t count)
+static inline __attribute__((always_inline)) bool
+filemap_read_fast(struct sim *s, struct sim_file *f, int64_t pos,
+		  uint64_t count)
 {
 	uint64_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
 	struct sim_inode *in = f->inode;
@@ -263,6 +283,8 @@ static inline bool filemap_read_fast(struct sim *s, struct sim_file *f,
 		    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE)
 		return false;
 	f->ra.prev_pos = pos + (int64_t)count;
+	if (!(hit->flags & PG_used))
+		folio_use(s, hit);
 	used_mark(&in->used, index,
 		  ((uint64_t)pos + count - 1) / RALAB_PAGE_SIZE);
 	return true;

@@ -16,15 +16,18 @@
 #define PG_locked (1u << 2) /* I/O in flight */
 #define PG_writeback (1u << 3)
 #define PG_from_ra (1u << 4) /* ralab's: added by readahead, for accounting */
+#define PG_used (1u << 5)    /* ralab's: the application has read from it */
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */
 	uint64_t done_ns; /* I/O complete (PG_locked cleared) at this time */
+	uint64_t added_ns; /* when readahead added it */
 	uint8_t order;
 	uint8_t flags;
 	uint16_t pad;
 	uint32_t id;        /* own slot in the allocator, 1-based */
 	uint32_t next_free; /* free-list link while unused */
+	uint32_t added_call; /* the system call that added it (for "late") */
 };
 
 static inline uint64_t folio_nr_pages(const struct folio *f)

@@ -61,3 +61,25 @@ if ! awk '$5 == 7' "$T/d618" | grep -q . && [ "$(grep -c '^ ' "$T/d618")" -gt 60
 else
 	bad "seed000 dump pattern" "linux-6.18 $(grep -c '^ ' "$T/d618") runs; park: $(tail -1 "$T/dpark")"
 fi
+
+# Time to first use and late readahead, worked out by hand (CPU costs 0).
+# pread page 0 (window [0,4) at t=0, page 0 used at once), think 1 ms,
+# pread page 2 (used at 1000 us): one folio in each of the buckets 0 and
+# [512, 1024) us.
+printf '# file_size: 1M\n# cpu_syscall_ns: 0\n# cpu_folio_ns: 0\n# cpu_page_ns: 0\n# cpu_request_ns: 0\nthink 1000\npread 0 4096\npread 8192 4096\n' > "$T/ttu.ops"
+"$RALAB" sim "$T/ttu.ops" | grep -qx 'ra_time_to_use_us=0:1 512:1' && ok "time to use by hand" ||
+	bad "time to use by hand" "$("$RALAB" sim "$T/ttu.ops" | grep time_to_use)"
+# Device latency 100 us, no transfer time: read 1 waits 100 us for its own
+# sync window [0,4) (a sync miss); read 2 hits the mark at page 1 at
+# t=100 us and starts [4,12), done at 200 us; reads 3 and 4 are cached;
+# read 5 (page 4) waits 100 us for readahead started by an earlier call:
+# late.  Five folios, each used 100 us after readahead added it.
+printf '# file_size: 1M\n# dev_latency_us: 100\n# dev_bandwidth_mb: 0\n# cpu_syscall_ns: 0\n# cpu_folio_ns: 0\n# cpu_page_ns: 0\n# cpu_request_ns: 0\nread 4K 5\n' > "$T/late.ops"
+"$RALAB" sim "$T/late.ops" > "$T/late"
+if grep -qx 'waits=2' "$T/late" && grep -qx 'late_ra_waits=1' "$T/late" &&
+   grep -qx 'wait_us=200.0' "$T/late" && grep -qx 'ra_time_to_use_us=64:5' "$T/late" &&
+   grep -qx 'elapsed_us=200.0' "$T/late"; then
+	ok "late readahead by hand"
+else
+	bad "late readahead by hand" "$(grep -E 'wait|elapsed|time_to' "$T/late")"
+fi
