@@ -11,7 +11,8 @@
 
 struct dump_ctx {
 	FILE *out;
-	bool json;
+	bool json, csv;
+	unsigned file, line;
 	unsigned count;
 	const struct ralab_workload *wl;
 };
@@ -23,6 +24,13 @@ static void print_run(struct dump_ctx *c, uint64_t first, uint64_t pages,
 	uint64_t start = first * RALAB_PAGE_SIZE;
 	uint64_t end = (first + pages) * RALAB_PAGE_SIZE - 1;
 
+	if (c->csv) {
+		fprintf(c->out, "%u,%u,%llu,%llu,%llu,%u,%d,%d,%llu\n", c->file,
+			c->line, (unsigned long long)start, (unsigned long long)end,
+			(unsigned long long)pages, folios, order, ra ? 1 : 0,
+			(unsigned long long)used);
+		return;
+	}
 	if (c->json) {
 		fprintf(c->out,
 			"%s\n      {\"start_byte\": %llu, \"end_byte\": %llu, \"pages\": %llu, \"folios\": %u, \"order\": %d, \"readahead_mark\": %s, \"pages_used\": %llu}",
@@ -54,7 +62,11 @@ static void on_dump(void *arg, unsigned file, unsigned line,
 	bool run_ra = false, sep = false;
 	size_t i;
 
-	if (c->json) {
+	c->file = file;
+	c->line = line;
+	if (c->csv) {
+		;
+	} else if (c->json) {
 		fprintf(c->out, "%s\n    {\"file\": %u, \"line\": %u, \"runs\": [",
 			c->count ? "," : "", file, line);
 	} else {
@@ -114,7 +126,7 @@ static void usage(FILE *out)
 		"options:\n"
 		"  --policy SPEC       as for 'ralab sim'\n"
 		"  --set KEY=VALUE     as for 'ralab sim'\n"
-		"  --format text|json  (default text)\n"
+		"  --format FMT        text (default), json or csv (order -1: a hole)\n"
 		"  -h, --help          this text\n");
 }
 
@@ -149,8 +161,10 @@ int cli_dump(int argc, char **argv)
 				a = argv[++i];
 				if (!strcmp(a, "json"))
 					c.json = true;
+				else if (!strcmp(a, "csv"))
+					c.csv = true;
 				else if (strcmp(a, "text")) {
-					fprintf(stderr, "ralab dump: --format is text or json, not '%s'\n", a);
+					fprintf(stderr, "ralab dump: --format is text, json or csv, not '%s'\n", a);
 					return 2;
 				}
 			}
@@ -181,7 +195,9 @@ int cli_dump(int argc, char **argv)
 			return 2;
 		}
 	c.wl = wl;
-	if (c.json)
+	if (c.csv)
+		printf("file,line,start_byte,end_byte,pages,folios,order,readahead_mark,pages_used\n");
+	else if (c.json)
 		printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"case\": \"%s\",\n  \"policy\": \"%s\",\n  \"dumps\": [",
 		       ralab_workload_name(wl), pol.label);
 	else

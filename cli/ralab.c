@@ -84,8 +84,9 @@ static void usage_sim(FILE *out)
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
 		"                      another input was understood as) and exit\n"
-		"  --format text|json  key=value lines (default) or one JSON object\n"
-		"                      (docs/schema/sim.schema.json; not with --trace)\n"
+		"  --format FMT        text: key=value lines (default); json: one object\n"
+		"                      (docs/schema/sim.schema.json); csv: a header row\n"
+		"                      and a value row (not with --trace)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"The .ops format:\n"
@@ -405,6 +406,7 @@ static int cmd_sim(int argc, char **argv)
 	unsigned nsets = 0, npatch_args = 0, k;
 	struct cli_policy pol;
 	bool trace = false, parse_only = false, json = false, dump_ops = false;
+	bool csv = false;
 	int i, err;
 
 	for (i = 1; i < argc; i++) {
@@ -427,8 +429,10 @@ static int cmd_sim(int argc, char **argv)
 			a = argv[++i];
 			if (!strcmp(a, "json"))
 				json = true;
+			else if (!strcmp(a, "csv"))
+				csv = true;
 			else if (strcmp(a, "text")) {
-				fprintf(stderr, "ralab sim: --format is text or json, not '%s'\n", a);
+				fprintf(stderr, "ralab sim: --format is text, json or csv, not '%s'\n", a);
 				return 2;
 			}
 		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
@@ -495,10 +499,46 @@ static int cmd_sim(int argc, char **argv)
 		ralab_workload_free(wl);
 		return fail("sim", err, NULL);
 	}
-	if (json)
+	if (json) {
 		cli_print_json(stdout, wl, pol.label, &st);
-	else
+	} else if (csv) {
+		/* The key=value summary as a header row and a value row. */
+		char *text = NULL, *l, *next;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		int pass;
+
+		if (!m) {
+			ralab_workload_free(wl);
+			return 1;
+		}
+		cli_print_summary(m, wl, pol.label, &st);
+		fclose(m);
+		for (pass = 0; pass < 2; pass++) {
+			const char *sep = "";
+
+			for (l = text; l && *l; l = next) {
+				char *eq = strchr(l, '=');
+
+				next = strchr(l, '\n');
+				if (next)
+					next++;
+				if (!eq || (next && eq > next))
+					continue;
+				if (pass == 0)
+					printf("%s%.*s", sep, (int)(eq - l), l);
+				else
+					printf("%s\"%.*s\"", sep,
+					       (int)((next ? next - 1 : eq + strlen(eq)) - eq - 1),
+					       eq + 1);
+				sep = ",";
+			}
+			printf("\n");
+		}
+		free(text);
+	} else {
 		cli_print_summary(stdout, wl, pol.label, &st);
+	}
 	ralab_workload_free(wl);
 	return 0;
 }
