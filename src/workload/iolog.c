@@ -138,6 +138,12 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			break;
 		}
 	}
+	if (!err && tb_full(tb)) {
+		if (diag)
+			snprintf(diag->msg, sizeof(diag->msg),
+				 "%s: more than %u operations to replay", name, TB_MAX_OPS);
+		err = -EINVAL;
+	}
 	if (!err && !version)
 		err = ierr(name, 1, diag, "empty iolog");
 	if (!err) {

@@ -405,6 +405,8 @@ static int handle_call(struct st *s, long pid, char *call)
 				own = true;
 			}
 		}
+		if (left / SPLICE_CHUNK > TB_MAX_OPS)
+			return serr(s, "%s() of %lld bytes is too large to replay", call, ret);
 		while (left) {
 			uint64_t n = left < SPLICE_CHUNK ? left : SPLICE_CHUNK;
 
@@ -568,6 +570,13 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		if (!*line)
 			continue;
 		err = handle_line(&s, line);
+	}
+	if (!err && tb_full(s.tb)) {
+		s.line = 0;
+		if (diag)
+			snprintf(diag->msg, sizeof(diag->msg),
+				 "%s: more than %u operations to replay", name, TB_MAX_OPS);
+		err = -EINVAL;
 	}
 	if (!err) {
 		err = tb_emit(s.tb, "an strace log", name, ops);

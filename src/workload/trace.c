@@ -49,7 +49,7 @@ struct tb {
 	unsigned nr_descs, cap_descs;
 	struct tb_op *ops;
 	size_t nr_ops, cap_ops;
-	bool oom;
+	bool oom, full;
 };
 
 struct tb *tb_new(void)
@@ -91,8 +91,17 @@ static bool grow(void **p, unsigned *cap, size_t need, size_t size)
 	return true;
 }
 
+bool tb_full(const struct tb *t)
+{
+	return t->full;
+}
+
 static struct tb_op *add(struct tb *t)
 {
+	if (t->nr_ops >= TB_MAX_OPS) {
+		t->full = true;
+		return NULL;
+	}
 	if (t->nr_ops == t->cap_ops) {
 		size_t c = t->cap_ops ? t->cap_ops * 2 : 1024;
 		struct tb_op *n = realloc(t->ops, c * sizeof(*n));

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #define TB_MAX_FILES 64
+#define TB_MAX_OPS (1u << 22)
 
 struct tb;
 
@@ -28,6 +29,8 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
 void tb_note(struct tb *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* More than TB_MAX_OPS operations were given (the rest dropped). */
+bool tb_full(const struct tb *t);
 /* The .ops text (malloc'ed), or -ENODATA when no file was read. */
 int tb_emit(struct tb *t, const char *what, const char *source, char **ops);
 
