@@ -12,14 +12,7 @@
 static void willneed(struct sim *s, struct sim_file *f, pgoff_t start,
 		     unsigned long nr)
 {
-	struct readahead_control ractl = {
-		.mapping = &f->inode->mapping,
-		.ra = &f->ra,
-		.f_mode = f->f_mode,
-		.has_file = true,
-		._index = start,
-		.patches = s->patches,
-	};
+	struct readahead_control ractl = sim_ractl(s, f, start);
 
 	force_page_cache_ra(&ractl, nr);
 }

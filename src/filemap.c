@@ -94,14 +94,7 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 static void ra_sync(struct sim *s, struct sim_file *file, pgoff_t index,
 		    unsigned long req_count)
 {
-	struct readahead_control ractl = {
-		.mapping = &file->inode->mapping,
-		.ra = &file->ra,
-		.f_mode = file->f_mode,
-		.has_file = true,
-		._index = index,
-		.patches = s->patches,
-	};
+	struct readahead_control ractl = sim_ractl(s, file, index);
 
 	s->policy->sync_ra(&ractl, req_count);
 }
@@ -109,14 +102,7 @@ static void ra_sync(struct sim *s, struct sim_file *file, pgoff_t index,
 static void ra_async(struct sim *s, struct sim_file *file,
 		     const struct folio *folio, unsigned long req_count)
 {
-	struct readahead_control ractl = {
-		.mapping = &file->inode->mapping,
-		.ra = &file->ra,
-		.f_mode = file->f_mode,
-		.has_file = true,
-		._index = folio->index,
-		.patches = s->patches,
-	};
+	struct readahead_control ractl = sim_ractl(s, file, folio->index);
 	struct ra_folio rf = {
 		.index = folio->index,
 		.order = folio->order,

@@ -181,28 +181,13 @@ out:
 	return hit;
 }
 
-static struct readahead_control mk_ractl(struct sim *s, struct sim_file *f,
-					 pgoff_t index)
-{
-	struct readahead_control ractl = {
-		.mapping = &f->inode->mapping,
-		.ra = &f->ra,
-		.f_mode = f->f_mode,
-		.has_file = true,
-		._index = index,
-		.patches = s->patches,
-	};
-
-	return ractl;
-}
-
 /* do_sync_mmap_readahead(); true if it dropped the mmap lock (retry). */
 static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 			 bool tried)
 {
 	struct sim_file *f = v->file;
 	struct file_ra_state *ra = &f->ra;
-	struct readahead_control ractl = mk_ractl(s, f, p);
+	struct readahead_control ractl = sim_ractl(s, f, p);
 	unsigned short mmap_miss;
 
 	if ((v->vm_flags & VM_HUGEPAGE) &&
@@ -246,7 +231,7 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 {
 	struct sim_file *f = v->file;
 	struct file_ra_state *ra = &f->ra;
-	struct readahead_control ractl = mk_ractl(s, f, p);
+	struct readahead_control ractl = sim_ractl(s, f, p);
 
 	if ((v->vm_flags & VM_RAND_READ) || !ra->ra_pages)
 		return false;

@@ -249,6 +249,23 @@ void sim_jobs_free(struct sim *s);
 /* Remove a folio from the page cache (invalidation). */
 void sim_remove_folio(struct sim_inode *in, struct folio *f);
 
+/* A readahead_control for descriptor @f at page @index. */
+static inline struct readahead_control sim_ractl(const struct sim *s,
+						 struct sim_file *f,
+						 pgoff_t index)
+{
+	struct readahead_control ractl = {
+		.mapping = &f->inode->mapping,
+		.ra = &f->ra,
+		.f_mode = f->f_mode,
+		.has_file = true,
+		._index = index,
+		.patches = s->patches,
+	};
+
+	return ractl;
+}
+
 /* fadvise.c: posix_fadvise(2) and readahead(2). */
 int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
 		int64_t len, int advice);

@@ -91,9 +91,7 @@ static void ra_order_69(struct readahead_control *ractl,
 		index += (pgoff_t)1 << order;
 	}
 	/* (The "index > limit" adjustment here was dead code: patch 06.) */
-	m->ops->read_pages(m->priv);
-	ractl->_index += ractl->_nr_pages;
-	ractl->_nr_pages = 0;
+	ra_read_pages(ractl);
 	if (!err)
 		return;
 fallback:

@@ -160,6 +160,8 @@ void force_page_cache_ra(struct readahead_control *ractl,
 			 unsigned long nr_to_read);
 void page_cache_ra_order(struct readahead_control *ractl,
 			 struct file_ra_state *ra);
+/* read_pages(): submit the batch and advance ractl->_index past it. */
+void ra_read_pages(struct readahead_control *ractl);
 void ra_trace_state(struct readahead_control *ractl,
 		    enum ralab_event_type type, pgoff_t index,
 		    unsigned long req_count);

@@ -68,7 +68,7 @@ unsigned long ractl_max_pages(const struct readahead_control *ractl,
 	return max_pages;
 }
 
-static void ra_read_pages(struct readahead_control *ractl)
+void ra_read_pages(struct readahead_control *ractl)
 {
 	struct ra_mapping *m = ractl->mapping;
 
