@@ -1,0 +1,24 @@
+# Sourced by tests/run.sh: memcheck over a few runs that touch every part
+# (eviction, mmap, jobs, fio and strace front-ends).  Not under ASan.
+
+valgrind_test() {
+	local c
+	if [ -n "${RALAB_SANITIZED:-}" ]; then
+		return
+	fi
+	if ! command -v valgrind > /dev/null; then
+		skip "valgrind" "valgrind is not installed"
+		return
+	fi
+	for c in tests/cases/dontneed-then-reread/case.ops tests/cases/mmap-hugepage/case.ops \
+		 tests/jobs/race-patch01.ops tests/fio/mixed-small.fio \
+		 tests/traces/tar-40-files.strace; do
+		if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+			"$RALAB" sim --trace "$c" > /dev/null 2> "$T/vg"; then
+			ok "valgrind $(basename "$c")"
+		else
+			bad "valgrind $(basename "$c")" "$(head -20 "$T/vg")"
+		fi
+	done
+}
+valgrind_test
