@@ -107,9 +107,6 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 	return false;
 }
 
-int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos,
-		  uint64_t len);
-
 static void worker_run(struct sim *s, struct sim_worker *w)
 {
 	struct sim_job *j = w->job;

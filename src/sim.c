@@ -302,7 +302,6 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			.max_order = cfg->max_folio_order,
 			.large_folios = cfg->max_folio_order > 0,
 			.io_pages = s->q.io_pages,
-			.bdi_ra_pages = s->q.ra_pages,
 		};
 	}
 	return 0;
@@ -462,9 +461,6 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 	}
 	return sys_read_slow(s, f, pos, len);
 }
-
-int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos,
-		  uint64_t len);
 
 int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 {

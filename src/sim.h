@@ -85,7 +85,7 @@ struct sim_vma {
 /* Per-job time figures (struct ralab_job_stats has the public ones). */
 struct sim_job {
 	const struct wl_job *def;
-	unsigned nr_workers, running;
+	unsigned nr_workers;
 	bool released;     /* a 'wait' job's workers may run */
 	/* The shared op cursor of the workers of an iodepth > 1 job. */
 	unsigned op;
@@ -212,6 +212,10 @@ static inline void lat_add(struct sim_job *j, uint64_t ns)
 {
 	j->lat[lat_bucket(ns)]++;
 }
+
+/* pread(2) by the current worker (engine.c's iodepth workers). */
+int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos,
+		  uint64_t len);
 
 /* engine.c: run the workload's jobs. */
 int sim_run_jobs(struct sim *s, const struct ralab_workload *wl);

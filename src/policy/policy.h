@@ -80,7 +80,6 @@ struct ra_mapping {
 	unsigned min_order, max_order; /* mapping folio-order limits */
 	bool large_folios;             /* mapping_large_folio_support() */
 	unsigned long io_pages;        /* bdi->io_pages = max_sectors_kb / 4 */
-	unsigned long bdi_ra_pages;    /* bdi->ra_pages */
 };
 
 /* struct readahead_control - one readahead request. */
