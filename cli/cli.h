@@ -43,8 +43,18 @@ int cli_apply_set(struct ralab_workload *wl, const char *kv);
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st);
 int cli_diff(int argc, char **argv);
+/* The readahead windows along a run, in order (owned; free @w). */
+#define CLI_MAX_WINDOWS (1u << 22) /* beyond: ra_windows_truncated */
+struct cli_windows {
+	struct { uint64_t index, pages; } *w;
+	size_t n, cap;
+	bool in_order, truncated, trace;
+};
+
+/* @win: the window series to include, or NULL. */
 void cli_print_json(FILE *out, const struct ralab_workload *wl,
-		    const char *policy, const struct ralab_stats *st);
+		    const char *policy, const struct ralab_stats *st,
+		    const struct cli_windows *win);
 int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict);
 /* Compare two outputs held in memory; takes ownership of @ta and @tb. */
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,

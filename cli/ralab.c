@@ -226,6 +226,36 @@ static void print_time(FILE *out, const struct ralab_config *c,
 	}
 }
 
+/*
+ * Collect the readahead windows along the run for the JSON output; with
+ * --trace, print every event too.
+ */
+static void collect_window(void *arg, const struct ralab_event *ev)
+{
+	struct cli_windows *cw = arg;
+	uint64_t pages = ralab_event_window(ev, &cw->in_order);
+
+	if (cw->trace)
+		cli_print_event(stdout, ev);
+	if (!pages)
+		return;
+	if (cw->n == cw->cap) {
+		size_t cap = cw->cap ? cw->cap * 2 : 1024;
+		void *w = cap <= CLI_MAX_WINDOWS ?
+			realloc(cw->w, cap * sizeof(*cw->w)) : NULL;
+
+		if (!w) {
+			cw->truncated = true;
+			return;
+		}
+		cw->w = w;
+		cw->cap = cap;
+	}
+	cw->w[cw->n].index = ev->index;
+	cw->w[cw->n].pages = pages;
+	cw->n++;
+}
+
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st)
 {
@@ -273,6 +303,21 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		}
 	}
 	fprintf(out, "\n");
+	fprintf(out, "ra_window_pages=");
+	{
+		const char *sep = "";
+		unsigned k;
+
+		for (k = 0; k < RALAB_WIN_BUCKETS; k++) {
+			if (!st->ra_window_hist[k])
+				continue;
+			fprintf(out, "%s%llu%s:%llu", sep, 1ull << k,
+				k + 1 == RALAB_WIN_BUCKETS ? "+" : "",
+				(unsigned long long)st->ra_window_hist[k]);
+			sep = " ";
+		}
+	}
+	fprintf(out, "\n");
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
 	print_time(out, ralab_workload_config(wl), st);
@@ -280,7 +325,8 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 
 /* The summary as one JSON object (schema: docs/schema/sim.schema.json). */
 void cli_print_json(FILE *out, const struct ralab_workload *wl,
-		    const char *policy, const struct ralab_stats *st)
+		    const char *policy, const struct ralab_stats *st,
+		    const struct cli_windows *win)
 {
 	const struct ralab_config *c = ralab_workload_config(wl);
 	const char *sep = "";
@@ -318,7 +364,31 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)st->rq_size_hist[k]);
 		sep = ", ";
 	}
-	fprintf(out, "},\n  \"pages_added\": %llu,\n  \"ra_pages\": %llu,\n",
+	fprintf(out, "},\n  \"ra_window_pages\": {");
+	sep = "";
+	for (k = 0; k < RALAB_WIN_BUCKETS; k++) {
+		if (!st->ra_window_hist[k])
+			continue;
+		fprintf(out, "%s\"%llu\": %llu", sep, 1ull << k,
+			(unsigned long long)st->ra_window_hist[k]);
+		sep = ", ";
+	}
+	if (win) {
+		size_t w;
+
+		fprintf(out, "},\n  \"ra_windows\": [");
+		for (w = 0; w < win->n; w++)
+			fprintf(out, "%s[%llu, %llu]", w ? ", " : "",
+				(unsigned long long)win->w[w].index,
+				(unsigned long long)win->w[w].pages);
+		fprintf(out, "]");
+		if (win->truncated)
+			fprintf(out, ",\n  \"ra_windows_truncated\": true");
+		fprintf(out, ",\n");
+	} else {
+		fprintf(out, "},\n");
+	}
+	fprintf(out, "  \"pages_added\": %llu,\n  \"ra_pages\": %llu,\n",
 		(unsigned long long)st->pages_added,
 		(unsigned long long)st->ra_pages);
 	if (st->ra_pages_unused == UINT64_MAX)
@@ -405,6 +475,7 @@ static int cmd_sim(int argc, char **argv)
 	const char *sets[64], *patch_args[64], *policy_arg = NULL;
 	unsigned nsets = 0, npatch_args = 0, k;
 	struct cli_policy pol;
+	struct cli_windows win = { 0 };
 	bool trace = false, parse_only = false, json = false, dump_ops = false;
 	bool csv = false;
 	int i, err;
@@ -490,17 +561,22 @@ static int cmd_sim(int argc, char **argv)
 		ralab_workload_free(wl);
 		return 0;
 	}
-	if (trace) {
+	if (json) {
+		win.trace = trace;
+		ro.on_event = collect_window;
+		ro.event_arg = &win;
+	} else if (trace) {
 		ro.on_event = cli_print_event;
 		ro.event_arg = stdout;
 	}
 	err = ralab_run(wl, &ro, &st);
 	if (err) {
 		ralab_workload_free(wl);
+		free(win.w);
 		return fail("sim", err, NULL);
 	}
 	if (json) {
-		cli_print_json(stdout, wl, pol.label, &st);
+		cli_print_json(stdout, wl, pol.label, &st, &win);
 	} else if (csv) {
 		/* The key=value summary as a header row and a value row. */
 		char *text = NULL, *l, *next;
@@ -539,6 +615,7 @@ static int cmd_sim(int argc, char **argv)
 	} else {
 		cli_print_summary(stdout, wl, pol.label, &st);
 	}
+	free(win.w);
 	ralab_workload_free(wl);
 	return 0;
 }

@@ -35,21 +35,16 @@ struct series {
 	double order_sum[BUCKETS];
 	uint64_t order_pages[BUCKETS];
 	uint64_t file_pages;
+	bool in_order; /* ralab_event_window()'s state */
 	struct ralab_stats st;
 };
 
 static void on_event(void *arg, const struct ralab_event *ev)
 {
 	struct series *s = arg;
-	uint64_t start = 0, size = 0, pages, b;
+	uint64_t start = ev->index, size, pages, b;
 
-	if (ev->type == RALAB_EV_RA_ORDER) {
-		start = ev->index;
-		size = ev->size;
-	} else if (ev->type == RALAB_EV_RA_UNBOUNDED) {
-		start = ev->index;
-		size = ev->nr_to_read;
-	} else if (ev->type == RALAB_EV_ADD_FOLIO && s->file_pages) {
+	if (ev->type == RALAB_EV_ADD_FOLIO && s->file_pages) {
 		/* Weight each folio's order by its pages, per bucket. */
 		pages = 1ull << ev->order;
 		b = ev->ofs / RALAB_PAGE_SIZE * BUCKETS / s->file_pages;
@@ -58,9 +53,10 @@ static void on_event(void *arg, const struct ralab_event *ev)
 			s->order_pages[b] += pages;
 		}
 		return;
-	} else {
-		return;
 	}
+	size = ralab_event_window(ev, &s->in_order);
+	if (!size)
+		return;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
 		struct window *w = realloc(s->w, cap * sizeof(*w));

@@ -18,6 +18,7 @@
 #ifndef RALAB_H
 #define RALAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,7 @@ extern "C" {
 #define RALAB_MAX_ORDER 11 /* largest folio order the model can hold */
 #define RALAB_RQ_BUCKETS 12 /* request sizes 4 KiB .. 8 MiB and more */
 #define RALAB_TTU_BUCKETS 24 /* time to first use: < 1 us, then 2^k us */
+#define RALAB_WIN_BUCKETS 14 /* readahead windows: 1 .. 8192 pages and more */
 
 /* ---------------------------------------------------------------------- */
 /* Configuration: the file system, the file and the block queue.          */
@@ -171,6 +173,15 @@ struct ralab_event {
  */
 int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len);
 
+/*
+ * ralab_event_window - the readahead window @ev opens, in pages, or 0.
+ * A window is page_cache_ra_order's size, or page_cache_ra_unbounded's
+ * nr_to_read when it is a call of its own; an ra_unbounded after an
+ * ra_order in the same sync/async call is that window's fallback.
+ * @in_order: the caller's state over the event stream; false at the start.
+ */
+uint64_t ralab_event_window(const struct ralab_event *ev, bool *in_order);
+
 typedef void (*ralab_event_fn)(void *arg, const struct ralab_event *ev);
 
 /* ---------------------------------------------------------------------- */
@@ -219,6 +230,11 @@ struct ralab_stats {
 	uint64_t ra_pages_evicted_unused; /* evicted before being read */
 	/* Device requests by size: [k] counts sizes in [4 KiB << k, 8 KiB << k). */
 	uint64_t rq_size_hist[RALAB_RQ_BUCKETS];
+	/*
+	 * Readahead windows by size (src/report/window.h says what a window
+	 * is): [k] counts windows of [2^k, 2^(k+1)) pages, the last open-ended.
+	 */
+	uint64_t ra_window_hist[RALAB_WIN_BUCKETS];
 	uint64_t syscalls;      /* read/pread calls made */
 	uint64_t bytes_read;    /* bytes returned to the application */
 	uint64_t cache_nodes;   /* XArray nodes at the end */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/window.h"
 #include "workload/workload.h"
 
 /* ext4 with 4 KiB blocks: 2^32 - 1 blocks; XFS: MAX_LFS_FILESIZE. */
@@ -243,6 +244,7 @@ static void m_trace(void *m, const struct ralab_event *ev)
 	case RALAB_EV_RA_UNBOUNDED: s->st->ra_unbounded++; break;
 	default: break;
 	}
+	ra_window_account(s->st, ev, &s->win_in_order);
 	emit(s, ev);
 }
 

@@ -142,6 +142,7 @@ struct sim {
 	struct sim_job *jobs;
 	unsigned nr_jobs;
 	bool multi;              /* more than one worker: switch */
+	bool win_in_order;       /* ra_window_account()'s state */
 	ucontext_t sched;
 };
 

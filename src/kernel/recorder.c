@@ -41,6 +41,7 @@
 
 #include "block/blk.h"
 #include "ralab.h"
+#include "report/window.h"
 #include "workload/workload.h"
 
 #define DEFAULT_WORKDIR "/tmp/ralab-kernel"
@@ -92,6 +93,7 @@ struct rec {
 	char loopname[32]; /* "loopN" */
 	int lock_fd, loop_fd;
 	bool mounted, inst_created;
+	bool win_in_order;  /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
 };
 
@@ -918,6 +920,7 @@ static void deliver(struct rec *r, const struct ralab_event *ev)
 		st->rq_size_hist[blk_rq_bucket(ev->nr_sectors)]++;
 		break;
 	}
+	ra_window_account(st, ev, &r->win_in_order);
 	if (r->opts && r->opts->on_event)
 		r->opts->on_event(r->opts->event_arg, ev);
 }

@@ -4,6 +4,7 @@
  * and without the dev/ino fields), so that ralab's output and a recording
  * of the real kernel can be compared line by line.
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "ralab.h"
@@ -45,4 +46,22 @@ int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
 				ev->nr_sectors);
 	}
 	return snprintf(buf, len, "unknown_event");
+}
+
+/* What a window is: see src/report/window.h. */
+uint64_t ralab_event_window(const struct ralab_event *ev, bool *in_order)
+{
+	switch (ev->type) {
+	case RALAB_EV_SYNC_RA:
+	case RALAB_EV_ASYNC_RA:
+		*in_order = false;
+		return 0;
+	case RALAB_EV_RA_ORDER:
+		*in_order = true;
+		return ev->size;
+	case RALAB_EV_RA_UNBOUNDED:
+		return *in_order ? 0 : ev->nr_to_read;
+	default:
+		return 0;
+	}
 }

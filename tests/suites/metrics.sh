@@ -83,3 +83,44 @@ if grep -qx 'waits=2' "$T/late" && grep -qx 'late_ra_waits=1' "$T/late" &&
 else
 	bad "late readahead by hand" "$(grep -E 'wait|elapsed|time_to' "$T/late")"
 fi
+
+# The window size along the run: the series in ralab's JSON equals the one
+# read off each recorded kernel trace (ra_order size, or ra_unbounded
+# nr_to_read when it is not an ra_order's fallback), case by case.
+if [ -z "$py" ]; then
+	skip "windows vs kernel" "python3 with jsonschema is not installed (python3-jsonschema)"
+else
+	: > "$T/win.list"
+	for c in tests/cases/*/; do
+		[ -f "$c/kernel.out.gz" ] || continue
+		"$RALAB" sim --format json "$c/case.ops" > "$T/win.$(basename "$c").json" 2>/dev/null || continue
+		echo "$c" >> "$T/win.list"
+	done
+	if "$py" - "$T" > "$T/win.out" 2>&1 <<'PY'
+import gzip, json, re, sys
+T = sys.argv[1]
+n = bad = 0
+for c in open(T + "/win.list").read().split():
+    name = c.rstrip("/").split("/")[-1]
+    got = [tuple(w) for w in json.load(open(f"{T}/win.{name}.json"))["ra_windows"]]
+    want, in_order = [], False
+    for line in gzip.open(c + "kernel.out.gz", "rt"):
+        if line.startswith(("page_cache_sync_ra:", "page_cache_async_ra:")):
+            in_order = False
+        elif line.startswith("page_cache_ra_order:"):
+            in_order = True
+            f = dict(re.findall(r"(\w+)=(\d+)", line))
+            want.append((int(f["index"]), int(f["size"])))
+        elif line.startswith("page_cache_ra_unbounded:") and not in_order:
+            f = dict(re.findall(r"(\w+)=(\d+)", line))
+            want.append((int(f["index"]), int(f["nr_to_read"])))
+    n += 1
+    if got != want:
+        bad += 1
+        print(name, "ralab", got[:5], "kernel", want[:5])
+print(n, "cases", bad, "differ")
+sys.exit(1 if bad or n < 50 else 0)
+PY
+	then ok "windows vs kernel ($(tail -1 "$T/win.out"))"
+	else bad "windows vs kernel" "$(tail -5 "$T/win.out")"; fi
+fi
