@@ -40,8 +40,14 @@ void cli_progress_start(struct cli_progress *p, unsigned total);
 void cli_progress_step(struct cli_progress *p, const char *what);
 void cli_progress_end(struct cli_progress *p);
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
+/* @time_model: print the time model's figures (not for a kernel run). */
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
-		       const char *policy, const struct ralab_stats *st);
+		       const char *policy, const struct ralab_stats *st,
+		       bool time_model);
+/* @s as a JSON string, quoted and escaped. */
+void cli_json_str(FILE *out, const char *s);
+/* A key=value text as CSV: a header row and a value row. */
+void cli_print_csv(FILE *out, const char *text);
 int cli_diff(int argc, char **argv);
 /* The readahead windows along a run, in order (owned; free @w). */
 #define CLI_MAX_WINDOWS (1u << 22) /* beyond: ra_windows_truncated */
@@ -51,10 +57,17 @@ struct cli_windows {
 	bool in_order, truncated, trace;
 };
 
-/* @win: the window series to include, or NULL. */
+/*
+ * @win: the window series to include, or NULL.  @kres: a kernel run's
+ * result (its fields go in a "kernel" object, without the time model's
+ * figures), or NULL for a simulation.
+ */
 void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		    const char *policy, const struct ralab_stats *st,
-		    const struct cli_windows *win);
+		    const struct cli_windows *win,
+		    const struct ralab_kernel_result *kres);
+/* An event callback collecting windows in @arg, a struct cli_windows. */
+void cli_collect_window(void *arg, const struct ralab_event *ev);
 int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict);
 /* Compare two outputs held in memory; takes ownership of @ta and @tb. */
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,

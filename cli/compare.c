@@ -244,9 +244,11 @@ static void print_json(const struct row *rows, unsigned n)
 		const struct row *r = &rows[i];
 		char b[32];
 
-		printf("%s\n    {\"case\": \"%s\", \"read_ahead_kb\": %u, \"max_sectors_kb\": %u, \"policy\": \"%s\"",
-		       i ? "," : "", r->case_name, r->ra_kb, r->msk_kb,
-		       r->policy);
+		printf("%s\n    {\"case\": ", i ? "," : "");
+		cli_json_str(stdout, r->case_name);
+		printf(", \"read_ahead_kb\": %u, \"max_sectors_kb\": %u, \"policy\": ",
+		       r->ra_kb, r->msk_kb);
+		cli_json_str(stdout, r->policy);
 		for (k = 0; k < NR_FIGS; k++) {
 			if (fig(&r->st, k) == UINT64_MAX)
 				printf(", \"%s\": null", fig_names[k]);

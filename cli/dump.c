@@ -195,14 +195,18 @@ int cli_dump(int argc, char **argv)
 			return 2;
 		}
 	c.wl = wl;
-	if (c.csv)
+	if (c.csv) {
 		printf("file,line,start_byte,end_byte,pages,folios,order,readahead_mark,pages_used\n");
-	else if (c.json)
-		printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"case\": \"%s\",\n  \"policy\": \"%s\",\n  \"dumps\": [",
-		       ralab_workload_name(wl), pol.label);
-	else
+	} else if (c.json) {
+		printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"case\": ");
+		cli_json_str(stdout, ralab_workload_name(wl));
+		printf(",\n  \"policy\": ");
+		cli_json_str(stdout, pol.label);
+		printf(",\n  \"dumps\": [");
+	} else {
 		printf("# ralab dump: %s, policy %s\n", ralab_workload_name(wl),
 		       pol.label);
+	}
 	{
 		struct ralab_run_opts ro = {
 			.policy = pol.name,

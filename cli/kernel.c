@@ -57,6 +57,9 @@ static void usage_kernel(FILE *out)
 		"  --trace             print every event first, as 'ralab sim --trace' does\n"
 		"  --workdir DIR       images and mount points (default /tmp/ralab-kernel)\n"
 		"  --set KEY=VALUE     override a header value (as in 'ralab sim')\n"
+		"  --format FMT        text: key=value lines (default); json: one object\n"
+		"                      (docs/schema/sim.schema.json, with a \"kernel\"\n"
+		"                      object); csv: a header row and a value row\n"
 		"  --teardown          remove everything the recorder created and exit\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -84,9 +87,25 @@ static void usage_check(FILE *out)
 		"prerequisite, 130 interrupted\n");
 }
 
-static int record(const struct ralab_workload *wl, const char *workdir,
-		  FILE *out, bool trace)
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+/* The summary of a kernel run, and what only a kernel run has. */
+static void print_text(FILE *out, const struct ralab_workload *wl,
+		       const struct ralab_kernel_result *res)
 {
+	cli_print_summary(out, wl, "kernel", &res->st, false);
+	fprintf(out, "kernel=%s\n", res->kernel);
+	fprintf(out, "meta_reads=%llu\n", (unsigned long long)res->meta_reads);
+	fprintf(out, "stat_reads=%llu\n", (unsigned long long)res->stat_reads);
+	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res->stat_sectors);
+	fprintf(out, "extents=%u\n", res->extents);
+	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
+}
+
+static int record(const struct ralab_workload *wl, const char *workdir,
+		  FILE *out, bool trace, enum fmt fmt)
+{
+	struct cli_windows win = { .trace = trace };
 	struct ralab_kernel_opts ko = {
 		.workdir = workdir,
 		.stop = &stop_flag,
@@ -97,7 +116,14 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 	struct ralab_diag d = { 0 };
 	int err;
 
+	if (fmt == FMT_JSON) {
+		/* Events go to stdout before the object, as with ralab sim. */
+		ko.on_event = cli_collect_window;
+		ko.event_arg = &win;
+	}
 	err = ralab_kernel_run(wl, &ko, &res, &d);
+	if (err)
+		free(win.w);
 	if (err == -EINTR) {
 		fprintf(stderr, "ralab kernel: interrupted; cleaned up\n");
 		return 130;
@@ -115,13 +141,25 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 			       2 :
 			       1;
 	}
-	cli_print_summary(out, wl, "kernel", &res.st);
-	fprintf(out, "kernel=%s\n", res.kernel);
-	fprintf(out, "meta_reads=%llu\n", (unsigned long long)res.meta_reads);
-	fprintf(out, "stat_reads=%llu\n", (unsigned long long)res.stat_reads);
-	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res.stat_sectors);
-	fprintf(out, "extents=%u\n", res.extents);
-	fprintf(out, "ops_seconds=%.6f\n", (double)res.ops_ns / 1e9);
+	if (fmt == FMT_JSON) {
+		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
+		free(win.w);
+		return 0;
+	}
+	if (fmt == FMT_CSV) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		if (!m)
+			return 1;
+		print_text(m, wl, &res);
+		fclose(m);
+		cli_print_csv(out, text);
+		free(text);
+		return 0;
+	}
+	print_text(out, wl, &res);
 	return 0;
 }
 
@@ -131,6 +169,7 @@ int cli_kernel(int argc, char **argv)
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
 	bool trace = false, teardown = false;
+	enum fmt fmt = FMT_TEXT;
 	unsigned nsets = 0, k;
 	int i, err, ret;
 
@@ -144,15 +183,32 @@ int cli_kernel(int argc, char **argv)
 			trace = true;
 		} else if (!strcmp(a, "--teardown")) {
 			teardown = true;
-		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--set")) {
+		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--set") ||
+			   !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab kernel: %s needs a value\n", a);
 				return 2;
 			}
-			if (a[2] == 'w')
-				workdir = argv[++i];
-			else if (nsets < 64)
-				sets[nsets++] = argv[++i];
+			a = argv[++i];
+			if (!strcmp(argv[i - 1], "--workdir")) {
+				workdir = a;
+			} else if (!strcmp(argv[i - 1], "--format")) {
+				if (!strcmp(a, "json"))
+					fmt = FMT_JSON;
+				else if (!strcmp(a, "csv"))
+					fmt = FMT_CSV;
+				else if (!strcmp(a, "text"))
+					fmt = FMT_TEXT;
+				else {
+					fprintf(stderr, "ralab kernel: --format is text, json or csv, not '%s'\n", a);
+					return 2;
+				}
+			} else if (nsets == 64) {
+				fprintf(stderr, "ralab kernel: too many --set options\n");
+				return 2;
+			} else {
+				sets[nsets++] = a;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab kernel: unknown option '%s' (see ralab kernel --help)\n", a);
 			return 2;
@@ -191,7 +247,12 @@ int cli_kernel(int argc, char **argv)
 		}
 	}
 	catch_signals();
-	ret = record(wl, workdir, stdout, trace);
+	if (fmt == FMT_CSV && trace) {
+		fprintf(stderr, "ralab kernel: --format csv does not take --trace\n");
+		ralab_workload_free(wl);
+		return 2;
+	}
+	ret = record(wl, workdir, stdout, trace, fmt);
 	ralab_workload_free(wl);
 	return ret;
 }
@@ -267,12 +328,12 @@ int cli_check(int argc, char **argv)
 			ralab_workload_free(wl);
 			return 1;
 		}
-		r = record(wl, workdir, kf, true);
+		r = record(wl, workdir, kf, true, FMT_TEXT);
 		ro.on_event = cli_print_event;
 		ro.event_arg = sf;
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
-			cli_print_summary(sf, wl, pol.label, &st);
+			cli_print_summary(sf, wl, pol.label, &st, false);
 		fclose(kf);
 		fclose(sf);
 		if (r || err) {

@@ -230,7 +230,7 @@ static void print_time(FILE *out, const struct ralab_config *c,
  * Collect the readahead windows along the run for the JSON output; with
  * --trace, print every event too.
  */
-static void collect_window(void *arg, const struct ralab_event *ev)
+void cli_collect_window(void *arg, const struct ralab_event *ev)
 {
 	struct cli_windows *cw = arg;
 	uint64_t pages = ralab_event_window(ev, &cw->in_order);
@@ -256,8 +256,61 @@ static void collect_window(void *arg, const struct ralab_event *ev)
 	cw->n++;
 }
 
+void cli_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+void cli_print_csv(FILE *out, const char *text)
+{
+	const char *l, *next;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		const char *sep = "";
+
+		for (l = text; l && *l; l = next) {
+			char *eq = strchr(l, '=');
+
+			next = strchr(l, '\n');
+			if (next)
+				next++;
+			if (!eq || (next && eq > next))
+				continue;
+			if (pass == 0) {
+				fprintf(out, "%s%.*s", sep, (int)(eq - l), l);
+			} else {
+				const char *v, *end = next ? next - 1 : eq + strlen(eq);
+
+				/* RFC 4180: quoted, quotes doubled. */
+				fprintf(out, "%s\"", sep);
+				for (v = eq + 1; v < end; v++) {
+					if (*v == '"')
+						fputc('"', out);
+					fputc(*v, out);
+				}
+				fputc('"', out);
+			}
+			sep = ",";
+		}
+		fprintf(out, "\n");
+	}
+}
+
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
-		       const char *policy, const struct ralab_stats *st)
+		       const char *policy, const struct ralab_stats *st,
+		       bool time_model)
 {
 	const struct ralab_config *c = ralab_workload_config(wl);
 	const char *name = ralab_workload_name(wl);
@@ -320,13 +373,15 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "\n");
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
-	print_time(out, ralab_workload_config(wl), st);
+	if (time_model)
+		print_time(out, ralab_workload_config(wl), st);
 }
 
 /* The summary as one JSON object (schema: docs/schema/sim.schema.json). */
 void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		    const char *policy, const struct ralab_stats *st,
-		    const struct cli_windows *win)
+		    const struct cli_windows *win,
+		    const struct ralab_kernel_result *kres)
 {
 	const struct ralab_config *c = ralab_workload_config(wl);
 	const char *sep = "";
@@ -334,8 +389,11 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 
 	fprintf(out, "{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"version\": \"%s\",\n",
 		RALAB_VERSION);
-	fprintf(out, "  \"case\": \"%s\",\n  \"policy\": \"%s\",\n",
-		ralab_workload_name(wl), policy ? policy : ralab_policy_name(0));
+	fprintf(out, "  \"case\": ");
+	cli_json_str(out, ralab_workload_name(wl));
+	fprintf(out, ",\n  \"policy\": ");
+	cli_json_str(out, policy ? policy : ralab_policy_name(0));
+	fprintf(out, ",\n");
 	fprintf(out, "  \"fs\": \"%s\",\n  \"file_size_bytes\": %llu,\n  \"read_ahead_kb\": %u,\n  \"max_sectors_kb\": %u,\n",
 		fs_name(c->fs), (unsigned long long)c->file_size,
 		c->read_ahead_kb, c->max_sectors_kb);
@@ -400,28 +458,39 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)st->ra_pages_evicted_unused,
 		(unsigned long long)st->syscalls,
 		(unsigned long long)st->bytes_read);
-	fprintf(out, "  \"device\": \"%s\",\n  \"elapsed_ns\": %llu,\n  \"wait_ns\": %llu,\n  \"waits\": %llu,\n  \"late_ra_waits\": %llu,\n",
-		c->device, (unsigned long long)st->elapsed_ns,
-		(unsigned long long)st->wait_ns, (unsigned long long)st->waits,
-		(unsigned long long)st->late_ra_waits);
-	fprintf(out, "  \"read_lat_p50_ns\": %llu,\n  \"read_lat_p90_ns\": %llu,\n  \"read_lat_p99_ns\": %llu,\n",
-		(unsigned long long)st->lat_p50_ns, (unsigned long long)st->lat_p90_ns,
-		(unsigned long long)st->lat_p99_ns);
-	fprintf(out, "  \"ra_time_to_use_us\": {");
-	sep = "";
-	for (k = 0; k < RALAB_TTU_BUCKETS; k++) {
-		if (!st->ttu_hist[k])
-			continue;
-		fprintf(out, "%s\"%llu\": %llu", sep, k ? 1ull << (k - 1) : 0ull,
-			(unsigned long long)st->ttu_hist[k]);
-		sep = ", ";
+	if (kres) {
+		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"ops_ns\": %llu},\n",
+			kres->kernel, (unsigned long long)kres->meta_reads,
+			(unsigned long long)kres->stat_reads,
+			(unsigned long long)kres->stat_sectors, kres->extents,
+			(unsigned long long)kres->ops_ns);
+		fprintf(out, "  \"jobs\": [");
+	} else {
+		fprintf(out, "  \"device\": \"%s\",\n  \"elapsed_ns\": %llu,\n  \"wait_ns\": %llu,\n  \"waits\": %llu,\n  \"late_ra_waits\": %llu,\n",
+			c->device, (unsigned long long)st->elapsed_ns,
+			(unsigned long long)st->wait_ns, (unsigned long long)st->waits,
+			(unsigned long long)st->late_ra_waits);
+		fprintf(out, "  \"read_lat_p50_ns\": %llu,\n  \"read_lat_p90_ns\": %llu,\n  \"read_lat_p99_ns\": %llu,\n",
+			(unsigned long long)st->lat_p50_ns, (unsigned long long)st->lat_p90_ns,
+			(unsigned long long)st->lat_p99_ns);
+		fprintf(out, "  \"ra_time_to_use_us\": {");
+		sep = "";
+		for (k = 0; k < RALAB_TTU_BUCKETS; k++) {
+			if (!st->ttu_hist[k])
+				continue;
+			fprintf(out, "%s\"%llu\": %llu", sep, k ? 1ull << (k - 1) : 0ull,
+				(unsigned long long)st->ttu_hist[k]);
+			sep = ", ";
+		}
+		fprintf(out, "},\n  \"jobs\": [");
 	}
-	fprintf(out, "},\n  \"jobs\": [");
 	for (k = 0; k < st->nr_jobs; k++) {
 		const struct ralab_job_stats *j = &st->job[k];
 
-		fprintf(out, "%s\n    {\"name\": \"%s\", \"elapsed_ns\": %llu, \"reads\": %llu, \"bytes\": %llu, \"wait_ns\": %llu, \"waits\": %llu, \"late_ra_waits\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p99_ns\": %llu}",
-			k ? "," : "", j->name, (unsigned long long)j->elapsed_ns,
+		fprintf(out, "%s\n    {\"name\": ", k ? "," : "");
+		cli_json_str(out, j->name);
+		fprintf(out, ", \"elapsed_ns\": %llu, \"reads\": %llu, \"bytes\": %llu, \"wait_ns\": %llu, \"waits\": %llu, \"late_ra_waits\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p99_ns\": %llu}",
+			(unsigned long long)j->elapsed_ns,
 			(unsigned long long)j->reads, (unsigned long long)j->bytes,
 			(unsigned long long)j->wait_ns, (unsigned long long)j->waits,
 			(unsigned long long)j->late_ra_waits,
@@ -563,7 +632,7 @@ static int cmd_sim(int argc, char **argv)
 	}
 	if (json) {
 		win.trace = trace;
-		ro.on_event = collect_window;
+		ro.on_event = cli_collect_window;
 		ro.event_arg = &win;
 	} else if (trace) {
 		ro.on_event = cli_print_event;
@@ -576,44 +645,23 @@ static int cmd_sim(int argc, char **argv)
 		return fail("sim", err, NULL);
 	}
 	if (json) {
-		cli_print_json(stdout, wl, pol.label, &st, &win);
+		cli_print_json(stdout, wl, pol.label, &st, &win, NULL);
 	} else if (csv) {
-		/* The key=value summary as a header row and a value row. */
-		char *text = NULL, *l, *next;
+		char *text = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&text, &len);
-		int pass;
 
 		if (!m) {
+			free(win.w);
 			ralab_workload_free(wl);
 			return 1;
 		}
-		cli_print_summary(m, wl, pol.label, &st);
+		cli_print_summary(m, wl, pol.label, &st, true);
 		fclose(m);
-		for (pass = 0; pass < 2; pass++) {
-			const char *sep = "";
-
-			for (l = text; l && *l; l = next) {
-				char *eq = strchr(l, '=');
-
-				next = strchr(l, '\n');
-				if (next)
-					next++;
-				if (!eq || (next && eq > next))
-					continue;
-				if (pass == 0)
-					printf("%s%.*s", sep, (int)(eq - l), l);
-				else
-					printf("%s\"%.*s\"", sep,
-					       (int)((next ? next - 1 : eq + strlen(eq)) - eq - 1),
-					       eq + 1);
-				sep = ",";
-			}
-			printf("\n");
-		}
+		cli_print_csv(stdout, text);
 		free(text);
 	} else {
-		cli_print_summary(stdout, wl, pol.label, &st);
+		cli_print_summary(stdout, wl, pol.label, &st, true);
 	}
 	free(win.w);
 	ralab_workload_free(wl);

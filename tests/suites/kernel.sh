@@ -16,12 +16,26 @@ kernel_suite() {
 		return
 	fi
 
+	# A recording that differs is recorded once more, and the second must
+	# match: the kernel can fail a large folio allocation under memory
+	# fragmentation and fall back to smaller orders (about 1 run in 10 of
+	# mixed-small.fio here), a state of the machine the model does not have.
+	kcheck() {
+		retried=""
+		"$RALAB" check --strict --workdir "$wd" "$1" > "$T/check" 2>&1 && return 0
+		cp "$T/check" "$T/check.first"
+		"$RALAB" check --strict --workdir "$wd" "$1" > "$T/check" 2>&1 || return 1
+		retried=" (on a second recording)"
+		echo "note: $1: the first recording differed, the second matched;" \
+		     "first divergence: $(grep -m1 -E '^  - ' "$T/check.first" | sed 's/^ *//')"
+	}
+
 	# ralab check on small recorded cases: the model must match the kernel.
 	for c in eof-4k-unaligned-size eof-1m-301-pages interleaved-2-streams \
 		 rand-64k unaligned-preads ra0-64k msk384-512k ext4-4k-then-1m \
 		 mmap-hugepage mmap-partly-cached dontneed-then-reread two-files shuffle-16k; do
-		if "$RALAB" check --strict --workdir "$wd" tests/cases/$c/case.ops > "$T/check" 2>&1; then
-			ok "kernel check $c"
+		if kcheck tests/cases/$c/case.ops; then
+			ok "kernel check $c$retried"
 		else
 			bad "kernel check $c" "$(tail -n 20 "$T/check")"
 		fi
@@ -32,8 +46,8 @@ kernel_suite() {
 	for c in tests/fio/mixed-small.fio tests/traces/cp-20mb.strace \
 		 tests/traces/tar-40-files.strace "$T/sqlite.strace" \
 		 tests/traces/fio-randread-16k.iolog3; do
-		if "$RALAB" check --strict --workdir "$wd" "$c" > "$T/check" 2>&1; then
-			ok "kernel check $(basename "$c")"
+		if kcheck "$c"; then
+			ok "kernel check $(basename "$c")$retried"
 		else
 			bad "kernel check $(basename "$c")" "$(tail -n 20 "$T/check")"
 		fi
@@ -80,6 +94,32 @@ kernel_suite() {
 	else
 		bad "kernel reclaim" "run after SIGKILL failed: $(cat "$T/out")"
 	fi
+
+	# JSON and CSV of a kernel run: the JSON validates against the schema
+	# (kernel object, no time model), and its windows along the run are
+	# those of the model; CSV is a header and a value row of equal width.
+	c=tests/cases/interleaved-2-streams/case.ops
+	"$RALAB" kernel --format json --workdir "$wd" "$c" > "$T/k.json" 2> "$T/k.err" &&
+	"$RALAB" sim --format json "$c" > "$T/ks.json" &&
+	python3 - "$T/k.json" "$T/ks.json" docs/schema/sim.schema.json <<'PY' > "$T/k.out" 2>&1
+import json, sys
+k, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+try:
+    import jsonschema
+    jsonschema.validate(k, json.load(open(sys.argv[3])))
+except ImportError:
+    pass
+assert k["policy"] == "kernel" and "device" not in k and k["kernel"]["release"], k.get("kernel")
+assert k["ra_windows"] == s["ra_windows"] and k["ra_window_pages"] == s["ra_window_pages"], (k["ra_windows"][:9], s["ra_windows"][:9])
+assert k["device_reads"] == s["device_reads"], (k["device_reads"], s["device_reads"])
+PY
+	[ $? -eq 0 ] && ok "kernel json" || bad "kernel json" "$(cat "$T/k.err" "$T/k.out" | tail -5)"
+	"$RALAB" kernel --format csv --workdir "$wd" "$c" > "$T/k.csv" 2> "$T/k.err"
+	if [ "$(wc -l < "$T/k.csv")" = 2 ] &&
+	   [ "$(head -1 "$T/k.csv" | tr -cd , | wc -c)" = "$(tail -1 "$T/k.csv" | tr -cd , | wc -c)" ] &&
+	   head -1 "$T/k.csv" | grep -q 'stat_reads'; then ok "kernel csv"
+	else bad "kernel csv" "$(cat "$T/k.csv" "$T/k.err" | head -5)"; fi
+	expect_rc "kernel bad format" 2 "$RALAB" kernel --format xml "$c"
 
 	# A case the device cannot do is refused before anything is touched.
 	printf '# max_hw_sectors_kb: 2048\n# max_sectors_kb: 2048\nread 1M 1\n' > "$T/hw.ops"
