@@ -46,6 +46,8 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       bool time_model);
 /* @s as a JSON string, quoted and escaped. */
 void cli_json_str(FILE *out, const char *s);
+/* @s as one CSV field (RFC 4180: quoted when it must be). */
+void cli_csv_field(FILE *out, const char *s);
 /* A key=value text as CSV: a header row and a value row. */
 void cli_print_csv(FILE *out, const char *text);
 int cli_diff(int argc, char **argv);

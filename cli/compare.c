@@ -216,8 +216,9 @@ static void print_csv(const struct row *rows, unsigned n)
 		const struct row *r = &rows[i];
 		char b[32];
 
-		printf("%s,%u,%u,%s", r->case_name, r->ra_kb, r->msk_kb,
-		       r->policy);
+		cli_csv_field(stdout, r->case_name);
+		printf(",%u,%u,", r->ra_kb, r->msk_kb);
+		cli_csv_field(stdout, r->policy);
 		for (k = 0; k < NR_FIGS; k++) {
 			if (fig(&r->st, k) == UINT64_MAX)
 				printf(",");

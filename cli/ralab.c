@@ -272,6 +272,21 @@ void cli_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+void cli_csv_field(FILE *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
 void cli_print_csv(FILE *out, const char *text)
 {
 	const char *l, *next;

@@ -124,3 +124,26 @@ PY
 	then ok "windows vs kernel ($(tail -1 "$T/win.out"))"
 	else bad "windows vs kernel" "$(tail -5 "$T/win.out")"; fi
 fi
+
+# Names that need escaping stay well-formed in JSON and CSV.
+if command -v python3 > /dev/null; then
+	q="$T/a,b\"c.ops"
+	printf '# file_size: 1M\nread 64K 2\n' > "$q"
+	if "$RALAB" sim --format json "$q" > "$T/q.json" &&
+	   "$RALAB" sim --format csv "$q" > "$T/q1.csv" &&
+	   "$RALAB" compare --format csv "$q" > "$T/q2.csv" 2> /dev/null &&
+	   "$RALAB" dump --format json "$q" > "$T/q3.json" &&
+	   python3 - "$T" <<'PY'
+import csv, json, sys
+T = sys.argv[1]
+assert json.load(open(T + "/q.json"))["case"].endswith('a,b"c.ops')
+assert json.load(open(T + "/q3.json"))["case"].endswith('a,b"c.ops')
+for f in ("q1.csv", "q2.csv"):
+    rows = list(csv.reader(open(T + "/" + f)))
+    assert len({len(r) for r in rows}) == 1 and len(rows) >= 2, rows
+    assert 'a,b"c.ops' in rows[1][0], rows[1][0]
+PY
+	then ok "json and csv escaping"; else bad "json and csv escaping" "$(head -3 "$T/q1.csv" "$T/q2.csv")"; fi
+else
+	skip "json and csv escaping" "python3 is not installed"
+fi
