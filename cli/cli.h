@@ -70,10 +70,25 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		    const struct ralab_kernel_result *kres);
 /* An event callback collecting windows in @arg, a struct cli_windows. */
 void cli_collect_window(void *arg, const struct ralab_event *ev);
-int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict);
+/* What a comparison found, part by part (true: the part matches). */
+struct cli_verdict {
+	bool ra, folio_orders, data_reads, folio_stream, rq_stream, match;
+};
+
+/* @v: filled if not NULL.  Return: 0 match, 1 differ, 2 bad input. */
+int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict,
+			struct cli_verdict *v);
+/* Print verdicts as JSON or CSV; @report: each one's text report. */
+enum cli_fmt { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_CSV };
+int cli_parse_fmt(const char *cmd, const char *a, enum cli_fmt *fmt);
+void cli_print_verdicts(FILE *out, enum cli_fmt fmt, const char *command,
+			const char *const *cases, const char *na,
+			const char *nb, bool strict,
+			const struct cli_verdict *v, char *const *report,
+			unsigned n);
 /* Compare two outputs held in memory; takes ownership of @ta and @tb. */
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
-		      char *tb, bool strict);
+		      char *tb, bool strict, struct cli_verdict *v);
 int cli_kernel(int argc, char **argv);
 int cli_check(int argc, char **argv);
 void cli_print_event(void *arg, const struct ralab_event *ev);

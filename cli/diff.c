@@ -178,10 +178,10 @@ static bool compare_stream(FILE *out, const struct output *a,
 }
 
 static int compare(FILE *out, struct output *pa_, struct output *pb_,
-		   bool strict);
+		   bool strict, struct cli_verdict *v);
 
 int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
-			bool strict)
+			bool strict, struct cli_verdict *v)
 {
 	struct output a, b;
 	int ret;
@@ -194,11 +194,11 @@ int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
 		unload(&a);
 		return ret;
 	}
-	return compare(out, &a, &b, strict);
+	return compare(out, &a, &b, strict, v);
 }
 
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
-		      char *tb, bool strict)
+		      char *tb, bool strict, struct cli_verdict *v)
 {
 	struct output a, b;
 	int ret;
@@ -213,12 +213,12 @@ int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
 		unload(&a);
 		return ret;
 	}
-	return compare(out, &a, &b, strict);
+	return compare(out, &a, &b, strict, v);
 }
 
 /* Compare and report; frees both outputs. */
 static int compare(FILE *out, struct output *pa_, struct output *pb_,
-		   bool strict)
+		   bool strict, struct cli_verdict *v)
 {
 	struct output a = *pa_, b = *pb_;
 	const char *pa = a.name, *pb = b.name;
@@ -242,20 +242,108 @@ static int compare(FILE *out, struct output *pa_, struct output *pb_,
 	rq = compare_stream(out, &a, &b, S_RQ, strict);
 	ret = ra && fo && dr && (!strict || (fs && rq)) ? 0 : 1;
 	fprintf(out, "%s\n", ret ? "DIFFER" : "MATCH");
+	if (v)
+		*v = (struct cli_verdict){ ra, fo, dr, fs, rq, !ret };
 	unload(&a);
 	unload(&b);
 	return ret;
 }
 
+static const char *mv(bool match)
+{
+	return match ? "MATCH" : "DIFFER";
+}
+
+void cli_print_verdicts(FILE *out, enum cli_fmt fmt, const char *command,
+			const char *const *cases, const char *na,
+			const char *nb, bool strict,
+			const struct cli_verdict *v, char *const *report,
+			unsigned n)
+{
+	static const char *const hdr[] = {
+		"readahead_events", "folio_orders", "data_reads",
+		"folio_stream", "request_stream",
+	};
+	unsigned i, k;
+
+	if (fmt == CLI_FMT_CSV) {
+		fprintf(out, "case,a,b,strict,match");
+		for (k = 0; k < 5; k++)
+			fprintf(out, ",%s", hdr[k]);
+		fprintf(out, "\n");
+	} else {
+		fprintf(out, "{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"command\": \"%s\",\n  \"strict\": %s,\n  \"a\": ",
+			command, strict ? "true" : "false");
+		cli_json_str(out, na);
+		fprintf(out, ",\n  \"b\": ");
+		cli_json_str(out, nb);
+		fprintf(out, ",\n  \"comparisons\": [");
+	}
+	for (i = 0; i < n; i++) {
+		const bool part[5] = {
+			v[i].ra, v[i].folio_orders, v[i].data_reads,
+			v[i].folio_stream, v[i].rq_stream,
+		};
+
+		if (fmt == CLI_FMT_CSV) {
+			cli_csv_field(out, cases[i]);
+			fprintf(out, ",");
+			cli_csv_field(out, na);
+			fprintf(out, ",");
+			cli_csv_field(out, nb);
+			fprintf(out, ",%d,%s", strict, mv(v[i].match));
+			for (k = 0; k < 5; k++)
+				fprintf(out, ",%s", mv(part[k]));
+			fprintf(out, "\n");
+			continue;
+		}
+		fprintf(out, "%s\n    {\"case\": ", i ? "," : "");
+		cli_json_str(out, cases[i]);
+		fprintf(out, ", \"match\": %s", v[i].match ? "true" : "false");
+		for (k = 0; k < 5; k++)
+			fprintf(out, ", \"%s\": \"%s\"", hdr[k], mv(part[k]));
+		fprintf(out, ", \"report\": ");
+		cli_json_str(out, report[i] ? report[i] : "");
+		fprintf(out, "}");
+	}
+	if (fmt != CLI_FMT_CSV)
+		fprintf(out, "\n  ]\n}\n");
+}
+
+/* Parse --format's value; print the error and return -1 if bad. */
+int cli_parse_fmt(const char *cmd, const char *a, enum cli_fmt *fmt)
+{
+	if (!strcmp(a, "text"))
+		*fmt = CLI_FMT_TEXT;
+	else if (!strcmp(a, "json"))
+		*fmt = CLI_FMT_JSON;
+	else if (!strcmp(a, "csv"))
+		*fmt = CLI_FMT_CSV;
+	else {
+		fprintf(stderr, "ralab %s: --format is text, json or csv, not '%s'\n",
+			cmd, a);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_diff(int argc, char **argv)
 {
 	const char *files[2];
+	enum cli_fmt fmt = CLI_FMT_TEXT;
 	bool strict = false;
 	int i, n = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--strict")) {
 			strict = true;
+		} else if (!strcmp(argv[i], "--format")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab diff: --format needs a value\n");
+				return 2;
+			}
+			if (cli_parse_fmt("diff", argv[++i], &fmt))
+				return 2;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "ralab diff: unknown option '%s'\n", argv[i]);
 			return 2;
@@ -267,8 +355,28 @@ int cli_diff(int argc, char **argv)
 		}
 	}
 	if (n != 2) {
-		fprintf(stderr, "usage: ralab diff [--strict] A B\n");
+		fprintf(stderr, "usage: ralab diff [--strict] [--format FMT] A B\n");
 		return 2;
 	}
-	return cli_compare_outputs(stdout, files[0], files[1], strict);
+	if (fmt == CLI_FMT_TEXT)
+		return cli_compare_outputs(stdout, files[0], files[1], strict,
+					   NULL);
+	{
+		struct cli_verdict v;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		const char *name = files[1];
+		int ret;
+
+		if (!m)
+			return 1;
+		ret = cli_compare_outputs(m, files[0], files[1], strict, &v);
+		fclose(m);
+		if (ret < 2)
+			cli_print_verdicts(stdout, fmt, "diff", &name, files[0],
+					   files[1], strict, &v, &text, 1);
+		free(text);
+		return ret;
+	}
 }

@@ -81,6 +81,9 @@ static void usage_check(FILE *out)
 		"  --strict            the folio and request streams must match too\n"
 		"  --workdir DIR       as for 'ralab kernel'\n"
 		"  --policy NAME       simulate with this policy (default linux-6.18)\n"
+		"  --format FMT        text (default); json: one object with a verdict\n"
+		"                      per case (docs/schema/check.schema.json); csv:\n"
+		"                      a row per case; printed after the last case\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"exit status: 0 all match, 1 some case differs, 2 bad input or missing\n"
@@ -260,6 +263,11 @@ int cli_kernel(int argc, char **argv)
 int cli_check(int argc, char **argv)
 {
 	const char *workdir = NULL, *policy = NULL;
+	enum cli_fmt fmt = CLI_FMT_TEXT;
+	struct cli_verdict *verdicts = NULL;
+	const char **names = NULL;
+	char **reports = NULL;
+	unsigned nv = 0;
 	bool strict = false;
 	int i, first = 0, ret = 0;
 
@@ -271,15 +279,18 @@ int cli_check(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--strict")) {
 			strict = true;
-		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--policy")) {
+		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--policy") ||
+			   !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab check: %s needs a value\n", a);
 				return 2;
 			}
 			if (a[2] == 'w')
 				workdir = argv[++i];
-			else
+			else if (a[2] == 'p')
 				policy = argv[++i];
+			else if (cli_parse_fmt("check", argv[++i], &fmt))
+				return 2;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab check: unknown option '%s'\n", a);
 			return 2;
@@ -296,6 +307,15 @@ int cli_check(int argc, char **argv)
 
 	if (cli_policy_parse(policy, NULL, 0, &pol))
 		return 2;
+	if (fmt != CLI_FMT_TEXT) {
+		verdicts = calloc((size_t)argc, sizeof(*verdicts));
+		names = calloc((size_t)argc, sizeof(*names));
+		reports = calloc((size_t)argc, sizeof(*reports));
+		if (!verdicts || !names || !reports) {
+			ret = 1;
+			goto out;
+		}
+	}
 	catch_signals();
 	cli_progress_start(&prog, (unsigned)(argc - first));
 	for (i = first; i < argc; i++) {
@@ -313,20 +333,29 @@ int cli_check(int argc, char **argv)
 		int r, err;
 
 		if (argv[i][0] == '-') {
-			if (!strcmp(argv[i], "--workdir") || !strcmp(argv[i], "--policy"))
+			if (!strcmp(argv[i], "--workdir") || !strcmp(argv[i], "--policy") ||
+			    !strcmp(argv[i], "--format"))
 				i++;
 			continue;
 		}
 		err = ralab_workload_load(argv[i], &wl, &d);
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
-			return 2;
+			ret = 2;
+			goto out;
 		}
 		kf = open_memstream(&ktext, &klen);
 		sf = open_memstream(&stext, &slen);
 		if (!kf || !sf) {
+			if (kf)
+				fclose(kf);
+			if (sf)
+				fclose(sf);
+			free(ktext);
+			free(stext);
 			ralab_workload_free(wl);
-			return 1;
+			ret = 1;
+			goto out;
 		}
 		r = record(wl, workdir, kf, true, FMT_TEXT);
 		ro.on_event = cli_print_event;
@@ -340,11 +369,30 @@ int cli_check(int argc, char **argv)
 			free(ktext);
 			free(stext);
 			ralab_workload_free(wl);
-			return r ? r : 1;
+			ret = r ? r : 1;
+			goto out;
 		}
 		cli_progress_end(&prog);
-		printf("== %s\n", argv[i]);
-		r = cli_compare_texts(stdout, "kernel", ktext, "ralab", stext, strict);
+		if (fmt == CLI_FMT_TEXT) {
+			printf("== %s\n", argv[i]);
+			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
+					      stext, strict, NULL);
+		} else {
+			size_t len = 0;
+			FILE *m = open_memstream(&reports[nv], &len);
+
+			if (!m) {
+				free(ktext);
+				free(stext);
+				ralab_workload_free(wl);
+				ret = 1;
+				goto out;
+			}
+			r = cli_compare_texts(m, "kernel", ktext, "ralab", stext,
+					      strict, &verdicts[nv]);
+			fclose(m);
+			names[nv++] = argv[i];
+		}
 		fflush(stdout);
 		if (r)
 			ret = r > ret ? r : ret;
@@ -352,5 +400,16 @@ int cli_check(int argc, char **argv)
 		cli_progress_step(&prog, argv[i]);
 	}
 	cli_progress_end(&prog);
+	if (fmt != CLI_FMT_TEXT)
+		cli_print_verdicts(stdout, fmt, "check",
+				   (const char *const *)names, "kernel",
+				   pol.label, strict, verdicts, reports, nv);
+out:
+	if (reports)
+		for (i = 0; (unsigned)i < nv; i++)
+			free(reports[i]);
+	free(reports);
+	free(names);
+	free(verdicts);
 	return ret;
 }

@@ -113,7 +113,7 @@ static void usage_sim(FILE *out)
 static void usage_diff(FILE *out)
 {
 	fprintf(out,
-		"usage: ralab diff [--strict] A B\n"
+		"usage: ralab diff [--strict] [--format text|json|csv] A B\n"
 		"\n"
 		"Compare two outputs of 'ralab sim --trace' (or of a kernel recording in\n"
 		"the same format): the readahead events (sync, async, ra_order,\n"
@@ -121,6 +121,8 @@ static void usage_diff(FILE *out)
 		"data reads.  Prints MATCH, or the first divergence with context and\n"
 		"which of these differ.  The folio and block request streams are\n"
 		"compared too and reported; --strict makes them count for the verdict.\n"
+		"--format json gives the verdicts and the report as one object\n"
+		"(docs/schema/check.schema.json); csv, the verdicts as a row.\n"
 		"\n"
 		"exit status: 0 match, 1 differ, 2 bad input\n");
 }
@@ -264,6 +266,10 @@ void cli_json_str(FILE *out, const char *s)
 
 		if (ch == '"' || ch == '\\')
 			fprintf(out, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", out);
+		else if (ch == '\t')
+			fputs("\\t", out);
 		else if (ch < 0x20)
 			fprintf(out, "\\u%04x", ch);
 		else

@@ -120,6 +120,20 @@ PY
 	   head -1 "$T/k.csv" | grep -q 'stat_reads'; then ok "kernel csv"
 	else bad "kernel csv" "$(cat "$T/k.csv" "$T/k.err" | head -5)"; fi
 	expect_rc "kernel bad format" 2 "$RALAB" kernel --format xml "$c"
+	"$RALAB" check --format json --workdir "$wd" "$c" tests/cases/ra0-64k/case.ops > "$T/ck.json" 2> "$T/ck.err" &&
+	python3 - "$T/ck.json" docs/schema/check.schema.json <<'PY' > "$T/ck.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+try:
+    import jsonschema
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+assert d["command"] == "check" and len(d["comparisons"]) == 2, d
+assert all(c["match"] for c in d["comparisons"]), d
+PY
+	[ $? -eq 0 ] && ok "check json" || bad "check json" "$(cat "$T/ck.err" "$T/ck.out" | tail -5)"
+	expect_rc "check bad format" 2 "$RALAB" check --format xml "$c"
 
 	# A case the device cannot do is refused before anything is touched.
 	printf '# max_hw_sectors_kb: 2048\n# max_sectors_kb: 2048\nread 1M 1\n' > "$T/hw.ops"

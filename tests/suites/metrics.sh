@@ -42,10 +42,24 @@ if [ -z "$py" ]; then
 else
 	"$RALAB" sim --format json tests/cases/seed003-rand64k/case.ops > "$T/s.json"
 	"$RALAB" compare --format json tests/cases/seed001-seq4k/case.ops > "$T/c.json"
-	if "$py" - "$T/s.json" docs/schema/sim.schema.json "$T/c.json" docs/schema/compare.schema.json <<'PY' 2> "$T/schema.err"
+	# diff --format json: a recording against the model (match) and
+	# against linux-6.9 (differs); exit status as in text.
+	zcat tests/cases/ext4-4k/kernel.out.gz > "$T/k.out"
+	"$RALAB" sim --trace tests/cases/ext4-4k/case.ops > "$T/m.out"
+	"$RALAB" sim --trace --policy linux-6.9 tests/cases/ext4-4k/case.ops > "$T/m69.out"
+	"$RALAB" diff --format json "$T/k.out" "$T/m.out" > "$T/d1.json"; r1=$?
+	"$RALAB" diff --format json --strict "$T/k.out" "$T/m69.out" > "$T/d2.json"; r2=$?
+	if [ $r1 -eq 0 ] && [ $r2 -eq 1 ] &&
+	   "$py" - "$T/s.json" docs/schema/sim.schema.json "$T/c.json" docs/schema/compare.schema.json \
+		"$T/d1.json" docs/schema/check.schema.json "$T/d2.json" docs/schema/check.schema.json <<'PY' 2> "$T/schema.err"
 import json, sys, jsonschema
-for doc, schema in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+a = sys.argv[1:]
+for doc, schema in zip(a[0::2], a[1::2]):
     jsonschema.validate(json.load(open(doc)), json.load(open(schema)))
+d1, d2 = json.load(open(a[4])), json.load(open(a[6]))
+assert d1["comparisons"][0]["match"] and d1["comparisons"][0]["report"].endswith("MATCH\n")
+c = d2["comparisons"][0]
+assert not c["match"] and c["readahead_events"] == "DIFFER" and d2["strict"], c
 PY
 	then ok "json schema"; else bad "json schema" "$(tail -3 "$T/schema.err")"; fi
 fi
