@@ -71,6 +71,7 @@ int cli_calibrate(int argc, char **argv)
 	unsigned n = 0, i;
 	uint64_t lat, bw, best_lat = 100, best_bw = 700, step_l = 20, step_b = 200;
 	double best = INFINITY;
+	volatile int *stop;
 	int pass, ret = 0;
 
 	for (i = 1; i < (unsigned)argc; i++) {
@@ -82,7 +83,11 @@ int cli_calibrate(int argc, char **argv)
 			       "cases left out.  Prints the settings to use with --set.\n");
 			return 0;
 		}
-		if (!strcmp(argv[i], "--workdir") && i + 1 < (unsigned)argc) {
+		if (!strcmp(argv[i], "--workdir")) {
+			if (i + 1 >= (unsigned)argc) {
+				fprintf(stderr, "ralab calibrate: --workdir needs a value\n");
+				return 2;
+			}
 			workdir = argv[++i];
 			continue;
 		}
@@ -102,9 +107,10 @@ int cli_calibrate(int argc, char **argv)
 		fprintf(stderr, "ralab calibrate: give at least two cases (one to fit, one to check)\n");
 		return 2;
 	}
+	stop = cli_catch_signals();
 	for (i = 0; i < n; i++) {
 		struct ralab_diag d = { 0 };
-		struct ralab_kernel_opts ko = { .workdir = workdir };
+		struct ralab_kernel_opts ko = { .workdir = workdir, .stop = stop };
 		struct ralab_kernel_result res;
 		int err;
 
@@ -115,6 +121,12 @@ int cli_calibrate(int argc, char **argv)
 			goto out;
 		}
 		err = ralab_kernel_run(cs[i].wl, &ko, &res, &d);
+		if (err == -EINTR) {
+			fprintf(stderr, "ralab calibrate: interrupted; cleaned up\n");
+			n = i + 1;
+			ret = 130;
+			goto out;
+		}
 		if (err) {
 			fprintf(stderr, "ralab calibrate: %s: %s\n", cs[i].path,
 				d.msg[0] ? d.msg : ralab_strerror(err));

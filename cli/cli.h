@@ -44,6 +44,11 @@ int cli_apply_set(struct ralab_workload *wl, const char *kv);
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st,
 		       bool time_model);
+/*
+ * SIGINT, SIGTERM and SIGHUP set the returned flag (for
+ * ralab_kernel_opts.stop) instead of killing: the recorder cleans up.
+ */
+volatile int *cli_catch_signals(void);
 /* @s as a JSON string, quoted and escaped. */
 void cli_json_str(FILE *out, const char *s);
 /* @s as one CSV field (RFC 4180: quoted when it must be). */

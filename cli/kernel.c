@@ -11,6 +11,7 @@
 
 #include "cli.h"
 
+/* Set by a signal; the recorder polls it (signal handlers need a static). */
 static volatile int stop_flag;
 
 static void on_signal(int sig)
@@ -20,7 +21,7 @@ static void on_signal(int sig)
 }
 
 /* SIGINT/SIGTERM stop the recording; the recorder cleans up. */
-static void catch_signals(void)
+volatile int *cli_catch_signals(void)
 {
 	struct sigaction sa;
 
@@ -30,6 +31,7 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: syscalls return EINTR */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	return &stop_flag;
 }
 
 static void usage_kernel(FILE *out)
@@ -249,7 +251,7 @@ int cli_kernel(int argc, char **argv)
 			return 2;
 		}
 	}
-	catch_signals();
+	cli_catch_signals();
 	if (fmt == FMT_CSV && trace) {
 		fprintf(stderr, "ralab kernel: --format csv does not take --trace\n");
 		ralab_workload_free(wl);
@@ -316,7 +318,7 @@ int cli_check(int argc, char **argv)
 			goto out;
 		}
 	}
-	catch_signals();
+	cli_catch_signals();
 	cli_progress_start(&prog, (unsigned)(argc - first));
 	for (i = first; i < argc; i++) {
 		struct ralab_run_opts ro = {

@@ -78,6 +78,22 @@ kernel_suite() {
 	elif [ -s "$T/left" ]; then bad "kernel SIGINT" "left behind: $(cat "$T/left")"
 	else ok "kernel SIGINT"; fi
 
+	# The same for ralab calibrate, which records too.
+	"$RALAB" calibrate --workdir "$wd" tests/cases/seed001-seq4k/case.ops \
+		tests/cases/seed001-seq4k/case.ops > /dev/null 2> "$T/int.err" &
+	pid=$!
+	for n in $(seq 200); do
+		[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
+		sleep 0.02
+	done
+	sleep 0.1
+	kill -INT $pid
+	wait $pid; n=$?
+	leftovers > "$T/left"
+	if [ $n -ne 130 ]; then bad "calibrate SIGINT" "exit $n, want 130: $(cat "$T/int.err")"
+	elif [ -s "$T/left" ]; then bad "calibrate SIGINT" "left behind: $(cat "$T/left")"
+	else ok "calibrate SIGINT"; fi
+
 	# A SIGKILLed run leaves things; the next run reclaims them.
 	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2>&1 &
 	pid=$!
