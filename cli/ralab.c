@@ -329,6 +329,27 @@ void cli_print_csv(FILE *out, const char *text)
 	}
 }
 
+/*
+ * "KEY=B:N 2B:N ...\n": a histogram of power-of-two buckets from @base,
+ * empty buckets left out, the last open-ended ("+").
+ */
+static void print_hist(FILE *out, const char *key, const uint64_t *h,
+		       unsigned n, unsigned long long base)
+{
+	const char *sep = "";
+	unsigned k;
+
+	fprintf(out, "%s=", key);
+	for (k = 0; k < n; k++) {
+		if (!h[k])
+			continue;
+		fprintf(out, "%s%llu%s:%llu", sep, base << k,
+			k + 1 == n ? "+" : "", (unsigned long long)h[k]);
+		sep = " ";
+	}
+	fprintf(out, "\n");
+}
+
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st,
 		       bool time_model)
@@ -362,40 +383,32 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)st->ra_pages_unused);
 	fprintf(out, "ra_pages_evicted_unused=%llu\n",
 		(unsigned long long)st->ra_pages_evicted_unused);
-	fprintf(out, "request_sizes_kib=");
-	{
-		const char *sep = "";
-		unsigned k;
-
-		for (k = 0; k < RALAB_RQ_BUCKETS; k++) {
-			if (!st->rq_size_hist[k])
-				continue;
-			fprintf(out, "%s%u%s:%llu", sep, 4u << k,
-				k + 1 == RALAB_RQ_BUCKETS ? "+" : "",
-				(unsigned long long)st->rq_size_hist[k]);
-			sep = " ";
-		}
-	}
-	fprintf(out, "\n");
-	fprintf(out, "ra_window_pages=");
-	{
-		const char *sep = "";
-		unsigned k;
-
-		for (k = 0; k < RALAB_WIN_BUCKETS; k++) {
-			if (!st->ra_window_hist[k])
-				continue;
-			fprintf(out, "%s%llu%s:%llu", sep, 1ull << k,
-				k + 1 == RALAB_WIN_BUCKETS ? "+" : "",
-				(unsigned long long)st->ra_window_hist[k]);
-			sep = " ";
-		}
-	}
-	fprintf(out, "\n");
+	print_hist(out, "request_sizes_kib", st->rq_size_hist,
+		   RALAB_RQ_BUCKETS, 4);
+	print_hist(out, "ra_window_pages", st->ra_window_hist,
+		   RALAB_WIN_BUCKETS, 1);
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
 	if (time_model)
 		print_time(out, ralab_workload_config(wl), st);
+}
+
+/* As print_hist(), as a JSON member: "KEY": {"B": N, ...},\n */
+static void json_hist(FILE *out, const char *key, const uint64_t *h,
+		      unsigned n, unsigned long long base)
+{
+	const char *sep = "";
+	unsigned k;
+
+	fprintf(out, "  \"%s\": {", key);
+	for (k = 0; k < n; k++) {
+		if (!h[k])
+			continue;
+		fprintf(out, "%s\"%llu\": %llu", sep, base << k,
+			(unsigned long long)h[k]);
+		sep = ", ";
+	}
+	fprintf(out, "},\n");
 }
 
 /* The summary as one JSON object (schema: docs/schema/sim.schema.json). */
@@ -434,28 +447,13 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)st->folios[k]);
 		sep = ", ";
 	}
-	fprintf(out, "},\n  \"request_sizes_kib\": {");
-	sep = "";
-	for (k = 0; k < RALAB_RQ_BUCKETS; k++) {
-		if (!st->rq_size_hist[k])
-			continue;
-		fprintf(out, "%s\"%u\": %llu", sep, 4u << k,
-			(unsigned long long)st->rq_size_hist[k]);
-		sep = ", ";
-	}
-	fprintf(out, "},\n  \"ra_window_pages\": {");
-	sep = "";
-	for (k = 0; k < RALAB_WIN_BUCKETS; k++) {
-		if (!st->ra_window_hist[k])
-			continue;
-		fprintf(out, "%s\"%llu\": %llu", sep, 1ull << k,
-			(unsigned long long)st->ra_window_hist[k]);
-		sep = ", ";
-	}
+	fprintf(out, "},\n");
+	json_hist(out, "request_sizes_kib", st->rq_size_hist, RALAB_RQ_BUCKETS, 4);
+	json_hist(out, "ra_window_pages", st->ra_window_hist, RALAB_WIN_BUCKETS, 1);
 	if (win) {
 		size_t w;
 
-		fprintf(out, "},\n  \"ra_windows\": [");
+		fprintf(out, "  \"ra_windows\": [");
 		for (w = 0; w < win->n; w++)
 			fprintf(out, "%s[%llu, %llu]", w ? ", " : "",
 				(unsigned long long)win->w[w].index,
@@ -464,8 +462,6 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		if (win->truncated)
 			fprintf(out, ",\n  \"ra_windows_truncated\": true");
 		fprintf(out, ",\n");
-	} else {
-		fprintf(out, "},\n");
 	}
 	fprintf(out, "  \"pages_added\": %llu,\n  \"ra_pages\": %llu,\n",
 		(unsigned long long)st->pages_added,

@@ -62,37 +62,29 @@ kernel_suite() {
 		ls -d /sys/kernel/tracing/instances/ralab-* 2>/dev/null | sed 's/^/instance: /'
 	}
 
-	# SIGINT in the middle of the ops leaves nothing behind.
+	# SIGINT in the middle of the ops leaves nothing behind, for ralab
+	# kernel and for ralab calibrate, which records too.
+	sigint_test() { # NAME CMD...
+		local name=$1 n
+		shift
+		"$@" > /dev/null 2> "$T/int.err" &
+		pid=$!
+		for n in $(seq 200); do
+			[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
+			sleep 0.02
+		done
+		sleep 0.1
+		kill -INT $pid
+		wait $pid; n=$?
+		leftovers > "$T/left"
+		if [ $n -ne 130 ]; then bad "$name" "exit $n, want 130: $(cat "$T/int.err")"
+		elif [ -s "$T/left" ]; then bad "$name" "left behind: $(cat "$T/left")"
+		else ok "$name"; fi
+	}
 	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2>&1
-	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2> "$T/int.err" &
-	pid=$!
-	for n in $(seq 200); do
-		[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
-		sleep 0.02
-	done
-	sleep 0.1
-	kill -INT $pid
-	wait $pid; n=$?
-	leftovers > "$T/left"
-	if [ $n -ne 130 ]; then bad "kernel SIGINT" "exit $n, want 130: $(cat "$T/int.err")"
-	elif [ -s "$T/left" ]; then bad "kernel SIGINT" "left behind: $(cat "$T/left")"
-	else ok "kernel SIGINT"; fi
-
-	# The same for ralab calibrate, which records too.
-	"$RALAB" calibrate --workdir "$wd" tests/cases/seed001-seq4k/case.ops \
-		tests/cases/seed001-seq4k/case.ops > /dev/null 2> "$T/int.err" &
-	pid=$!
-	for n in $(seq 200); do
-		[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
-		sleep 0.02
-	done
-	sleep 0.1
-	kill -INT $pid
-	wait $pid; n=$?
-	leftovers > "$T/left"
-	if [ $n -ne 130 ]; then bad "calibrate SIGINT" "exit $n, want 130: $(cat "$T/int.err")"
-	elif [ -s "$T/left" ]; then bad "calibrate SIGINT" "left behind: $(cat "$T/left")"
-	else ok "calibrate SIGINT"; fi
+	sigint_test "kernel SIGINT" "$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops
+	sigint_test "calibrate SIGINT" "$RALAB" calibrate --workdir "$wd" \
+		tests/cases/seed001-seq4k/case.ops tests/cases/seed001-seq4k/case.ops
 
 	# A SIGKILLed run leaves things; the next run reclaims them.
 	"$RALAB" kernel --workdir "$wd" tests/cases/seed001-seq4k/case.ops > /dev/null 2>&1 &
