@@ -64,6 +64,38 @@ static double error_of(struct cal_case *cs, unsigned n, bool fit,
 	return k ? sum / k : 0;
 }
 
+/* The fit as JSON or CSV. */
+static void print_fmt(struct cal_case *cs, unsigned n, enum cli_fmt fmt,
+		      uint64_t lat, uint64_t bw, double fit_err)
+{
+	unsigned i;
+
+	if (fmt == CLI_FMT_JSON)
+		printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"dev_latency_us\": %llu,\n  \"dev_bandwidth_mb\": %llu,\n  \"fit_rms_error\": %.4f,\n  \"check_rms_error\": %.4f,\n  \"cases\": [",
+		       (unsigned long long)lat, (unsigned long long)bw,
+		       sqrt(fit_err), sqrt(error_of(cs, n, false, lat, bw)));
+	else
+		printf("case,role,kernel_s,model_s,relative_error,dev_latency_us,dev_bandwidth_mb\n");
+	for (i = 0; i < n; i++) {
+		double m = model_s(&cs[i], lat, bw);
+		double e = (m - cs[i].kernel_s) / cs[i].kernel_s;
+
+		if (fmt == CLI_FMT_JSON) {
+			printf("%s\n    {\"case\": ", i ? "," : "");
+			cli_json_str(stdout, cs[i].path);
+			printf(", \"role\": \"%s\", \"kernel_s\": %.6f, \"model_s\": %.6f, \"relative_error\": %.4f}",
+			       cs[i].fit ? "fit" : "check", cs[i].kernel_s, m, e);
+		} else {
+			cli_csv_field(stdout, cs[i].path);
+			printf(",%s,%.6f,%.6f,%.4f,%llu,%llu\n",
+			       cs[i].fit ? "fit" : "check", cs[i].kernel_s, m, e,
+			       (unsigned long long)lat, (unsigned long long)bw);
+		}
+	}
+	if (fmt == CLI_FMT_JSON)
+		printf("\n  ]\n}\n");
+}
+
 int cli_calibrate(int argc, char **argv)
 {
 	struct cal_case cs[MAX_CASES];
@@ -72,16 +104,29 @@ int cli_calibrate(int argc, char **argv)
 	uint64_t lat, bw, best_lat = 100, best_bw = 700, step_l = 20, step_b = 200;
 	double best = INFINITY;
 	volatile int *stop;
+	enum cli_fmt fmt = CLI_FMT_TEXT;
 	int pass, ret = 0;
 
 	for (i = 1; i < (unsigned)argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ralab calibrate [--workdir DIR] CASE.ops...\n\n"
+			printf("usage: ralab calibrate [--workdir DIR] [--format text|json|csv] CASE.ops...\n\n"
 			       "Record each case on the running kernel ('ralab kernel'), then fit the\n"
 			       "time model's device (dev_latency_us, dev_bandwidth_mb) to the wall\n"
 			       "time of the ops, on every other case, and report the error on the\n"
-			       "cases left out.  Prints the settings to use with --set.\n");
+			       "cases left out.  Prints the settings to use with --set.  The\n"
+			       "odd-numbered cases (1st, 3rd, ...) are fitted, the others checked.\n"
+			       "--format json: one object (docs/schema/calibrate.schema.json);\n"
+			       "csv: a row per case.\n");
 			return 0;
+		}
+		if (!strcmp(argv[i], "--format")) {
+			if (i + 1 >= (unsigned)argc) {
+				fprintf(stderr, "ralab calibrate: --format needs a value\n");
+				return 2;
+			}
+			if (cli_parse_fmt("calibrate", argv[++i], &fmt))
+				return 2;
+			continue;
 		}
 		if (!strcmp(argv[i], "--workdir")) {
 			if (i + 1 >= (unsigned)argc) {
@@ -162,6 +207,10 @@ int cli_calibrate(int argc, char **argv)
 			}
 		step_l = step_l > 4 ? step_l / 4 : 1;
 		step_b = step_b > 8 ? step_b / 4 : 2;
+	}
+	if (fmt != CLI_FMT_TEXT) {
+		print_fmt(cs, n, fmt, best_lat, best_bw, best);
+		goto out;
 	}
 	printf("fitted on %u cases: dev_latency_us=%llu dev_bandwidth_mb=%llu (rms relative error %.1f%%)\n",
 	       (n + 1) / 2, (unsigned long long)best_lat,

@@ -142,6 +142,19 @@ assert all(c["match"] for c in d["comparisons"]), d
 PY
 	[ $? -eq 0 ] && ok "check json" || bad "check json" "$(cat "$T/ck.err" "$T/ck.out" | tail -5)"
 	expect_rc "check bad format" 2 "$RALAB" check --format xml "$c"
+	"$RALAB" calibrate --format json --workdir "$wd" "$c" tests/cases/ra0-64k/case.ops > "$T/cal.json" 2> "$T/cal.err" &&
+	python3 - "$T/cal.json" docs/schema/calibrate.schema.json <<'PY' > "$T/cal.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+try:
+    import jsonschema
+    jsonschema.validate(d, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+assert [c["role"] for c in d["cases"]] == ["fit", "check"], d
+assert all(c["kernel_s"] > 0 and c["model_s"] > 0 for c in d["cases"]), d
+PY
+	[ $? -eq 0 ] && ok "calibrate json" || bad "calibrate json" "$(cat "$T/cal.err" "$T/cal.out" | tail -5)"
 
 	# A case the device cannot do is refused before anything is touched.
 	printf '# max_hw_sectors_kb: 2048\n# max_sectors_kb: 2048\nread 1M 1\n' > "$T/hw.ops"
