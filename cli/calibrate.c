@@ -152,12 +152,9 @@ int cli_calibrate(int argc, char **argv)
 		fprintf(stderr, "ralab calibrate: give at least two cases (one to fit, one to check)\n");
 		return 2;
 	}
-	stop = cli_catch_signals();
+	/* Every case must parse before the first is recorded. */
 	for (i = 0; i < n; i++) {
 		struct ralab_diag d = { 0 };
-		struct ralab_kernel_opts ko = { .workdir = workdir, .stop = stop };
-		struct ralab_kernel_result res;
-		int err;
 
 		if (ralab_workload_load(cs[i].path, &cs[i].wl, &d)) {
 			fprintf(stderr, "%s\n", d.msg);
@@ -165,23 +162,28 @@ int cli_calibrate(int argc, char **argv)
 			ret = 2;
 			goto out;
 		}
+	}
+	stop = cli_catch_signals();
+	for (i = 0; i < n; i++) {
+		struct ralab_diag d = { 0 };
+		struct ralab_kernel_opts ko = { .workdir = workdir, .stop = stop };
+		struct ralab_kernel_result res;
+		int err;
+
 		err = ralab_kernel_run(cs[i].wl, &ko, &res, &d);
 		if (err == -EINTR) {
 			fprintf(stderr, "ralab calibrate: interrupted; cleaned up\n");
-			n = i + 1;
 			ret = 130;
 			goto out;
 		}
 		if (err) {
 			fprintf(stderr, "ralab calibrate: %s: %s\n", cs[i].path,
 				d.msg[0] ? d.msg : ralab_strerror(err));
-			n = i + 1;
 			ret = 2;
 			goto out;
 		}
 		cs[i].kernel_s = (double)res.ops_ns / 1e9;
 		if (ralab_workload_set(cs[i].wl, "device", "loop", &d)) {
-			n = i + 1;
 			ret = 1;
 			goto out;
 		}

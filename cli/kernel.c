@@ -92,8 +92,6 @@ static void usage_check(FILE *out)
 		"prerequisite, 130 interrupted\n");
 }
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
-
 /* The summary of a kernel run, and what only a kernel run has. */
 static void print_text(FILE *out, const struct ralab_workload *wl,
 		       const struct ralab_kernel_result *res)
@@ -108,7 +106,7 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 }
 
 static int record(const struct ralab_workload *wl, const char *workdir,
-		  FILE *out, bool trace, enum fmt fmt)
+		  FILE *out, bool trace, enum cli_fmt fmt)
 {
 	struct cli_windows win = { .trace = trace };
 	struct ralab_kernel_opts ko = {
@@ -121,7 +119,7 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 	struct ralab_diag d = { 0 };
 	int err;
 
-	if (fmt == FMT_JSON) {
+	if (fmt == CLI_FMT_JSON) {
 		/* Events go to stdout before the object, as with ralab sim. */
 		ko.on_event = cli_collect_window;
 		ko.event_arg = &win;
@@ -146,12 +144,12 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 			       2 :
 			       1;
 	}
-	if (fmt == FMT_JSON) {
+	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);
 		return 0;
 	}
-	if (fmt == FMT_CSV) {
+	if (fmt == CLI_FMT_CSV) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&text, &len);
@@ -174,7 +172,7 @@ int cli_kernel(int argc, char **argv)
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
 	bool trace = false, teardown = false;
-	enum fmt fmt = FMT_TEXT;
+	enum cli_fmt fmt = CLI_FMT_TEXT;
 	unsigned nsets = 0, k;
 	int i, err, ret;
 
@@ -198,16 +196,8 @@ int cli_kernel(int argc, char **argv)
 			if (!strcmp(argv[i - 1], "--workdir")) {
 				workdir = a;
 			} else if (!strcmp(argv[i - 1], "--format")) {
-				if (!strcmp(a, "json"))
-					fmt = FMT_JSON;
-				else if (!strcmp(a, "csv"))
-					fmt = FMT_CSV;
-				else if (!strcmp(a, "text"))
-					fmt = FMT_TEXT;
-				else {
-					fprintf(stderr, "ralab kernel: --format is text, json or csv, not '%s'\n", a);
+				if (cli_parse_fmt("kernel", a, &fmt))
 					return 2;
-				}
 			} else if (nsets == 64) {
 				fprintf(stderr, "ralab kernel: too many --set options\n");
 				return 2;
@@ -252,7 +242,7 @@ int cli_kernel(int argc, char **argv)
 		}
 	}
 	cli_catch_signals();
-	if (fmt == FMT_CSV && trace) {
+	if (fmt == CLI_FMT_CSV && trace) {
 		fprintf(stderr, "ralab kernel: --format csv does not take --trace\n");
 		ralab_workload_free(wl);
 		return 2;
@@ -309,6 +299,25 @@ int cli_check(int argc, char **argv)
 
 	if (cli_policy_parse(policy, NULL, 0, &pol))
 		return 2;
+	/* Every case must parse before the first is recorded. */
+	for (i = first; i < argc; i++) {
+		struct ralab_workload *wl = NULL;
+		struct ralab_diag d = { 0 };
+		int err;
+
+		if (argv[i][0] == '-') {
+			if (!strcmp(argv[i], "--workdir") || !strcmp(argv[i], "--policy") ||
+			    !strcmp(argv[i], "--format"))
+				i++;
+			continue;
+		}
+		err = ralab_workload_load(argv[i], &wl, &d);
+		if (err) {
+			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
+			return 2;
+		}
+		ralab_workload_free(wl);
+	}
 	if (fmt != CLI_FMT_TEXT) {
 		verdicts = calloc((size_t)argc, sizeof(*verdicts));
 		names = calloc((size_t)argc, sizeof(*names));
@@ -359,7 +368,7 @@ int cli_check(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		r = record(wl, workdir, kf, true, FMT_TEXT);
+		r = record(wl, workdir, kf, true, CLI_FMT_TEXT);
 		ro.on_event = cli_print_event;
 		ro.event_arg = sf;
 		err = r ? 0 : ralab_run(wl, &ro, &st);

@@ -142,6 +142,16 @@ assert all(c["match"] for c in d["comparisons"]), d
 PY
 	[ $? -eq 0 ] && ok "check json" || bad "check json" "$(cat "$T/ck.err" "$T/ck.out" | tail -5)"
 	expect_rc "check bad format" 2 "$RALAB" check --format xml "$c"
+	# A bad case anywhere is refused before anything is recorded.
+	printf 'read 4K 1\nbogus\n' > "$T/bad.ops"
+	for cmd in check calibrate; do
+		"$RALAB" $cmd --workdir "$wd" "$c" "$T/bad.ops" > "$T/out" 2> "$T/err"; n=$?
+		if [ $n -eq 2 ] && [ ! -s "$T/out" ] && grep -q "bad.ops:2: unknown op" "$T/err"; then
+			ok "$cmd refuses a bad case first"
+		else
+			bad "$cmd refuses a bad case first" "exit $n: $(head -3 "$T/out" "$T/err")"
+		fi
+	done
 	"$RALAB" calibrate --format json --workdir "$wd" "$c" tests/cases/ra0-64k/case.ops > "$T/cal.json" 2> "$T/cal.err" &&
 	python3 - "$T/cal.json" docs/schema/calibrate.schema.json <<'PY' > "$T/cal.out" 2>&1
 import json, sys
