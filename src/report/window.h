@@ -23,11 +23,10 @@
 /* The bucket of ralab_stats.ra_window_hist for a window of @pages. */
 static inline unsigned ra_window_bucket(uint64_t pages)
 {
-	unsigned k = 0;
+	/* floor(log2(pages)), as the kernel's __fls(); @pages is not 0. */
+	unsigned k = 63u - (unsigned)__builtin_clzll(pages);
 
-	while (k + 1 < RALAB_WIN_BUCKETS && pages >= (2ull << k))
-		k++;
-	return k;
+	return k < RALAB_WIN_BUCKETS ? k : RALAB_WIN_BUCKETS - 1;
 }
 
 /* Account @ev in @st->ra_window_hist; @in_order as ralab_event_window(). */

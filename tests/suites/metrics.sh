@@ -129,6 +129,13 @@ for c in open(T + "/win.list").read().split():
             f = dict(re.findall(r"(\w+)=(\d+)", line))
             want.append((int(f["index"]), int(f["nr_to_read"])))
     n += 1
+    hist = {}
+    for _, pages in want:
+        b = str(1 << min(pages.bit_length() - 1, 13))
+        hist[b] = hist.get(b, 0) + 1
+    if json.load(open(f"{T}/win.{name}.json"))["ra_window_pages"] != hist:
+        bad += 1
+        print(name, "histogram differs from", hist)
     if got != want:
         bad += 1
         print(name, "ralab", got[:5], "kernel", want[:5])
