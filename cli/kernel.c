@@ -257,17 +257,22 @@ int cli_check(int argc, char **argv)
 	const char *workdir = NULL, *policy = NULL;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
 	struct cli_verdict *verdicts = NULL;
-	const char **names = NULL;
+	const char **cases;
 	char **reports = NULL;
-	unsigned nv = 0;
+	unsigned nv = 0, ncases = 0, c;
 	bool strict = false;
-	int i, first = 0, ret = 0;
+	int i, ret = 0;
+
+	cases = calloc((size_t)argc, sizeof(*cases)); /* borrowed from argv */
+	if (!cases)
+		return 1;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage_check(stdout);
+			free(cases);
 			return 0;
 		} else if (!strcmp(a, "--strict")) {
 			strict = true;
@@ -275,61 +280,59 @@ int cli_check(int argc, char **argv)
 			   !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab check: %s needs a value\n", a);
-				return 2;
-			}
-			if (a[2] == 'w')
+				ret = 2;
+			} else if (a[2] == 'w') {
 				workdir = argv[++i];
-			else if (a[2] == 'p')
+			} else if (a[2] == 'p') {
 				policy = argv[++i];
-			else if (cli_parse_fmt("check", argv[++i], &fmt))
-				return 2;
+			} else if (cli_parse_fmt("check", argv[++i], &fmt)) {
+				ret = 2;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab check: unknown option '%s'\n", a);
-			return 2;
-		} else if (!first) {
-			first = i;
+			ret = 2;
+		} else {
+			cases[ncases++] = a;
 		}
+		if (ret)
+			goto out;
 	}
-	if (!first) {
+	if (!ncases) {
 		fprintf(stderr, "ralab check: no case given (see ralab check --help)\n");
-		return 2;
+		ret = 2;
+		goto out;
 	}
 	struct cli_policy pol;
 	struct cli_progress prog;
 
-	if (cli_policy_parse(policy, NULL, 0, &pol))
-		return 2;
+	if (cli_policy_parse(policy, NULL, 0, &pol)) {
+		ret = 2;
+		goto out;
+	}
 	/* Every case must parse before the first is recorded. */
-	for (i = first; i < argc; i++) {
+	for (c = 0; c < ncases; c++) {
 		struct ralab_workload *wl = NULL;
 		struct ralab_diag d = { 0 };
-		int err;
+		int err = ralab_workload_load(cases[c], &wl, &d);
 
-		if (argv[i][0] == '-') {
-			if (!strcmp(argv[i], "--workdir") || !strcmp(argv[i], "--policy") ||
-			    !strcmp(argv[i], "--format"))
-				i++;
-			continue;
-		}
-		err = ralab_workload_load(argv[i], &wl, &d);
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
-			return 2;
+			ret = 2;
+			goto out;
 		}
 		ralab_workload_free(wl);
 	}
 	if (fmt != CLI_FMT_TEXT) {
-		verdicts = calloc((size_t)argc, sizeof(*verdicts));
-		names = calloc((size_t)argc, sizeof(*names));
-		reports = calloc((size_t)argc, sizeof(*reports));
-		if (!verdicts || !names || !reports) {
+		verdicts = calloc(ncases, sizeof(*verdicts));
+		reports = calloc(ncases, sizeof(*reports));
+		if (!verdicts || !reports) {
 			ret = 1;
 			goto out;
 		}
 	}
 	cli_catch_signals();
-	cli_progress_start(&prog, (unsigned)(argc - first));
-	for (i = first; i < argc; i++) {
+	cli_progress_start(&prog, ncases);
+	for (c = 0; c < ncases; c++) {
 		struct ralab_run_opts ro = {
 			.policy = pol.name,
 			.patches = pol.patches,
@@ -343,13 +346,7 @@ int cli_check(int argc, char **argv)
 		FILE *kf, *sf;
 		int r, err;
 
-		if (argv[i][0] == '-') {
-			if (!strcmp(argv[i], "--workdir") || !strcmp(argv[i], "--policy") ||
-			    !strcmp(argv[i], "--format"))
-				i++;
-			continue;
-		}
-		err = ralab_workload_load(argv[i], &wl, &d);
+		err = ralab_workload_load(cases[c], &wl, &d);
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
 			ret = 2;
@@ -385,7 +382,7 @@ int cli_check(int argc, char **argv)
 		}
 		cli_progress_end(&prog);
 		if (fmt == CLI_FMT_TEXT) {
-			printf("== %s\n", argv[i]);
+			printf("== %s\n", cases[c]);
 			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
 					      stext, strict, NULL);
 		} else {
@@ -402,25 +399,24 @@ int cli_check(int argc, char **argv)
 			r = cli_compare_texts(m, "kernel", ktext, "ralab", stext,
 					      strict, &verdicts[nv]);
 			fclose(m);
-			names[nv++] = argv[i];
+			nv++;
 		}
 		fflush(stdout);
 		if (r)
 			ret = r > ret ? r : ret;
 		ralab_workload_free(wl);
-		cli_progress_step(&prog, argv[i]);
+		cli_progress_step(&prog, cases[c]);
 	}
 	cli_progress_end(&prog);
 	if (fmt != CLI_FMT_TEXT)
-		cli_print_verdicts(stdout, fmt, "check",
-				   (const char *const *)names, "kernel",
+		cli_print_verdicts(stdout, fmt, "check", cases, "kernel",
 				   pol.label, strict, verdicts, reports, nv);
 out:
 	if (reports)
 		for (i = 0; (unsigned)i < nv; i++)
 			free(reports[i]);
 	free(reports);
-	free(names);
+	free(cases);
 	free(verdicts);
 	return ret;
 }
