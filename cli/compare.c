@@ -20,7 +20,6 @@ static const char *const default_policies[] = {
 	"linux-6.18", "park-2026", "kara-2026", "linux-6.9",
 };
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct sweep {
 	char key[64];
@@ -125,10 +124,10 @@ static void orders_text(FILE *out, const struct ralab_stats *st, bool json)
 
 /* The ratio of @v to @b as text; "-" when it has no meaning. */
 static const char *ratio(char *buf, size_t len, uint64_t v, uint64_t b,
-			 enum fmt f)
+			 enum cli_fmt f)
 {
 	if (v == UINT64_MAX || b == UINT64_MAX || (!b && v))
-		return f == FMT_JSON ? "null" : f == FMT_CSV ? "" : "-";
+		return f == CLI_FMT_JSON ? "null" : f == CLI_FMT_CSV ? "" : "-";
 	snprintf(buf, len, "%.3f", b ? (double)v / (double)b : 1.0);
 	return buf;
 }
@@ -177,7 +176,7 @@ static void print_text(const struct row *rows, unsigned n)
 		for (k = 0; k < NR_FIGS; k++)
 			if (k != 4)
 				ratio(b[k], sizeof(b[k]), fig(st, k), fig(bs, k),
-				      FMT_TEXT);
+				      CLI_FMT_TEXT);
 		if (st->ra_pages_unused == UINT64_MAX)
 			snprintf(unused, sizeof(unused), "?");
 		else
@@ -186,14 +185,14 @@ static void print_text(const struct row *rows, unsigned n)
 		printf("%-32s %6u %6u %-26s %8llu %6s %9.1f %6s %6llu %6s %7llu %6s %8s %6s  ",
 		       r->case_name, r->ra_kb, r->msk_kb, r->policy,
 		       (unsigned long long)st->data_reads,
-		       ratio(b[0], 32, fig(st, 0), fig(bs, 0), FMT_TEXT),
+		       ratio(b[0], 32, fig(st, 0), fig(bs, 0), CLI_FMT_TEXT),
 		       (double)st->data_sectors / 2048.0,
-		       ratio(b[1], 32, fig(st, 1), fig(bs, 1), FMT_TEXT),
+		       ratio(b[1], 32, fig(st, 1), fig(bs, 1), CLI_FMT_TEXT),
 		       (unsigned long long)st->sync_ra,
-		       ratio(b[2], 32, fig(st, 2), fig(bs, 2), FMT_TEXT),
+		       ratio(b[2], 32, fig(st, 2), fig(bs, 2), CLI_FMT_TEXT),
 		       (unsigned long long)st->async_ra,
-		       ratio(b[3], 32, fig(st, 3), fig(bs, 3), FMT_TEXT), unused,
-		       ratio(b[5], 32, fig(st, 5), fig(bs, 5), FMT_TEXT));
+		       ratio(b[3], 32, fig(st, 3), fig(bs, 3), CLI_FMT_TEXT), unused,
+		       ratio(b[5], 32, fig(st, 5), fig(bs, 5), CLI_FMT_TEXT));
 		orders_text(stdout, st, false);
 		printf("\n");
 	}
@@ -227,7 +226,7 @@ static void print_csv(const struct row *rows, unsigned n)
 		}
 		for (k = 0; k < NR_FIGS; k++)
 			printf(",%s", ratio(b, sizeof(b), fig(&r->st, k),
-					    fig(r->base, k), FMT_CSV));
+					    fig(r->base, k), CLI_FMT_CSV));
 		for (o = 0; o <= RALAB_MAX_ORDER; o++)
 			printf(",%llu", (unsigned long long)r->st.folios[o]);
 		printf("\n");
@@ -263,7 +262,7 @@ static void print_json(const struct row *rows, unsigned n)
 		for (k = 0; k < NR_FIGS; k++)
 			printf("%s\"%s\": %s", k ? ", " : "", fig_names[k],
 			       ratio(b, sizeof(b), fig(&r->st, k),
-				     fig(r->base, k), FMT_JSON));
+				     fig(r->base, k), CLI_FMT_JSON));
 		printf("}}");
 	}
 	printf("\n  ]\n}\n");
@@ -295,7 +294,7 @@ int cli_compare(int argc, char **argv)
 	struct sweep sw[MAX_SETS];
 	const char *cases[256];
 	unsigned npol = 0, nsw = 0, ncases = 0, ncombo = 1, i, c, k, p;
-	enum fmt fmt = FMT_TEXT;
+	enum cli_fmt fmt = CLI_FMT_TEXT;
 	struct cli_progress prog;
 	struct row *rows;
 	unsigned nrows = 0;
@@ -329,14 +328,8 @@ int cli_compare(int argc, char **argv)
 					return 2;
 				ncombo *= sw[nsw - 1].nr;
 			} else {
-				a = argv[++i];
-				if (!strcmp(a, "text")) fmt = FMT_TEXT;
-				else if (!strcmp(a, "json")) fmt = FMT_JSON;
-				else if (!strcmp(a, "csv")) fmt = FMT_CSV;
-				else {
-					fprintf(stderr, "ralab compare: --format is text, json or csv, not '%s'\n", a);
+				if (cli_parse_fmt("compare", argv[++i], &fmt))
 					return 2;
-				}
 			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab compare: unknown option '%s' (see ralab compare --help)\n", a);
@@ -418,9 +411,9 @@ int cli_compare(int argc, char **argv)
 	}
 	cli_progress_end(&prog);
 	if (!ret) {
-		if (fmt == FMT_JSON)
+		if (fmt == CLI_FMT_JSON)
 			print_json(rows, nrows);
-		else if (fmt == FMT_CSV)
+		else if (fmt == CLI_FMT_CSV)
 			print_csv(rows, nrows);
 		else
 			print_text(rows, nrows);

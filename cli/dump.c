@@ -155,18 +155,18 @@ int cli_dump(int argc, char **argv)
 			}
 			if (!strcmp(a, "--policy"))
 				policy = argv[++i];
-			else if (!strcmp(a, "--set") && nsets < 64)
-				sets[nsets++] = argv[++i];
 			else if (!strcmp(a, "--format")) {
-				a = argv[++i];
-				if (!strcmp(a, "json"))
-					c.json = true;
-				else if (!strcmp(a, "csv"))
-					c.csv = true;
-				else if (strcmp(a, "text")) {
-					fprintf(stderr, "ralab dump: --format is text, json or csv, not '%s'\n", a);
+				enum cli_fmt fmt;
+
+				if (cli_parse_fmt("dump", argv[++i], &fmt))
 					return 2;
-				}
+				c.json = fmt == CLI_FMT_JSON;
+				c.csv = fmt == CLI_FMT_CSV;
+			} else if (nsets == 64) {
+				fprintf(stderr, "ralab dump: too many --set options\n");
+				return 2;
+			} else {
+				sets[nsets++] = argv[++i];
 			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab dump: unknown option '%s'\n", a);

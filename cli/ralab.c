@@ -562,6 +562,7 @@ static int cmd_sim(int argc, char **argv)
 	unsigned nsets = 0, npatch_args = 0, k;
 	struct cli_policy pol;
 	struct cli_windows win = { 0 };
+	enum cli_fmt fmt;
 	bool trace = false, parse_only = false, json = false, dump_ops = false;
 	bool csv = false;
 	int i, err;
@@ -583,15 +584,10 @@ static int cmd_sim(int argc, char **argv)
 				fprintf(stderr, "ralab sim: --format needs a value\n");
 				return 2;
 			}
-			a = argv[++i];
-			if (!strcmp(a, "json"))
-				json = true;
-			else if (!strcmp(a, "csv"))
-				csv = true;
-			else if (strcmp(a, "text")) {
-				fprintf(stderr, "ralab sim: --format is text, json or csv, not '%s'\n", a);
+			if (cli_parse_fmt("sim", argv[++i], &fmt))
 				return 2;
-			}
+			json = fmt == CLI_FMT_JSON;
+			csv = fmt == CLI_FMT_CSV;
 		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
 			   !strcmp(a, "--patch")) {
 			if (i + 1 >= argc) {

@@ -1,9 +1,30 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ralab.h"
+#include "workload/workload.h"
 
 const char *ralab_strerror(int err)
 {
 	return strerror(err < 0 ? -err : err);
+}
+
+int wl_vdiag(struct ralab_diag *d, const char *name, unsigned line,
+	     const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!d)
+		return -EINVAL;
+	d->line = line;
+	if (line)
+		n = snprintf(d->msg, sizeof(d->msg), "%s:%u: ", name, line);
+	else
+		n = snprintf(d->msg, sizeof(d->msg), "%s: ", name);
+	if (n > 0 && (size_t)n < sizeof(d->msg))
+		vsnprintf(d->msg + n, sizeof(d->msg) - (size_t)n, fmt, ap);
+	return -EINVAL;
 }

@@ -23,22 +23,11 @@ static void sync_ra_618(struct readahead_control *ractl,
 	struct ra_mapping *m = ractl->mapping;
 	struct file_ra_state *ra = ractl->ra;
 	pgoff_t index = ractl->_index;
-	bool do_forced_ra = ractl->has_file && (ractl->f_mode & FMODE_RANDOM);
 	unsigned long max_pages, contig_count;
 	pgoff_t prev_index, miss;
 
-	ra_trace_state(ractl, RALAB_EV_SYNC_RA, index, req_count);
-	/* Readahead disabled: still read the one page needed, as readahead. */
-	if (!ra->ra_pages) {
-		if (!ractl->has_file)
-			return;
-		req_count = 1;
-		do_forced_ra = true;
-	}
-	if (do_forced_ra) {
-		force_page_cache_ra(ractl, req_count);
+	if (ra_sync_forced(ractl, req_count))
 		return;
-	}
 
 	max_pages = ractl_max_pages(ractl, req_count);
 	prev_index = (uint64_t)ra->prev_pos / RALAB_PAGE_SIZE;

@@ -76,20 +76,7 @@ static void ra_order_69(struct readahead_control *ractl,
 		if (new_order > ra_ilog2(ra->size))
 			new_order = ra_ilog2(ra->size);
 	}
-	while (index <= limit) {
-		unsigned order = new_order;
-
-		if (index & (((pgoff_t)1 << order) - 1))
-			order = ra_ffs0(index);
-		while (order && index + ((pgoff_t)1 << order) - 1 > limit)
-			order--;
-		err = m->ops->add_folio(m->priv, index, order,
-					index == (mark & ~(((pgoff_t)1 << order) - 1)));
-		if (err)
-			break;
-		ractl->_nr_pages += 1ul << order;
-		index += (pgoff_t)1 << order;
-	}
+	err = ra_add_folios(ractl, &index, limit, mark, new_order, 0);
 	/* (The "index > limit" adjustment here was dead code: patch 06.) */
 	ra_read_pages(ractl);
 	if (!err)
@@ -195,19 +182,8 @@ readit:
 static void sync_ra_69(struct readahead_control *ractl,
 		       unsigned long req_count)
 {
-	bool do_forced_ra = ractl->has_file && (ractl->f_mode & FMODE_RANDOM);
-
-	ra_trace_state(ractl, RALAB_EV_SYNC_RA, ractl->_index, req_count);
-	if (!ractl->ra->ra_pages) {
-		if (!ractl->has_file)
-			return;
-		req_count = 1;
-		do_forced_ra = true;
-	}
-	if (do_forced_ra) {
-		force_page_cache_ra(ractl, req_count);
+	if (ra_sync_forced(ractl, req_count))
 		return;
-	}
 	ondemand_readahead(ractl, NULL, req_count);
 }
 

@@ -161,6 +161,12 @@ void page_cache_ra_order(struct readahead_control *ractl,
 			 struct file_ra_state *ra);
 /* read_pages(): submit the batch and advance ractl->_index past it. */
 void ra_read_pages(struct readahead_control *ractl);
+/*
+ * The start of page_cache_sync_ra() since 5.x: trace, then readahead off
+ * (ra_pages 0) reads the one page as forced readahead, as does
+ * FMODE_RANDOM.  Return: true if that handled the call.
+ */
+bool ra_sync_forced(struct readahead_control *ractl, unsigned long req_count);
 void ra_trace_state(struct readahead_control *ractl,
 		    enum ralab_event_type type, pgoff_t index,
 		    unsigned long req_count);
@@ -173,6 +179,40 @@ static inline unsigned ra_ilog2(uint64_t x)
 static inline unsigned ra_ffs0(uint64_t x) /* __ffs(): lowest set bit */
 {
 	return (unsigned)__builtin_ctzll(x);
+}
+
+/*
+ * The allocation loop of page_cache_ra_order() (6.9 and 6.18 alike): add
+ * folios of up to @new_order from *@index to @limit, aligned, no smaller
+ * than @min_order, marking the one that holds @mark.  *@index ends past
+ * the last folio added.  Return: 0, or add_folio's error.
+ */
+static inline int ra_add_folios(struct readahead_control *ractl,
+				pgoff_t *index, pgoff_t limit, pgoff_t mark,
+				unsigned new_order, unsigned min_order)
+{
+	struct ra_mapping *m = ractl->mapping;
+	pgoff_t i = *index;
+	int err = 0;
+
+	while (i <= limit) {
+		unsigned order = new_order;
+
+		/* Align with smaller folios where needed. */
+		if (i & (((pgoff_t)1 << order) - 1))
+			order = ra_ffs0(i);
+		/* Do not allocate past EOF or the window. */
+		while (order > min_order && i + ((pgoff_t)1 << order) - 1 > limit)
+			order--;
+		err = m->ops->add_folio(m->priv, i, order,
+					i == (mark & ~(((pgoff_t)1 << order) - 1)));
+		if (err)
+			break;
+		ractl->_nr_pages += 1ul << order;
+		i += (pgoff_t)1 << order;
+	}
+	*index = i;
+	return err;
 }
 
 static inline uint64_t ra_roundup_pow2(uint64_t x)

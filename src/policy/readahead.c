@@ -197,6 +197,23 @@ void force_page_cache_ra(struct readahead_control *ractl,
 	}
 }
 
+bool ra_sync_forced(struct readahead_control *ractl, unsigned long req_count)
+{
+	bool do_forced_ra = ractl->has_file && (ractl->f_mode & FMODE_RANDOM);
+
+	ra_trace_state(ractl, RALAB_EV_SYNC_RA, ractl->_index, req_count);
+	/* Readahead disabled: still read the one page needed, as readahead. */
+	if (!ractl->ra->ra_pages) {
+		if (!ractl->has_file)
+			return true;
+		req_count = 1;
+		do_forced_ra = true;
+	}
+	if (do_forced_ra)
+		force_page_cache_ra(ractl, req_count);
+	return do_forced_ra;
+}
+
 /*
  * Allocate the window [ra->start, ra->start + ra->size) in folios of
  * ra->order (capped by the mapping and by the window size), smaller where
@@ -264,23 +281,7 @@ void page_cache_ra_order(struct readahead_control *ractl,
 
 	index &= ~(((pgoff_t)1 << min_order) - 1);
 	ractl->_index = index;
-	while (index <= limit) {
-		unsigned order = new_order;
-
-		/* Align with smaller folios where needed. */
-		if (index & (((pgoff_t)1 << order) - 1))
-			order = ra_ffs0(index);
-		/* Do not allocate past EOF or the window. */
-		while (order > min_order &&
-		       index + ((pgoff_t)1 << order) - 1 > limit)
-			order--;
-		err = m->ops->add_folio(m->priv, index, order,
-					index == (mark & ~(((pgoff_t)1 << order) - 1)));
-		if (err)
-			break;
-		ractl->_nr_pages += 1ul << order;
-		index += (pgoff_t)1 << order;
-	}
+	err = ra_add_folios(ractl, &index, limit, mark, new_order, min_order);
 	ra_read_pages(ractl);
 	if (!err)
 		return;

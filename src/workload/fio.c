@@ -67,20 +67,12 @@ static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
 static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int err;
 
-	if (!f->diag)
-		return -EINVAL;
-	f->diag->line = line;
-	n = snprintf(f->diag->msg, sizeof(f->diag->msg), "%s:%u: ", f->name,
-		     line);
-	if (n > 0 && (size_t)n < sizeof(f->diag->msg)) {
-		va_start(ap, fmt);
-		vsnprintf(f->diag->msg + n, sizeof(f->diag->msg) - (size_t)n,
-			  fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+	va_start(ap, fmt);
+	err = wl_vdiag(f->diag, f->name, line, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 static void emit(struct fio *f, const char *fmt, ...)

@@ -25,18 +25,12 @@ static int ierr(const char *name, unsigned line, struct ralab_diag *d,
 		const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int err;
 
-	if (!d)
-		return -EINVAL;
-	d->line = line;
-	n = snprintf(d->msg, sizeof(d->msg), "%s:%u: ", name, line);
-	if (n > 0 && (size_t)n < sizeof(d->msg)) {
-		va_start(ap, fmt);
-		vsnprintf(d->msg + n, sizeof(d->msg) - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+	va_start(ap, fmt);
+	err = wl_vdiag(d, name, line, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 bool ralab__is_iolog(const char *text, size_t len)

@@ -60,26 +60,12 @@ static int perr(struct parser *p, const char *fmt, ...)
 static int perr(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int err;
 
-	if (!p->diag)
-		return -EINVAL;
-	p->diag->line = p->line;
-	if (p->line)
-		n = snprintf(p->diag->msg, sizeof(p->diag->msg), "%s:%u: ",
-			     p->name, p->line);
-	else
-		n = snprintf(p->diag->msg, sizeof(p->diag->msg), "%s: ",
-			     p->name);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n < sizeof(p->diag->msg)) {
-		va_start(ap, fmt);
-		vsnprintf(p->diag->msg + n, sizeof(p->diag->msg) - (size_t)n,
-			  fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+	va_start(ap, fmt);
+	err = wl_vdiag(p->diag, p->name, p->line, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 /* Quote at most MAX_LINE_ERR characters of a token in a message. */

@@ -59,20 +59,12 @@ static int serr(struct st *s, const char *fmt, ...)
 static int serr(struct st *s, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int err;
 
-	if (!s->diag)
-		return -EINVAL;
-	s->diag->line = s->line;
-	n = snprintf(s->diag->msg, sizeof(s->diag->msg), "%s:%u: ", s->name,
-		     s->line);
-	if (n > 0 && (size_t)n < sizeof(s->diag->msg)) {
-		va_start(ap, fmt);
-		vsnprintf(s->diag->msg + n, sizeof(s->diag->msg) - (size_t)n,
-			  fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+	va_start(ap, fmt);
+	err = wl_vdiag(s->diag, s->name, s->line, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
@@ -573,21 +565,14 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 	}
 	if (!err && tb_full(s.tb)) {
 		s.line = 0;
-		if (diag)
-			snprintf(diag->msg, sizeof(diag->msg),
-				 "%s: more than %u operations to replay", name, TB_MAX_OPS);
-		err = -EINVAL;
+		err = serr(&s, "more than %u operations to replay", TB_MAX_OPS);
 	}
 	if (!err) {
 		err = tb_emit(s.tb, "an strace log", name, ops);
 		if (err == -ENODATA) {
 			s.line = 0;
 			s.diag = diag;
-			if (diag)
-				snprintf(diag->msg, sizeof(diag->msg),
-					 "%s: no reads of a regular file in this strace log",
-					 name);
-			err = -EINVAL;
+			err = serr(&s, "no reads of a regular file in this strace log");
 		}
 	}
 	for (i = 0; i < MAX_PENDING; i++)

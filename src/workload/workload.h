@@ -5,6 +5,7 @@
 #ifndef RALAB_WORKLOAD_H
 #define RALAB_WORKLOAD_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -127,5 +128,12 @@ struct ralab_workload {
 	struct wl_job jobs[MAX_JOBS];
 	unsigned nr_jobs;
 };
+
+/*
+ * Fill @d with "NAME:LINE: message" ("NAME: message" when @line is 0), the
+ * form of every input error.  Return: -EINVAL.  @d may be NULL.
+ */
+int wl_vdiag(struct ralab_diag *d, const char *name, unsigned line,
+	     const char *fmt, va_list ap);
 
 #endif
