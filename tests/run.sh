@@ -26,9 +26,11 @@ done
 # ralab sim --trace must reproduce the kernel's readahead events in order,
 # its folio orders and its data reads; cases without a 'nonstrict' file
 # must also reproduce every folio and every request, in order.
+ncases=0
 for d in tests/cases/*/; do
 	name=$(basename "$d")
 	[ -f "$d/case.ops" ] && [ -f "$d/kernel.out.gz" ] || continue
+	ncases=$((ncases + 1))
 	zcat "$d/kernel.out.gz" > "$T/kernel.out"
 	if ! "$RALAB" sim --trace "$d/case.ops" > "$T/sim.out" 2> "$T/err"; then
 		bad "case $name" "ralab sim failed: $(cat "$T/err")"
@@ -42,6 +44,8 @@ for d in tests/cases/*/; do
 		bad "case $name" "$(cat "$T/diff")"
 	fi
 done
+# The fixtures must be there: a missing directory must not pass vacuously.
+[ $ncases -ge 52 ] || bad "recorded cases" "only $ncases kernel cases in tests/cases (want 52)"
 
 # --- input errors: FILE:LINE: message, exit 2, nothing on stdout ----------
 while IFS='|' read -r file line text; do
