@@ -442,10 +442,11 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (!strcmp(e, "sync"))
 			j->engine = 0;
 		else if (!strcmp(e, "psync") || !strcmp(e, "pvsync") ||
-			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio"))
+			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio") ||
+			 !strcmp(e, "posixaio"))
 			j->engine = 1;
-		else if (!strcmp(e, "posixaio") || !strcmp(e, "io_uring"))
-			j->engine = 3; /* preads from helper threads */
+		else if (!strcmp(e, "io_uring"))
+			j->engine = 3; /* preads from io-wq workers */
 		else if (!strcmp(e, "mmap"))
 			j->engine = 2;
 		else
@@ -658,8 +659,13 @@ static int generate(struct fio *f)
 				nfd++;
 			/*
 			 * Buffered libaio reads run inside io_submit(), one at a
-			 * time; posixaio and io_uring hand them to helper
-			 * threads, so iodepth of them are in flight.
+			 * time.  glibc's POSIX AIO queues a request behind the
+			 * one its helper thread is running for the same
+			 * descriptor (aio_misc.c, __aio_enqueue_request), so on
+			 * one descriptor posixaio preads run one at a time, in
+			 * order, too.  io_uring punts a buffered read that would
+			 * block to its io-wq workers, which do not serialize
+			 * reads: iodepth of them are in flight.
 			 */
 			if (j->engine == 3 && j->iodepth > 1)
 				emit(f, "iodepth %u\n", j->iodepth);
