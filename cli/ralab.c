@@ -79,7 +79,10 @@ static void usage_sim(FILE *out)
 		"  --patch PATCH       apply a patch on top of the policy (repeatable;\n"
 		"                      kara-2024 means all ten of that series)\n"
 		"  --set KEY=VALUE     override a header value of the case: fs, file_size,\n"
-		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb\n"
+		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb,\n"
+		"                      the time model (device, dev_*, cpu_*) and memory\n"
+		"                      pressure (alloc_fail_ppm, alloc_fail_order,\n"
+		"                      alloc_fail_seed)\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
@@ -373,6 +376,9 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "ra_unbounded=%llu\n",
 		(unsigned long long)st->ra_unbounded);
 	fprintf(out, "read_folio=%llu\n", (unsigned long long)st->read_folio);
+	if (c->alloc_fail_ppm)
+		fprintf(out, "alloc_failures=%llu\n",
+			(unsigned long long)st->alloc_failures);
 	fprintf(out, "folio_orders=");
 	print_orders(out, st);
 	fprintf(out, "\n");
@@ -439,6 +445,9 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)st->ra_order,
 		(unsigned long long)st->ra_unbounded,
 		(unsigned long long)st->read_folio);
+	if (c->alloc_fail_ppm)
+		fprintf(out, "  \"alloc_failures\": %llu,\n",
+			(unsigned long long)st->alloc_failures);
 	fprintf(out, "  \"folio_orders\": {");
 	for (k = 0; k <= RALAB_MAX_ORDER; k++) {
 		if (!st->folios[k])

@@ -72,6 +72,20 @@ struct ralab_config {
 	uint32_t cpu_folio_ns;       /* per folio allocated and inserted */
 	uint32_t cpu_page_ns;        /* per 4 KiB copied to the application */
 	uint32_t cpu_request_ns;     /* per request submitted */
+
+	/*
+	 * Memory pressure.  Readahead allocates with __GFP_NORETRY, so under
+	 * fragmentation or a memcg limit a large folio allocation fails
+	 * (-ENOMEM) and the policy takes its fallback path (page_cache_ra_order
+	 * -> do_page_cache_ra, order 0).  Of the readahead allocations of
+	 * order >= alloc_fail_order, alloc_fail_ppm per million fail, drawn
+	 * from a generator seeded with alloc_fail_seed, so a run is
+	 * reproducible.  0 (the default): none fails.  The single-folio read
+	 * of the read path (filemap_create_folio) may retry and never fails.
+	 */
+	uint32_t alloc_fail_ppm;
+	uint32_t alloc_fail_order;
+	uint64_t alloc_fail_seed;
 };
 
 /* ralab_config_device - apply preset @name; -ENOENT if unknown. */
@@ -221,6 +235,7 @@ struct ralab_stats {
 	uint64_t data_sectors;  /* 512-byte sectors in those requests */
 	uint64_t sync_ra, async_ra, ra_order, ra_unbounded;
 	uint64_t read_folio;    /* single-folio synchronous reads */
+	uint64_t alloc_failures; /* readahead allocations failed (alloc_fail_ppm) */
 	uint64_t folios[RALAB_MAX_ORDER + 1]; /* folios added, by order */
 	uint64_t pages_added;
 	uint64_t ra_pages;        /* pages added by readahead */

@@ -155,6 +155,24 @@ static void count_unused(struct sim *s, struct sim_inode *in)
 	}
 }
 
+/*
+ * Does this readahead allocation fail (config alloc_fail_*)?  The draw is
+ * splitmix64 over the run's own state: the same case and seed fail the
+ * same allocations.
+ */
+static bool alloc_fails(struct sim *s, unsigned order)
+{
+	uint64_t z;
+
+	if (!s->cfg.alloc_fail_ppm || order < s->cfg.alloc_fail_order)
+		return false;
+	z = (s->alloc_rng += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z % 1000000 < s->cfg.alloc_fail_ppm;
+}
+
 static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 {
 	struct sim_inode *in = m;
@@ -169,11 +187,19 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 	 */
 	sim_spend(s, s->cfg.cpu_folio_ns);
 	w = s->cur;
-	if (w->nr_batch == w->cap_batch && grow_batch(w))
+	/* As filemap_alloc_folio() fails before filemap_add_folio() looks. */
+	if (alloc_fails(s, order)) {
+		s->st->alloc_failures++;
 		return -ENOMEM;
-	err = pc_add_folio(&in->pc, index, order,
-			   PG_locked | PG_from_ra | (mark ? PG_readahead : 0),
-			   &f);
+	}
+	if (w->nr_batch == w->cap_batch && grow_batch(w))
+		err = -ENOMEM;
+	else
+		err = pc_add_folio(&in->pc, index, order,
+				   PG_locked | PG_from_ra |
+				   (mark ? PG_readahead : 0), &f);
+	if (err == -ENOMEM)
+		s->host_err = err;
 	if (err)
 		return err;
 	f->added_ns = w->now;
@@ -277,6 +303,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->st = st;
 	s->on_event = on_event;
 	s->event_arg = event_arg;
+	s->alloc_rng = cfg->alloc_fail_seed;
 	err = blk_queue_setup(&s->q, cfg);
 	if (!err)
 		err = blk_queue_timing(&s->q, cfg);
@@ -707,6 +734,8 @@ int ralab_run(const struct ralab_workload *wl,
 		s->files[i].open = false;
 	if (!err)
 		err = sim_run_jobs(s, wl);
+	if (!err)
+		err = s->host_err;
 	if (!err) {
 		time_stats(s, stats);
 		for (i = 0; i < s->nr_inodes; i++) {

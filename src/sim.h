@@ -143,6 +143,8 @@ struct sim {
 	unsigned nr_jobs;
 	bool multi;              /* more than one worker: switch */
 	bool win_in_order;       /* ra_window_account()'s state */
+	uint64_t alloc_rng;      /* alloc_fail_ppm's generator state */
+	int host_err;            /* -ENOMEM: the host ran out, not the model */
 	ucontext_t sched;
 };
 

@@ -1158,6 +1158,14 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			return -EINVAL;
 		}
 	}
+	/* The kernel fails allocations by itself; none can be injected. */
+	if (c->alloc_fail_ppm) {
+		if (diag)
+			snprintf(diag->msg, sizeof(diag->msg),
+				 "%s: alloc_fail_ppm is a model setting: the kernel cannot be made to fail readahead allocations",
+				 ralab_workload_name(wl));
+		return -EINVAL;
+	}
 	err = ralab_kernel_check(c->fs, diag);
 	if (err)
 		return err;

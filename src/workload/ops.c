@@ -82,6 +82,8 @@ void ralab_config_default(struct ralab_config *cfg)
 		.max_segments = 128,
 		.max_segment_size = 65536,
 		.max_folio_order = 9,
+		.alloc_fail_order = 1,
+		.alloc_fail_seed = 1,
 	};
 	ralab_config_device(cfg, "ideal");
 }
@@ -789,6 +791,23 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 			return 0;
 		}
 	}
+	if (!strcmp(key, "alloc_fail_ppm") || !strcmp(key, "alloc_fail_order") ||
+	    !strcmp(key, "alloc_fail_seed")) {
+		uint64_t max = key[11] == 'p' ? 1000000 :
+			       key[11] == 'o' ? RALAB_MAX_ORDER : UINT64_MAX;
+
+		err = parse_u64(val, &v, false);
+		if (err || v > max)
+			return perr(p, "%s must be a whole number from 0 to %llu, not '%.*s'",
+				    key, (unsigned long long)max, TOK(val));
+		if (key[11] == 'p')
+			wl->cfg.alloc_fail_ppm = (uint32_t)v;
+		else if (key[11] == 'o')
+			wl->cfg.alloc_fail_order = (uint32_t)v;
+		else
+			wl->cfg.alloc_fail_seed = v;
+		return 0;
+	}
 	if (!strcmp(key, "read_ahead_kb") || !strcmp(key, "max_sectors_kb") ||
 	    !strcmp(key, "max_hw_sectors_kb")) {
 		err = parse_u64(val, &v, false);
@@ -982,7 +1001,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed)",
 			    TOK(key));
 	}
 	if (!err)
