@@ -49,18 +49,38 @@ else
 fi
 
 # 3. The time model: the ratio of the two seed-000 cases' times, modelled
-#    (device loop) and measured on the kernel, one run each.
+#    (device loop) and measured on the kernel.  A kernel run of the 1 MiB
+#    case is often up to twice as slow as the next with the very same
+#    device requests, no reclaim and no compaction: noise only adds time,
+#    so the kernel side is the fastest of five alternating runs of each
+#    case (as timeit takes the minimum); every run and the medians are
+#    printed too.
 echo "== modelled vs measured time: (4 KiB then 1 MiB reads) / (1 MiB reads from 0), 512 MiB"
 a=tests/cases/seed000-4k-then-1m/case.ops; b=tests/cases/seed000-1m-from-0/case.ops
 ma=$("$RALAB" sim --set device=loop "$a" | sed -n 's/^elapsed_us=//p')
 mb=$("$RALAB" sim --set device=loop "$b" | sed -n 's/^elapsed_us=//p')
 awk -v a="$ma" -v b="$mb" 'BEGIN { printf "  %-28s %.0f us / %.0f us = %.3f\n", "ralab (device loop)", a, b, a / b }'
-if [ "$(id -u)" = 0 ] && "$RALAB" kernel "$a" > "$T/ka" 2>/dev/null && "$RALAB" kernel "$b" > "$T/kb" 2>/dev/null; then
-	ka=$(kv ops_seconds "$T/ka"); kb=$(kv ops_seconds "$T/kb")
-	awk -v a="$ka" -v b="$kb" -v ma="$ma" -v mb="$mb" 'BEGIN {
+ok=0
+if [ "$(id -u)" = 0 ]; then
+	ok=1
+	for i in 1 2 3 4 5; do
+		if "$RALAB" kernel "$a" > "$T/ka" 2>/dev/null && "$RALAB" kernel "$b" > "$T/kb" 2>/dev/null; then
+			kv ops_seconds "$T/ka" >> "$T/sa"; kv ops_seconds "$T/kb" >> "$T/sb"
+		else
+			ok=0; break
+		fi
+	done
+fi
+if [ "$ok" = 1 ]; then
+	nth() { sort -g "$1" | sed -n "$2p"; }
+	printf '  %-28s %s\n' "kernel runs, 4k then 1m (s)" "$(tr '\n' ' ' < "$T/sa")"
+	printf '  %-28s %s\n' "kernel runs, 1m from 0 (s)" "$(tr '\n' ' ' < "$T/sb")"
+	awk -v a="$(nth "$T/sa" 3)" -v b="$(nth "$T/sb" 3)" 'BEGIN {
+		printf "  %-28s %.3f s / %.3f s = %.3f\n", "kernel (medians)", a, b, a / b }'
+	awk -v a="$(nth "$T/sa" 1)" -v b="$(nth "$T/sb" 1)" -v ma="$ma" -v mb="$mb" 'BEGIN {
 		k = a / b; m = ma / mb;
-		printf "  %-28s %.3f s / %.3f s = %.3f\n", "kernel", a, b, k;
-		printf "  %-28s %+.0f%% (target within 20%%)\n", "model vs kernel", 100 * (m - k) / k }'
+		printf "  %-28s %.3f s / %.3f s = %.3f\n", "kernel (fastest runs)", a, b, k;
+		printf "  %-28s %+.0f%% (target within 20%%)\n", "model vs kernel (fastest)", 100 * (m - k) / k }'
 else
 	echo "  kernel runs skipped (not root, or no recorder prerequisites)"
 fi
