@@ -320,6 +320,14 @@ void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
 				folio_use(s, f);
 			used_mark(&v->file->inode->used, p, p);
 		}
+		/*
+		 * Once the page is mapped, further touches of it enter no
+		 * kernel code and mark nothing new: go to its last one.
+		 */
+		if (step < RALAB_PAGE_SIZE &&
+		    (p < v->pgoff || p >= v->pgoff + v->npages || mapped(v, p)))
+			a += (RALAB_PAGE_SIZE - 1 - a % RALAB_PAGE_SIZE) / step *
+			     step;
 		if (a + step < a)
 			break;
 	}
