@@ -30,6 +30,9 @@ struct sweep {
 
 struct row {
 	char case_name[128];
+	/* The swept settings other than read_ahead_kb and max_sectors_kb
+	 * (which have columns of their own), "KEY=VALUE ...": empty if none. */
+	char settings[160];
 	const char *policy;
 	uint32_t ra_kb, msk_kb;
 	struct ralab_stats st;
@@ -51,9 +54,11 @@ static void usage(FILE *out)
 		"  --policy SPEC       a policy, NAME or NAME+PATCH+... (repeatable; the\n"
 		"                      first is the baseline).  Default: linux-6.18,\n"
 		"                      park-2026, kara-2026, linux-6.9\n"
-		"  --set KEY=V1,V2...  sweep a setting (read_ahead_kb, max_sectors_kb,\n"
-		"                      max_hw_sectors_kb, file_size, fs); repeatable, the\n"
-		"                      table holds every combination\n"
+		"  --set KEY=V1,V2...  sweep a setting (any header key: read_ahead_kb,\n"
+		"                      max_sectors_kb, max_hw_sectors_kb, file_size, fs,\n"
+		"                      alloc_fail_ppm, ...); repeatable, the table holds\n"
+		"                      every combination, and a settings column names\n"
+		"                      the values of keys without a column of their own\n"
 		"  --format FMT        text (default), json or csv\n"
 		"  -h, --help          this text\n");
 }
@@ -159,11 +164,13 @@ static const char *const fig_names[] = {
 
 #define NR_FIGS 6
 
-static void print_text(const struct row *rows, unsigned n)
+static void print_text(const struct row *rows, unsigned n, bool settings)
 {
 	char b[6][32];
 	unsigned i;
 
+	if (settings)
+		printf("%-24s ", "settings");
 	printf("%-32s %6s %6s %-26s %8s %6s %9s %6s %6s %6s %7s %6s %8s %6s  %s\n",
 	       "case", "ra_kb", "msk_kb", "policy", "reads", "x", "MiB_read",
 	       "x", "sync", "x", "async", "x", "unused", "x", "folio orders (order:count)");
@@ -182,6 +189,8 @@ static void print_text(const struct row *rows, unsigned n)
 		else
 			snprintf(unused, sizeof(unused), "%llu",
 				 (unsigned long long)st->ra_pages_unused);
+		if (settings)
+			printf("%-24s ", r->settings);
 		printf("%-32s %6u %6u %-26s %8llu %6s %9.1f %6s %6llu %6s %7llu %6s %8s %6s  ",
 		       r->case_name, r->ra_kb, r->msk_kb, r->policy,
 		       (unsigned long long)st->data_reads,
@@ -198,12 +207,14 @@ static void print_text(const struct row *rows, unsigned n)
 	}
 }
 
-static void print_csv(const struct row *rows, unsigned n)
+static void print_csv(const struct row *rows, unsigned n, bool settings)
 {
 	unsigned i, o;
 	int k;
 
 	printf("case,read_ahead_kb,max_sectors_kb,policy");
+	if (settings)
+		printf(",settings");
 	for (k = 0; k < NR_FIGS; k++)
 		printf(",%s", fig_names[k]);
 	for (k = 0; k < NR_FIGS; k++)
@@ -218,6 +229,10 @@ static void print_csv(const struct row *rows, unsigned n)
 		cli_csv_field(stdout, r->case_name);
 		printf(",%u,%u,", r->ra_kb, r->msk_kb);
 		cli_csv_field(stdout, r->policy);
+		if (settings) {
+			printf(",");
+			cli_csv_field(stdout, r->settings);
+		}
 		for (k = 0; k < NR_FIGS; k++) {
 			if (fig(&r->st, k) == UINT64_MAX)
 				printf(",");
@@ -233,7 +248,7 @@ static void print_csv(const struct row *rows, unsigned n)
 	}
 }
 
-static void print_json(const struct row *rows, unsigned n)
+static void print_json(const struct row *rows, unsigned n, bool settings)
 {
 	unsigned i;
 	int k;
@@ -249,6 +264,10 @@ static void print_json(const struct row *rows, unsigned n)
 		printf(", \"read_ahead_kb\": %u, \"max_sectors_kb\": %u, \"policy\": ",
 		       r->ra_kb, r->msk_kb);
 		cli_json_str(stdout, r->policy);
+		if (settings) {
+			printf(", \"settings\": ");
+			cli_json_str(stdout, r->settings);
+		}
 		for (k = 0; k < NR_FIGS; k++) {
 			if (fig(&r->st, k) == UINT64_MAX)
 				printf(", \"%s\": null", fig_names[k]);
@@ -266,6 +285,32 @@ static void print_json(const struct row *rows, unsigned n)
 		printf("}}");
 	}
 	printf("\n  ]\n}\n");
+}
+
+/* "KEY=VALUE ..." of combination @combo, for the keys without a column. */
+static void combo_label(char *buf, size_t len, const struct sweep *sw,
+			unsigned nsw, unsigned combo)
+{
+	size_t at = 0;
+	unsigned k, j;
+
+	buf[0] = '\0';
+	for (k = 0; k < nsw; k++) {
+		unsigned div = 1;
+		int w;
+
+		/* apply_combo(): the last sweep is the least significant. */
+		for (j = k + 1; j < nsw; j++)
+			div *= sw[j].nr;
+		if (!strcmp(sw[k].key, "read_ahead_kb") ||
+		    !strcmp(sw[k].key, "max_sectors_kb"))
+			continue;
+		w = snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "",
+			     sw[k].key, sw[k].values[combo / div % sw[k].nr]);
+		if (w < 0 || (size_t)w >= len - at)
+			break; /* truncated: keep what fits */
+		at += (size_t)w;
+	}
 }
 
 /* Apply combination @combo (mixed radix over the sweeps) to @wl. */
@@ -396,6 +441,8 @@ int cli_compare(int argc, char **argv)
 				snprintf(r->case_name, sizeof(r->case_name), "%s",
 					 case_name(cases[c], nb, sizeof(nb)));
 				r->policy = pol[p].label;
+				combo_label(r->settings, sizeof(r->settings),
+					    sw, nsw, k);
 				r->ra_kb = cfg->read_ahead_kb;
 				r->msk_kb = cfg->max_sectors_kb;
 				if (ralab_run(wl, &ro, &r->st)) {
@@ -411,12 +458,18 @@ int cli_compare(int argc, char **argv)
 	}
 	cli_progress_end(&prog);
 	if (!ret) {
+		bool settings = false;
+
+		for (i = 0; i < nsw; i++)
+			if (strcmp(sw[i].key, "read_ahead_kb") &&
+			    strcmp(sw[i].key, "max_sectors_kb"))
+				settings = true;
 		if (fmt == CLI_FMT_JSON)
-			print_json(rows, nrows);
+			print_json(rows, nrows, settings);
 		else if (fmt == CLI_FMT_CSV)
-			print_csv(rows, nrows);
+			print_csv(rows, nrows, settings);
 		else
-			print_text(rows, nrows);
+			print_text(rows, nrows, settings);
 	}
 	free(rows);
 	return ret;

@@ -41,7 +41,7 @@ if [ -z "$py" ]; then
 	skip "json schema" "python3 with jsonschema is not installed (python3-jsonschema)"
 else
 	"$RALAB" sim --format json --set alloc_fail_ppm=300000 tests/cases/seed003-rand64k/case.ops > "$T/s.json"
-	"$RALAB" compare --format json tests/cases/seed001-seq4k/case.ops > "$T/c.json"
+	"$RALAB" compare --format json --set alloc_fail_ppm=0,50000 tests/cases/seed001-seq4k/case.ops > "$T/c.json"
 	# diff --format json: a recording against the model (match) and
 	# against linux-6.9 (differs); exit status as in text.
 	zcat tests/cases/ext4-4k/kernel.out.gz > "$T/k.out"
@@ -57,6 +57,8 @@ a = sys.argv[1:]
 for doc, schema in zip(a[0::2], a[1::2]):
     jsonschema.validate(json.load(open(doc)), json.load(open(schema)))
 assert json.load(open(a[0]))["alloc_failures"] > 0
+rows = json.load(open(a[2]))["rows"]
+assert [r["settings"] for r in rows] == ["alloc_fail_ppm=0"] * 4 + ["alloc_fail_ppm=50000"] * 4, rows
 d1, d2 = json.load(open(a[4])), json.load(open(a[6]))
 assert d1["comparisons"][0]["match"] and d1["comparisons"][0]["report"].endswith("MATCH\n")
 c = d2["comparisons"][0]
