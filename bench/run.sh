@@ -81,6 +81,15 @@ if [ "$ok" = 1 ]; then
 		k = a / b; m = ma / mb;
 		printf "  %-28s %.3f s / %.3f s = %.3f\n", "kernel (fastest runs)", a, b, k;
 		printf "  %-28s %+.0f%% (target within 20%%)\n", "model vs kernel (fastest)", 100 * (m - k) / k }'
+	# Per-read wall time, the last kernel run of each case beside the model.
+	for c in a b; do
+		f=$a; [ $c = b ] && f=$b
+		"$RALAB" sim --set device=loop "$f" > "$T/m$c"
+		printf '  %-28s kernel %s / %s / %s us, model %s / %s / %s us\n' \
+			"read p50/p90/p99 ($(basename "$(dirname "$f")" | sed 's/^seed000-//'))" \
+			"$(kv read_lat_p50_us "$T/k$c")" "$(kv read_lat_p90_us "$T/k$c")" "$(kv read_lat_p99_us "$T/k$c")" \
+			"$(kv read_lat_p50_us "$T/m$c")" "$(kv read_lat_p90_us "$T/m$c")" "$(kv read_lat_p99_us "$T/m$c")"
+	done
 else
 	echo "  kernel runs skipped (not root, or no recorder prerequisites)"
 fi

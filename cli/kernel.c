@@ -43,8 +43,10 @@ static void usage_kernel(FILE *out)
 		"Run the workload on the running kernel and print what 'ralab sim'\n"
 		"prints, from the kernel's own tracepoints, plus kernel=, meta_reads=\n"
 		"(requests outside the file's extents), stat_reads=/stat_sectors= (from\n"
-		"/sys/block/loopN/stat), extents= and ops_seconds= (wall time of the\n"
-		"ops).  Needs root, a loop device, tracefs, the readahead tracepoints\n"
+		"/sys/block/loopN/stat), extents=, ops_seconds= (wall time of the\n"
+		"ops) and read_lat_p50_us= .. read_lat_max_us= (wall time of each\n"
+		"read, as the time model reports it).  Needs root, a loop device,\n"
+		"tracefs, the readahead tracepoints\n"
 		"(Linux 6.18+) and mkfs.xfs or mkfs.ext4.\n"
 		"\n"
 		"It attaches a loop device with direct I/O over a sparse image in the\n"
@@ -103,6 +105,11 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res->stat_sectors);
 	fprintf(out, "extents=%u\n", res->extents);
 	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
+	/* Wall time of each read, bucketed as the model's read_lat_*. */
+	fprintf(out, "read_lat_p50_us=%.2f\n", (double)res->st.lat_p50_ns / 1e3);
+	fprintf(out, "read_lat_p90_us=%.2f\n", (double)res->st.lat_p90_ns / 1e3);
+	fprintf(out, "read_lat_p99_us=%.2f\n", (double)res->st.lat_p99_ns / 1e3);
+	fprintf(out, "read_lat_max_us=%.2f\n", (double)res->st.lat_max_ns / 1e3);
 }
 
 static int record(const struct ralab_workload *wl, const char *workdir,

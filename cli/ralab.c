@@ -485,11 +485,15 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)st->syscalls,
 		(unsigned long long)st->bytes_read);
 	if (kres) {
-		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"ops_ns\": %llu},\n",
+		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu},\n",
 			kres->kernel, (unsigned long long)kres->meta_reads,
 			(unsigned long long)kres->stat_reads,
 			(unsigned long long)kres->stat_sectors, kres->extents,
-			(unsigned long long)kres->ops_ns);
+			(unsigned long long)kres->ops_ns,
+			(unsigned long long)kres->st.lat_p50_ns,
+			(unsigned long long)kres->st.lat_p90_ns,
+			(unsigned long long)kres->st.lat_p99_ns,
+			(unsigned long long)kres->st.lat_max_ns);
 		fprintf(out, "  \"jobs\": [");
 	} else {
 		fprintf(out, "  \"device\": \"%s\",\n  \"elapsed_ns\": %llu,\n  \"wait_ns\": %llu,\n  \"waits\": %llu,\n  \"late_ra_waits\": %llu,\n",

@@ -628,28 +628,6 @@ void sim_run_op(struct sim *s, const struct op *op)
 }
 
 /* A latency percentile from a job's histogram (bucket midpoints). */
-static uint64_t lat_pct(const uint64_t *h, uint64_t n, unsigned pct)
-{
-	uint64_t want = (n * pct + 99) / 100, seen = 0;
-	unsigned b;
-
-	if (!n)
-		return 0;
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		seen += h[b];
-		if (seen >= want && h[b]) {
-			unsigned l;
-
-			if (b < 8)
-				return b;
-			l = b / 8 + 2;
-			return ((8ull + b % 8) << (l - 3)) +
-			       (1ull << (l - 3)) / 2;
-		}
-	}
-	return 0;
-}
-
 static void time_stats(struct sim *s, struct ralab_stats *st)
 {
 	uint64_t all[LAT_BUCKETS] = { 0 }, reads = 0;

@@ -12,6 +12,7 @@
 #include "cache/pagecache.h"
 #include "policy/policy.h"
 #include "ralab.h"
+#include "report/latency.h"
 #include "workload/workload.h"
 
 #define FOLIO_BATCH_SIZE 31 /* PAGEVEC_SIZE */
@@ -80,7 +81,6 @@ struct sim_vma {
 	uint64_t first_region;
 };
 
-#define LAT_BUCKETS (64 * 8) /* log2 with 8 sub-buckets */
 
 /* Per-job time figures (struct ralab_job_stats has the public ones). */
 struct sim_job {
@@ -195,20 +195,6 @@ static inline bool folio_ready(const struct sim *s, const struct folio *f)
 static inline bool folio_late(const struct sim *s, const struct folio *f)
 {
 	return (f->flags & PG_from_ra) && f->added_call != s->cur->call;
-}
-
-static inline unsigned lat_bucket(uint64_t ns)
-{
-	unsigned b;
-
-	if (ns < 8) {
-		b = (unsigned)ns;
-	} else {
-		unsigned l = 63u - (unsigned)__builtin_clzll(ns);
-
-		b = (l - 2) * 8 + (unsigned)((ns >> (l - 3)) & 7);
-	}
-	return b < LAT_BUCKETS ? b : LAT_BUCKETS - 1;
 }
 
 static inline void lat_add(struct sim_job *j, uint64_t ns)

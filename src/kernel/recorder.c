@@ -41,6 +41,7 @@
 
 #include "block/blk.h"
 #include "ralab.h"
+#include "report/latency.h"
 #include "report/window.h"
 #include "workload/workload.h"
 
@@ -95,6 +96,8 @@ struct rec {
 	bool mounted, inst_created;
 	bool win_in_order;  /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
+	/* Wall time of each read(2)/pread(2), as the model's jobs keep it. */
+	uint64_t lat[LAT_BUCKETS], reads;
 };
 
 static int rerr(struct rec *r, int err, const char *fmt, ...)
@@ -688,6 +691,7 @@ static int read_stat(struct rec *r, uint64_t *reads, uint64_t *sectors)
 static int sys_read(struct rec *r, int fd, int64_t pos, uint64_t len,
 		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
 {
+	struct timespec t0, t1;
 	uint64_t total = 0;
 	ssize_t n;
 
@@ -695,7 +699,12 @@ static int sys_read(struct rec *r, int fd, int64_t pos, uint64_t len,
 	if (len > bufsz)
 		return rerr(r, -E2BIG, "a read of %llu bytes is larger than the recorder's buffer",
 			    (unsigned long long)len);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	n = use_pos ? pread(fd, buf, len, pos) : read(fd, buf, len);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->lat[lat_bucket((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+			  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec)]++;
+	r->reads++;
 	if (n < 0) {
 		if (errno == EINTR)
 			return -EINTR;
@@ -875,6 +884,10 @@ static int run_ops(struct rec *r, int *fds)
 	(void)sink;
 	r->res->ops_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
 			 (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+	r->res->st.lat_p50_ns = lat_pct(r->lat, r->reads, 50);
+	r->res->st.lat_p90_ns = lat_pct(r->lat, r->reads, 90);
+	r->res->st.lat_p99_ns = lat_pct(r->lat, r->reads, 99);
+	r->res->st.lat_max_ns = lat_pct(r->lat, r->reads, 100);
 	free(buf);
 	return err;
 }

@@ -120,6 +120,8 @@ except ImportError:
 assert k["policy"] == "kernel" and "device" not in k and k["kernel"]["release"], k.get("kernel")
 assert k["ra_windows"] == s["ra_windows"] and k["ra_window_pages"] == s["ra_window_pages"], (k["ra_windows"][:9], s["ra_windows"][:9])
 assert k["device_reads"] == s["device_reads"], (k["device_reads"], s["device_reads"])
+kk = k["kernel"]
+assert 0 < kk["read_lat_p50_ns"] <= kk["read_lat_p90_ns"] <= kk["read_lat_p99_ns"] <= kk["read_lat_max_ns"] <= kk["ops_ns"] * 1.2, kk
 PY
 	[ $? -eq 0 ] && ok "kernel json" || bad "kernel json" "$(cat "$T/k.err" "$T/k.out" | tail -5)"
 	"$RALAB" kernel --format csv --workdir "$wd" "$c" > "$T/k.csv" 2> "$T/k.err"
