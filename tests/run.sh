@@ -89,6 +89,8 @@ expect_rc "cli unknown policy" 2 "$RALAB" sim --policy nope tests/cases/seed001-
 expect_rc "cli bad --set" 2 "$RALAB" sim --set read_ahead_kb=x tests/cases/seed001-seq4k/case.ops
 expect_rc "cli --set unknown key" 2 "$RALAB" sim --set colour=blue tests/cases/seed001-seq4k/case.ops
 expect_rc "cli --parse-only" 0 "$RALAB" sim --parse-only tests/cases/seed001-seq4k/case.ops
+expect_rc "cli calibrate --runs 0" 2 "$RALAB" calibrate --runs 0 tests/cases/seed001-seq4k/case.ops tests/cases/rand-4k/case.ops
+grep -q 'runs must be from 1 to 20' "$T/err" || bad "cli calibrate --runs message" "$(head -c 200 "$T/err")"
 [ -s "$T/out" ] && bad "cli --parse-only" "printed output"
 expect_rc "cli policies" 0 "$RALAB" policies
 grep -q '^linux-6.18 ' "$T/out" || bad "cli policies" "no linux-6.18"
