@@ -57,3 +57,17 @@ if cmp -s "$T/n0" "$T/n1" && ! grep -q alloc_failures "$T/n0"; then
 else
 	bad "alloc failure: off by default" "output differs or mentions alloc_failures"
 fi
+
+# Seed 001 under memory pressure (docs/seeds.md): with 5% of large
+# allocations failing, 6.9 falls below the device's bandwidth and the
+# series does not; with none failing they are level.
+F1=tests/fio/seed001-kara-2024.fio
+tp() { "$RALAB" sim --set device=loop "$@" "$F1" | sed -n 's/^throughput_mb_s=//p'; }
+a0=$(tp --policy linux-6.9); b0=$(tp --policy linux-6.9+kara-2024)
+a5=$(tp --set alloc_fail_ppm=50000 --policy linux-6.9); b5=$(tp --set alloc_fail_ppm=50000 --policy linux-6.9+kara-2024)
+if awk -v a0="$a0" -v b0="$b0" -v a5="$a5" -v b5="$b5" 'BEGIN {
+	exit !(b0 / a0 < 1.001 && b5 / a5 > 1.05 && b5 / b0 > 0.999) }'; then
+	ok "seed001 under memory pressure: 6.9 $a5, series $b5 MB/s (none failing: $a0, $b0)"
+else
+	bad "seed001 under memory pressure" "6.9 $a0 -> $a5, series $b0 -> $b5 MB/s"
+fi
