@@ -7,7 +7,8 @@
  * which folio orders it is allocated.  It does not own the page cache or the
  * device.  Everything it asks of them goes through struct ra_mapping_ops, so
  * the same policy code can drive the simulated cache of ralab or, later, a
- * real userspace cache.
+ * real userspace cache (tests/unit/test_policy.c drives linux-6.18 with a
+ * toy cache of its own and gets the kernel's windows).
  *
  * Kernel names are kept (file_ra_state, readahead_control, ra->size,
  * page_cache_async_ra) so that a kernel patch maps onto this code directly.
