@@ -1,5 +1,6 @@
 # Sourced by tests/run.sh: memcheck over a few runs that touch every part
-# (eviction, mmap, jobs, fio and strace front-ends).  Not under ASan.
+# (eviction, mmap, jobs, fio and strace front-ends, failing allocations).
+# Not under ASan.
 
 valgrind_test() {
 	local c
@@ -12,7 +13,7 @@ valgrind_test() {
 	fi
 	for c in tests/cases/dontneed-then-reread/case.ops tests/cases/mmap-hugepage/case.ops \
 		 tests/jobs/race-patch01.ops tests/fio/mixed-small.fio \
-		 tests/traces/tar-40-files.strace; do
+		 tests/traces/tar-40-files.strace tests/alloc/patch03-fallback.ops; do
 		if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
 			"$RALAB" sim --trace "$c" > /dev/null 2> "$T/vg"; then
 			ok "valgrind $(basename "$c")"
