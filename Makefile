@@ -22,6 +22,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(O)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(O)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+EX_SRC  := $(wildcard examples/*.c)
+EX_BIN  := $(EX_SRC:examples/%.c=$(O)/examples/%)
 
 ifeq ($(V),1)
 Q :=
@@ -29,7 +31,7 @@ else
 Q := @
 endif
 
-all: ralab libralab.a
+all: ralab libralab.a examples
 
 ralab: $(O)/ralab
 	$(Q)cp $< $@
@@ -57,13 +59,21 @@ $(O)/tests/%: tests/unit/%.c $(O)/libralab.a
 
 units: $(UNIT_BIN)
 
+# Programs on the public API alone (include/ralab.h, no -Isrc).
+$(O)/examples/%: examples/%.c $(O)/libralab.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(filter-out -Isrc,$(CFLAGS)) $(LDFLAGS) -o $@ $< $(O)/libralab.a
+
+examples: $(EX_BIN)
+
 # The test suite: unit tests, then the scripted tests against the CLI.
 check:
 	$(Q)$(MAKE) --no-print-directory O=build/check CFLAGS="-O2 -g -Werror" \
-		build/check/ralab units
+		build/check/ralab units examples
 	$(Q)tests/run.sh build/check
 	$(Q)$(MAKE) --no-print-directory O=build/san \
-		CFLAGS="-O1 -g -Werror $(SAN)" LDFLAGS="$(SAN)" build/san/ralab units
+		CFLAGS="-O1 -g -Werror $(SAN)" LDFLAGS="$(SAN)" build/san/ralab units examples
 	$(Q)RALAB_SANITIZED=1 tests/run.sh build/san
 
 $(O)/bench/bench: bench/bench.c $(O)/libralab.a
@@ -94,7 +104,7 @@ format:
 clean:
 	$(Q)rm -rf build ralab libralab.a
 
-.PHONY: all check bench fuzz format clean units libralab.a
+.PHONY: all check bench fuzz format clean units examples libralab.a
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -364,6 +364,101 @@ int ralab_kernel_run(const struct ralab_workload *wl,
  */
 int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
 
+/* ---------------------------------------------------------------------- */
+/* Readahead decisions for a cache of your own.                           */
+
+/*
+ * The policies reach the page cache and the device through a narrow
+ * interface: is a page cached, add a folio (locked, maybe marked
+ * PG_readahead), submit the folios added so far.  A cache of your own --
+ * say a userspace cache that reads with O_DIRECT into its own memory --
+ * implements it and takes its readahead decisions from the same code as
+ * ralab's simulator (examples/direct-cache.c).  Page indices are of 4 KiB
+ * pages.  The gap scans the policies make (page_cache_next_miss/prev_miss)
+ * are done with @present, page by page: the kernel's XArray cursor quirk
+ * (spec Appendix A) has no counterpart in a cache of your own.
+ *
+ * struct ralab_cache_ops - what the policy asks of your cache.  @ctx is
+ * the pointer given to ralab_ra_create().
+ * @present: is a folio cached at page @index (under I/O or not)?
+ * @add_folio: allocate a folio of 2^@order pages for page @index (aligned
+ *	to its size), locked, PG_readahead if @mark, insert it and queue it
+ *	for the next @read_pages.  Return 0, -EEXIST if anything is cached in
+ *	its range, or -ENOMEM (the policy then falls back to order 0, or
+ *	stops).
+ * @read_pages: start reading the folios queued since the last call, in
+ *	the order they were added (possibly none).
+ * @clear_readahead: clear PG_readahead on the folio at page @index.
+ * @event: optional (may be NULL): each readahead tracepoint as it fires.
+ */
+struct ralab_cache_ops {
+	bool (*present)(void *ctx, uint64_t index);
+	int (*add_folio)(void *ctx, uint64_t index, unsigned order, bool mark);
+	void (*read_pages)(void *ctx);
+	void (*clear_readahead)(void *ctx, uint64_t index);
+	void (*event)(void *ctx, const struct ralab_event *ev);
+};
+
+/*
+ * struct ralab_ra_params - the file and the device, as readahead sees them.
+ * @policy: policy name; NULL means "linux-6.18".
+ * @patches, @nr_patches: patches on top of @policy (borrowed; as in
+ *	struct ralab_run_opts).
+ * @i_size: file size in bytes.
+ * @read_ahead_kb: the per-file maximum window (file_ra_state.ra_pages).
+ * @max_sectors_kb: the device's request limit; a read larger than the
+ *	window may grow its window up to it (bdi->io_pages).
+ * @max_order: the largest folio order your cache takes (0: no large
+ *	folios; the kernel's x86-64 maximum is 9).
+ */
+struct ralab_ra_params {
+	const char *policy;
+	const char *const *patches;
+	unsigned nr_patches;
+	uint64_t i_size;
+	uint32_t read_ahead_kb;
+	uint32_t max_sectors_kb;
+	unsigned max_order;
+};
+
+struct ralab_ra;
+
+/*
+ * ralab_ra_create - readahead state for one open file of your cache.
+ * @ops, @ctx: your cache (borrowed; must outlive the state).
+ * @out: on success the new state; free it with ralab_ra_destroy().
+ * Return: 0, -ENOENT (unknown policy or patch), -EINVAL (a patch of
+ * another policy, @max_order above RALAB_MAX_ORDER, or an op missing),
+ * -ENOMEM.
+ */
+int ralab_ra_create(const struct ralab_ra_params *p,
+		    const struct ralab_cache_ops *ops, void *ctx,
+		    struct ralab_ra **out);
+void ralab_ra_destroy(struct ralab_ra *ra);
+
+/*
+ * ralab_ra_sync - page_cache_sync_ra(): the reader wants @nr pages from
+ * page @index, and page @index is not cached.  The policy may add folios
+ * (and call @read_pages); page @index may still be absent afterwards, as
+ * in the kernel: then read it yourself.
+ */
+void ralab_ra_sync(struct ralab_ra *ra, uint64_t index, uint64_t nr);
+
+/*
+ * ralab_ra_async - page_cache_async_ra(): the reader reached the folio at
+ * page @index (2^@order pages) that has PG_readahead, and wants @nr pages
+ * from @index on.  The policy clears the mark (through @clear_readahead)
+ * and may start the next window.
+ */
+void ralab_ra_async(struct ralab_ra *ra, uint64_t index, unsigned order,
+		    uint64_t nr);
+
+/*
+ * ralab_ra_read_done - a read ended at byte @pos (file_ra_state.prev_pos,
+ * which tells sequential from random reads).
+ */
+void ralab_ra_read_done(struct ralab_ra *ra, uint64_t pos);
+
 /* ralab_strerror - text for a return value of this library. */
 const char *ralab_strerror(int err);
 

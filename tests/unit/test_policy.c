@@ -2,19 +2,21 @@
 /*
  * The readahead policy drives a cache that is not ralab's.
  *
- * policy.h promises that the policy reaches the page cache and the device
- * only through struct ra_mapping_ops, so that the same code can drive a
- * real userspace cache later.  This test holds it to that: a toy cache of
- * its own (flat arrays, no XArray, no simulator, no device) and a toy
- * read loop (filemap_get_pages() reduced to a page at a time) run the
- * linux-6.18 policy over 4 KiB sequential reads.  The expected windows are
- * the kernel's, measured on 6.18.44 (spec section 8.1), not this code's.
+ * The policies reach the page cache and the device only through a narrow
+ * interface, public as struct ralab_cache_ops (ralab_ra_*() in ralab.h),
+ * so that a real userspace cache can take its readahead decisions from
+ * them.  This test holds that to account with nothing but the public
+ * API: a toy cache of its own (flat arrays, no XArray, no simulator, no
+ * device) and a toy read loop (filemap_get_pages() reduced to a page at a
+ * time) run the linux-6.18 policy over 4 KiB sequential reads.  The
+ * expected windows are the kernel's, measured on 6.18.44 (spec section
+ * 8.1), not this code's.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "harness.h"
-#include "policy/policy.h"
+#include "ralab.h"
 
 #define NPAGES 512 /* a 2 MiB file */
 
@@ -30,42 +32,17 @@ struct toy {
 	unsigned nwin, nsync, nasync;
 };
 
-static pgoff_t toy_next_miss(void *m, pgoff_t index, unsigned long max)
-{
-	struct toy *t = m;
-	unsigned long i;
-
-	for (i = 0; i < max; i++, index++)
-		if (index >= NPAGES || t->head[index] < 0)
-			return index;
-	return index;
-}
-
-static pgoff_t toy_prev_miss(void *m, pgoff_t index, unsigned long max)
-{
-	struct toy *t = m;
-	unsigned long i;
-
-	for (i = 0; i < max; i++, index--) {
-		if (index >= NPAGES || t->head[index] < 0)
-			return index;
-		if (!index)
-			return RA_ULONG_MAX;
-	}
-	return index + 1;
-}
-
-static bool toy_present(void *m, pgoff_t index)
+static bool toy_present(void *m, uint64_t index)
 {
 	struct toy *t = m;
 
 	return index < NPAGES && t->head[index] >= 0;
 }
 
-static int toy_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
+static int toy_add_folio(void *m, uint64_t index, unsigned order, bool mark)
 {
 	struct toy *t = m;
-	pgoff_t i, n = (pgoff_t)1 << order;
+	uint64_t i, n = (uint64_t)1 << order;
 
 	if (index + n > NPAGES)
 		return -ENOMEM;
@@ -89,14 +66,14 @@ static void toy_read_pages(void *m)
 	t->batch = 0;
 }
 
-static void toy_clear_readahead(void *m, pgoff_t index)
+static void toy_clear_readahead(void *m, uint64_t index)
 {
 	struct toy *t = m;
 
 	t->mark[index] = false;
 }
 
-static void toy_trace(void *m, const struct ralab_event *ev)
+static void toy_event(void *m, const struct ralab_event *ev)
 {
 	struct toy *t = m;
 
@@ -112,14 +89,12 @@ static void toy_trace(void *m, const struct ralab_event *ev)
 	}
 }
 
-static const struct ra_mapping_ops toy_ops = {
-	.next_miss = toy_next_miss,
-	.prev_miss = toy_prev_miss,
+static const struct ralab_cache_ops toy_ops = {
 	.present = toy_present,
 	.add_folio = toy_add_folio,
 	.read_pages = toy_read_pages,
 	.clear_readahead = toy_clear_readahead,
-	.trace = toy_trace,
+	.event = toy_event,
 };
 
 static struct toy toy;
@@ -129,24 +104,13 @@ static struct toy toy;
  * absent page calls page_cache_sync_ra(); a folio with PG_readahead calls
  * page_cache_async_ra() (which clears the mark).
  */
-static void toy_read(const struct ralab_policy_ops *pol,
-		     struct readahead_control *ractl, pgoff_t index)
+static void toy_read(struct ralab_ra *ra, uint64_t index)
 {
-	ractl->_index = index;
-	ractl->_nr_pages = 0;
 	if (toy.head[index] < 0)
-		pol->sync_ra(ractl, 1);
-	if (toy.head[index] >= 0 && toy.mark[toy.head[index]]) {
-		struct ra_folio f = {
-			.index = (pgoff_t)toy.head[index],
-			.order = toy.order[index],
-		};
-
-		ractl->_index = f.index;
-		ractl->_nr_pages = 0;
-		pol->async_ra(ractl, &f, 1);
-	}
-	ractl->ra->prev_pos = (int64_t)(index + 1) * RALAB_PAGE_SIZE;
+		ralab_ra_sync(ra, index, 1);
+	if (toy.head[index] >= 0 && toy.mark[toy.head[index]])
+		ralab_ra_async(ra, (uint64_t)toy.head[index], toy.order[index], 1);
+	ralab_ra_read_done(ra, (index + 1) * RALAB_PAGE_SIZE);
 }
 
 static int test_linux618_drives_a_toy_cache(void)
@@ -157,30 +121,23 @@ static int test_linux618_drives_a_toy_cache(void)
 		{ 24, 8, 8 },   { 32, 16, 16 }, { 48, 16, 16 }, { 64, 32, 32 },
 		{ 96, 32, 32 }, { 128, 32, 32 },
 	};
-	const struct ralab_policy_ops *pol = ralab__policy_find("linux-6.18");
-	struct ra_mapping m = {
-		.ops = &toy_ops,
-		.priv = &toy,
+	const struct ralab_ra_params p = {
 		.i_size = NPAGES * RALAB_PAGE_SIZE,
+		.read_ahead_kb = 128,
+		.max_sectors_kb = 512,
 		.max_order = 9,
-		.large_folios = true,
-		.io_pages = 128, /* max_sectors_kb 512 */
 	};
-	struct file_ra_state ra = { .ra_pages = 32, .prev_pos = -1 };
-	struct readahead_control ractl = {
-		.mapping = &m,
-		.ra = &ra,
-		.has_file = true,
-	};
-	pgoff_t i;
+	struct ralab_ra *ra;
+	uint64_t i;
 	unsigned k;
 
 	memset(&toy, 0, sizeof(toy));
 	for (i = 0; i < NPAGES; i++)
 		toy.head[i] = -1;
-	ASSERT_TRUE(pol != NULL);
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), 0);
 	for (i = 0; i < 160; i++)
-		toy_read(pol, &ractl, i);
+		toy_read(ra, i);
+	ralab_ra_destroy(ra);
 	ASSERT_EQ_U64(toy.nsync, 1);
 	ASSERT_TRUE(toy.nwin >= sizeof(want) / sizeof(want[0]));
 	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
@@ -196,8 +153,31 @@ static int test_linux618_drives_a_toy_cache(void)
 	return 0;
 }
 
+/* Bad parameters are refused, not half-applied. */
+static int test_create_refuses(void)
+{
+	struct ralab_ra_params p = { .read_ahead_kb = 128, .max_order = 9 };
+	struct ralab_cache_ops none = { 0 };
+	const char *other[] = { "kara-2024/01" };
+	struct ralab_ra *ra = (struct ralab_ra *)&p;
+
+	ASSERT_EQ_U64(ralab_ra_create(&p, &none, NULL, &ra), (uint64_t)-EINVAL);
+	ASSERT_TRUE(ra == NULL);
+	p.policy = "linux-0.01";
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-ENOENT);
+	p.policy = "linux-6.18";
+	p.patches = other;
+	p.nr_patches = 1;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-EINVAL);
+	p.nr_patches = 0;
+	p.max_order = 40;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-EINVAL);
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_linux618_drives_a_toy_cache);
+	TEST(test_create_refuses);
 	return TEST_SUMMARY("test_policy");
 }
