@@ -376,7 +376,10 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
  * ralab's simulator (examples/direct-cache.c).  Page indices are of 4 KiB
  * pages.  The gap scans the policies make (page_cache_next_miss/prev_miss)
  * are done with @present, page by page: the kernel's XArray cursor quirk
- * (spec Appendix A) has no counterpart in a cache of your own.
+ * (spec Appendix A) has no counterpart in a cache of your own.  What the
+ * read path asks is covered (sync and async readahead, prev_pos); not yet
+ * exposed: a file that changes size, POSIX_FADV_RANDOM/SEQUENTIAL,
+ * WILLNEED and readahead(2), and the mmap fault paths.
  *
  * struct ralab_cache_ops - what the policy asks of your cache.  @ctx is
  * the pointer given to ralab_ra_create().
