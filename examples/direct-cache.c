@@ -11,13 +11,20 @@
  * folio, and complete before read_pages() returns.
  *
  * usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N]
- *                     [--max-order N] [--out FILE] FILE BS
+ *                     [--max-order N] FILE OP...
  *
- * Reads FILE from its start to its end with BS-byte reads through the
- * cache and prints every readahead event and every folio added, as the
- * kernel's tracepoints print them (the lines 'ralab sim --trace' prints
- * for 'read BS eof'), then folios=, preads= and bytes=.  --out writes the
- * data read to FILE, to check it against the original.
+ * Runs the OPs on FILE through the cache and prints every readahead event
+ * and every folio added, as the kernel's tracepoints print them (the lines
+ * 'ralab sim --trace' prints for the same ops), then folios=, preads=,
+ * reads= and bytes=.  Every read is checked against a plain pread of the
+ * same range; a difference is an error.  OPs (sizes take K, M, G):
+ *   read:LEN:COUNT | read:LEN:eof     read(2) from the file position
+ *   pread:OFF:LEN    seek:OFF
+ *   stride:OFF:LEN:STRIDE:COUNT       preads at OFF + i * STRIDE
+ *   rand:LEN:COUNT:SEED               ralab's rand-pread (xorshift64)
+ *   fadvise:OFF:LEN:normal|random|sequential|willneed|dontneed|noreuse
+ *   readahead:OFF:LEN
+ * A lone number BS means read:BS:eof.
  *
  * The read loop is filemap_read() with every folio up to date:
  * filemap_get_read_batch() from the first page of the read, sync
@@ -57,13 +64,6 @@ static void print_event(const struct ralab_event *ev)
 
 	if (ralab_event_format(ev, line, sizeof(line)) >= 0)
 		printf("%s\n", line);
-}
-
-static bool c_present(void *ctx, uint64_t index)
-{
-	struct cache *c = ctx;
-
-	return index < c->npages && c->head[index] >= 0;
 }
 
 /* Insert a locked folio (it is locked until read_pages() reads it). */
@@ -140,12 +140,49 @@ static void c_event(void *ctx, const struct ralab_event *ev)
 }
 
 static const struct ralab_cache_ops cache_ops = {
-	.present = c_present,
 	.add_folio = c_add_folio,
 	.read_pages = c_read_pages,
 	.clear_readahead = c_clear_readahead,
 	.event = c_event,
 };
+
+/*
+ * POSIX_FADV_DONTNEED: drop the folios wholly inside the range (the first
+ * and the last full page of it, a partial last page only at EOF), as
+ * generic_fadvise() does for clean, unmapped folios.
+ */
+static void dontneed(struct cache *c, struct ralab_ra *ra, int64_t offset,
+		     int64_t len)
+{
+	uint64_t endbyte = (uint64_t)offset + (uint64_t)len, first, last, i;
+
+	if (!len || endbyte < (uint64_t)len || endbyte > (uint64_t)INT64_MAX)
+		endbyte = (uint64_t)INT64_MAX;
+	else
+		endbyte--;
+	first = ((uint64_t)offset + PS - 1) / PS;
+	last = endbyte / PS;
+	if ((endbyte & (PS - 1)) != PS - 1 && endbyte != c->size - 1) {
+		if (!last)
+			return;
+		last--;
+	}
+	for (i = first; i <= last && i < c->npages; i++) {
+		uint64_t n;
+
+		if (c->head[i] != (int64_t)i)
+			continue;
+		n = (uint64_t)1 << c->order[i];
+		if (i + n - 1 > last)
+			continue;
+		ralab_ra_folio_removed(ra, i, c->order[i]);
+		free(c->data[i]);
+		c->data[i] = NULL;
+		c->mark[i] = 0;
+		while (n--)
+			c->head[i + n] = -1;
+	}
+}
 
 /* filemap_get_read_batch(): folios from @index up to page @max. */
 static unsigned get_batch(struct cache *c, uint64_t index, uint64_t max,
@@ -188,7 +225,8 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 		}
 		if (!n) {
 			/* filemap_create_folio(): one folio, read now. */
-			if (insert(c, index, 0, false))
+			if (insert(c, index, 0, false) ||
+			    ralab_ra_folio_added(ra, index, 0))
 				return done;
 			read_folio_data(c, index);
 			b[0] = index;
@@ -220,7 +258,7 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N] [--max-order N] [--out FILE] FILE BS\n");
+	fprintf(stderr, "usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N] [--max-order N] FILE OP...\n");
 	return 2;
 }
 
@@ -240,6 +278,94 @@ static int parse_u32(const char *opt, const char *s, uint32_t max, uint32_t *v)
 	return 0;
 }
 
+/* A signed size with an optional K, M or G suffix, up to the next ':'. */
+static int parse_size(const char **sp, int64_t *v)
+{
+	const char *s = *sp;
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'K': x *= 1024; end++; break;
+	case 'M': x *= 1024 * 1024; end++; break;
+	case 'G': x *= 1024ll * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (*end && *end != ':')
+		return -1;
+	*v = x;
+	*sp = *end ? end + 1 : end;
+	return 0;
+}
+
+struct op {
+	char kind; /* r(ead) p(read) s(eek) t(stride) n(rand) f(advise) a(readahead) */
+	int64_t a[4];
+	bool eof;
+	int advice;
+};
+
+static int parse_op(const char *arg, struct op *op)
+{
+	static const struct {
+		const char *name;
+		char kind;
+		int nargs;
+	} kinds[] = {
+		{ "read:", 'r', 2 },      { "pread:", 'p', 2 },
+		{ "seek:", 's', 1 },      { "stride:", 't', 4 },
+		{ "rand:", 'n', 3 },      { "fadvise:", 'f', 3 },
+		{ "readahead:", 'a', 2 },
+	};
+	static const char *const advice[] = {
+		"normal", "random", "sequential", "willneed", "dontneed", "noreuse",
+	};
+	const char *s = arg;
+	size_t k;
+	int i;
+
+	memset(op, 0, sizeof(*op));
+	if (!parse_size(&s, &op->a[0]) && !*s && op->a[0] > 0) {
+		op->kind = 'r'; /* a lone BS */
+		op->eof = true;
+		return 0;
+	}
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strncmp(arg, kinds[k].name, strlen(kinds[k].name)))
+			break;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return -1;
+	op->kind = kinds[k].kind;
+	s = arg + strlen(kinds[k].name);
+	for (i = 0; i < kinds[k].nargs; i++) {
+		if (op->kind == 'r' && i == 1 && !strcmp(s, "eof")) {
+			op->eof = true;
+			return 0;
+		}
+		if (op->kind == 'f' && i == 2) {
+			for (op->advice = 0; op->advice < 6; op->advice++)
+				if (!strcmp(s, advice[op->advice]))
+					return 0;
+			return -1;
+		}
+		if (parse_size(&s, &op->a[i]))
+			return -1;
+	}
+	return *s ? -1 : 0;
+}
+
+/* The data of a read, against the file read the ordinary way. */
+static bool same_data(int fd, uint64_t pos, const char *buf, uint64_t n,
+		      char *check)
+{
+	return pread(fd, check, n, (off_t)pos) == (ssize_t)n &&
+	       !memcmp(buf, check, n);
+}
+
 int main(int argc, char **argv)
 {
 	struct ralab_ra_params p = {
@@ -247,24 +373,21 @@ int main(int argc, char **argv)
 		.max_sectors_kb = 512,
 		.max_order = 9,
 	};
-	const char *outpath = NULL;
 	struct cache c = { .fd = -1 };
 	struct ralab_ra *ra = NULL;
-	FILE *outf = NULL;
+	struct op *ops = NULL;
 	int64_t prev_pos = -1;
-	uint64_t total = 0, i;
-	uint32_t bs = 0, order = 9;
+	uint64_t total = 0, reads = 0, fpos = 0, maxlen = 4096, i;
+	uint32_t order = 9;
+	int nops, a, k, err, ret = 1, plain = -1;
 	struct stat st;
-	char *buf = NULL;
-	int a, err, ret = 1;
+	char *buf = NULL, *check = NULL;
 
-	for (a = 1; a < argc && argv[a][0] == '-'; a += 2) {
+	for (a = 1; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; a += 2) {
 		if (a + 1 >= argc)
 			return usage();
 		if (!strcmp(argv[a], "--policy"))
 			p.policy = argv[a + 1];
-		else if (!strcmp(argv[a], "--out"))
-			outpath = argv[a + 1];
 		else if (!strcmp(argv[a], "--ra-kb")) {
 			if (parse_u32("--ra-kb", argv[a + 1], 1u << 20, &p.read_ahead_kb))
 				return 2;
@@ -279,19 +402,51 @@ int main(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (argc - a != 2)
+	nops = argc - a - 1;
+	if (nops < 1)
 		return usage();
-	if (parse_u32("BS", argv[a + 1], 64u << 20, &bs))
-		return 2;
-	if (!bs) {
-		fprintf(stderr, "direct-cache: BS must not be 0\n");
+	ops = calloc((size_t)nops, sizeof(*ops));
+	if (!ops)
+		return 1;
+	for (k = 0; k < nops; k++) {
+		struct op *op = &ops[k];
+
+		bool bad = parse_op(argv[a + 1 + k], op) != 0;
+
+		/* Lengths and counts positive, offsets and seeds not negative;
+		 * only a stride may be. */
+		bad = bad || op->a[0] < 0 || op->a[1] < 0;
+		if (op->kind == 'r')
+			bad = bad || (op->eof && op->a[0] == 0);
+		if (op->kind == 'n')
+			bad = bad || op->a[0] == 0;
+		if (op->kind == 't')
+			bad = bad || op->a[1] == 0;
+		if (op->kind == 'n')
+			bad = bad || op->a[2] < 0;
+		if (op->kind == 't')
+			bad = bad || op->a[3] < 0;
+		if (bad) {
+			fprintf(stderr, "direct-cache: bad op '%s'\n", argv[a + 1 + k]);
+			free(ops);
+			return 2;
+		}
+		if ((op->kind == 'r' || op->kind == 'n') && (uint64_t)op->a[0] > maxlen)
+			maxlen = (uint64_t)op->a[0];
+		if ((op->kind == 'p' || op->kind == 't') && (uint64_t)op->a[1] > maxlen)
+			maxlen = (uint64_t)op->a[1];
+	}
+	if (maxlen > (1u << 30)) {
+		fprintf(stderr, "direct-cache: reads larger than 1 GiB are not supported\n");
+		free(ops);
 		return 2;
 	}
 
 	c.fd = open(argv[a], O_RDONLY | O_DIRECT);
 	if (c.fd < 0 && errno == EINVAL) /* e.g. tmpfs: no O_DIRECT */
 		c.fd = open(argv[a], O_RDONLY);
-	if (c.fd < 0 || fstat(c.fd, &st)) {
+	plain = open(argv[a], O_RDONLY);
+	if (c.fd < 0 || plain < 0 || fstat(c.fd, &st)) {
 		fprintf(stderr, "direct-cache: %s: %s\n", argv[a], strerror(errno));
 		goto out;
 	}
@@ -302,17 +457,14 @@ int main(int argc, char **argv)
 	c.mark = calloc(c.npages + 1, 1);
 	c.data = calloc(c.npages + 1, sizeof(*c.data));
 	c.queue = malloc((c.npages + 1) * sizeof(*c.queue));
-	buf = malloc(bs);
-	if (!c.head || !c.order || !c.mark || !c.data || !c.queue || !buf) {
+	buf = malloc(maxlen);
+	check = malloc(maxlen);
+	if (!c.head || !c.order || !c.mark || !c.data || !c.queue || !buf || !check) {
 		fprintf(stderr, "direct-cache: out of memory\n");
 		goto out;
 	}
 	for (i = 0; i < c.npages; i++)
 		c.head[i] = -1;
-	if (outpath && !(outf = fopen(outpath, "wb"))) {
-		fprintf(stderr, "direct-cache: %s: %s\n", outpath, strerror(errno));
-		goto out;
-	}
 	p.i_size = c.size;
 	err = ralab_ra_create(&p, &cache_ops, &c, &ra);
 	if (err) {
@@ -320,30 +472,77 @@ int main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	for (;;) {
-		uint64_t n = cache_read(&c, ra, &prev_pos, total, bs, buf);
+	for (k = 0; k < nops; k++) {
+		const struct op *op = &ops[k];
+		uint64_t x = (uint64_t)op->a[2], count = (uint64_t)op->a[1];
 
-		if (c.err) {
-			fprintf(stderr, "direct-cache: pread: %s\n", strerror(-c.err));
-			goto out;
+		if (op->kind == 's') {
+			fpos = (uint64_t)op->a[0];
+			continue;
 		}
-		if (!n)
-			break;
-		if (outf && fwrite(buf, 1, n, outf) != n) {
-			fprintf(stderr, "direct-cache: %s: write failed\n", outpath);
-			goto out;
+		if (op->kind == 'f' && op->advice == POSIX_FADV_DONTNEED)
+			dontneed(&c, ra, op->a[0], op->a[1]);
+		if (op->kind == 'f' || op->kind == 'a') {
+			err = ralab_ra_fadvise(ra, op->a[0], op->a[1],
+					       op->kind == 'a' ? POSIX_FADV_WILLNEED :
+								 op->advice);
+			if (err) {
+				fprintf(stderr, "direct-cache: fadvise: %s\n", ralab_strerror(err));
+				goto out;
+			}
+			continue;
 		}
-		total += n;
+		if (op->kind == 'p')
+			count = 1;
+		if (op->kind == 't')
+			count = (uint64_t)op->a[3];
+		for (i = 0; op->eof || i < count; i++) {
+			uint64_t pos, len, n;
+
+			switch (op->kind) {
+			case 'r':
+				pos = fpos;
+				len = (uint64_t)op->a[0];
+				break;
+			case 'p':
+				pos = (uint64_t)op->a[0];
+				len = (uint64_t)op->a[1];
+				break;
+			case 't':
+				pos = (uint64_t)(op->a[0] + (int64_t)i * op->a[2]);
+				len = (uint64_t)op->a[1];
+				break;
+			default: /* rand: as ralab's rand-pread */
+				len = (uint64_t)op->a[0];
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				pos = c.size / len ? x % (c.size / len) * len : 0;
+				break;
+			}
+			n = cache_read(&c, ra, &prev_pos, pos, len, buf);
+			reads++;
+			if (c.err) {
+				fprintf(stderr, "direct-cache: pread: %s\n", strerror(-c.err));
+				goto out;
+			}
+			if (!same_data(plain, pos, buf, n, check)) {
+				fprintf(stderr, "direct-cache: the data at %llu differs from the file's\n",
+					(unsigned long long)pos);
+				goto out;
+			}
+			total += n;
+			if (op->kind == 'r')
+				fpos += n;
+			if (op->eof && !n)
+				break;
+		}
 	}
-	printf("folios=%llu\npreads=%llu\nbytes=%llu\n",
+	printf("folios=%llu\npreads=%llu\nreads=%llu\nbytes=%llu\n",
 	       (unsigned long long)c.folios, (unsigned long long)c.preads,
-	       (unsigned long long)total);
+	       (unsigned long long)reads, (unsigned long long)total);
 	ret = 0;
 out:
-	if (outf && fclose(outf) && !ret) {
-		fprintf(stderr, "direct-cache: %s: write failed\n", outpath);
-		ret = 1;
-	}
 	ralab_ra_destroy(ra);
 	if (c.head && c.data)
 		for (i = 0; i < c.npages; i++)
@@ -355,7 +554,11 @@ out:
 	free(c.data);
 	free(c.queue);
 	free(buf);
+	free(check);
+	free(ops);
 	if (c.fd >= 0)
 		close(c.fd);
+	if (plain >= 0)
+		close(plain);
 	return ret;
 }

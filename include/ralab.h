@@ -369,33 +369,35 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
 
 /*
  * The policies reach the page cache and the device through a narrow
- * interface: is a page cached, add a folio (locked, maybe marked
- * PG_readahead), submit the folios added so far.  A cache of your own --
- * say a userspace cache that reads with O_DIRECT into its own memory --
+ * interface: add a folio (locked, maybe marked PG_readahead), submit the
+ * folios added so far, clear a mark.  A cache of your own -- say a
+ * userspace cache that reads with O_DIRECT into its own memory --
  * implements it and takes its readahead decisions from the same code as
  * ralab's simulator (examples/direct-cache.c).  Page indices are of 4 KiB
- * pages.  The gap scans the policies make (page_cache_next_miss/prev_miss)
- * are done with @present, page by page: the kernel's XArray cursor quirk
- * (spec Appendix A) has no counterpart in a cache of your own.  What the
- * read path asks is covered (sync and async readahead, prev_pos); not yet
- * exposed: a file that changes size, POSIX_FADV_RANDOM/SEQUENTIAL,
- * WILLNEED and readahead(2), and the mmap fault paths.
+ * pages.
+ *
+ * Readahead also scans the page cache for gaps (page_cache_next_miss and
+ * prev_miss), and in the kernel the result depends on the shape of the
+ * XArray that indexes the folios (spec Appendix A).  So ralab keeps that
+ * shape for you: every folio it adds through @add_folio is in it, and you
+ * tell it about the folios your cache adds or drops by itself
+ * (ralab_ra_folio_added/removed).  With that, the decisions are the
+ * kernel's, event for event.  Covered: what read(2) and pread(2) ask (sync
+ * and async readahead, prev_pos), posix_fadvise() and readahead(2).  Not
+ * exposed yet: a file that changes size, and the mmap fault paths.
  *
  * struct ralab_cache_ops - what the policy asks of your cache.  @ctx is
  * the pointer given to ralab_ra_create().
- * @present: is a folio cached at page @index (under I/O or not)?
  * @add_folio: allocate a folio of 2^@order pages for page @index (aligned
  *	to its size), locked, PG_readahead if @mark, insert it and queue it
- *	for the next @read_pages.  Return 0, -EEXIST if anything is cached in
- *	its range, or -ENOMEM (the policy then falls back to order 0, or
- *	stops).
+ *	for the next @read_pages.  The range is free (ralab checked).  Return
+ *	0, or -ENOMEM (the policy then falls back to order 0, or stops).
  * @read_pages: start reading the folios queued since the last call, in
  *	the order they were added (possibly none).
  * @clear_readahead: clear PG_readahead on the folio at page @index.
  * @event: optional (may be NULL): each readahead tracepoint as it fires.
  */
 struct ralab_cache_ops {
-	bool (*present)(void *ctx, uint64_t index);
 	int (*add_folio)(void *ctx, uint64_t index, unsigned order, bool mark);
 	void (*read_pages)(void *ctx);
 	void (*clear_readahead)(void *ctx, uint64_t index);
@@ -432,7 +434,7 @@ struct ralab_ra;
  * @out: on success the new state; free it with ralab_ra_destroy().
  * Return: 0, -ENOENT (unknown policy or patch), -EINVAL (a patch of
  * another policy, @max_order above RALAB_MAX_ORDER, or an op missing),
- * -ENOMEM.
+ * -ENOMEM.  The cache starts empty, as far as ralab knows.
  */
 int ralab_ra_create(const struct ralab_ra_params *p,
 		    const struct ralab_cache_ops *ops, void *ctx,
@@ -443,7 +445,7 @@ void ralab_ra_destroy(struct ralab_ra *ra);
  * ralab_ra_sync - page_cache_sync_ra(): the reader wants @nr pages from
  * page @index, and page @index is not cached.  The policy may add folios
  * (and call @read_pages); page @index may still be absent afterwards, as
- * in the kernel: then read it yourself.
+ * in the kernel: then read it yourself (and ralab_ra_folio_added() it).
  */
 void ralab_ra_sync(struct ralab_ra *ra, uint64_t index, uint64_t nr);
 
@@ -461,6 +463,39 @@ void ralab_ra_async(struct ralab_ra *ra, uint64_t index, unsigned order,
  * which tells sequential from random reads).
  */
 void ralab_ra_read_done(struct ralab_ra *ra, uint64_t pos);
+
+/*
+ * ralab_ra_folio_added - your cache inserted a folio of 2^@order pages at
+ * page @index by itself (not through @add_folio: say the single-folio read
+ * a reader does when readahead made nothing at its page).  Return 0,
+ * -EINVAL (@index not aligned to the order, or order above
+ * RALAB_MAX_ORDER), -EEXIST (something is there), -ENOMEM.
+ */
+int ralab_ra_folio_added(struct ralab_ra *ra, uint64_t index, unsigned order);
+
+/*
+ * ralab_ra_folio_removed - your cache dropped the folio of 2^@order pages
+ * at page @index (eviction, POSIX_FADV_DONTNEED).  Return 0, or -ENOENT if
+ * no such folio is there.
+ */
+int ralab_ra_folio_removed(struct ralab_ra *ra, uint64_t index,
+			   unsigned order);
+
+/* ralab_ra_cached - does a folio cover page @index? */
+bool ralab_ra_cached(struct ralab_ra *ra, uint64_t index);
+
+/*
+ * ralab_ra_fadvise - posix_fadvise(2) as generic_fadvise() treats it, for
+ * readahead: @advice is POSIX_FADV_NORMAL, _RANDOM, _SEQUENTIAL (window
+ * limits and random mode, as the kernel keeps them per open file),
+ * _WILLNEED (readahead of the pages of [@offset, @offset + @len), @len 0
+ * meaning to the end, through @add_folio/@read_pages as usual; readahead(2)
+ * is the same), _NOREUSE or _DONTNEED (no readahead effect: evicting is
+ * your cache's business; tell ralab_ra_folio_removed()).  Return 0, or -EINVAL (@len < 0, or unknown
+ * @advice).
+ */
+int ralab_ra_fadvise(struct ralab_ra *ra, int64_t offset, int64_t len,
+		     int advice);
 
 /* ralab_strerror - text for a return value of this library. */
 const char *ralab_strerror(int err);

@@ -5,14 +5,17 @@
  *
  * The policies already see the page cache only through struct
  * ra_mapping_ops; this file adapts the public struct ralab_cache_ops to
- * it, adding the two gap scans (page_cache_next_miss/prev_miss) on top of
- * the caller's @present, with the kernel's wrap-around rules but without
- * its XArray cursor quirk.
+ * it.  The gap scans (page_cache_next_miss/prev_miss) depend on the shape
+ * of the kernel's XArray, so the shape of the caller's cache is kept here
+ * in ralab's XArray model: folios added through add_folio go in when the
+ * caller accepts them, and the caller reports the ones it adds or drops
+ * by itself.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache/xarray.h"
 #include "policy/policy.h"
 
 struct ralab_ra {
@@ -22,55 +25,57 @@ struct ralab_ra {
 	unsigned long patches;
 	const struct ralab_cache_ops *ops; /* the caller's, borrowed */
 	void *ctx;
+	unsigned f_mode;          /* FMODE_RANDOM, FMODE_NOREUSE */
+	unsigned long bdi_ra_pages; /* read_ahead_kb, for FADV_NORMAL */
+	/*
+	 * Which pages hold which folios.  An entry points at tag[order]: the
+	 * order of each folio is known, so a removal can be checked.
+	 */
+	struct xarray shape;
+	uint64_t tag[RALAB_MAX_ORDER + 1];
 };
 
-/* page_cache_next_miss(): the first absent page from @index on. */
 static pgoff_t api_next_miss(void *m, pgoff_t index, unsigned long max_scan)
 {
 	struct ralab_ra *ra = m;
-	pgoff_t i = index;
-	unsigned long n;
 
-	for (n = 0; n < max_scan; n++, i++) {
-		if (!ra->ops->present(ra->ctx, i))
-			return i;
-		if (i == RA_ULONG_MAX) /* the next step wraps to 0 */
-			return 0;
-	}
-	return index + max_scan;
+	return xa_next_miss(&ra->shape, index, max_scan);
 }
 
-/*
- * page_cache_prev_miss(): the first absent page from @index down; past
- * page 0 the scan wraps to ULONG_MAX; with no gap, the last page examined.
- */
 static pgoff_t api_prev_miss(void *m, pgoff_t index, unsigned long max_scan)
 {
 	struct ralab_ra *ra = m;
-	pgoff_t i = index;
-	unsigned long n;
 
-	for (n = 0; n < max_scan; n++) {
-		if (n && --i == RA_ULONG_MAX)
-			return i;
-		if (!ra->ops->present(ra->ctx, i))
-			return i;
-	}
-	return i;
+	return xa_prev_miss(&ra->shape, index, max_scan);
 }
 
 static bool api_present(void *m, pgoff_t index)
 {
 	struct ralab_ra *ra = m;
 
-	return ra->ops->present(ra->ctx, index);
+	return xa_load(&ra->shape, index) != NULL;
 }
 
+/*
+ * filemap_add_folio(): the range must be free; the folio goes into the
+ * shape first (that may need memory), then to the caller, and out again if
+ * the caller cannot take it.
+ */
 static int api_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 {
 	struct ralab_ra *ra = m;
+	int err;
 
-	return ra->ops->add_folio(ra->ctx, index, order, mark);
+	if (!xa_range_empty(&ra->shape, index, order))
+		return -EEXIST;
+	if (xa_store_order(&ra->shape, index, order, &ra->tag[order]))
+		return -ENOMEM;
+	err = ra->ops->add_folio(ra->ctx, index, order, mark);
+	if (err) {
+		xa_erase_order(&ra->shape, index, order);
+		return err == -EEXIST ? -EEXIST : -ENOMEM;
+	}
+	return 0;
 }
 
 static void api_read_pages(void *m)
@@ -115,7 +120,7 @@ int ralab_ra_create(const struct ralab_ra_params *p,
 	unsigned i;
 
 	*out = NULL;
-	if (!ops || !ops->present || !ops->add_folio || !ops->read_pages ||
+	if (!ops || !ops->add_folio || !ops->read_pages ||
 	    !ops->clear_readahead || p->max_order > RALAB_MAX_ORDER)
 		return -EINVAL;
 	policy = ralab__policy_find(p->policy);
@@ -138,7 +143,8 @@ int ralab_ra_create(const struct ralab_ra_params *p,
 	ra->ops = ops;
 	ra->ctx = ctx;
 	/* file_ra_state_init(): the bdi's window, no previous read. */
-	ra->ra.ra_pages = p->read_ahead_kb / (RALAB_PAGE_SIZE / 1024);
+	ra->bdi_ra_pages = p->read_ahead_kb / (RALAB_PAGE_SIZE / 1024);
+	ra->ra.ra_pages = (unsigned)ra->bdi_ra_pages;
 	ra->ra.prev_pos = -1;
 	ra->mapping = (struct ra_mapping){
 		.ops = &api_mapping_ops,
@@ -155,6 +161,9 @@ int ralab_ra_create(const struct ralab_ra_params *p,
 
 void ralab_ra_destroy(struct ralab_ra *ra)
 {
+	if (!ra)
+		return;
+	xa_destroy(&ra->shape);
 	free(ra);
 }
 
@@ -163,6 +172,7 @@ static struct readahead_control api_ractl(struct ralab_ra *ra, pgoff_t index)
 	struct readahead_control ractl = {
 		.mapping = &ra->mapping,
 		.ra = &ra->ra,
+		.f_mode = ra->f_mode,
 		.has_file = true,
 		._index = index,
 		.patches = ra->patches,
@@ -190,4 +200,39 @@ void ralab_ra_async(struct ralab_ra *ra, uint64_t index, unsigned order,
 void ralab_ra_read_done(struct ralab_ra *ra, uint64_t pos)
 {
 	ra->ra.prev_pos = (int64_t)pos;
+}
+
+int ralab_ra_fadvise(struct ralab_ra *ra, int64_t offset, int64_t len,
+		     int advice)
+{
+	struct readahead_control ractl = api_ractl(ra, 0);
+
+	return ra_fadvise(&ractl, &ra->f_mode, ra->bdi_ra_pages, offset, len,
+			  advice);
+}
+
+int ralab_ra_folio_added(struct ralab_ra *ra, uint64_t index, unsigned order)
+{
+	if (order > RALAB_MAX_ORDER || (index & ((1ull << order) - 1)))
+		return -EINVAL;
+	if (!xa_range_empty(&ra->shape, index, order))
+		return -EEXIST;
+	return xa_store_order(&ra->shape, index, order, &ra->tag[order]) ?
+		       -ENOMEM : 0;
+}
+
+int ralab_ra_folio_removed(struct ralab_ra *ra, uint64_t index,
+			   unsigned order)
+{
+	/* A folio of this order covering an index aligned to it starts there. */
+	if (order > RALAB_MAX_ORDER || (index & ((1ull << order) - 1)) ||
+	    xa_load(&ra->shape, index) != &ra->tag[order])
+		return -ENOENT;
+	xa_erase_order(&ra->shape, index, order);
+	return 0;
+}
+
+bool ralab_ra_cached(struct ralab_ra *ra, uint64_t index)
+{
+	return xa_load(&ra->shape, index) != NULL;
 }

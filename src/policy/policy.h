@@ -168,6 +168,19 @@ void ra_read_pages(struct readahead_control *ractl);
  * FMODE_RANDOM.  Return: true if that handled the call.
  */
 bool ra_sync_forced(struct readahead_control *ractl, unsigned long req_count);
+/*
+ * generic_fadvise() as far as readahead goes (6.18): NORMAL and SEQUENTIAL
+ * re-snapshot ra_pages from the device's @bdi_ra_pages (x1, x2) and clear
+ * FMODE_RANDOM (NORMAL also FMODE_NOREUSE); RANDOM sets FMODE_RANDOM,
+ * NOREUSE FMODE_NOREUSE; WILLNEED (and readahead(2)) forces readahead of
+ * the pages of [@offset, @offset + @len), @len 0 meaning "to the end".
+ * @advice is POSIX_FADV_* in Linux's numbering (0..5).  DONTNEED changes
+ * no readahead state: evicting is the cache's business.  Never touches
+ * ra->start/size/async_size/prev_pos.  Return 0, or -EINVAL.
+ */
+int ra_fadvise(struct readahead_control *ractl, unsigned *f_mode,
+	       unsigned long bdi_ra_pages, int64_t offset, int64_t len,
+	       int advice);
 void ra_trace_state(struct readahead_control *ractl,
 		    enum ralab_event_type type, pgoff_t index,
 		    unsigned long req_count);

@@ -291,3 +291,53 @@ fallback:
 		do_page_cache_ra(ractl, ra->size - (index - start),
 				 ra->async_size);
 }
+
+int ra_fadvise(struct readahead_control *ractl, unsigned *f_mode,
+	       unsigned long bdi_ra_pages, int64_t offset, int64_t len,
+	       int advice)
+{
+	uint64_t endbyte;
+	pgoff_t start_index, end_index;
+	unsigned long nrpages;
+
+	if (len < 0)
+		return -EINVAL;
+	switch (advice) {
+	case 0: /* POSIX_FADV_NORMAL */
+		ractl->ra->ra_pages = (unsigned)bdi_ra_pages;
+		*f_mode &= ~(FMODE_RANDOM | FMODE_NOREUSE);
+		break;
+	case 1: /* POSIX_FADV_RANDOM */
+		*f_mode |= FMODE_RANDOM;
+		break;
+	case 2: /* POSIX_FADV_SEQUENTIAL */
+		ractl->ra->ra_pages = (unsigned)(bdi_ra_pages * 2);
+		*f_mode &= ~FMODE_RANDOM;
+		break;
+	case 3: /* POSIX_FADV_WILLNEED */
+		/* Careful about overflows; len 0 means "as much as possible". */
+		endbyte = (uint64_t)offset + (uint64_t)len;
+		if (!len || endbyte < (uint64_t)len ||
+		    endbyte > (uint64_t)INT64_MAX)
+			endbyte = (uint64_t)INT64_MAX;
+		else
+			endbyte--; /* inclusive */
+		/* First and last partial page. */
+		start_index = (uint64_t)offset / RALAB_PAGE_SIZE;
+		end_index = endbyte / RALAB_PAGE_SIZE;
+		nrpages = end_index - start_index + 1;
+		if (!nrpages)
+			nrpages = ~0ul;
+		ractl->_index = start_index;
+		force_page_cache_ra(ractl, nrpages);
+		break;
+	case 4: /* POSIX_FADV_DONTNEED: the cache evicts, readahead is untouched */
+		break;
+	case 5: /* POSIX_FADV_NOREUSE */
+		*f_mode |= FMODE_NOREUSE;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -32,13 +32,6 @@ struct toy {
 	unsigned nwin, nsync, nasync;
 };
 
-static bool toy_present(void *m, uint64_t index)
-{
-	struct toy *t = m;
-
-	return index < NPAGES && t->head[index] >= 0;
-}
-
 static int toy_add_folio(void *m, uint64_t index, unsigned order, bool mark)
 {
 	struct toy *t = m;
@@ -90,7 +83,6 @@ static void toy_event(void *m, const struct ralab_event *ev)
 }
 
 static const struct ralab_cache_ops toy_ops = {
-	.present = toy_present,
 	.add_folio = toy_add_folio,
 	.read_pages = toy_read_pages,
 	.clear_readahead = toy_clear_readahead,
