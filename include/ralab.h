@@ -383,8 +383,8 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
  * tell it about the folios your cache adds or drops by itself
  * (ralab_ra_folio_added/removed).  With that, the decisions are the
  * kernel's, event for event.  Covered: what read(2) and pread(2) ask (sync
- * and async readahead, prev_pos), posix_fadvise() and readahead(2).  Not
- * exposed yet: a file that changes size, and the mmap fault paths.
+ * and async readahead, prev_pos), posix_fadvise() and readahead(2), files
+ * that change size.  Not exposed yet: the mmap fault paths.
  *
  * struct ralab_cache_ops - what the policy asks of your cache.  @ctx is
  * the pointer given to ralab_ra_create().
@@ -480,6 +480,12 @@ int ralab_ra_folio_added(struct ralab_ra *ra, uint64_t index, unsigned order);
  */
 int ralab_ra_folio_removed(struct ralab_ra *ra, uint64_t index,
 			   unsigned order);
+
+/*
+ * ralab_ra_set_size - the file is now @i_size bytes long (readahead stops
+ * at EOF).  Folios past a new EOF are yours to drop (and report).
+ */
+void ralab_ra_set_size(struct ralab_ra *ra, uint64_t i_size);
 
 /* ralab_ra_cached - does a folio cover page @index? */
 bool ralab_ra_cached(struct ralab_ra *ra, uint64_t index);

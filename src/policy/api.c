@@ -232,6 +232,11 @@ int ralab_ra_folio_removed(struct ralab_ra *ra, uint64_t index,
 	return 0;
 }
 
+void ralab_ra_set_size(struct ralab_ra *ra, uint64_t i_size)
+{
+	ra->mapping.i_size = i_size;
+}
+
 bool ralab_ra_cached(struct ralab_ra *ra, uint64_t index)
 {
 	return xa_load(&ra->shape, index) != NULL;

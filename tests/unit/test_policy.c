@@ -145,6 +145,41 @@ static int test_linux618_drives_a_toy_cache(void)
 	return 0;
 }
 
+/* Readahead stops at EOF, and follows it when the file grows. */
+static int test_set_size(void)
+{
+	const struct ralab_ra_params p = {
+		.i_size = 4 * RALAB_PAGE_SIZE,
+		.read_ahead_kb = 128,
+		.max_sectors_kb = 512,
+		.max_order = 9,
+	};
+	struct ralab_ra *ra;
+	uint64_t i;
+
+	memset(&toy, 0, sizeof(toy));
+	for (i = 0; i < NPAGES; i++)
+		toy.head[i] = -1;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), 0);
+	ralab_ra_sync(ra, 0, 1);
+	ASSERT_TRUE(ralab_ra_cached(ra, 3) && toy.head[3] >= 0);
+	ralab_ra_read_done(ra, RALAB_PAGE_SIZE);
+	ralab_ra_sync(ra, 4, 1); /* past EOF: nothing */
+	ASSERT_TRUE(!ralab_ra_cached(ra, 4) && toy.head[4] < 0);
+	ralab_ra_set_size(ra, 64 * RALAB_PAGE_SIZE);
+	ralab_ra_sync(ra, 4, 1);
+	ASSERT_TRUE(ralab_ra_cached(ra, 4) && toy.head[4] >= 0);
+	/* The caller's own folios: aligned, and removed with their order. */
+	ASSERT_EQ_U64(ralab_ra_folio_added(ra, 40, 1), 0);
+	ASSERT_EQ_U64(ralab_ra_folio_added(ra, 41, 0), (uint64_t)-EEXIST);
+	ASSERT_EQ_U64(ralab_ra_folio_added(ra, 43, 1), (uint64_t)-EINVAL);
+	ASSERT_EQ_U64(ralab_ra_folio_removed(ra, 40, 0), (uint64_t)-ENOENT);
+	ASSERT_EQ_U64(ralab_ra_folio_removed(ra, 40, 1), 0);
+	ASSERT_TRUE(!ralab_ra_cached(ra, 41));
+	ralab_ra_destroy(ra);
+	return 0;
+}
+
 /* Bad parameters are refused, not half-applied. */
 static int test_create_refuses(void)
 {
@@ -170,6 +205,7 @@ static int test_create_refuses(void)
 int main(void)
 {
 	TEST(test_linux618_drives_a_toy_cache);
+	TEST(test_set_size);
 	TEST(test_create_refuses);
 	return TEST_SUMMARY("test_policy");
 }
