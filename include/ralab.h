@@ -384,7 +384,8 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
  * (ralab_ra_folio_added/removed).  With that, the decisions are the
  * kernel's, event for event.  Covered: what read(2) and pread(2) ask (sync
  * and async readahead, prev_pos), posix_fadvise() and readahead(2), files
- * that change size.  Not exposed yet: the mmap fault paths.
+ * that change size.  Not exposed: the mmap fault paths (a userspace cache
+ * takes no page faults).
  *
  * struct ralab_cache_ops - what the policy asks of your cache.  @ctx is
  * the pointer given to ralab_ra_create().
