@@ -252,7 +252,8 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 		}
 	}
 	*prev_pos = last_pos;
-	ralab_ra_read_done(ra, (uint64_t)last_pos);
+	if (last_pos >= 0) /* -1: nothing read yet, and still nothing */
+		ralab_ra_read_done(ra, (uint64_t)last_pos);
 	return done;
 }
 
