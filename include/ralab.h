@@ -431,6 +431,8 @@ struct ralab_ra;
 
 /*
  * ralab_ra_create - readahead state for one open file of your cache.
+ * @p: read during the call only (its strings too, except that the policy
+ *	and patch names are looked up, not kept).
  * @ops, @ctx: your cache (borrowed; must outlive the state).
  * @out: on success the new state; free it with ralab_ra_destroy().
  * Return: 0, -ENOENT (unknown policy or patch), -EINVAL (a patch of
@@ -498,8 +500,8 @@ bool ralab_ra_cached(struct ralab_ra *ra, uint64_t index);
  * _WILLNEED (readahead of the pages of [@offset, @offset + @len), @len 0
  * meaning to the end, through @add_folio/@read_pages as usual; readahead(2)
  * is the same), _NOREUSE or _DONTNEED (no readahead effect: evicting is
- * your cache's business; tell ralab_ra_folio_removed()).  Return 0, or -EINVAL (@len < 0, or unknown
- * @advice).
+ * your cache's business; tell ralab_ra_folio_removed()).  Return 0, or
+ * -EINVAL (@len < 0, or unknown @advice).
  */
 int ralab_ra_fadvise(struct ralab_ra *ra, int64_t offset, int64_t len,
 		     int advice);
