@@ -59,11 +59,18 @@ $(O)/tests/%: tests/unit/%.c $(O)/libralab.a
 
 units: $(UNIT_BIN)
 
-# Programs on the public API alone (include/ralab.h, no -Isrc).
+# Programs on the public API alone (include/ralab.h, no -Isrc).  With
+# liburing (liburing-dev) direct-cache reads through io_uring, without it
+# through preads.
+HAVE_LIBURING := $(shell printf '\043include <liburing.h>\n' | \
+	$(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+EX_CFLAGS := $(if $(HAVE_LIBURING),-DHAVE_LIBURING)
+EX_LIBS := $(if $(HAVE_LIBURING),-luring)
 $(O)/examples/%: examples/%.c $(O)/libralab.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(filter-out -Isrc,$(CFLAGS)) $(LDFLAGS) -o $@ $< $(O)/libralab.a
+	$(Q)$(CC) $(filter-out -Isrc,$(CFLAGS)) $(EX_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(O)/libralab.a $(EX_LIBS)
 
 examples: $(EX_BIN)
 

@@ -7,11 +7,15 @@
  * It is what an O_DIRECT + io_uring storage engine loses when it leaves
  * the kernel's page cache, put back: the cache keeps folios of 2^order
  * pages, marks one PG_readahead where the policy says, and reads a
- * window when the policy adds it.  Reads here are plain preads, one per
- * folio, and complete before read_pages() returns.
+ * window when the policy adds it.  read_pages() submits one io_uring read
+ * per folio and returns; a folio stays locked (not up to date) until its
+ * completion is reaped, and a reader that needs it waits, as
+ * filemap_get_pages() does.  Built without liburing, where io_uring is
+ * not allowed, or with --sync (valgrind cannot see io_uring write into
+ * memory), the reads are synchronous preads instead (engine=pread).
  *
  * usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N]
- *                     [--max-order N] FILE OP...
+ *                     [--max-order N] [--sync] FILE OP...
  *
  * Runs the OPs on FILE through the cache and prints every readahead event
  * and every folio added, as the kernel's tracepoints print them (the lines
@@ -39,6 +43,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef HAVE_LIBURING
+#include <liburing.h>
+#endif
 
 #include "ralab.h"
 
@@ -52,10 +59,16 @@ struct cache {
 	unsigned char *order;
 	unsigned char *mark; /* per folio head: PG_readahead */
 	char **data;      /* per folio head: its memory */
+	unsigned char *uptodate; /* per folio head: its read completed */
 	uint64_t *queue;  /* folios added since the last read_pages() */
 	size_t nqueue;
-	uint64_t folios, preads;
+	uint64_t folios, preads, waits;
 	int err;
+#ifdef HAVE_LIBURING
+	struct io_uring ring;
+	bool uring;       /* io_uring set up: reads are asynchronous */
+	unsigned inflight;
+#endif
 };
 
 static void print_event(const struct ralab_event *ev)
@@ -88,6 +101,7 @@ static int insert(struct cache *c, uint64_t index, unsigned order, bool mark)
 		c->head[index + i] = (int64_t)index;
 	c->order[index] = (unsigned char)order;
 	c->mark[index] = mark;
+	c->uptodate[index] = 0;
 	c->data[index] = mem;
 	c->folios++;
 	print_event(&ev);
@@ -104,26 +118,102 @@ static int c_add_folio(void *ctx, uint64_t index, unsigned order, bool mark)
 	return err;
 }
 
-static void read_folio_data(struct cache *c, uint64_t index)
+/* A read of folio @index ended with @n bytes (or -errno). */
+static void read_done(struct cache *c, uint64_t index, ssize_t n)
 {
 	size_t len = PS << c->order[index];
-	ssize_t n = pread(c->fd, c->data[index], len, (off_t)(index * PS));
 
-	c->preads++;
 	if (n < 0)
-		c->err = -errno;
+		c->err = (int)n;
 	else if ((size_t)n < len) /* past EOF: zeroes, as the kernel's */
 		memset(c->data[index] + n, 0, len - (size_t)n);
+	c->uptodate[index] = 1;
 }
 
+static void read_folio_sync(struct cache *c, uint64_t index)
+{
+	ssize_t n = pread(c->fd, c->data[index], PS << c->order[index],
+			  (off_t)(index * PS));
+
+	c->preads++;
+	read_done(c, index, n < 0 ? -errno : n);
+}
+
+#ifdef HAVE_LIBURING
+/* Reap one completion, waiting for it if @wait. */
+static bool reap(struct cache *c, bool wait)
+{
+	struct io_uring_cqe *cqe;
+	int err = wait ? io_uring_wait_cqe(&c->ring, &cqe) :
+			 io_uring_peek_cqe(&c->ring, &cqe);
+
+	if (err) {
+		if (wait)
+			c->err = err;
+		return false;
+	}
+	read_done(c, (uint64_t)io_uring_cqe_get_data64(cqe), cqe->res);
+	io_uring_cqe_seen(&c->ring, cqe);
+	c->inflight--;
+	return true;
+}
+#endif
+
+/* ->readahead(): start the reads of the folios queued, in order. */
 static void c_read_pages(void *ctx)
 {
 	struct cache *c = ctx;
 	size_t i;
 
-	for (i = 0; i < c->nqueue; i++)
-		read_folio_data(c, c->queue[i]);
+	for (i = 0; i < c->nqueue; i++) {
+		uint64_t index = c->queue[i];
+#ifdef HAVE_LIBURING
+		struct io_uring_sqe *sqe;
+
+		if (c->uring) {
+			while (!(sqe = io_uring_get_sqe(&c->ring))) {
+				io_uring_submit(&c->ring);
+				if (!reap(c, true))
+					return;
+			}
+			io_uring_prep_read(sqe, c->fd, c->data[index],
+					   PS << c->order[index],
+					   index * PS);
+			io_uring_sqe_set_data64(sqe, index);
+			c->inflight++;
+			c->preads++;
+			continue;
+		}
+#endif
+		read_folio_sync(c, index);
+	}
 	c->nqueue = 0;
+#ifdef HAVE_LIBURING
+	if (c->uring)
+		io_uring_submit(&c->ring);
+#endif
+}
+
+/* Is the folio's data there?  Reap what has completed first. */
+static bool folio_ready(struct cache *c, uint64_t index)
+{
+#ifdef HAVE_LIBURING
+	if (c->uring)
+		while (!c->uptodate[index] && reap(c, false))
+			;
+#endif
+	return c->uptodate[index];
+}
+
+/* folio_wait_locked(): sleep until the folio's read completes. */
+static void folio_wait(struct cache *c, uint64_t index)
+{
+	c->waits++;
+#ifdef HAVE_LIBURING
+	while (c->uring && !c->uptodate[index] && !c->err)
+		if (!reap(c, true))
+			break;
+#endif
 }
 
 static void c_clear_readahead(void *ctx, uint64_t index)
@@ -173,7 +263,8 @@ static void dontneed(struct cache *c, struct ralab_ra *ra, int64_t offset,
 		if (c->head[i] != (int64_t)i)
 			continue;
 		n = (uint64_t)1 << c->order[i];
-		if (i + n - 1 > last)
+		/* Locked folios (read in flight) are not invalidated. */
+		if (i + n - 1 > last || !folio_ready(c, i))
 			continue;
 		ralab_ra_folio_removed(ra, i, c->order[i]);
 		free(c->data[i]);
@@ -194,7 +285,7 @@ static unsigned get_batch(struct cache *c, uint64_t index, uint64_t max,
 		uint64_t h = (uint64_t)c->head[index];
 
 		b[n++] = h;
-		if (n == BATCH || c->mark[h])
+		if (n == BATCH || !folio_ready(c, h) || c->mark[h])
 			break;
 		index = h + ((uint64_t)1 << c->order[h]);
 		if (index > max)
@@ -218,6 +309,7 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 		uint64_t end = pos + count < c->size ? pos + count : c->size;
 		unsigned i, n;
 
+retry:
 		n = get_batch(c, index, last_index - 1, b);
 		if (!n) {
 			ralab_ra_sync(ra, index, last_index - index);
@@ -228,13 +320,24 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 			if (insert(c, index, 0, false) ||
 			    ralab_ra_folio_added(ra, index, 0))
 				return done;
-			read_folio_data(c, index);
+			read_folio_sync(c, index);
 			b[0] = index;
 			n = 1;
 		}
 		if (c->mark[b[n - 1]])
 			ralab_ra_async(ra, b[n - 1], c->order[b[n - 1]],
 				       last_index - b[n - 1]);
+		if (!folio_ready(c, b[n - 1])) {
+			/* Copy the folios before it, or wait for it. */
+			if (n > 1) {
+				n--;
+			} else {
+				folio_wait(c, b[0]);
+				if (c->err)
+					break;
+				goto retry;
+			}
+		}
 		for (i = 0; i < n; i++) {
 			uint64_t fsize = PS << c->order[b[i]];
 			uint64_t offset = pos & (fsize - 1), bytes;
@@ -259,7 +362,7 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N] [--max-order N] FILE OP...\n");
+	fprintf(stderr, "usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N] [--max-order N] [--sync] FILE OP...\n");
 	return 2;
 }
 
@@ -381,10 +484,16 @@ int main(int argc, char **argv)
 	uint64_t total = 0, reads = 0, fpos = 0, maxlen = 4096, i;
 	uint32_t order = 9;
 	int nops, a, k, err, ret = 1, plain = -1;
+	bool sync = false;
 	struct stat st;
 	char *buf = NULL, *check = NULL;
 
 	for (a = 1; a < argc && argv[a][0] == '-' && argv[a][1] == '-'; a += 2) {
+		if (!strcmp(argv[a], "--sync")) {
+			sync = true;
+			a--;
+			continue;
+		}
 		if (a + 1 >= argc)
 			return usage();
 		if (!strcmp(argv[a], "--policy"))
@@ -457,15 +566,22 @@ int main(int argc, char **argv)
 	c.order = calloc(c.npages + 1, 1);
 	c.mark = calloc(c.npages + 1, 1);
 	c.data = calloc(c.npages + 1, sizeof(*c.data));
+	c.uptodate = calloc(c.npages + 1, 1);
 	c.queue = malloc((c.npages + 1) * sizeof(*c.queue));
 	buf = malloc(maxlen);
 	check = malloc(maxlen);
-	if (!c.head || !c.order || !c.mark || !c.data || !c.queue || !buf || !check) {
+	if (!c.head || !c.order || !c.mark || !c.data || !c.uptodate ||
+	    !c.queue || !buf || !check) {
 		fprintf(stderr, "direct-cache: out of memory\n");
 		goto out;
 	}
 	for (i = 0; i < c.npages; i++)
 		c.head[i] = -1;
+#ifdef HAVE_LIBURING
+	c.uring = !sync && io_uring_queue_init(256, &c.ring, 0) == 0;
+#else
+	(void)sync; /* preads anyway */
+#endif
 	p.i_size = c.size;
 	err = ralab_ra_create(&p, &cache_ops, &c, &ra);
 	if (err) {
@@ -539,11 +655,24 @@ int main(int argc, char **argv)
 				break;
 		}
 	}
-	printf("folios=%llu\npreads=%llu\nreads=%llu\nbytes=%llu\n",
+	printf("engine=%s\nfolios=%llu\npreads=%llu\nwaits=%llu\nreads=%llu\nbytes=%llu\n",
+#ifdef HAVE_LIBURING
+	       c.uring ? "io_uring" : "pread",
+#else
+	       "pread",
+#endif
 	       (unsigned long long)c.folios, (unsigned long long)c.preads,
-	       (unsigned long long)reads, (unsigned long long)total);
+	       (unsigned long long)c.waits, (unsigned long long)reads,
+	       (unsigned long long)total);
 	ret = 0;
 out:
+#ifdef HAVE_LIBURING
+	/* Reads still in flight write into folio memory: reap them first. */
+	while (c.uring && c.inflight && reap(&c, true))
+		;
+	if (c.uring)
+		io_uring_queue_exit(&c.ring);
+#endif
 	ralab_ra_destroy(ra);
 	if (c.head && c.data)
 		for (i = 0; i < c.npages; i++)
@@ -553,6 +682,7 @@ out:
 	free(c.order);
 	free(c.mark);
 	free(c.data);
+	free(c.uptodate);
 	free(c.queue);
 	free(buf);
 	free(check);

@@ -50,16 +50,23 @@ else
 			[ -s "$T/dc.err" ] && failed="$failed ($(head -1 "$T/dc.err"))"
 		fi
 	done
+	engine=$(sed -n 's/^engine=//p' "$T/dc.txt")
 	if [ -z "$failed" ] && [ $n -ge 100 ]; then
-		ok "direct-cache = kernel on $n recorded cases"
+		ok "direct-cache = kernel on $n recorded cases (engine $engine)"
 	else
 		bad "direct-cache = kernel" "$n matched; differ:$failed"
 	fi
-	# The data: a file of random bytes, read whole and in pieces.
+	# The data: a file of random bytes, read whole and in pieces, with
+	# asynchronous reads (io_uring, when built with liburing) and with
+	# synchronous ones; the decisions must not depend on which.
 	head -c 3000000 /dev/urandom > "$T/dc.rnd"
-	if "$DC" "$T/dc.rnd" read:300000:eof rand:64K:40:7 stride:2M:4K:-12K:100 \
-		fadvise:0:1M:dontneed read:4K:10 > "$T/dc.txt" 2> "$T/dc.err"; then
-		ok "direct-cache data"
+	dc_mix=(read:300000:eof rand:64K:40:7 stride:2M:4K:-12K:100
+		fadvise:0:1M:dontneed read:4K:10)
+	if "$DC" "$T/dc.rnd" "${dc_mix[@]}" > "$T/dc.a" 2> "$T/dc.err" &&
+	   "$DC" --sync "$T/dc.rnd" "${dc_mix[@]}" > "$T/dc.s" 2>> "$T/dc.err" &&
+	   cmp -s <(grep -E '^(page_cache_|mm_filemap)' "$T/dc.a") \
+		  <(grep -E '^(page_cache_|mm_filemap)' "$T/dc.s"); then
+		ok "direct-cache data ($(sed -n 's/^engine=//p' "$T/dc.a"), waits $(sed -n 's/^waits=//p' "$T/dc.a"); pread)"
 	else
 		bad "direct-cache data" "$(cat "$T/dc.err")"
 	fi
