@@ -210,10 +210,13 @@ static void folio_wait(struct cache *c, uint64_t index)
 {
 	c->waits++;
 #ifdef HAVE_LIBURING
-	while (c->uring && !c->uptodate[index] && !c->err)
+	while (c->uring && !c->uptodate[index] && !c->err && c->inflight)
 		if (!reap(c, true))
 			break;
 #endif
+	/* Not read and nothing in flight: it never will be. */
+	if (!c->uptodate[index] && !c->err)
+		c->err = -EIO;
 }
 
 static void c_clear_readahead(void *ctx, uint64_t index)
