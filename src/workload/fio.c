@@ -13,8 +13,9 @@
  *                 (rwmixread percent of the I/O; the writes are not modelled)
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
  *   file_service_type (roundrobin, sequential, random), loops, number_ios,
- *   invalidate (POSIX_FADV_DONTNEED first), fadvise_hint (SEQUENTIAL or
- *   RANDOM, fio's default), randseed, norandommap, ioengine (sync: read;
+ *   invalidate (POSIX_FADV_DONTNEED first), fadvise_hint (0; 1, fio's
+ *   default: SEQUENTIAL or RANDOM as the workload; sequential, random,
+ *   noreuse), randseed, norandommap, ioengine (sync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), stonewall.
@@ -279,10 +280,21 @@ static int fio_uint(struct fio *f, const struct opt *o, uint64_t *out)
 	return 0;
 }
 
-static bool fio_bool(const struct opt *o)
+/* A boolean option: bare (true), 0 or 1, as fio's parser takes it. */
+static int fio_bool(struct fio *f, const struct opt *o, bool *out)
 {
-	return !o->val[0] || strcmp(o->val, "0");
+	if (!o->val[0] || !strcmp(o->val, "1"))
+		*out = true;
+	else if (!strcmp(o->val, "0"))
+		*out = false;
+	else
+		return ferr(f, o->line, "%s must be 0 or 1, not '%s'", o->key,
+			    o->val);
+	return 0;
 }
+
+/* fadvise_hint: none, as the workload (fio's "1"), or one advice. */
+enum fadv_hint { HINT_NONE, HINT_WORKLOAD, HINT_SEQ, HINT_RAND, HINT_NOREUSE };
 
 struct job {
 	char name[64];
@@ -295,10 +307,22 @@ struct job {
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
 	uint64_t think_us;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
-	bool invalidate, fadvise_hint, norandommap, stonewall;
+	bool invalidate, norandommap, stonewall;
+	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
 	char filename[128];
 };
+
+/* The fadvise op of a job's fadvise_hint (fio: "1" follows the workload). */
+static const char *fadvise_name(const struct job *j)
+{
+	switch (j->fadvise_hint) {
+	case HINT_RAND: return "random";
+	case HINT_SEQ: return "sequential";
+	case HINT_NOREUSE: return "noreuse";
+	default: return j->random ? "random" : "sequential";
+	}
+}
 
 static int read_job(struct fio *f, struct section *sec, struct job *j)
 {
@@ -313,7 +337,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	j->numjobs = j->nrfiles = 1;
 	j->mix = 50;
 	j->loops = 1;
-	j->invalidate = j->fadvise_hint = true;
+	j->invalidate = true;
+	j->fadvise_hint = HINT_WORKLOAD;
 	j->randseed = 0x89;
 
 	/* Every option of the job and of [global]: known, or an error. */
@@ -408,19 +433,48 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "randseed")) && (err = fio_uint(f, o, &j->randseed)))
 		return err;
-	if ((o = get(f, sec, "invalidate")))
-		j->invalidate = fio_bool(o);
-	if ((o = get(f, sec, "fadvise_hint")))
-		j->fadvise_hint = fio_bool(o);
-	if ((o = get(f, sec, "norandommap")))
-		j->norandommap = fio_bool(o);
-	if (((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) &&
-	    fio_bool(o))
-		j->stonewall = true;
-	if ((o = get(f, sec, "direct")) && fio_bool(o))
-		return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
-	if ((o = get(f, sec, "buffered")) && !fio_bool(o))
-		return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
+	if ((o = get(f, sec, "invalidate")) && (err = fio_bool(f, o, &j->invalidate)))
+		return err;
+	if ((o = get(f, sec, "fadvise_hint"))) {
+		if (!strcmp(o->val, "0"))
+			j->fadvise_hint = HINT_NONE;
+		else if (!o->val[0] || !strcmp(o->val, "1"))
+			j->fadvise_hint = HINT_WORKLOAD;
+		else if (!strcmp(o->val, "sequential"))
+			j->fadvise_hint = HINT_SEQ;
+		else if (!strcmp(o->val, "random"))
+			j->fadvise_hint = HINT_RAND;
+		else if (!strcmp(o->val, "noreuse"))
+			j->fadvise_hint = HINT_NOREUSE;
+		else
+			return ferr(f, o->line, "fadvise_hint must be 0, 1, sequential, random or noreuse, not '%s'",
+				    o->val);
+	}
+	if ((o = get(f, sec, "norandommap")) && (err = fio_bool(f, o, &j->norandommap)))
+		return err;
+	if ((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) {
+		bool b;
+
+		if ((err = fio_bool(f, o, &b)))
+			return err;
+		j->stonewall = j->stonewall || b;
+	}
+	if ((o = get(f, sec, "direct"))) {
+		bool b;
+
+		if ((err = fio_bool(f, o, &b)))
+			return err;
+		if (b)
+			return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
+	}
+	if ((o = get(f, sec, "buffered"))) {
+		bool b;
+
+		if ((err = fio_bool(f, o, &b)))
+			return err;
+		if (!b)
+			return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
+	}
 	j->iodepth = 1;
 	if ((o = get(f, sec, "iodepth"))) {
 		if ((err = fio_uint(f, o, &v)))
@@ -707,11 +761,11 @@ static int generate(struct fio *f)
 				fds[k] = ++nfd;
 				if (j->invalidate)
 					emit(f, "fadvise 0 0 dontneed\n");
-				if (j->fadvise_hint)
+				if (j->fadvise_hint != HINT_NONE)
 					emit(f, "fadvise %llu %llu %s\n",
 					     (unsigned long long)(j->offset + c * j->offset_inc),
 					     (unsigned long long)j->size,
-					     j->random ? "random" : "sequential");
+					     fadvise_name(j));
 			}
 			gen_io(f, j, c, fds, j->nrfiles);
 			if (f->nr_ops >= FIO_MAX_OPS)

@@ -35,3 +35,14 @@ done
 "$RALAB" sim tests/fio/mixed-small.fio | grep -v '^case=' > "$T/a"
 "$RALAB" sim "$T/mixed.ops" | grep -v '^case=' > "$T/b"
 cmp -s "$T/a" "$T/b" && ok "fio dump-ops equivalent" || bad "fio dump-ops equivalent" "$(diff "$T/a" "$T/b" | head)"
+
+# fadvise_hint takes fio's values: 0 (none), 1 (as the workload), or an
+# advice given whatever the workload.
+printf '[job]\nrw=read\nsize=1m\nfadvise_hint=random\n' > "$T/fh.fio"
+printf '[job]\nrw=read\nsize=1m\nfadvise_hint=0\n' > "$T/fh0.fio"
+if "$RALAB" sim --dump-ops "$T/fh.fio" | grep -q '^fadvise 0 1048576 random$' &&
+   ! "$RALAB" sim --dump-ops "$T/fh0.fio" | grep -q '^fadvise 0 1048576'; then
+	ok "fio fadvise_hint values"
+else
+	bad "fio fadvise_hint values" "$("$RALAB" sim --dump-ops "$T/fh.fio" | grep fadvise)"
+fi
