@@ -119,8 +119,11 @@ int main(int argc, char **argv)
 	double t[64];
 	int runs = argc > 2 ? atoi(argv[2]) : 5, i;
 
-	if (argc == 3 && !strcmp(argv[1], "--api"))
-		return bench_api(strtoull(argv[2], NULL, 10) ? strtoull(argv[2], NULL, 10) : 1);
+	if (argc == 3 && !strcmp(argv[1], "--api")) {
+		uint64_t mib = strtoull(argv[2], NULL, 10);
+
+		return bench_api(mib ? mib : 1);
+	}
 	if (argc < 2 || runs < 1 || runs > 64) {
 		fprintf(stderr, "usage: bench CASE.ops [RUNS (1-64)]\n");
 		return 2;

@@ -287,6 +287,12 @@ static void print_json(const struct row *rows, unsigned n, bool settings)
 	printf("\n  ]\n}\n");
 }
 
+/* read_ahead_kb and max_sectors_kb have columns; other keys go in settings. */
+static bool own_column(const char *key)
+{
+	return !strcmp(key, "read_ahead_kb") || !strcmp(key, "max_sectors_kb");
+}
+
 /* "KEY=VALUE ..." of combination @combo, for the keys without a column. */
 static void combo_label(char *buf, size_t len, const struct sweep *sw,
 			unsigned nsw, unsigned combo)
@@ -302,8 +308,7 @@ static void combo_label(char *buf, size_t len, const struct sweep *sw,
 		/* apply_combo(): the last sweep is the least significant. */
 		for (j = k + 1; j < nsw; j++)
 			div *= sw[j].nr;
-		if (!strcmp(sw[k].key, "read_ahead_kb") ||
-		    !strcmp(sw[k].key, "max_sectors_kb"))
+		if (own_column(sw[k].key))
 			continue;
 		w = snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "",
 			     sw[k].key, sw[k].values[combo / div % sw[k].nr]);
@@ -461,9 +466,7 @@ int cli_compare(int argc, char **argv)
 		bool settings = false;
 
 		for (i = 0; i < nsw; i++)
-			if (strcmp(sw[i].key, "read_ahead_kb") &&
-			    strcmp(sw[i].key, "max_sectors_kb"))
-				settings = true;
+			settings = settings || !own_column(sw[i].key);
 		if (fmt == CLI_FMT_JSON)
 			print_json(rows, nrows, settings);
 		else if (fmt == CLI_FMT_CSV)

@@ -48,12 +48,7 @@ int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
 	if (advice != FADV_DONTNEED)
 		return ra_fadvise(&ractl, &f->f_mode, s->q.ra_pages, offset,
 				  len, advice);
-	/* Careful about overflows; len == 0 means "as much as possible". */
-	endbyte = (uint64_t)offset + (uint64_t)len;
-	if (!len || endbyte < (uint64_t)len || endbyte > (uint64_t)INT64_MAX)
-		endbyte = (uint64_t)INT64_MAX;
-	else
-		endbyte--; /* inclusive */
+	endbyte = ra_fadvise_endbyte(offset, len);
 	/* First and last full page. */
 	start_index = ((uint64_t)offset + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
 	end_index = endbyte / RALAB_PAGE_SIZE;

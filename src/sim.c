@@ -674,24 +674,16 @@ int ralab_run(const struct ralab_workload *wl,
 	unsigned i;
 	int err;
 
-	unsigned long patches = 0;
+	unsigned long patches;
 	uint64_t sizes[MAX_FILES];
 
 	if (!opts)
 		opts = &none;
 	memset(stats, 0, sizeof(*stats));
-	policy = ralab__policy_find(opts->policy);
-	if (!policy)
-		return -ENOENT;
-	for (i = 0; i < opts->nr_patches; i++) {
-		const struct ralab_patch *p = ralab__patch_find(opts->patches[i]);
-
-		if (!p)
-			return -ENOENT;
-		if (strcmp(p->policy, policy->name))
-			return -EINVAL;
-		patches |= 1ul << (p->bit - 1);
-	}
+	err = ralab__policy_resolve(opts->policy, opts->patches,
+				    opts->nr_patches, &policy, &patches);
+	if (err)
+		return err;
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cache/xarray.h"
 #include "policy/policy.h"
@@ -115,26 +114,18 @@ int ralab_ra_create(const struct ralab_ra_params *p,
 		    struct ralab_ra **out)
 {
 	const struct ralab_policy_ops *policy;
-	unsigned long patches = 0;
+	unsigned long patches;
 	struct ralab_ra *ra;
-	unsigned i;
+	int err;
 
 	*out = NULL;
 	if (!ops || !ops->add_folio || !ops->read_pages ||
 	    !ops->clear_readahead || p->max_order > RALAB_MAX_ORDER)
 		return -EINVAL;
-	policy = ralab__policy_find(p->policy);
-	if (!policy)
-		return -ENOENT;
-	for (i = 0; i < p->nr_patches; i++) {
-		const struct ralab_patch *pt = ralab__patch_find(p->patches[i]);
-
-		if (!pt)
-			return -ENOENT;
-		if (strcmp(pt->policy, policy->name))
-			return -EINVAL;
-		patches |= 1ul << (pt->bit - 1);
-	}
+	err = ralab__policy_resolve(p->policy, p->patches, p->nr_patches,
+				    &policy, &patches);
+	if (err)
+		return err;
 	ra = calloc(1, sizeof(*ra));
 	if (!ra)
 		return -ENOMEM;

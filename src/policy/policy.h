@@ -144,6 +144,16 @@ struct ralab_patch {
 
 const struct ralab_patch *ralab__patch_find(const char *name);
 
+/*
+ * ralab__policy_resolve - policy @name (NULL: the default) and the
+ * readahead_control.patches bits of @patch_names on top of it.  Return 0,
+ * -ENOENT (unknown policy or patch) or -EINVAL (a patch of another policy).
+ */
+int ralab__policy_resolve(const char *name, const char *const *patch_names,
+			  unsigned nr_patches,
+			  const struct ralab_policy_ops **policy,
+			  unsigned long *bits);
+
 /* ---- helpers shared by the policies (policy/readahead.c) ---- */
 
 unsigned long get_init_ra_size(unsigned long size, unsigned long max);
@@ -178,6 +188,17 @@ bool ra_sync_forced(struct readahead_control *ractl, unsigned long req_count);
  * no readahead state: evicting is the cache's business.  Never touches
  * ra->start/size/async_size/prev_pos.  Return 0, or -EINVAL.
  */
+/* generic_fadvise()'s last byte of [@offset, @offset + @len), 0 = to the end. */
+static inline uint64_t ra_fadvise_endbyte(int64_t offset, int64_t len)
+{
+	uint64_t endbyte = (uint64_t)offset + (uint64_t)len;
+
+	/* Careful about overflows; len 0 means "as much as possible". */
+	if (!len || endbyte < (uint64_t)len || endbyte > (uint64_t)INT64_MAX)
+		return (uint64_t)INT64_MAX;
+	return endbyte - 1; /* inclusive */
+}
+
 int ra_fadvise(struct readahead_control *ractl, unsigned *f_mode,
 	       unsigned long bdi_ra_pages, int64_t offset, int64_t len,
 	       int advice);

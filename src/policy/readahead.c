@@ -315,13 +315,7 @@ int ra_fadvise(struct readahead_control *ractl, unsigned *f_mode,
 		*f_mode &= ~FMODE_RANDOM;
 		break;
 	case 3: /* POSIX_FADV_WILLNEED */
-		/* Careful about overflows; len 0 means "as much as possible". */
-		endbyte = (uint64_t)offset + (uint64_t)len;
-		if (!len || endbyte < (uint64_t)len ||
-		    endbyte > (uint64_t)INT64_MAX)
-			endbyte = (uint64_t)INT64_MAX;
-		else
-			endbyte--; /* inclusive */
+		endbyte = ra_fadvise_endbyte(offset, len);
 		/* First and last partial page. */
 		start_index = (uint64_t)offset / RALAB_PAGE_SIZE;
 		end_index = endbyte / RALAB_PAGE_SIZE;

@@ -3,6 +3,7 @@
  * registry.c - every readahead policy ralab knows, in one table.
  * The first entry is the default.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "policy.h"
@@ -100,4 +101,27 @@ const struct ralab_policy_ops *ralab__policy_find(const char *name)
 		if (!strcmp(policies[i]->name, name))
 			return policies[i];
 	return NULL;
+}
+
+int ralab__policy_resolve(const char *name, const char *const *patch_names,
+			  unsigned nr_patches,
+			  const struct ralab_policy_ops **policy,
+			  unsigned long *bits)
+{
+	unsigned i;
+
+	*policy = ralab__policy_find(name);
+	if (!*policy)
+		return -ENOENT;
+	*bits = 0;
+	for (i = 0; i < nr_patches; i++) {
+		const struct ralab_patch *p = ralab__patch_find(patch_names[i]);
+
+		if (!p)
+			return -ENOENT;
+		if (strcmp(p->policy, (*policy)->name))
+			return -EINVAL;
+		*bits |= 1ul << (p->bit - 1);
+	}
+	return 0;
 }

@@ -329,6 +329,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	const struct opt *o;
 	unsigned i, s;
 	uint64_t v;
+	bool flag = false;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -452,29 +453,17 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	}
 	if ((o = get(f, sec, "norandommap")) && (err = fio_bool(f, o, &j->norandommap)))
 		return err;
-	if ((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) {
-		bool b;
-
-		if ((err = fio_bool(f, o, &b)))
-			return err;
-		j->stonewall = j->stonewall || b;
-	}
-	if ((o = get(f, sec, "direct"))) {
-		bool b;
-
-		if ((err = fio_bool(f, o, &b)))
-			return err;
-		if (b)
-			return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
-	}
-	if ((o = get(f, sec, "buffered"))) {
-		bool b;
-
-		if ((err = fio_bool(f, o, &b)))
-			return err;
-		if (!b)
-			return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
-	}
+	if (((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) &&
+	    (err = fio_bool(f, o, &j->stonewall)))
+		return err;
+	if ((o = get(f, sec, "direct")) && (err = fio_bool(f, o, &flag)))
+		return err;
+	if (o && flag)
+		return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
+	if ((o = get(f, sec, "buffered")) && (err = fio_bool(f, o, &flag)))
+		return err;
+	if (o && !flag)
+		return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
 	j->iodepth = 1;
 	if ((o = get(f, sec, "iodepth"))) {
 		if ((err = fio_uint(f, o, &v)))
