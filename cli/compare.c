@@ -342,7 +342,7 @@ int cli_compare(int argc, char **argv)
 {
 	struct cli_policy pol[MAX_POLICIES];
 	struct sweep sw[MAX_SETS];
-	const char *cases[256];
+	char **cases = argv;	/* compacted in place: see below */
 	unsigned npol = 0, nsw = 0, ncases = 0, ncombo = 1, i, c, k, p;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
 	struct cli_progress prog;
@@ -384,11 +384,13 @@ int cli_compare(int argc, char **argv)
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab compare: unknown option '%s' (see ralab compare --help)\n", a);
 			return 2;
-		} else if (ncases == 256) {
-			fprintf(stderr, "ralab compare: at most 256 cases\n");
-			return 2;
 		} else {
-			cases[ncases++] = a;
+			/*
+			 * Case names are gathered at the front of argv: ncases
+			 * never exceeds i - 1, so no unread argument is
+			 * overwritten, and sweeps of any number of cases fit.
+			 */
+			cases[ncases++] = argv[i];
 		}
 	}
 	if (!ncases) {

@@ -70,6 +70,11 @@ grep -q 'park-2026 .* 1030  0.310' "$T/cmp" && ok "compare text" || bad "compare
 "$RALAB" compare --format json --policy linux-6.18 --policy kara-2026 $S0 > "$T/json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema_version"]==1 and len(d["rows"])==2 and d["rows"][1]["ratio_to_first"]["device_reads"] < 0.35' "$T/json" 2>/dev/null &&
 	ok "compare json" || bad "compare json" "$(head -c 400 "$T/json")"
+# A sweep is not capped: 300 cases (one small case named 300 times), 600 rows.
+many=(); for i in $(seq 300); do many+=(tests/cases/tiny-file-100b/case.ops); done
+"$RALAB" compare --format csv --policy linux-6.18 --policy linux-6.9 "${many[@]}" > "$T/many"
+[ "$(grep -c '^tiny-file-100b,' "$T/many")" = 600 ] && ok "compare 300 cases" ||
+	bad "compare 300 cases" "$(wc -l < "$T/many") lines"
 expect_rc "compare bad format" 2 "$RALAB" compare --format xml $S0
 expect_rc "compare bad sweep" 2 "$RALAB" compare --set read_ahead_kb=128,x $S0
 expect_rc "patch on wrong policy" 2 "$RALAB" sim --policy park-2026 --patch kara-2024/01 $S1
