@@ -47,8 +47,12 @@ static void usage(FILE *out)
 		"Run every case under every policy (and every combination of swept\n"
 		"settings) and print one table: device reads, bytes read from the\n"
 		"device, sync and async readahead calls, pages read ahead and never\n"
-		"used, and the folio order histogram, each with its ratio to the first\n"
-		"policy of the same case and setting.\n"
+		"used, the modelled time, the time readers stalled on I/O (and, in\n"
+		"CSV and JSON, the 99th percentile read latency), each with its ratio\n"
+		"to the first policy of the same case and setting; then throughput\n"
+		"and the folio order histogram.  Times depend on the device model\n"
+		"(--set device=nvme, or the case's '# device:'; the default 'ideal'\n"
+		"device charges CPU costs only).\n"
 		"\n"
 		"options:\n"
 		"  --policy SPEC       a policy, NAME or NAME+PATCH+... (repeatable; the\n"
@@ -137,14 +141,13 @@ static const char *ratio(char *buf, size_t len, uint64_t v, uint64_t b,
 	return buf;
 }
 
-#define FIGS(X)                                                              \
-	X(device_reads, data_reads)                                          \
-	X(device_bytes, data_sectors)                                        \
-	X(sync_ra_calls, sync_ra)                                            \
-	X(async_ra_calls, async_ra)                                          \
-	X(ra_pages, ra_pages)                                                \
-	X(ra_pages_unused, ra_pages_unused)
-
+/*
+ * The figures of a row, each also as a ratio to the baseline's.  Times come
+ * from the time model (the case's device; "ideal" charges CPU costs only):
+ * the run's modelled end, the time readers slept on folios under I/O, and
+ * the 99th percentile of read latency, in nanoseconds so that CSV and JSON
+ * stay integers with one unit.
+ */
 static uint64_t fig(const struct ralab_stats *st, int k)
 {
 	switch (k) {
@@ -153,37 +156,44 @@ static uint64_t fig(const struct ralab_stats *st, int k)
 	case 2: return st->sync_ra;
 	case 3: return st->async_ra;
 	case 4: return st->ra_pages;
-	default: return st->ra_pages_unused;
+	case 5: return st->ra_pages_unused;
+	case 6: return st->elapsed_ns;
+	case 7: return st->wait_ns;
+	default: return st->lat_p99_ns;
 	}
 }
 
 static const char *const fig_names[] = {
 	"device_reads", "device_bytes", "sync_ra_calls", "async_ra_calls",
-	"ra_pages", "ra_pages_unused",
+	"ra_pages", "ra_pages_unused", "elapsed_ns", "wait_ns",
+	"read_lat_p99_ns",
 };
 
-#define NR_FIGS 6
+#define NR_FIGS 9
+
+/* Bytes returned to the application per modelled second, in MB/s (10^6). */
+static double mb_per_s(const struct ralab_stats *st)
+{
+	return st->elapsed_ns ? (double)st->bytes_read * 1e3 /
+					(double)st->elapsed_ns : 0.0;
+}
 
 static void print_text(const struct row *rows, unsigned n, bool settings)
 {
-	char b[6][32];
+	char b[NR_FIGS][32];
 	unsigned i;
 
 	if (settings)
 		printf("%-24s ", "settings");
-	printf("%-32s %6s %6s %-26s %8s %6s %9s %6s %6s %6s %7s %6s %8s %6s  %s\n",
+	printf("%-32s %6s %6s %-26s %8s %6s %9s %6s %6s %6s %7s %6s %8s %6s %9s %6s %9s %6s %8s  %s\n",
 	       "case", "ra_kb", "msk_kb", "policy", "reads", "x", "MiB_read",
-	       "x", "sync", "x", "async", "x", "unused", "x", "folio orders (order:count)");
+	       "x", "sync", "x", "async", "x", "unused", "x", "time_ms", "x",
+	       "stall_ms", "x", "MB/s", "folio orders (order:count)");
 	for (i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		const struct ralab_stats *st = &r->st, *bs = r->base;
 		char unused[24];
-		int k;
 
-		for (k = 0; k < NR_FIGS; k++)
-			if (k != 4)
-				ratio(b[k], sizeof(b[k]), fig(st, k), fig(bs, k),
-				      CLI_FMT_TEXT);
 		if (st->ra_pages_unused == UINT64_MAX)
 			snprintf(unused, sizeof(unused), "?");
 		else
@@ -191,7 +201,7 @@ static void print_text(const struct row *rows, unsigned n, bool settings)
 				 (unsigned long long)st->ra_pages_unused);
 		if (settings)
 			printf("%-24s ", r->settings);
-		printf("%-32s %6u %6u %-26s %8llu %6s %9.1f %6s %6llu %6s %7llu %6s %8s %6s  ",
+		printf("%-32s %6u %6u %-26s %8llu %6s %9.1f %6s %6llu %6s %7llu %6s %8s %6s %9.2f %6s %9.2f %6s %8.1f  ",
 		       r->case_name, r->ra_kb, r->msk_kb, r->policy,
 		       (unsigned long long)st->data_reads,
 		       ratio(b[0], 32, fig(st, 0), fig(bs, 0), CLI_FMT_TEXT),
@@ -201,7 +211,12 @@ static void print_text(const struct row *rows, unsigned n, bool settings)
 		       ratio(b[2], 32, fig(st, 2), fig(bs, 2), CLI_FMT_TEXT),
 		       (unsigned long long)st->async_ra,
 		       ratio(b[3], 32, fig(st, 3), fig(bs, 3), CLI_FMT_TEXT), unused,
-		       ratio(b[5], 32, fig(st, 5), fig(bs, 5), CLI_FMT_TEXT));
+		       ratio(b[5], 32, fig(st, 5), fig(bs, 5), CLI_FMT_TEXT),
+		       (double)st->elapsed_ns / 1e6,
+		       ratio(b[6], 32, fig(st, 6), fig(bs, 6), CLI_FMT_TEXT),
+		       (double)st->wait_ns / 1e6,
+		       ratio(b[7], 32, fig(st, 7), fig(bs, 7), CLI_FMT_TEXT),
+		       mb_per_s(st));
 		orders_text(stdout, st, false);
 		printf("\n");
 	}

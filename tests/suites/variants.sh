@@ -70,6 +70,22 @@ grep -q 'park-2026 .* 1030  0.310' "$T/cmp" && ok "compare text" || bad "compare
 "$RALAB" compare --format json --policy linux-6.18 --policy kara-2026 $S0 > "$T/json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema_version"]==1 and len(d["rows"])==2 and d["rows"][1]["ratio_to_first"]["device_reads"] < 0.35' "$T/json" 2>/dev/null &&
 	ok "compare json" || bad "compare json" "$(head -c 400 "$T/json")"
+# compare's time columns: on a device with latency, a larger read_ahead_kb
+# lets one sequential 4 KiB reader stall less and finish sooner; on the
+# ideal device nobody stalls.
+col() { # CSV COLUMN ROW: the named column of data row ROW (1-based)
+	awk -F, -v c="$2" -v r="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+		NR == r + 1 { print $k }' "$1"
+}
+"$RALAB" compare --format csv --policy linux-6.18 --set device=nvme --set read_ahead_kb=128,1024 \
+	tests/fio/seed002-seqread-4k-sync.fio > "$T/t.csv"
+e1=$(col "$T/t.csv" elapsed_ns 1); e2=$(col "$T/t.csv" elapsed_ns 2)
+w1=$(col "$T/t.csv" wait_ns 1); w2=$(col "$T/t.csv" wait_ns 2)
+[ -n "$e1" ] && [ -n "$e2" ] && [ "$e2" -lt "$e1" ] && [ "$w2" -lt "$w1" ] && [ "$w2" -gt 0 ] &&
+	ok "compare time columns" || bad "compare time columns" "$(cat "$T/t.csv")"
+"$RALAB" compare --format csv --policy linux-6.18 $S0 > "$T/t0.csv"
+[ "$(col "$T/t0.csv" wait_ns 1)" = 0 ] && [ "$(col "$T/t0.csv" elapsed_ns 1)" -gt 0 ] &&
+	ok "compare ideal device: no stalls" || bad "compare ideal device: no stalls" "$(cat "$T/t0.csv")"
 # A sweep is not capped: 300 cases (one small case named 300 times), 600 rows.
 many=(); for i in $(seq 300); do many+=(tests/cases/tiny-file-100b/case.ops); done
 "$RALAB" compare --format csv --policy linux-6.18 --policy linux-6.9 "${many[@]}" > "$T/many"
