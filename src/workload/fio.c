@@ -18,7 +18,9 @@
  *   noreuse), randseed, norandommap, ioengine (sync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
- *   model: no effect on events), stonewall.
+ *   model: no effect on events), stonewall; offset patterns: rw=read:N
+ *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
+ *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
  * Random offsets: fio visits every block once (its random map) in an
  * order from its own generator; ralab visits every block once in an order
  * from xorshift64 (shuffle-pread), so the set is fio's, the order is not.
@@ -133,7 +135,8 @@ static const char *const modelled[] = {
 	"fadvise_hint", "thinktime", "randseed", "loops", "number_ios",
 	"stonewall", "wait_for_previous", "rwmixread", "rwmixwrite",
 	"norandommap", "direct", "buffered", "random_generator",
-	"randrepeat", "new_group",
+	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
+	"zonemode", "zonesize", "zonerange", "zoneskip",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -311,7 +314,29 @@ struct job {
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
 	char filename[128];
+	/*
+	 * Offset patterns beyond plain sequential and random (fio io_u.c,
+	 * get_next_offset): rw=read:N adds N bytes after each I/O
+	 * (seq_add); rw=randread:N takes a new offset every N I/Os only
+	 * (seq_nr), the others follow on (rw_sequencer=sequential) or
+	 * repeat it (identical); percentage_random makes only that share
+	 * of the new offsets random; zonemode=strided reads zonesize bytes
+	 * of each zone of zonerange bytes, then moves zonerange + zoneskip
+	 * on, wrapping at the end of the file.
+	 */
+	uint64_t seq_add, seq_nr;
+	bool seq_identical;
+	unsigned perc_rand;
+	bool strided;
+	uint64_t zone_size, zone_range, zone_skip;
 };
+
+/* Whether a job needs the per-I/O offset generator (gen_pattern). */
+static bool has_pattern(const struct job *j)
+{
+	return j->seq_add || j->seq_nr > 1 || j->strided ||
+	       (j->random && j->perc_rand < 100);
+}
 
 /* The fadvise op of a job's fadvise_hint (fio: "1" follows the workload). */
 static const char *fadvise_name(const struct job *j)
@@ -366,19 +391,87 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (!o)
 		o = get(f, sec, "readwrite");
 	if (o) {
-		if (!strcmp(o->val, "read"))
+		char base[256];
+		const char *colon = strchr(o->val, ':');
+		uint64_t nr = 0;
+
+		snprintf(base, sizeof(base), "%.*s",
+			 (int)(colon ? (size_t)(colon - o->val) : strlen(o->val)), o->val);
+		if (!strcmp(base, "read"))
 			;
-		else if (!strcmp(o->val, "randread"))
+		else if (!strcmp(base, "randread"))
 			j->random = true;
-		else if (!strcmp(o->val, "rw") || !strcmp(o->val, "readwrite"))
+		else if (!strcmp(base, "rw") || !strcmp(base, "readwrite"))
 			j->rw = true;
-		else if (!strcmp(o->val, "randrw"))
+		else if (!strcmp(base, "randrw"))
 			j->rw = j->random = true;
-		else if (strchr(o->val, ':'))
-			return ferr(f, o->line, "%s=%s: the ':N' skip form is not supported", o->key, o->val);
 		else
 			return ferr(f, o->line, "%s=%s: only reads are modelled (read, randread, rw, randrw)",
 				    o->key, o->val);
+		if (colon) {
+			struct opt n = *o;
+
+			snprintf(n.val, sizeof(n.val), "%s", colon + 1);
+			if ((err = fio_size(f, &n, &nr)))
+				return err;
+			if (!nr)
+				return ferr(f, o->line, "%s=%s: the ':N' modifier must not be 0",
+					    o->key, o->val);
+			/* Sequential: N bytes of hole; random: N I/Os per offset. */
+			if (j->random)
+				j->seq_nr = nr;
+			else
+				j->seq_add = nr;
+		}
+	}
+	if ((o = get(f, sec, "rw_sequencer"))) {
+		if (!strcmp(o->val, "identical"))
+			j->seq_identical = true;
+		else if (strcmp(o->val, "sequential"))
+			return ferr(f, o->line, "rw_sequencer must be sequential or identical, not '%s'",
+				    o->val);
+	}
+	j->perc_rand = 100;
+	if ((o = get(f, sec, "percentage_random"))) {
+		struct opt n = *o;
+		char *comma = strchr(n.val, ',');
+
+		/* "R[,W[,T]]": the reads' share is the first. */
+		if (comma)
+			*comma = '\0';
+		if ((err = fio_uint(f, &n, &v)))
+			return err;
+		if (v > 100)
+			return ferr(f, o->line, "percentage_random must be from 0 to 100");
+		j->perc_rand = (unsigned)v;
+	}
+	if ((o = get(f, sec, "zonemode"))) {
+		if (!strcmp(o->val, "strided"))
+			j->strided = true;
+		else if (!strcmp(o->val, "zbd"))
+			return ferr(f, o->line, "zonemode=zbd (zoned block devices) is not modelled");
+		else if (strcmp(o->val, "none"))
+			return ferr(f, o->line, "zonemode must be none or strided, not '%s'", o->val);
+	}
+	if ((o = get(f, sec, "zonesize"))) {
+		if ((err = fio_size(f, o, &j->zone_size)))
+			return err;
+		/* fio: zonesize without zonemode means strided (old job files). */
+		if (!get(f, sec, "zonemode") && j->zone_size)
+			j->strided = true;
+	}
+	if ((o = get(f, sec, "zonerange")) && (err = fio_size(f, o, &j->zone_range)))
+		return err;
+	if ((o = get(f, sec, "zoneskip")) && (err = fio_size(f, o, &j->zone_skip)))
+		return err;
+	if (j->strided) {
+		o = get(f, sec, "zonemode");
+		if (!j->zone_size)
+			return ferr(f, o ? o->line : sec->line, "zonemode=strided needs zonesize");
+		if (!j->zone_range)
+			j->zone_range = j->zone_size;
+		if (j->random)
+			return ferr(f, o ? o->line : sec->line, "zonemode=strided with random I/O is not modelled");
 	}
 	if ((o = get(f, sec, "bs")) || (o = get(f, sec, "blocksize"))) {
 		if ((err = fio_size(f, o, &j->bs)))
@@ -522,6 +615,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return ferr(f, sec->line, "job [%s]: bs %llu is larger than its files (%llu bytes)",
 			    sec->name, (unsigned long long)j->bs,
 			    (unsigned long long)j->filesize);
+	if (has_pattern(j) && j->engine == 2)
+		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random or zonemode=strided is not modelled",
+			    sec->name);
+	if (has_pattern(j) && j->nrfiles > 1 && j->service != 1)
+		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random or zonemode=strided are not modelled (file_service_type=sequential is)",
+			    sec->name, j->service ? "at random" : "round-robin");
 	return 0;
 }
 
@@ -564,6 +663,156 @@ static int file_index(struct gen *g, const char *name, uint64_t size,
 	return (int)g->nr++;
 }
 
+/* A run of equally spaced I/Os, emitted as one op (gen_pattern). */
+struct run {
+	uint64_t off, n;
+	int64_t stride;
+};
+
+static void run_flush(struct fio *f, const struct job *j, struct run *r)
+{
+	unsigned long long off = r->off, bs = j->bs, n = r->n;
+
+	if (!r->n)
+		return;
+	if (j->engine == 0 && (r->n == 1 || r->stride == (int64_t)j->bs)) {
+		/* fio's sync engine: lseek when the offset moved, then read. */
+		emit(f, "seek %llu\nread %llu %llu\n", off, bs, n);
+		f->nr_ops += 2;
+	} else if (r->n == 1) {
+		emit(f, "pread %llu %llu\n", off, bs);
+		f->nr_ops++;
+	} else {
+		emit(f, "stride-pread %llu %llu %s%llu %llu\n", off, bs,
+		     r->stride < 0 ? "-" : "",
+		     (unsigned long long)(r->stride < 0 ? -(uint64_t)r->stride
+						       : (uint64_t)r->stride),
+		     n);
+		f->nr_ops++;
+	}
+	r->n = 0;
+}
+
+static void run_add(struct fio *f, const struct job *j, struct run *r,
+		    uint64_t off)
+{
+	if (r->n == 1) {
+		r->stride = (int64_t)(off - r->off);
+		r->n = 2;
+		return;
+	}
+	if (r->n > 1 && off == r->off + r->n * (uint64_t)r->stride) {
+		r->n++;
+		return;
+	}
+	run_flush(f, j, r);
+	r->off = off;
+	r->n = 1;
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * A random block of [0, blocks), as fio picks it: uniform, and with its
+ * random map (norandommap unset) the next block not yet done after the
+ * pick, so that every block is done once.  fio's generator is not
+ * reproduced (see shuffle-pread); the coverage is.
+ */
+static uint64_t rand_block(uint64_t *x, uint64_t blocks, uint64_t *map,
+			   uint64_t *done)
+{
+	uint64_t b = xorshift(x) % blocks, k;
+
+	if (!map)
+		return b;
+	if (*done == blocks) { /* all done: fio resets its map */
+		memset(map, 0, (size_t)((blocks + 63) / 64) * sizeof(*map));
+		*done = 0;
+	}
+	for (k = 0; k < blocks; k++, b = b + 1 == blocks ? 0 : b + 1)
+		if (!(map[b / 64] >> (b % 64) & 1))
+			break;
+	return b;
+}
+
+/*
+ * The @m I/Os of one file of a job with an offset pattern (has_pattern()),
+ * I/O by I/O as fio's get_next_offset() makes them, run-length encoded
+ * into ops.  Random offsets fall in [@start, @start + @region); sequential
+ * ones run on to the end of the file.
+ */
+static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
+			uint64_t region, uint64_t m, uint64_t seed)
+{
+	uint64_t blocks = region / j->bs, x = seed ? seed : 0x9e3779b97f4a7c15ull;
+	uint64_t last = start, last_start = start, zone = start, zone_bytes = 0;
+	uint64_t *map = NULL, done = 0, k, off;
+	struct run r = { 0 };
+
+	if (j->random && !j->norandommap && blocks) {
+		map = calloc((size_t)((blocks + 63) / 64), sizeof(*map));
+		if (!map) {
+			f->oom = true;
+			return;
+		}
+	}
+	for (k = 0; k < m && f->nr_ops < FIO_MAX_OPS; k++) {
+		bool fresh = !j->seq_nr || k % j->seq_nr == 0;
+
+		if (j->strided) {
+			if (zone_bytes >= j->zone_size) {
+				zone_bytes = 0;
+				zone += j->zone_range + j->zone_skip;
+				if (zone >= j->filesize)
+					zone = start;
+				last = zone;
+			}
+			/* zonesize > zonerange: the zone is read again. */
+			if (last >= zone + j->zone_range)
+				last = zone;
+			off = last;
+			zone_bytes += j->bs;
+		} else if (!j->random) {
+			off = k ? last + j->seq_add : start;
+		} else if (!fresh && j->seq_identical) {
+			off = last_start;
+		} else if (!fresh || xorshift(&x) % 100 >= j->perc_rand) {
+			off = last; /* sequential: on from the last I/O */
+		} else {
+			off = UINT64_MAX;
+		}
+		if (j->random && (off == UINT64_MAX || off + j->bs > j->filesize)) {
+			uint64_t b;
+
+			if (!blocks)
+				break;
+			b = rand_block(&x, blocks, map, &done);
+			off = start + b * j->bs;
+		}
+		if (off + j->bs > j->filesize)
+			break; /* fio: "offset too large", the file is done */
+		if (map && off >= start && (off - start) / j->bs < blocks) {
+			uint64_t b = (off - start) / j->bs;
+
+			if (!(map[b / 64] >> (b % 64) & 1)) {
+				map[b / 64] |= 1ull << (b % 64);
+				done++;
+			}
+		}
+		run_add(f, j, &r, off);
+		last_start = off;
+		last = off + j->bs;
+	}
+	run_flush(f, j, &r);
+	free(map);
+}
+
 /* The I/O of one job clone over its open descriptors @fds. */
 static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		   const unsigned *fds, unsigned nfd)
@@ -592,6 +841,11 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				if (!m)
 					continue;
 				emit(f, "fd %u\n", fds[fi]);
+				if (has_pattern(j)) {
+					gen_pattern(f, j, start, per_file, m,
+						    j->randseed + fi + l + 1);
+					continue;
+				}
 				if (j->engine == 2) {
 					emit(f, "mmap-read %llu %llu %llu\n",
 					     (unsigned long long)(start & ~4095ull),

@@ -46,3 +46,65 @@ if "$RALAB" sim --dump-ops "$T/fh.fio" | grep -q '^fadvise 0 1048576 random$' &&
 else
 	bad "fio fadvise_hint values" "$("$RALAB" sim --dump-ops "$T/fh.fio" | grep fadvise)"
 fi
+
+# Offset patterns, as fio's HOWTO and io_u.c define them.
+# fiopat NAME OPTIONS...: write a one-job file, print its I/O ops.
+fiopat() {
+	local name=$1; shift
+	printf '[job]\n' > "$T/$name.fio"
+	printf '%s\n' "$@" >> "$T/$name.fio"
+	"$RALAB" sim --dump-ops "$T/$name.fio" | grep -E '^(pread|stride-pread|seek|read) '
+}
+# rw=read:12k: 4 KiB reads 16 KiB apart, until the end of the 1 MiB file.
+out=$(fiopat holes rw=read:12k bs=4k size=1m ioengine=psync)
+[ "$out" = "stride-pread 0 4096 16384 64" ] && ok "fio rw=read:N holes" ||
+	bad "fio rw=read:N holes" "$out"
+# zonemode=strided: 1 MiB of each 4 MiB (zonesize 1m, zoneskip 3m), 64 MiB
+# in all, so the 16 zones of the file are read four times over (fio wraps
+# at the end of the file; t/strided.py in fio checks the same walk).
+out=$(fiopat strided rw=read bs=64k size=64m zonesize=1m zoneskip=3m ioengine=psync |
+	awk '{ printf "%s/%s/%s ", $2, $4, $5 }')
+want=$(for i in $(seq 0 63); do printf '%s/65536/16 ' $(( (i % 16) * 4194304 )); done)
+[ "$out" = "$want" ] && ok "fio zonemode=strided" || bad "fio zonemode=strided" "$out"
+# zonerange 1m > zonesize 256k: the first 256 KiB of each MiB.
+out=$(fiopat zr rw=read bs=64k size=4m zonemode=strided zonesize=256k zonerange=1m ioengine=psync |
+	awk '{ printf "%s/%s ", $2, $5 }')
+want=$(for i in $(seq 0 15); do printf '%s/4 ' $(( (i % 4) * 1048576 )); done)
+[ "$out" = "$want" ] && ok "fio strided zonerange > zonesize" || bad "fio strided zonerange > zonesize" "$out"
+# zonesize 2m > zonerange 1m: each zone twice before the next.
+out=$(fiopat zs rw=read bs=64k size=4m zonemode=strided zonesize=2m zonerange=1m ioengine=psync |
+	awk '{ printf "%s/%s ", $2, $5 }')
+# (0-1m, 0-1m, 1m-2m, 1m-2m; the middle two are contiguous: one op)
+want="0/16 0/32 1048576/16 "
+[ "$out" = "$want" ] && ok "fio strided zonesize > zonerange" || bad "fio strided zonesize > zonerange" "$out"
+# rw=randread:4: a new random offset every 4 I/Os, the others follow on.
+# (At the end of the file the next one is random again, as in fio.)
+offsets() { # the offsets of pread and stride-pread ops, one per line
+	awk '$1 == "pread" { print $2 } $1 == "stride-pread" {
+		st = $4 ~ /^-/ ? -substr($4, 2) : $4
+		for (i = 0; i < $5; i++) print $2 + i * st }'
+}
+out=$(fiopat r4 rw=randread:4 bs=4k size=1m ioengine=psync | offsets)
+if echo "$out" | awk 'NR % 4 != 1 && prev + 4096 < 1048576 && $1 != prev + 4096 { bad = 1 }
+	NR % 4 == 1 && $1 % 4096 { bad = 1 } { prev = $1 } END { exit bad || NR != 256 }'; then
+	ok "fio rw=randread:N"
+else bad "fio rw=randread:N" "$(echo "$out" | head)"; fi
+# rw_sequencer=identical: each random offset read 4 times.
+out=$(fiopat r4i rw=randread:4 rw_sequencer=identical bs=4k size=1m ioengine=psync)
+if echo "$out" | awk '$1 != "stride-pread" || $4 != 0 || $5 != 4 { bad = 1 } END { exit bad || NR != 64 }'; then
+	ok "fio rw_sequencer=identical"
+else bad "fio rw_sequencer=identical" "$(echo "$out" | head)"; fi
+# percentage_random: 0 is sequential, 100 is fio's default, 50 is a mix.
+out=$(fiopat p0 rw=randread percentage_random=0 bs=4k size=1m)
+[ "$out" = "$(printf 'seek 0\nread 4096 256')" ] && ok "fio percentage_random=0" ||
+	bad "fio percentage_random=0" "$out"
+[ "$(fiopat p100 rw=randread percentage_random=100 bs=4k size=1m)" = \
+  "$(fiopat pdef rw=randread bs=4k size=1m)" ] && ok "fio percentage_random=100" ||
+	bad "fio percentage_random=100" "differs from plain randread"
+# With 50, about half the I/Os follow the one before (4 KiB on).
+out=$(fiopat p50 rw=randread percentage_random=50 bs=4k size=1m ioengine=psync)
+seq=$(echo "$out" | awk '$1 == "stride-pread" && $4 == 4096 { s += $5 - 1 } $1 == "stride-pread" { n += $5 } $1 == "pread" { n++ }
+	END { print (n == 256 && s >= 90 && s <= 166) ? "ok" : n "/" s }')
+[ "$seq" = ok ] && ok "fio percentage_random=50" || bad "fio percentage_random=50" "I/Os/sequential: $seq"
+[ "$(fiopat p50 rw=randread percentage_random=50 bs=4k size=1m ioengine=psync)" = "$out" ] &&
+	ok "fio patterns deterministic" || bad "fio patterns deterministic" "two runs differ"
