@@ -91,6 +91,13 @@ void cli_print_verdicts(FILE *out, enum cli_fmt fmt, const char *command,
 			const char *nb, bool strict,
 			const struct cli_verdict *v, char *const *report,
 			unsigned n);
+/*
+ * A kernel recording or ralab output as ralab output text (malloc'ed; NULL
+ * and errno on failure): .gz files are decompressed, and a raw event log
+ * (events only, absolute sectors) is given file-relative sectors and the
+ * summary lines that diff compares.
+ */
+char *cli_load_recording(const char *path);
 /* Compare two outputs held in memory; takes ownership of @ta and @tb. */
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
 		      char *tb, bool strict, struct cli_verdict *v);

@@ -2,11 +2,16 @@
 /*
  * diff.c - compare two outputs in ralab's format (ralab sim --trace, or a
  * kernel recording): readahead events in order, folio orders, data reads.
+ * A raw event log (the kernel's events alone, block sectors absolute on
+ * the device, as in the shared recordings) is taken too: see raw_to_output.
+ * Files ending in .gz are read through gzip -dc.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -90,6 +95,167 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The output of gzip -dc @path (NUL-terminated, malloc'ed), or NULL. */
+static char *slurp_gz(const char *path, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+	int fd[2], st = 0;
+	pid_t pid;
+
+	if (access(path, R_OK))
+		return NULL;
+	if (pipe(fd))
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	if (!pid) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("gzip", "gzip", "-dc", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *b = realloc(buf, cap = cap ? cap * 2 : 1 << 16);
+
+			if (!b)
+				break;
+			buf = b;
+		}
+		r = read(fd[0], buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!buf || n + 1 > cap || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* Does a line of @buf start with @p? */
+static bool has_line(const char *buf, const char *p)
+{
+	char nl[64];
+
+	snprintf(nl, sizeof(nl), "\n%s", p);
+	return has_prefix(buf, p) || strstr(buf, nl);
+}
+
+static bool has_summary(const char *buf)
+{
+	return has_line(buf, "data_reads=") && has_line(buf, "folio_orders=");
+}
+
+/*
+ * A raw event log as ralab output: block sectors made relative to the
+ * file (the first request's sector less the byte offset of the first folio
+ * added before it, / 512: the recorded files are single-extent), and the
+ * summary lines diff compares derived from the events (data_reads: the
+ * requests; folio_orders: the orders of the folios added).  Frees @buf.
+ */
+static char *raw_to_output(char *buf)
+{
+	unsigned long long orders[64] = { 0 }, nrq = 0, base = 0;
+	long long first_ofs = -1;
+	bool have_base = false;
+	char *out = NULL, *p, *next;
+	const char *sep = "";
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	unsigned o;
+
+	if (!m) {
+		free(buf);
+		return NULL;
+	}
+	for (p = buf; *p; p = next) {
+		unsigned long long bytes, sector, order;
+		unsigned nsect;
+		long long ofs;
+		char kind[16];
+
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = p + strlen(p);
+		if (sscanf(p, "mm_filemap_add_to_page_cache: ofs=%lld order=%llu",
+			   &ofs, &order) == 2) {
+			if (first_ofs < 0)
+				first_ofs = ofs;
+			orders[order < 63 ? order : 63]++;
+		} else if (sscanf(p, "block_rq_issue: %15s %llu %llu + %u", kind,
+				  &bytes, &sector, &nsect) == 4) {
+			if (!have_base) {
+				unsigned long long f = first_ofs > 0 ?
+					(unsigned long long)first_ofs / 512 : 0;
+
+				base = sector >= f ? sector - f : 0;
+				have_base = true;
+			}
+			nrq++;
+			fprintf(m, "block_rq_issue: %s %llu %llu + %u\n", kind,
+				bytes, sector - base, nsect);
+			continue;
+		}
+		fprintf(m, "%s\n", p);
+	}
+	fprintf(m, "data_reads=%llu\nfolio_orders=", nrq);
+	for (o = 0; o < 64; o++)
+		if (orders[o]) {
+			fprintf(m, "%s%u:%llu", sep, o, orders[o]);
+			sep = " ";
+		}
+	fprintf(m, "\n");
+	free(buf);
+	if (fclose(m)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+char *cli_load_recording(const char *path)
+{
+	size_t len = 0;
+	char *buf = ends_with(path, ".gz") ? slurp_gz(path, &len)
+					   : slurp(path, &len);
+
+	/* Events without the summary: a raw log.  Neither: left to fail. */
+	if (buf && !has_summary(buf) &&
+	    (has_line(buf, "page_cache_") ||
+	     has_line(buf, "mm_filemap_add_to_page_cache:") ||
+	     has_line(buf, "block_rq_issue:")))
+		buf = raw_to_output(buf);
+	return buf;
+}
+
 static void unload(struct output *o)
 {
 	unsigned s;
@@ -128,7 +294,7 @@ static int parse_output(struct output *o, const char *path, char *buf)
 	}
 	o->nlines = no;
 	if (!o->data_reads || !o->folio_orders) {
-		fprintf(stderr, "%s: not a ralab output (no data_reads= or folio_orders= line)\n", path);
+		fprintf(stderr, "%s: not a ralab output (no data_reads= or folio_orders= line) nor a kernel event log\n", path);
 		unload(o);
 		return 2;
 	}
@@ -137,8 +303,7 @@ static int parse_output(struct output *o, const char *path, char *buf)
 
 static int load(struct output *o, const char *path)
 {
-	size_t len;
-	char *buf = slurp(path, &len);
+	char *buf = cli_load_recording(path);
 
 	if (!buf) {
 		fprintf(stderr, "ralab diff: %s: %s\n", path, strerror(errno ? errno : EIO));

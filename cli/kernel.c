@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -74,12 +76,18 @@ static void usage_kernel(FILE *out)
 static void usage_check(FILE *out)
 {
 	fprintf(out,
-		"usage: ralab check [OPTIONS] CASE.ops...\n"
+		"usage: ralab check [OPTIONS] CASE...\n"
 		"\n"
 		"For each case, record it on the running kernel ('ralab kernel') and\n"
 		"simulate it ('ralab sim'), then compare as 'ralab diff' does: print\n"
 		"MATCH, or the first divergence with context and which of readahead\n"
 		"events, folio orders and data reads differ.\n"
+		"\n"
+		"A CASE that is a directory is a case recorded earlier: its case.ops\n"
+		"is simulated and compared with its recording, the first found of\n"
+		"kernel.out.gz, kernel.out (ralab kernel --trace), events.txt.gz,\n"
+		"events.txt (raw kernel events, absolute sectors); nothing runs on\n"
+		"the kernel and root is not needed.\n"
 		"\n"
 		"options:\n"
 		"  --strict            the folio and request streams must match too\n"
@@ -259,28 +267,71 @@ int cli_kernel(int argc, char **argv)
 	return ret;
 }
 
+/*
+ * @arg as a case: a .ops file to record now (*@rec = NULL), or a directory
+ * holding case.ops and a recording.  Both strings are malloc'ed.  Return 0,
+ * or -1 after printing the error (*@ops NULL: out of memory).
+ */
+static int find_recording(const char *arg, char **ops, char **rec)
+{
+	static const char *const names[] = {
+		"kernel.out.gz", "kernel.out", "events.txt.gz", "events.txt",
+	};
+	struct stat sb;
+	unsigned k;
+
+	*rec = NULL;
+	if (stat(arg, &sb) || !S_ISDIR(sb.st_mode)) {
+		*ops = strdup(arg);
+		return *ops ? 0 : -1;
+	}
+	if (asprintf(ops, "%s/case.ops", arg) < 0) {
+		*ops = NULL;
+		return -1;
+	}
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		if (asprintf(rec, "%s/%s", arg, names[k]) < 0) {
+			*rec = NULL;
+			return -1;
+		}
+		if (!access(*rec, R_OK))
+			return 0;
+		free(*rec);
+		*rec = NULL;
+	}
+	fprintf(stderr, "ralab check: %s: a directory without a recording (kernel.out.gz, kernel.out, events.txt.gz or events.txt)\n",
+		arg);
+	return -1;
+}
+
 int cli_check(int argc, char **argv)
 {
 	const char *workdir = NULL, *policy = NULL;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
 	struct cli_verdict *verdicts = NULL;
 	const char **cases;
-	char **reports = NULL;
+	char **reports = NULL, **ops = NULL, **rec = NULL;
 	unsigned nv = 0, ncases = 0, c;
 	bool strict = false;
 	int i, ret = 0;
 
 	cases = calloc((size_t)argc, sizeof(*cases)); /* borrowed from argv */
-	if (!cases)
+	ops = calloc((size_t)argc, sizeof(*ops));     /* owned */
+	rec = calloc((size_t)argc, sizeof(*rec));     /* owned; NULL: record */
+	if (!cases || !ops || !rec) {
+		free(cases);
+		free(ops);
+		free(rec);
 		return 1;
+	}
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage_check(stdout);
-			free(cases);
-			return 0;
+			ret = 0;
+			goto out;
 		} else if (!strcmp(a, "--strict")) {
 			strict = true;
 		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--policy") ||
@@ -316,11 +367,20 @@ int cli_check(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	/* Every case must parse before the first is recorded. */
+	/*
+	 * Every case must parse (and every recorded one have its recording)
+	 * before the first is recorded.
+	 */
 	for (c = 0; c < ncases; c++) {
 		struct ralab_workload *wl = NULL;
 		struct ralab_diag d = { 0 };
-		int err = ralab_workload_load(cases[c], &wl, &d);
+		int err;
+
+		if (find_recording(cases[c], &ops[c], &rec[c])) {
+			ret = ops[c] ? 2 : 1;
+			goto out;
+		}
+		err = ralab_workload_load(ops[c], &wl, &d);
 
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
@@ -353,7 +413,7 @@ int cli_check(int argc, char **argv)
 		FILE *kf, *sf;
 		int r, err;
 
-		err = ralab_workload_load(cases[c], &wl, &d);
+		err = ralab_workload_load(ops[c], &wl, &d);
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
 			ret = 2;
@@ -372,7 +432,19 @@ int cli_check(int argc, char **argv)
 			ret = 1;
 			goto out;
 		}
-		r = record(wl, workdir, kf, true, CLI_FMT_TEXT);
+		if (rec[c]) {
+			char *t = cli_load_recording(rec[c]);
+
+			if (t)
+				fputs(t, kf);
+			else
+				fprintf(stderr, "ralab check: %s: %s\n", rec[c],
+					strerror(errno ? errno : EIO));
+			r = t ? 0 : 2;
+			free(t);
+		} else {
+			r = record(wl, workdir, kf, true, CLI_FMT_TEXT);
+		}
 		ro.on_event = cli_print_event;
 		ro.event_arg = sf;
 		err = r ? 0 : ralab_run(wl, &ro, &st);
@@ -422,6 +494,12 @@ out:
 	if (reports)
 		for (i = 0; (unsigned)i < nv; i++)
 			free(reports[i]);
+	for (c = 0; c < ncases; c++) {
+		free(ops[c]);
+		free(rec[c]);
+	}
+	free(ops);
+	free(rec);
 	free(reports);
 	free(cases);
 	free(verdicts);
