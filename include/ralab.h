@@ -125,8 +125,9 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 			 struct ralab_workload **out, struct ralab_diag *diag);
 
 /*
- * ralab_workload_load - read and parse a file: .ops, or a fio job file
- * (recognised by its first section header).  -errno on I/O errors.
+ * ralab_workload_load - read and parse a file: .ops, a fio job file, an
+ * strace log or a fio iolog (recognised by content, then by extension), or
+ * a recorded case's directory (its case.ops).  -errno on I/O errors.
  */
 int ralab_workload_load(const char *path, struct ralab_workload **out,
 			struct ralab_diag *diag);

@@ -1033,6 +1033,25 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 		perr(&p, "cannot open: %s", strerror(-err));
 		return err;
 	}
+	{
+		struct stat sb;
+		size_t pl = strlen(path);
+
+		/* A recorded case's directory: its case.ops (tests/cases/X/). */
+		if (!fstat(fd, &sb) && S_ISDIR(sb.st_mode) &&
+		    !(pl >= 8 && !strcmp(path + pl - 8, "case.ops"))) {
+			char *joined = malloc(pl + 10);
+
+			close(fd);
+			if (!joined)
+				return -ENOMEM;
+			sprintf(joined, "%s%scase.ops", path,
+				pl && path[pl - 1] == '/' ? "" : "/");
+			err = ralab_workload_load(joined, out, diag);
+			free(joined);
+			return err;
+		}
+	}
 	for (;;) {
 		ssize_t n;
 

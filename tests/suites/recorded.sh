@@ -29,3 +29,7 @@ zcat "$R/events.txt.gz" > "$T/ev.txt"
 # A directory without a recording is an input error.
 mkdir -p "$T/norec"
 expect_rc "check dir without recording" 2 "$RALAB" check "$T/norec"
+# Every command takes a case directory for its case.ops.
+"$RALAB" sim tests/cases/seed000-1m-from-0/ > "$T/sd" &&
+	"$RALAB" sim tests/cases/seed000-1m-from-0/case.ops | cmp -s - "$T/sd" &&
+	ok "sim takes a case directory" || bad "sim takes a case directory" "$(head -3 "$T/sd")"
