@@ -882,20 +882,12 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
 			uint64_t b = k / nfd;
 
-			if (j->service == 2) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
-				fi = (unsigned)(x % nfd);
-			} else {
+			if (j->service == 2)
+				fi = (unsigned)(xorshift(&x) % nfd);
+			else
 				fi = (unsigned)(k % nfd);
-			}
-			if (j->random) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
-				b = x % (blocks ? blocks : 1);
-			}
+			if (j->random)
+				b = xorshift(&x) % (blocks ? blocks : 1);
 			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
 			     (unsigned long long)(start + b * j->bs),
 			     (unsigned long long)j->bs);
