@@ -49,7 +49,8 @@ static void usage(FILE *out)
 		"device, sync and async readahead calls, pages read ahead and never\n"
 		"used, the modelled time, the time readers stalled on I/O (and, in\n"
 		"CSV and JSON, the 99th percentile read latency), each with its ratio\n"
-		"to the first policy of the same case and setting; then throughput\n"
+		"to the first policy of the same case and setting (with one policy:\n"
+		"to the case's first setting); then throughput\n"
 		"and the folio order histogram.  Times depend on the device model\n"
 		"(--set device=nvme, or the case's '# device:'; the default 'ideal'\n"
 		"device charges CPU costs only).\n"
@@ -472,7 +473,15 @@ int cli_compare(int argc, char **argv)
 					ret = 1;
 					break;
 				}
-				r->base = &rows[nrows - 1 - p].st;
+				/*
+				 * Ratios are to the first policy of the same
+				 * setting; with one policy, to the case's first
+				 * setting, so that a sweep shows its effect.
+				 */
+				if (npol == 1)
+					r->base = &rows[nrows - 1 - k].st;
+				else
+					r->base = &rows[nrows - 1 - p].st;
 				cli_progress_step(&prog, r->case_name);
 			}
 		}

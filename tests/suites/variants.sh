@@ -83,6 +83,12 @@ e1=$(col "$T/t.csv" elapsed_ns 1); e2=$(col "$T/t.csv" elapsed_ns 2)
 w1=$(col "$T/t.csv" wait_ns 1); w2=$(col "$T/t.csv" wait_ns 2)
 [ -n "$e1" ] && [ -n "$e2" ] && [ "$e2" -lt "$e1" ] && [ "$w2" -lt "$w1" ] && [ "$w2" -gt 0 ] &&
 	ok "compare time columns" || bad "compare time columns" "$(cat "$T/t.csv")"
+# With one policy the ratios are to the case's first setting: 512 KiB
+# windows need fewer requests than 128 KiB ones.
+r1=$(col "$T/t.csv" device_reads_ratio 1); r2=$(col "$T/t.csv" device_reads_ratio 2)
+[ "$r1" = 1.000 ] && awk -v r="$r2" 'BEGIN { exit !(r > 0 && r < 1) }' &&
+	ok "compare one policy: ratios to the first setting" ||
+	bad "compare one policy: ratios to the first setting" "$r1 $r2"
 "$RALAB" compare --format csv --policy linux-6.18 $S0 > "$T/t0.csv"
 [ "$(col "$T/t0.csv" wait_ns 1)" = 0 ] && [ "$(col "$T/t0.csv" elapsed_ns 1)" -gt 0 ] &&
 	ok "compare ideal device: no stalls" || bad "compare ideal device: no stalls" "$(cat "$T/t0.csv")"
