@@ -24,6 +24,7 @@ struct cli_policy {
 int cli_policy_parse(const char *spec, const char *const *extra,
 		     unsigned nr_extra, struct cli_policy *p);
 int cli_compare(int argc, char **argv);
+int cli_tune(int argc, char **argv);
 int cli_dump(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_record(int argc, char **argv);

@@ -45,6 +45,7 @@ static void usage_main(FILE *out)
 		"  diff A B            compare two outputs of 'ralab sim --trace'\n"
 		"                      (or of the recorder); exit 1 if they differ\n"
 		"  compare CASE...     one table: several policies and settings per case\n"
+		"  tune CASE...        which read_ahead_kb / max_sectors_kb on a device\n"
 		"  dump CASE.ops       the page cache after the run: folio runs, orders,\n"
 		"                      readahead marks\n"
 		"  report --html OUT CASE...  a page of charts (windows, orders, requests)\n"
@@ -865,6 +866,8 @@ int main(int argc, char **argv)
 		return cli_dump(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return cli_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "tune"))
+		return cli_tune(argc - 1, argv + 1);
 	if (!strcmp(cmd, "policies"))
 		return cmd_policies(argc - 1, argv + 1);
 	fprintf(stderr, "ralab: unknown command '%s' (see ralab --help)\n", cmd);

@@ -101,3 +101,22 @@ expect_rc "compare bad format" 2 "$RALAB" compare --format xml $S0
 expect_rc "compare bad sweep" 2 "$RALAB" compare --set read_ahead_kb=128,x $S0
 expect_rc "patch on wrong policy" 2 "$RALAB" sim --policy park-2026 --patch kara-2024/01 $S1
 expect_rc "unknown patch" 2 "$RALAB" sim --policy linux-6.9 --patch kara-2024/11 $S1
+
+# tune: the recommendation is the smallest read_ahead_kb within --within
+# percent of the fastest total time; one sequential 4 KiB reader on a
+# device with latency wants more than 128 KiB.
+"$RALAB" tune --format csv --set device=nvme tests/fio/seed002-seqread-4k-sync.fio > "$T/tune.csv"
+if awk -F, 'NR == 1 { next } { n++; t[n] = $3; ra[n] = $1 }
+	$8 == 1 { best = $3; nb++ } $9 == 1 { rec = $3; rra = $1; nr++ }
+	END {
+		if (n != 9 || nb != 1 || nr != 1 || rra <= 128 || rec > best * 1.02) exit 1
+		for (i = 1; i <= n; i++)
+			if (t[i] < best || (t[i] <= best * 1.02 && ra[i] < rra)) exit 1
+	}' "$T/tune.csv"; then ok "tune recommendation"
+else bad "tune recommendation" "$(cat "$T/tune.csv")"; fi
+"$RALAB" tune --ra 64,128 tests/cases/tiny-file-100b/case.ops | grep -q 'no latency' &&
+	ok "tune notes the ideal device" || bad "tune notes the ideal device" "no note"
+expect_rc "tune bad --ra" 2 "$RALAB" tune --ra 64,x $S0
+expect_rc "tune bad --within" 2 "$RALAB" tune --within 200 $S0
+expect_rc "tune json" 2 "$RALAB" tune --format json $S0
+expect_rc "tune no case" 2 "$RALAB" tune
