@@ -98,7 +98,7 @@ fuzz:
 	@echo "  CC      fuzz/fuzz_ops.c"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 		-o build/fuzz/fuzz_ops fuzz/fuzz_ops.c build/fuzz/libralab.a
-	$(Q)for f in fio strace iolog; do \
+	$(Q)for f in fio strace iolog rawlog; do \
 		echo "  CC      fuzz/fuzz_formats.c ($$f)"; \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 			-DFUZZ_$$(echo $$f | tr a-z A-Z) -o build/fuzz/fuzz_$$f \
