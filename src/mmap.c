@@ -46,12 +46,16 @@ int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len)
 	last = (v->pgoff + v->npages - 1) / HPAGE_PMD_NR;
 	v->pte = calloc(v->npages, 1);
 	v->pmd = calloc(last - v->first_region + 1, 1);
-	if (!v->pte || !v->pmd) {
+	v->seg = malloc(sizeof(*v->seg));
+	if (!v->pte || !v->pmd || !v->seg) {
 		free(v->pte);
 		free(v->pmd);
+		free(v->seg);
 		memset(v, 0, sizeof(*v));
 		return -12;
 	}
+	v->seg[0] = (struct vma_seg){ v->pgoff, v->pgoff + v->npages, 0 };
+	v->nseg = 1;
 	v->active = true;
 	return 0;
 }
@@ -60,7 +64,57 @@ void sim_munmap(struct sim *s)
 {
 	free(s->vma.pte);
 	free(s->vma.pmd);
+	free(s->vma.seg);
 	memset(&s->vma, 0, sizeof(s->vma));
+}
+
+/* find_vma(): the VMA holding page @p of the mapping. */
+static const struct vma_seg *seg_of(const struct sim_vma *v, pgoff_t p)
+{
+	unsigned lo = 0, hi = v->nseg - 1;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi + 1) / 2;
+
+		if (v->seg[mid].start <= p)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return &v->seg[lo];
+}
+
+/* split_vma(): make @p the start of a VMA (p inside the mapping). */
+static int seg_split(struct sim_vma *v, pgoff_t p)
+{
+	unsigned i = (unsigned)(seg_of(v, p) - v->seg);
+	struct vma_seg *n;
+
+	if (v->seg[i].start == p || p >= v->pgoff + v->npages)
+		return 0;
+	n = realloc(v->seg, (v->nseg + 1) * sizeof(*n));
+	if (!n)
+		return -12;
+	v->seg = n;
+	memmove(&n[i + 2], &n[i + 1], (v->nseg - i - 1) * sizeof(*n));
+	n[i + 1] = (struct vma_seg){ p, n[i].end, n[i].vm_flags };
+	n[i].end = p;
+	v->nseg++;
+	return 0;
+}
+
+/* vma_merge(): neighbours with the same flags become one VMA again. */
+static void seg_merge(struct sim_vma *v)
+{
+	unsigned i, k = 0;
+
+	for (i = 1; i < v->nseg; i++) {
+		if (v->seg[i].vm_flags == v->seg[k].vm_flags)
+			v->seg[k].end = v->seg[i].end;
+		else
+			v->seg[++k] = v->seg[i];
+	}
+	v->nseg = k + 1;
 }
 
 static uint8_t *pmd_of(struct sim_vma *v, pgoff_t p)
@@ -76,10 +130,10 @@ static bool mapped(struct sim_vma *v, pgoff_t p)
 /* thp_vma_suitable_order(): the VMA covers the whole aligned PMD. */
 static bool pmd_suitable(const struct sim_vma *v, pgoff_t p)
 {
+	const struct vma_seg *g = seg_of(v, p);
 	pgoff_t start = p & ~(pgoff_t)(HPAGE_PMD_NR - 1);
 
-	return start >= v->pgoff &&
-	       start + HPAGE_PMD_NR <= v->pgoff + v->npages;
+	return start >= g->start && start + HPAGE_PMD_NR <= g->end;
 }
 
 /* do_set_pmd(): map a PMD-sized folio with one PMD entry. */
@@ -113,7 +167,9 @@ static bool fault_around(struct sim *s, struct sim_vma *v, pgoff_t p)
 	struct sim_inode *in = v->file->inode;
 	struct file_ra_state *ra = &v->file->ra;
 	uint64_t isize = in->mapping.i_size;
-	pgoff_t pte_off = p % PTRS_PER_PTE, vma_off = p - v->pgoff;
+	const struct vma_seg *g = seg_of(v, p);
+	pgoff_t vma_pages = g->end - g->start;
+	pgoff_t pte_off = p % PTRS_PER_PTE, vma_off = p - g->start;
 	pgoff_t from_pte, to_pte, start, end, index, file_end;
 	unsigned mmap_miss = 0;
 	struct folio *f;
@@ -125,8 +181,8 @@ static bool fault_around(struct sim *s, struct sim_vma *v, pgoff_t p)
 	to_pte = from_pte + FAULT_AROUND_PAGES;
 	if (to_pte > PTRS_PER_PTE)
 		to_pte = PTRS_PER_PTE;
-	if (to_pte > pte_off + v->npages - vma_off)
-		to_pte = pte_off + v->npages - vma_off;
+	if (to_pte > pte_off + vma_pages - vma_off)
+		to_pte = pte_off + vma_pages - vma_off;
 	to_pte--;
 	start = p + from_pte - pte_off;
 	end = p + to_pte - pte_off;
@@ -188,25 +244,26 @@ static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 	struct sim_file *f = v->file;
 	struct file_ra_state *ra = &f->ra;
 	struct readahead_control ractl = sim_ractl(s, f, p);
+	unsigned vm_flags = seg_of(v, p)->vm_flags;
 	unsigned short mmap_miss;
 
-	if ((v->vm_flags & VM_HUGEPAGE) &&
+	if ((vm_flags & VM_HUGEPAGE) &&
 	    HPAGE_PMD_ORDER <= f->inode->mapping.max_order) {
 		/* Even with readahead off; ra->start is left as it was. */
 		ractl._index &= ~(pgoff_t)(HPAGE_PMD_NR - 1);
 		ra->size = HPAGE_PMD_NR;
-		if (!(v->vm_flags & VM_RAND_READ))
+		if (!(vm_flags & VM_RAND_READ))
 			ra->size *= 2;
 		ra->async_size = HPAGE_PMD_NR;
 		ra->order = HPAGE_PMD_ORDER;
 		page_cache_ra_order(&ractl, ra);
 		return !tried;
 	}
-	if ((v->vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
+	if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
 		return false;
 	if (!ra->ra_pages)
 		return false;
-	if (v->vm_flags & VM_SEQ_READ) {
+	if (vm_flags & VM_SEQ_READ) {
 		s->policy->sync_ra(&ractl, ra->ra_pages);
 		return !tried;
 	}
@@ -233,7 +290,7 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 	struct file_ra_state *ra = &f->ra;
 	struct readahead_control ractl = sim_ractl(s, f, p);
 
-	if ((v->vm_flags & VM_RAND_READ) || !ra->ra_pages)
+	if ((seg_of(v, p)->vm_flags & VM_RAND_READ) || !ra->ra_pages)
 		return false;
 	if (ra->mmap_miss)
 		ra->mmap_miss--;
@@ -333,29 +390,61 @@ void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
 	}
 }
 
+/*
+ * madvise(): page-aligned @off (the parser checks), @len rounded up to
+ * pages, applied VMA by VMA as madvise_walk_vmas() does.  The flag advices
+ * split the VMAs at the range's ends, change their flags and merge equal
+ * neighbours; WILLNEED issues one fadvise per VMA in the range.
+ */
 void sim_madvise(struct sim *s, uint64_t off, uint64_t len, int advice)
 {
 	struct sim_vma *v = &s->vma;
+	pgoff_t a = off / RALAB_PAGE_SIZE, b, end;
+	unsigned i;
 
-	if (!v->active)
+	if (!v->active || !len)
 		return;
-	switch (advice) {
-	case MADV_NORMAL_:
-		v->vm_flags &= ~(VM_SEQ_READ | VM_RAND_READ);
-		break;
-	case MADV_RANDOM_:
-		v->vm_flags = (v->vm_flags & ~VM_SEQ_READ) | VM_RAND_READ;
-		break;
-	case MADV_SEQUENTIAL_:
-		v->vm_flags = (v->vm_flags & ~VM_RAND_READ) | VM_SEQ_READ;
-		break;
-	case MADV_HUGEPAGE_:
-		v->vm_flags |= VM_HUGEPAGE;
-		break;
-	case MADV_WILLNEED_:
-		/* madvise_willneed(): fadvise WILLNEED on the file range. */
-		sim_fadvise(s, v->file, (int64_t)off, (int64_t)len,
-			    FADV_WILLNEED);
-		break;
+	end = v->pgoff + v->npages;
+	b = a + (len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	if (a < v->pgoff || b > end || a >= b)
+		return;
+	if (advice == MADV_WILLNEED_) {
+		/* madvise_willneed(): fadvise WILLNEED on each VMA's part. */
+		for (i = 0; i < v->nseg; i++) {
+			pgoff_t x = v->seg[i].start > a ? v->seg[i].start : a;
+			pgoff_t y = v->seg[i].end < b ? v->seg[i].end : b;
+
+			if (x < y)
+				sim_fadvise(s, v->file,
+					    (int64_t)(x * RALAB_PAGE_SIZE),
+					    (int64_t)((y - x) * RALAB_PAGE_SIZE),
+					    FADV_WILLNEED);
+		}
+		return;
 	}
+	if (seg_split(v, a) || seg_split(v, b)) {
+		s->host_err = -12;
+		return;
+	}
+	for (i = 0; i < v->nseg; i++) {
+		unsigned *fl = &v->seg[i].vm_flags;
+
+		if (v->seg[i].start < a || v->seg[i].end > b)
+			continue;
+		switch (advice) {
+		case MADV_NORMAL_:
+			*fl &= ~(unsigned)(VM_SEQ_READ | VM_RAND_READ);
+			break;
+		case MADV_RANDOM_:
+			*fl = (*fl & ~(unsigned)VM_SEQ_READ) | VM_RAND_READ;
+			break;
+		case MADV_SEQUENTIAL_:
+			*fl = (*fl & ~(unsigned)VM_RAND_READ) | VM_SEQ_READ;
+			break;
+		case MADV_HUGEPAGE_:
+			*fl |= VM_HUGEPAGE;
+			break;
+		}
+	}
+	seg_merge(v);
 }

@@ -70,12 +70,24 @@ struct sim_file {
  * 'ralab kernel' requests with MAP_FIXED_NOREPLACE), so the page-table
  * position of file page p is p % 512 and a PMD covers 512 file pages.
  */
+/*
+ * One VMA of the mapping: madvise() splits the mapping where the flags it
+ * sets change, and neighbours with the same flags merge again (vma_merge),
+ * so the VMAs are the runs of equal flags, in order.
+ */
+struct vma_seg {
+	pgoff_t start, end; /* file pages [start, end) */
+	unsigned vm_flags;
+};
+
+/* The mapping (one at a time): its VMAs and its page tables. */
 struct sim_vma {
 	bool active;
 	struct sim_file *file; /* vma->vm_file */
-	pgoff_t pgoff;         /* vm_pgoff */
+	pgoff_t pgoff;         /* vm_pgoff of the first VMA */
 	uint64_t npages;
-	unsigned vm_flags;
+	struct vma_seg *seg;   /* owned; nseg in file order */
+	unsigned nseg;
 	uint8_t *pte;          /* per page: mapped */
 	uint8_t *pmd;          /* per 512-page region: PMD_* */
 	uint64_t first_region;

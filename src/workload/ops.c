@@ -482,12 +482,10 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		else
 			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, hugepage)",
 				    TOK(tok[3]));
-		/* ralab does not split mappings: flags apply to all of it. */
-		if (op->advice != MADV_WILLNEED_ &&
-		    (op->off != p->map_off || op->len != p->map_len))
-			return perr(p, "madvise %s must cover the whole mapping [%llu, %llu) (ralab does not split mappings)",
-				    tok[3], (unsigned long long)p->map_off,
-				    (unsigned long long)(p->map_off + p->map_len));
+		/* madvise() takes a page-aligned start (else EINVAL). */
+		if (op->off % RALAB_PAGE_SIZE)
+			return perr(p, "madvise offset %llu is not a multiple of %u (madvise() would fail with EINVAL)",
+				    (unsigned long long)op->off, RALAB_PAGE_SIZE);
 		return 0;
 	}
 	if (!strcmp(name, "dump")) {
