@@ -102,6 +102,7 @@ static char *slurp_gz(const char *path, size_t *len)
 	char *buf = NULL;
 	size_t cap = 0, n = 0;
 	int fd[2], st = 0;
+	bool failed = false;
 	pid_t pid;
 
 	if (access(path, R_OK))
@@ -128,13 +129,17 @@ static char *slurp_gz(const char *path, size_t *len)
 		if (n + 1 >= cap) {
 			char *b = realloc(buf, cap = cap ? cap * 2 : 1 << 16);
 
-			if (!b)
+			if (!b) {
+				failed = true;
 				break;
+			}
 			buf = b;
 		}
 		r = read(fd[0], buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r < 0)
+			failed = true;
 		if (r <= 0)
 			break;
 		n += (size_t)r;
@@ -142,7 +147,7 @@ static char *slurp_gz(const char *path, size_t *len)
 	close(fd[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (!buf || n + 1 > cap || !WIFEXITED(st) || WEXITSTATUS(st)) {
+	if (failed || !buf || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		free(buf);
 		errno = EIO;
 		return NULL;
