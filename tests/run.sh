@@ -106,6 +106,14 @@ sed 's/^# read_ahead_kb: 128/# read_ahead_kb: 512/' tests/cases/seed001-seq4k/ca
 if cmp -s "$T/a" "$T/b" && grep -q 'read_ahead_kb=512' "$T/b"; then ok "cli --set"
 else bad "cli --set" "differs from the edited header"; fi
 
+# Sizes take K, M, G, T and KiB, MiB, GiB, TiB alike (powers of 1024).
+sed -e 's/^# file_size: 256M/# file_size: 256MiB/' -e 's/^rand-pread 64K/rand-pread 64KiB/' \
+	tests/cases/seed003-rand64k/case.ops > "$T/kib.ops"
+"$RALAB" sim "$T/kib.ops" | grep -v '^case=' > "$T/a"
+"$RALAB" sim tests/cases/seed003-rand64k/case.ops | grep -v '^case=' > "$T/b"
+if grep -q 'KiB' "$T/kib.ops" && cmp -s "$T/a" "$T/b"; then ok "KiB sizes"
+else bad "KiB sizes" "differs from K"; fi
+
 # Deterministic: the same input gives byte-identical output.
 "$RALAB" sim --trace tests/cases/seed003-rand64k/case.ops > "$T/r1"
 "$RALAB" sim --trace tests/cases/seed003-rand64k/case.ops > "$T/r2"

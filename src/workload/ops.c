@@ -146,9 +146,12 @@ static int parse_u64(const char *s, uint64_t *out, bool suffix)
 		case 'K': case 'k': mult = 1ull << 10; break;
 		case 'M': case 'm': mult = 1ull << 20; break;
 		case 'G': case 'g': mult = 1ull << 30; break;
+		case 'T': case 't': mult = 1ull << 40; break;
 		default: return -EINVAL;
 		}
 		s++;
+		if (s[0] == 'i' && s[1] == 'B') /* KiB, MiB, GiB, TiB */
+			s += 2;
 	}
 	if (*s)
 		return -EINVAL;
@@ -178,7 +181,7 @@ static int arg_size(struct parser *p, const char *what, const char *tok,
 			    what, TOK(tok));
 	if (err) {
 		if (starts_digit(tok))
-			return perr(p, "bad size suffix in %s '%.*s' (use K, M or G)",
+			return perr(p, "bad size suffix in %s '%.*s' (use K, M, G or T, or KiB, MiB, GiB or TiB)",
 				    what, TOK(tok));
 		return perr(p, "%s must be a number, not '%.*s'", what,
 			    TOK(tok));
