@@ -273,8 +273,13 @@ void sim_jobs_free(struct sim *s)
 		free(s->workers[i].vecs);
 		free(s->workers[i].done);
 	}
-	for (i = 0; i < s->nr_jobs; i++)
+	for (i = 0; i < s->nr_jobs; i++) {
+		unsigned k;
+
 		free(s->jobs[i].order);
+		for (k = 0; k < MAX_MAPS; k++)
+			sim_munmap(&s->jobs[i].vma[k]);
+	}
 	free(s->workers);
 	free(s->jobs);
 	s->workers = NULL;

@@ -33,11 +33,13 @@
 
 enum { PMD_NONE, PMD_TABLE, PMD_HUGE };
 
-int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len)
+int sim_mmap(struct sim *s, struct sim_vma *v, struct sim_file *f,
+	     uint64_t off, uint64_t len)
 {
-	struct sim_vma *v = &s->vma;
 	uint64_t last;
 
+	(void)s;
+	sim_munmap(v); /* the parser never reuses a live slot; be safe */
 	memset(v, 0, sizeof(*v));
 	v->file = f;
 	v->pgoff = off / RALAB_PAGE_SIZE;
@@ -60,12 +62,12 @@ int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len)
 	return 0;
 }
 
-void sim_munmap(struct sim *s)
+void sim_munmap(struct sim_vma *v)
 {
-	free(s->vma.pte);
-	free(s->vma.pmd);
-	free(s->vma.seg);
-	memset(&s->vma, 0, sizeof(s->vma));
+	free(v->pte);
+	free(v->pmd);
+	free(v->seg);
+	memset(v, 0, sizeof(*v));
 }
 
 /* find_vma(): the VMA holding page @p of the mapping. */
@@ -355,9 +357,9 @@ static void fault(struct sim *s, struct sim_vma *v, pgoff_t p)
 	}
 }
 
-void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
+void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
+	       uint64_t step)
 {
-	struct sim_vma *v = &s->vma;
 	uint64_t a;
 
 	if (!v->active)
@@ -396,9 +398,9 @@ void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step)
  * split the VMAs at the range's ends, change their flags and merge equal
  * neighbours; WILLNEED issues one fadvise per VMA in the range.
  */
-void sim_madvise(struct sim *s, uint64_t off, uint64_t len, int advice)
+void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
+		 uint64_t len, int advice)
 {
-	struct sim_vma *v = &s->vma;
 	pgoff_t a = off / RALAB_PAGE_SIZE, b, end;
 	unsigned i;
 

@@ -340,7 +340,6 @@ void sim_destroy(struct sim *s)
 {
 	unsigned i;
 
-	sim_munmap(s);
 	for (i = 0; i < s->nr_inodes; i++) {
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
@@ -605,20 +604,23 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_MMAP:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		sim_mmap(s, f, op->off, op->len);
+		if (sim_mmap(s, &s->cur->job->vma[op->map], f, op->off, op->len))
+			s->host_err = -12;
 		break;
 	case OP_TOUCH:
-		sim_touch(s, op->off, op->len, op->count);
+		sim_touch(s, &s->cur->job->vma[op->map], op->off, op->len,
+			  op->count);
 		break;
 	case OP_MADVISE:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		sim_madvise(s, op->off, op->len, op->advice);
+		sim_madvise(s, &s->cur->job->vma[op->map], op->off, op->len,
+			    op->advice);
 		break;
 	case OP_MUNMAP:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		sim_munmap(s);
+		sim_munmap(&s->cur->job->vma[op->map]);
 		break;
 	case OP_DUMP:
 		if (s->on_dump)

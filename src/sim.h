@@ -105,6 +105,9 @@ struct sim_job {
 	bool eof;
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t lat[LAT_BUCKETS];
+	/* Its mappings, by slot (op.map); threads share an address space,
+	 * but each job names only its own. */
+	struct sim_vma vma[MAX_MAPS];
 };
 
 /*
@@ -145,7 +148,6 @@ struct sim {
 	unsigned nr_inodes;
 	struct sim_file *files;   /* descriptors, by their number in the case */
 	unsigned nr_files, cap_files;
-	struct sim_vma vma;
 
 	/* Time and concurrency (engine.c). */
 	const struct ralab_workload *wl;
@@ -223,10 +225,13 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl);
 void sim_run_op(struct sim *s, const struct op *op);
 
 /* mmap.c: the mapping ops and the fault path. */
-int sim_mmap(struct sim *s, struct sim_file *f, uint64_t off, uint64_t len);
-void sim_munmap(struct sim *s);
-void sim_touch(struct sim *s, uint64_t off, uint64_t len, uint64_t step);
-void sim_madvise(struct sim *s, uint64_t off, uint64_t len, int advice);
+int sim_mmap(struct sim *s, struct sim_vma *v, struct sim_file *f,
+	     uint64_t off, uint64_t len);
+void sim_munmap(struct sim_vma *v);
+void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
+	       uint64_t step);
+void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
+		 uint64_t len, int advice);
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 		     struct folio **out);
 

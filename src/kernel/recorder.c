@@ -735,13 +735,16 @@ static uint64_t max_len(const struct ralab_workload *wl)
 
 #define MAP_BASE 0x200000000000ull
 #define MAP_ALIGN (2ull << 20)
+#define MAP_SPAN (1ull << 36) /* address space per (job, slot): 64 GiB */
 
 static int run_ops(struct rec *r, int *fds)
 {
 	const struct ralab_workload *wl = r->wl;
-	uint64_t bufsz = max_len(wl), map_off = 0;
-	void *map = NULL;
-	size_t map_len = 0;
+	/* Mappings by job and slot: a job's slots are its own (op.map). */
+	uint64_t bufsz = max_len(wl), map_off[MAX_JOBS * MAX_MAPS] = { 0 };
+	void *map[MAX_JOBS * MAX_MAPS] = { NULL };
+	size_t map_len[MAX_JOBS * MAX_MAPS] = { 0 };
+	unsigned job = 0, slot = 0;
 	volatile char sink = 0;
 	struct timespec t0, t1;
 	char *buf;
@@ -756,6 +759,10 @@ static int run_ops(struct rec *r, int *fds)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; k < wl->nr_ops && !err; k++) {
 		const struct op *op = &wl->ops[k];
+
+		while (job + 1 < wl->nr_jobs && k >= wl->jobs[job + 1].first_op)
+			job++;
+		slot = job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
 				 op->kind == OP_DUMP ?
@@ -841,35 +848,42 @@ static int run_ops(struct rec *r, int *fds)
 			 * At an address congruent to the offset modulo 2 MiB, as
 			 * the model assumes (and thp_get_unmapped_area() does for
 			 * large mappings): fault-around windows depend on it.
+			 * Each (job, slot) has an address range of its own.
 			 */
-			map_len = (size_t)op->len;
-			map_off = op->off;
-			map = mmap((void *)(MAP_BASE + (op->off & (MAP_ALIGN - 1))),
-				   map_len, PROT_READ, MAP_SHARED | MAP_FIXED_NOREPLACE,
-				   fd, (off_t)op->off);
-			if (map == MAP_FAILED) {
-				map = NULL;
+			map_len[slot] = (size_t)op->len;
+			map_off[slot] = op->off;
+			map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
+						     (op->off & (MAP_ALIGN - 1))),
+					    map_len[slot], PROT_READ,
+					    MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
+					    (off_t)op->off);
+			if (map[slot] == MAP_FAILED) {
+				map[slot] = NULL;
 				err = rerr(r, -errno, "mmap: %s", strerror(errno));
 			}
 			break;
-		case OP_TOUCH:
-			for (i = op->off; map && i < op->off + op->len; i += op->count) {
-				sink += ((volatile const char *)map)[i - map_off];
+		case OP_TOUCH: {
+			const volatile char *m = map[slot];
+
+			for (i = op->off; m && i < op->off + op->len; i += op->count) {
+				sink += m[i - map_off[slot]];
 				if (i + op->count < i)
 					break;
 			}
 			break;
+		}
 		case OP_MADVISE:
 			r->res->st.syscalls++;
-			if (map && madvise((char *)map + (op->off - map_off), (size_t)op->len,
-					   op->advice))
+			if (map[slot] &&
+			    madvise((char *)map[slot] + (op->off - map_off[slot]),
+				    (size_t)op->len, op->advice))
 				err = rerr(r, -errno, "madvise: %s", strerror(errno));
 			break;
 		case OP_MUNMAP:
 			r->res->st.syscalls++;
-			if (map)
-				munmap(map, map_len);
-			map = NULL;
+			if (map[slot])
+				munmap(map[slot], map_len[slot]);
+			map[slot] = NULL;
 			break;
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
@@ -879,8 +893,9 @@ static int run_ops(struct rec *r, int *fds)
 			err = -EINTR;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (map)
-		munmap(map, map_len);
+	for (k = 0; k < MAX_JOBS * MAX_MAPS; k++)
+		if (map[k])
+			munmap(map[k], map_len[k]);
 	(void)sink;
 	r->res->ops_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
 			 (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;

@@ -45,9 +45,14 @@ struct parser {
 	struct ralab_diag *diag;
 	/* Descriptor state while parsing, so that ops resolve statically. */
 	int cur_fd;                /* -1: none */
-	bool mapped;               /* a mapping exists */
 	bool job_needs_fd;         /* a new job's first op opens its fd */
-	uint64_t map_off, map_len; /* its file range */
+	/* The current job's live mappings, by slot (op.map). */
+	struct pmap {
+		bool live;
+		unsigned fd;            /* the descriptor it was made from */
+		uint64_t off, len, seq; /* seq: order of creation */
+	} map[MAX_MAPS];
+	uint64_t map_seq;
 	unsigned last_ino;         /* file of the last current descriptor */
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
@@ -242,6 +247,78 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 }
 
 /* The current descriptor, for an op that needs one. */
+static bool map_any(const struct parser *p)
+{
+	unsigned k;
+
+	for (k = 0; k < MAX_MAPS; k++)
+		if (p->map[k].live)
+			return true;
+	return false;
+}
+
+/* A free slot for a new mapping of @op (descriptor, range); no overlap
+ * with a live mapping of the same descriptor: offsets would be ambiguous. */
+static int map_new(struct parser *p, struct op *op)
+{
+	unsigned k, free_slot = MAX_MAPS;
+
+	for (k = 0; k < MAX_MAPS; k++) {
+		const struct pmap *m = &p->map[k];
+
+		if (!m->live) {
+			if (free_slot == MAX_MAPS)
+				free_slot = k;
+			continue;
+		}
+		if (m->fd == op->fd && op->off < m->off + m->len &&
+		    m->off < op->off + op->len)
+			return perr(p, "mapping [%llu, %llu) overlaps the mapping [%llu, %llu) made from the same descriptor (munmap it first)",
+				    (unsigned long long)op->off,
+				    (unsigned long long)(op->off + op->len),
+				    (unsigned long long)m->off,
+				    (unsigned long long)(m->off + m->len));
+	}
+	if (free_slot == MAX_MAPS)
+		return perr(p, "too many mappings at once (at most %d per job)", MAX_MAPS);
+	op->map = free_slot;
+	return 0;
+}
+
+/*
+ * The mapping holding [@off, @off + @len): the current descriptor's, or
+ * else the only one of any descriptor.
+ */
+static int map_find(struct parser *p, const char *name, struct op *op,
+		    uint64_t off, uint64_t len)
+{
+	unsigned k, found = MAX_MAPS, n = 0;
+
+	for (k = 0; k < MAX_MAPS; k++) {
+		const struct pmap *m = &p->map[k];
+
+		if (!m->live || off < m->off || len > m->len ||
+		    off - m->off > m->len - len)
+			continue;
+		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
+			op->map = k;
+			return 0;
+		}
+		found = k;
+		n++;
+	}
+	if (n == 1) {
+		op->map = found;
+		return 0;
+	}
+	if (n > 1)
+		return perr(p, "'%s' range [%llu, %llu) is in mappings made from several descriptors (make one current: use NAME or fd N)",
+			    name, (unsigned long long)off,
+			    (unsigned long long)(off + len));
+	return perr(p, "'%s' range [%llu, %llu) is outside every mapping", name,
+		    (unsigned long long)off, (unsigned long long)(off + len));
+}
+
 static int need_fd(struct parser *p, const char *op, struct op *o)
 {
 	if (p->cur_fd < 0) {
@@ -407,8 +484,6 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		    (err = arg_size(p, "mapping offset", tok[1], &op->off)) ||
 		    (err = arg_size(p, "mapping length", tok[2], &op->len)))
 			return err;
-		if (p->mapped)
-			return perr(p, "a mapping exists already (munmap it first; ralab keeps one at a time)");
 		if (op->off % RALAB_PAGE_SIZE)
 			return perr(p, "mapping offset %llu is not a multiple of the page size",
 				    (unsigned long long)op->off);
@@ -428,6 +503,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			return err;
 		if (!op->count)
 			return perr(p, "step must not be 0");
+		if ((err = map_new(p, op)))
+			return err;
 		if (full) {
 			/* mmap, touch every STEP bytes, munmap: three ops. */
 			struct op t = *op, u = *op;
@@ -441,9 +518,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			*op = u;
 			return 0;
 		}
-		p->mapped = true;
-		p->map_off = op->off;
-		p->map_len = op->len;
+		p->map[op->map] = (struct pmap){ true, op->fd, op->off, op->len,
+						 ++p->map_seq };
 		return 0;
 	}
 	if (!strcmp(name, "touch") || !strcmp(name, "madvise")) {
@@ -453,18 +529,12 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				 touch ? "touch OFF LEN [STEP]"
 				       : "madvise OFF LEN normal|random|sequential|willneed|hugepage")))
 			return err;
-		if (!p->mapped)
+		if (!map_any(p))
 			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
 		if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
-		    (err = arg_size(p, "length", tok[2], &op->len)))
+		    (err = arg_size(p, "length", tok[2], &op->len)) ||
+		    (err = map_find(p, name, op, op->off, op->len)))
 			return err;
-		if (op->off < p->map_off || op->len > p->map_len ||
-		    op->off - p->map_off > p->map_len - op->len)
-			return perr(p, "range [%llu, %llu) is outside the mapping [%llu, %llu)",
-				    (unsigned long long)op->off,
-				    (unsigned long long)(op->off + op->len),
-				    (unsigned long long)p->map_off,
-				    (unsigned long long)(p->map_off + p->map_len));
 		if (touch) {
 			op->kind = OP_TOUCH;
 			op->count = RALAB_PAGE_SIZE;
@@ -499,12 +569,27 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		return 0;
 	}
 	if (!strcmp(name, "munmap")) {
-		if ((err = nargs(p, name, na, 0, 0, "munmap")))
+		unsigned k, last = MAX_MAPS;
+
+		if ((err = nargs(p, name, na, 0, 1, "munmap [OFF]")))
 			return err;
-		if (!p->mapped)
+		if (!map_any(p))
 			return perr(p, "'munmap' with no mapping");
+		if (na == 1) {
+			/* The mapping holding OFF. */
+			if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
+			    (err = map_find(p, name, op, op->off, 1)))
+				return err;
+		} else {
+			/* The last one made. */
+			for (k = 0; k < MAX_MAPS; k++)
+				if (p->map[k].live &&
+				    (last == MAX_MAPS || p->map[k].seq > p->map[last].seq))
+					last = k;
+			op->map = last;
+		}
 		op->kind = OP_MUNMAP;
-		p->mapped = false;
+		p->map[op->map].live = false;
 		return 0;
 	}
 	return -ENOENT;
@@ -673,7 +758,7 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 			j->first_op = wl->nr_ops;
 			j->iodepth = 1;
 			p->job_needs_fd = true;
-			p->mapped = false;
+			memset(p->map, 0, sizeof(p->map));
 		}
 		snprintf(j->name, sizeof(j->name), "%s", tok[1]);
 		j->line = p->line;

@@ -57,11 +57,15 @@ enum {
  * the order they are opened; 0 is the one the case starts with), @ino the
  * file (0 is the case's file).
  */
+/* Mappings a job may hold at once (mmap ops name one by its slot). */
+#define MAX_MAPS 8
+
 struct op {
 	enum op_kind kind;
 	unsigned line;
 	bool to_eof;     /* read: until read returns 0 */
 	unsigned fd, ino;
+	unsigned map;    /* mmap, touch, madvise, munmap: the job's slot */
 	int advice;
 	uint64_t off, len, count, seed;
 	int64_t stride;

@@ -100,3 +100,11 @@ expect_rc "kernel refuses alloc_fail_ppm" 2 "$RALAB" kernel --set alloc_fail_ppm
 grep -q 'alloc_fail_ppm is a model setting' "$T/err" || bad "kernel alloc_fail_ppm message" "$(head -c 200 "$T/err")"
 # ralab kernel refuses concurrent jobs (one thread records).
 expect_rc "kernel refuses concurrent jobs" 2 "$RALAB" kernel tests/jobs/shared-fd-two-readers.ops
+
+# Two concurrent jobs, each with a mapping of its own (each job's slots
+# are its own; this once overwrote one job's mapping with the other's).
+printf '# file_size: 64M\njob a\nmmap 0 32M\ntouch 0 32M 64K\nmunmap\njob b\nmmap 32M 32M\ntouch 32M 32M 64K\nmunmap\n' > "$T/jm.ops"
+printf '# file_size: 64M\nmmap 0 32M\ntouch 0 32M 64K\nmunmap\nmmap 32M 32M\ntouch 32M 32M 64K\nmunmap\n' > "$T/jm1.ops"
+a=$("$RALAB" sim "$T/jm.ops" | sed -n 's/^folio_orders=//p'); b=$("$RALAB" sim "$T/jm1.ops" | sed -n 's/^folio_orders=//p')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "jobs with mappings of their own" ||
+	bad "jobs with mappings of their own" "two jobs: '$a', one after the other: '$b'"
