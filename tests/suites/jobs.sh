@@ -108,3 +108,14 @@ printf '# file_size: 64M\nmmap 0 32M\ntouch 0 32M 64K\nmunmap\nmmap 32M 32M\ntou
 a=$("$RALAB" sim "$T/jm.ops" | sed -n 's/^folio_orders=//p'); b=$("$RALAB" sim "$T/jm1.ops" | sed -n 's/^folio_orders=//p')
 [ -n "$a" ] && [ "$a" = "$b" ] && ok "jobs with mappings of their own" ||
 	bad "jobs with mappings of their own" "two jobs: '$a', one after the other: '$b'"
+
+# Random multi-job workloads (mappings, madvise, fadvise DONTNEED, close
+# and open, iodepth, several devices) run to the end with exit 0: a
+# crash or a sanitizer report fails (the suite runs under ASan+UBSan too).
+n=0; failed=""
+for f in tests/jobs/stress/*.ops; do
+	if "$RALAB" sim "$f" > /dev/null 2> "$T/stress.err"; then n=$((n + 1))
+	else failed="$failed $(basename "$f") ($(head -c 200 "$T/stress.err"))"; fi
+done
+[ -z "$failed" ] && [ $n -ge 20 ] && ok "random multi-job workloads ($n)" ||
+	bad "random multi-job workloads" "$n ran;$failed"
