@@ -80,6 +80,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (err == -22 && !strstr(d.msg, "past 2^63") && !strstr(d.msg, "too large") &&
 	    !strstr(d.msg, "larger than the file") && !strstr(d.msg, "too many"))
 		__builtin_trap();
+	/* And it must run (small workloads only, to keep runs short). */
+	if (!err && wl->nr_ops < 2000) {
+		struct ralab_stats st;
+		uint64_t work = 0, biggest = wl->cfg.file_size;
+		unsigned i;
+
+		for (i = 0; i < wl->nr_files; i++)
+			if (wl->files[i].size > biggest)
+				biggest = wl->files[i].size;
+		for (i = 0; i < wl->nr_ops; i++)
+			work += wl->ops[i].to_eof ? 1000 : wl->ops[i].count + 1;
+		if (biggest <= (16u << 20) && work <= 20000)
+			ralab_run(wl, NULL, &st);
+	}
 	ralab_workload_free(wl);
 	free(ops);
 	return 0;
