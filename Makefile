@@ -98,6 +98,9 @@ fuzz:
 	@echo "  CC      fuzz/fuzz_ops.c"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 		-o build/fuzz/fuzz_ops fuzz/fuzz_ops.c build/fuzz/libralab.a
+	@echo "  CC      fuzz/fuzz_api.c"
+	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
+		-o build/fuzz/fuzz_api fuzz/fuzz_api.c build/fuzz/libralab.a
 	$(Q)for f in fio strace iolog rawlog; do \
 		echo "  CC      fuzz/fuzz_formats.c ($$f)"; \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
