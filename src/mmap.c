@@ -33,12 +33,11 @@
 
 enum { PMD_NONE, PMD_TABLE, PMD_HUGE };
 
-int sim_mmap(struct sim *s, struct sim_vma *v, struct sim_file *f,
-	     uint64_t off, uint64_t len)
+int sim_mmap(struct sim_vma *v, struct sim_file *f, uint64_t off,
+	     uint64_t len)
 {
 	uint64_t last;
 
-	(void)s;
 	sim_munmap(v); /* the parser never reuses a live slot; be safe */
 	memset(v, 0, sizeof(*v));
 	v->file = f;

@@ -604,7 +604,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_MMAP:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		if (sim_mmap(s, &s->cur->job->vma[op->map], f, op->off, op->len))
+		if (sim_mmap(&s->cur->job->vma[op->map], f, op->off, op->len))
 			s->host_err = -12;
 		break;
 	case OP_TOUCH:

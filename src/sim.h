@@ -225,8 +225,8 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl);
 void sim_run_op(struct sim *s, const struct op *op);
 
 /* mmap.c: the mapping ops and the fault path. */
-int sim_mmap(struct sim *s, struct sim_vma *v, struct sim_file *f,
-	     uint64_t off, uint64_t len);
+int sim_mmap(struct sim_vma *v, struct sim_file *f, uint64_t off,
+	     uint64_t len);
 void sim_munmap(struct sim_vma *v);
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step);

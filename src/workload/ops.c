@@ -246,7 +246,7 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	return 0;
 }
 
-/* The current descriptor, for an op that needs one. */
+/* Does the current job hold a mapping? */
 static bool map_any(const struct parser *p)
 {
 	unsigned k;
@@ -319,6 +319,7 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		    (unsigned long long)off, (unsigned long long)(off + len));
 }
 
+/* The current descriptor, for an op that needs one. */
 static int need_fd(struct parser *p, const char *op, struct op *o)
 {
 	if (p->cur_fd < 0) {
