@@ -80,7 +80,7 @@ struct vma_seg {
 	unsigned vm_flags;
 };
 
-/* The mapping (one at a time): its VMAs and its page tables. */
+/* A mapping (a slot of a job): its VMAs and its page tables. */
 struct sim_vma {
 	bool active;
 	struct sim_file *file; /* vma->vm_file */
