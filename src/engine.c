@@ -32,7 +32,8 @@ void sim_yield(struct sim *s)
 
 /*
  * The next pread of an iodepth > 1 job, from its shared cursor; other ops
- * are run whole by the worker that takes them.  Returns false at the end.
+ * are run whole, as barriers (job_wait), by the worker that takes them.
+ * Returns false at the end.
  */
 static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 		      int64_t *off, uint64_t *len)
@@ -107,6 +108,47 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 	return false;
 }
 
+/* Would worker @o of job @j run now (not finished, not held by a wait)? */
+static bool can_run(const struct sim_job *j, const struct sim_worker *o)
+{
+	if (o->finished || o->job != j)
+		return false;
+	return o->wait_for == 0 || (o->wait_for == 1 && !j->barrier) ||
+	       (o->wait_for == 2 && !j->busy);
+}
+
+/*
+ * Wait, in simulated time, until the job's other workers are out of their
+ * preads (@for_idle) or its barrier op is done: park just after the
+ * earliest of its workers that can run, so that it runs first.  The ops
+ * of an iodepth > 1 job other than preads are barriers, as in fio:
+ * fadvise, close or a mapping happen between the reads in flight, not
+ * among them, and one at a time.
+ */
+static void job_wait(struct sim *s, struct sim_worker *w, bool for_idle)
+{
+	struct sim_job *j = w->job;
+
+	w->wait_for = for_idle ? 2 : 1;
+	while (for_idle ? j->busy : j->barrier) {
+		uint64_t t = UINT64_MAX;
+		unsigned i;
+
+		for (i = 0; i < s->nr_workers; i++) {
+			const struct sim_worker *o = &s->workers[i];
+
+			if (o != w && can_run(j, o) && o->now < t)
+				t = o->now;
+		}
+		if (t == UINT64_MAX)
+			break; /* cannot happen: someone holds what we wait for */
+		if (w->now <= t)
+			w->now = t + 1;
+		sim_yield(s);
+	}
+	w->wait_for = 0;
+}
+
 static void worker_run(struct sim *s, struct sim_worker *w)
 {
 	struct sim_job *j = w->job;
@@ -124,11 +166,20 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 		int64_t off;
 		uint64_t len;
 
-		while (next_unit(s, j, &op, &off, &len)) {
-			if (off < 0)
+		for (;;) {
+			job_wait(s, w, false);
+			if (!next_unit(s, j, &op, &off, &len))
+				break;
+			if (off < 0) {
+				j->barrier = true;
+				job_wait(s, w, true);
 				sim_run_op(s, op);
-			else
+				j->barrier = false;
+			} else {
+				j->busy++;
 				sim_pread(s, &s->files[op->fd], off, len);
+				j->busy--;
+			}
 			if (d->think_ns)
 				sim_spend(s, d->think_ns);
 		}

@@ -103,6 +103,10 @@ struct sim_job {
 	unsigned op;
 	uint64_t i, x, *order;
 	bool eof;
+	/* Workers in a pread, and whether an op other than a pread runs
+	 * (or waits to): such an op is a barrier (engine.c job_wait). */
+	unsigned busy;
+	bool barrier;
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t lat[LAT_BUCKETS];
 	/* Its mappings, by slot (op.map); threads share an address space,
@@ -124,6 +128,9 @@ struct sim_worker {
 	unsigned id;
 	uint32_t call;     /* system calls made, to tell late readahead */
 	bool finished;
+	/* In job_wait(): 1 for the job's barrier op to end, 2 for its
+	 * preads to end; 0 not waiting. */
+	unsigned char wait_for;
 	/* Folios added since the last read_pages(), in order: per task,
 	 * since a worker can be preempted in the middle of a window. */
 	struct folio **batch;

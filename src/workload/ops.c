@@ -1061,28 +1061,9 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 	if (!err && !wl->jobs[0].name[0])
 		strcpy(wl->jobs[0].name, "job0");
 	for (i = 0; !err && i < wl->nr_jobs; i++) {
-		const struct wl_job *j = &wl->jobs[i];
-		unsigned k;
-
-		if (!j->nr_ops) {
-			p.line = j->line;
-			err = perr(&p, "job '%s' has no ops", j->name);
-		}
-		/*
-		 * The workers of an iodepth > 1 job take its ops concurrently:
-		 * a mapping could be unmapped under a worker faulting it in.
-		 * iodepth is about reads in flight; mappings take no part.
-		 */
-		for (k = j->first_op; !err && j->iodepth > 1 &&
-		     k < j->first_op + j->nr_ops; k++) {
-			const struct op *o = &wl->ops[k];
-
-			if (o->kind == OP_MMAP || o->kind == OP_TOUCH ||
-			    o->kind == OP_MADVISE || o->kind == OP_MUNMAP) {
-				p.line = o->line;
-				err = perr(&p, "mmap, touch, madvise and munmap are not modelled in a job with iodepth %u (its workers would run them concurrently); put them in a job of their own",
-					   j->iodepth);
-			}
+		if (!wl->jobs[i].nr_ops) {
+			p.line = wl->jobs[i].line;
+			err = perr(&p, "job '%s' has no ops", wl->jobs[i].name);
 		}
 	}
 out:
