@@ -77,6 +77,20 @@ bad:
 	return -1;
 }
 
+/* Set @key (a KiB value) in @wl; print the error and return -1 if bad. */
+static int set_kb(struct ralab_workload *wl, const char *key,
+		  const char *opt, uint32_t kb)
+{
+	struct ralab_diag d = { 0 };
+	char v[16];
+
+	snprintf(v, sizeof(v), "%u", kb);
+	if (!ralab_workload_set(wl, key, v, &d))
+		return 0;
+	fprintf(stderr, "ralab tune: %s %s: %s\n", opt, v, d.msg);
+	return -1;
+}
+
 struct point {
 	uint32_t ra, msk;
 	uint64_t elapsed_ns, wait_ns, bytes, reads, unused;
@@ -106,6 +120,7 @@ int cli_tune(int argc, char **argv)
 {
 	uint32_t ra[TUNE_MAX_VALUES], msk[TUNE_MAX_VALUES];
 	unsigned nra = 0, nmsk = 0, nsets = 0, ncases = 0, i, c, a, m;
+	unsigned npm, npts; /* max_sectors_kb values (1: the cases'), points */
 	const char *sets[TUNE_MAX_SETS], *policy = NULL;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
 	struct ralab_workload **wl = NULL;
@@ -193,7 +208,9 @@ int cli_tune(int argc, char **argv)
 	}
 	/* Load and check everything before the first run. */
 	wl = calloc(ncases, sizeof(*wl));
-	pts = calloc((size_t)nra * (nmsk ? nmsk : 1), sizeof(*pts));
+	npm = nmsk ? nmsk : 1;
+	npts = nra * npm;
+	pts = calloc(npts, sizeof(*pts));
 	if (!wl || !pts) {
 		ret = 1;
 		goto out;
@@ -216,8 +233,8 @@ int cli_tune(int argc, char **argv)
 			ideal = false;
 	}
 	for (a = 0; a < nra; a++)
-		for (m = 0; m < (nmsk ? nmsk : 1); m++) {
-			struct point *pt = &pts[a * (nmsk ? nmsk : 1) + m];
+		for (m = 0; m < npm; m++) {
+			struct point *pt = &pts[a * npm + m];
 
 			pt->ra = ra[a];
 			pt->msk = nmsk ? msk[m] : 0;
@@ -228,25 +245,11 @@ int cli_tune(int argc, char **argv)
 					.patches = pol.patches,
 					.nr_patches = pol.nr_patches,
 				};
-				struct ralab_diag d = { 0 };
 				struct ralab_stats st;
-				char v[16];
-				int err;
 
 				/* max_sectors_kb first, as on the kernel. */
-				if (nmsk) {
-					snprintf(v, sizeof(v), "%u", msk[m]);
-					err = ralab_workload_set(wl[c], "max_sectors_kb", v, &d);
-					if (err) {
-						fprintf(stderr, "ralab tune: --msk %s: %s\n", v, d.msg);
-						ret = 2;
-						goto out;
-					}
-				}
-				snprintf(v, sizeof(v), "%u", ra[a]);
-				err = ralab_workload_set(wl[c], "read_ahead_kb", v, &d);
-				if (err) {
-					fprintf(stderr, "ralab tune: --ra %s: %s\n", v, d.msg);
+				if ((nmsk && set_kb(wl[c], "max_sectors_kb", "--msk", msk[m])) ||
+				    set_kb(wl[c], "read_ahead_kb", "--ra", ra[a])) {
 					ret = 2;
 					goto out;
 				}
@@ -269,10 +272,10 @@ int cli_tune(int argc, char **argv)
 		}
 	/* The fastest; then the smallest read_ahead_kb close enough to it. */
 	best = rec = &pts[0];
-	for (i = 1; i < nra * (nmsk ? nmsk : 1); i++)
+	for (i = 1; i < npts; i++)
 		if (pts[i].elapsed_ns < best->elapsed_ns)
 			best = &pts[i];
-	for (i = 0; i < nra * (nmsk ? nmsk : 1); i++) {
+	for (i = 0; i < npts; i++) {
 		double lim = (double)best->elapsed_ns * (1.0 + within / 100.0);
 
 		if ((double)pts[i].elapsed_ns <= lim &&
@@ -282,7 +285,7 @@ int cli_tune(int argc, char **argv)
 	}
 	if (fmt == CLI_FMT_CSV) {
 		printf("read_ahead_kb,max_sectors_kb,elapsed_ns,wait_ns,bytes_read,device_reads,ra_pages_unused,fastest,recommended\n");
-		for (i = 0; i < nra * (nmsk ? nmsk : 1); i++) {
+		for (i = 0; i < npts; i++) {
 			const struct point *pt = &pts[i];
 
 			printf("%u,%u,%llu,%llu,%llu,%llu,", pt->ra, pt->msk,
@@ -303,7 +306,7 @@ int cli_tune(int argc, char **argv)
 	printf("%8s %7s %11s %7s %9s %11s %10s %10s\n", "ra_kb", "msk_kb",
 	       "time_ms", "x_best", "MB/s", "stall_ms", "dev_reads",
 	       "unused_pg");
-	for (i = 0; i < nra * (nmsk ? nmsk : 1); i++)
+	for (i = 0; i < npts; i++)
 		print_point_text(&pts[i], best, rec);
 	printf("recommended: read_ahead_kb=%u max_sectors_kb=%u (%.2f ms, %+.1f%% of the fastest, read_ahead_kb=%u)\n",
 	       rec->ra, rec->msk, (double)rec->elapsed_ns / 1e6,
