@@ -12,8 +12,10 @@
  *   rw/readwrite  read, randread, and the reads of rw/readwrite and randrw
  *                 (rwmixread percent of the I/O; the writes are not modelled)
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
- *   file_service_type (roundrobin, sequential, random), loops, number_ios,
- *   invalidate (POSIX_FADV_DONTNEED first), fadvise_hint (0; 1, fio's
+ *   file_service_type (roundrobin, sequential, random), number_ios,
+ *   loops (each loop reopens the job's files, as fio does: fresh readahead
+ *   state, and invalidate and fadvise_hint again),
+ *   invalidate (POSIX_FADV_DONTNEED on open), fadvise_hint (0; 1, fio's
  *   default: SEQUENTIAL or RANDOM as the workload; sequential, random,
  *   noreuse), randseed, norandommap, ioengine (sync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
@@ -813,13 +815,24 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 	free(map);
 }
 
-/* The I/O of one job clone over its open descriptors @fds. */
+/* What fio does on opening a file: invalidate, then the fadvise hint. */
+static void open_hints(struct fio *f, const struct job *j, unsigned clone)
+{
+	if (j->invalidate)
+		emit(f, "fadvise 0 0 dontneed\n");
+	if (j->fadvise_hint != HINT_NONE)
+		emit(f, "fadvise %llu %llu %s\n",
+		     (unsigned long long)(j->offset + clone * j->offset_inc),
+		     (unsigned long long)j->size, fadvise_name(j));
+}
+
+/* The I/O of one loop @l of a job clone over its open descriptors @fds. */
 static void gen_io(struct fio *f, const struct job *j, unsigned clone,
-		   const unsigned *fds, unsigned nfd)
+		   const unsigned *fds, unsigned nfd, uint64_t l)
 {
 	uint64_t start = j->offset + clone * j->offset_inc;
 	uint64_t span = j->filesize > start ? j->filesize - start : 0;
-	uint64_t per_file = j->size / nfd, blocks, n, l, k, x = j->randseed;
+	uint64_t per_file = j->size / nfd, blocks, n, k, x = j->randseed + l;
 	unsigned fi;
 
 	if (per_file > span)
@@ -832,67 +845,65 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		n = j->number_ios;
 	if (!n)
 		return;
-	for (l = 0; l < j->loops; l++) {
-		if (nfd == 1 || j->service == 1) {
-			/* Each file in turn, as one stream. */
-			for (fi = 0; fi < nfd; fi++) {
-				uint64_t m = n / nfd + (fi < n % nfd);
+	if (nfd == 1 || j->service == 1) {
+		/* Each file in turn, as one stream. */
+		for (fi = 0; fi < nfd; fi++) {
+			uint64_t m = n / nfd + (fi < n % nfd);
 
-				if (!m)
-					continue;
-				emit(f, "fd %u\n", fds[fi]);
-				if (has_pattern(j)) {
-					gen_pattern(f, j, start, per_file, m,
-						    j->randseed + fi + l + 1);
-					continue;
-				}
-				if (j->engine == 2) {
-					emit(f, "mmap-read %llu %llu %llu\n",
-					     (unsigned long long)(start & ~4095ull),
-					     (unsigned long long)(m * j->bs + (start & 4095)),
-					     4096ull);
-				} else if (j->random && !j->norandommap && !j->rw) {
-					emit(f, "shuffle-pread %llu %llu %llu %llu\n",
-					     (unsigned long long)start,
-					     (unsigned long long)(m * j->bs),
-					     (unsigned long long)j->bs,
-					     (unsigned long long)(j->randseed + fi + l));
-				} else if (j->random) {
-					emit(f, "rand-pread %llu %llu %llu\n",
-					     (unsigned long long)j->bs,
-					     (unsigned long long)m,
-					     (unsigned long long)(j->randseed + fi + l + 1));
-				} else if (j->engine == 0) {
-					emit(f, "seek %llu\nread %llu %llu\n",
-					     (unsigned long long)start,
-					     (unsigned long long)j->bs,
-					     (unsigned long long)m);
-				} else {
-					emit(f, "stride-pread %llu %llu %llu %llu\n",
-					     (unsigned long long)start,
-					     (unsigned long long)j->bs,
-					     (unsigned long long)j->bs,
-					     (unsigned long long)m);
-				}
-				f->nr_ops += 3;
+			if (!m)
+				continue;
+			emit(f, "fd %u\n", fds[fi]);
+			if (has_pattern(j)) {
+				gen_pattern(f, j, start, per_file, m,
+					    j->randseed + fi + l + 1);
+				continue;
 			}
-			continue;
+			if (j->engine == 2) {
+				emit(f, "mmap-read %llu %llu %llu\n",
+				     (unsigned long long)(start & ~4095ull),
+				     (unsigned long long)(m * j->bs + (start & 4095)),
+				     4096ull);
+			} else if (j->random && !j->norandommap && !j->rw) {
+				emit(f, "shuffle-pread %llu %llu %llu %llu\n",
+				     (unsigned long long)start,
+				     (unsigned long long)(m * j->bs),
+				     (unsigned long long)j->bs,
+				     (unsigned long long)(j->randseed + fi + l));
+			} else if (j->random) {
+				emit(f, "rand-pread %llu %llu %llu\n",
+				     (unsigned long long)j->bs,
+				     (unsigned long long)m,
+				     (unsigned long long)(j->randseed + fi + l + 1));
+			} else if (j->engine == 0) {
+				emit(f, "seek %llu\nread %llu %llu\n",
+				     (unsigned long long)start,
+				     (unsigned long long)j->bs,
+				     (unsigned long long)m);
+			} else {
+				emit(f, "stride-pread %llu %llu %llu %llu\n",
+				     (unsigned long long)start,
+				     (unsigned long long)j->bs,
+				     (unsigned long long)j->bs,
+				     (unsigned long long)m);
+			}
+			f->nr_ops += 3;
 		}
-		/* roundrobin / random: switch file at every I/O. */
-		for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
-			uint64_t b = k / nfd;
+		return;
+	}
+	/* roundrobin / random: switch file at every I/O. */
+	for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
+		uint64_t b = k / nfd;
 
-			if (j->service == 2)
-				fi = (unsigned)(xorshift(&x) % nfd);
-			else
-				fi = (unsigned)(k % nfd);
-			if (j->random)
-				b = xorshift(&x) % (blocks ? blocks : 1);
-			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
-			     (unsigned long long)(start + b * j->bs),
-			     (unsigned long long)j->bs);
-			f->nr_ops += 2;
-		}
+		if (j->service == 2)
+			fi = (unsigned)(xorshift(&x) % nfd);
+		else
+			fi = (unsigned)(k % nfd);
+		if (j->random)
+			b = xorshift(&x) % (blocks ? blocks : 1);
+		emit(f, "fd %u\npread %llu %llu\n", fds[fi],
+		     (unsigned long long)(start + b * j->bs),
+		     (unsigned long long)j->bs);
+		f->nr_ops += 2;
 	}
 }
 
@@ -932,6 +943,8 @@ static int generate(struct fio *f)
 
 		for (c = 0; c < j->numjobs; c++) {
 			unsigned fds[16], k, k2;
+			char onames[16][32];
+			uint64_t l;
 
 			/*
 			 * Each clone is a job of the case: clones run
@@ -994,15 +1007,33 @@ static int generate(struct fio *f)
 				else
 					emit(f, "open %s\n", ino ? oname : "main");
 				fds[k] = ++nfd;
-				if (j->invalidate)
-					emit(f, "fadvise 0 0 dontneed\n");
-				if (j->fadvise_hint != HINT_NONE)
-					emit(f, "fadvise %llu %llu %s\n",
-					     (unsigned long long)(j->offset + c * j->offset_inc),
-					     (unsigned long long)j->size,
-					     fadvise_name(j));
+				snprintf(onames[k], sizeof(onames[k]), "%s",
+					 ino ? oname : "main");
+				open_hints(f, j, c);
 			}
-			gen_io(f, j, c, fds, j->nrfiles);
+			for (l = 0; l < j->loops; l++) {
+				/*
+				 * fio closes a job's files after each loop
+				 * (clear_io_state) and opens them again for
+				 * the next (td_io_open_file), invalidating and
+				 * advising each time: every loop starts with a
+				 * fresh struct file, so fresh readahead state,
+				 * on a cold cache.
+				 */
+				for (k = 0; l && k < j->nrfiles; k++) {
+					if (nfd + 1 >= MAX_FDS)
+						return ferr(f, f->sec[s_of(f, j)].line,
+							    "job [%s]: loops x nrfiles open more than %d descriptors",
+							    j->name, MAX_FDS);
+					emit(f, "fd %u\nclose\nopen %s\n", fds[k],
+					     onames[k]);
+					fds[k] = ++nfd;
+					open_hints(f, j, c);
+				}
+				gen_io(f, j, c, fds, j->nrfiles, l);
+				if (f->nr_ops >= FIO_MAX_OPS)
+					break;
+			}
 			if (f->nr_ops >= FIO_MAX_OPS)
 				return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 		}

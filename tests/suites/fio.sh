@@ -118,3 +118,13 @@ for d in tests/cases/fio-*/; do
 	grep -v -e '^#' "$T/job.ops" | cmp -s - "$T/rec.ops" && ok "fio expands as recorded: $(basename "$d")" ||
 		bad "fio expands as recorded: $(basename "$d")" "$(grep -v '^#' "$T/job.ops" | diff - "$T/rec.ops" | head -5)"
 done
+# loops: fio closes the files after each loop and opens them again for the
+# next (clear_io_state, td_io_open_file), so every pass starts on a new
+# descriptor (fresh readahead state), invalidated and advised again.
+printf '[j]\nrw=read\nbs=4k\nfilesize=1m\nnrfiles=2\nloops=3\nfile_service_type=sequential\n' > "$T/loops.fio"
+out=$("$RALAB" sim --dump-ops "$T/loops.fio" | grep -E '^(close|open|fadvise|file|fd|seek)' | tr '\n' '/')
+hint='fadvise 0 0 dontneed/fadvise 0 2097152 sequential/'
+want="close/open/${hint}file j.0.1 1048576/${hint}fd 1/seek 0/fd 2/seek 0/"
+want="${want}fd 1/close/open main/${hint}fd 2/close/open j.0.1/${hint}fd 3/seek 0/fd 4/seek 0/"
+want="${want}fd 3/close/open main/${hint}fd 4/close/open j.0.1/${hint}fd 5/seek 0/fd 6/seek 0/"
+[ "$out" = "$want" ] && ok "fio loops reopen the files" || bad "fio loops reopen the files" "$out"
