@@ -222,6 +222,8 @@ static void print_time(FILE *out, const struct ralab_config *c,
 	for (i = 0; i < st->nr_jobs; i++) {
 		const struct ralab_job_stats *j = &st->job[i];
 
+		if (j->start_ns)
+			fprintf(out, "job.%s.start_us=%.1f\n", j->name, (double)j->start_ns / 1e3);
 		fprintf(out, "job.%s.elapsed_us=%.1f\n", j->name, (double)j->elapsed_ns / 1e3);
 		fprintf(out, "job.%s.throughput_mb_s=%.1f\n", j->name,
 			j->elapsed_ns ? (double)j->bytes * 1e3 / (double)j->elapsed_ns : 0.0);
@@ -521,7 +523,8 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 
 		fprintf(out, "%s\n    {\"name\": ", k ? "," : "");
 		cli_json_str(out, j->name);
-		fprintf(out, ", \"elapsed_ns\": %llu, \"reads\": %llu, \"bytes\": %llu, \"wait_ns\": %llu, \"waits\": %llu, \"late_ra_waits\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p99_ns\": %llu}",
+		fprintf(out, ", \"start_ns\": %llu, \"elapsed_ns\": %llu, \"reads\": %llu, \"bytes\": %llu, \"wait_ns\": %llu, \"waits\": %llu, \"late_ra_waits\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p99_ns\": %llu}",
+			(unsigned long long)j->start_ns,
 			(unsigned long long)j->elapsed_ns,
 			(unsigned long long)j->reads, (unsigned long long)j->bytes,
 			(unsigned long long)j->wait_ns, (unsigned long long)j->waits,

@@ -91,6 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				biggest = wl->files[i].size;
 		for (i = 0; i < wl->nr_ops; i++)
 			work += wl->ops[i].to_eof ? 1000 : wl->ops[i].count + 1;
+		/* time_based: a few passes at most (the default CPU costs). */
+		for (i = 0; i < wl->nr_jobs; i++)
+			if (wl->jobs[i].runtime_ns > 20000)
+				wl->jobs[i].runtime_ns = 20000;
 		if (biggest <= (16u << 20) && work <= 20000)
 			ralab_run(wl, NULL, &st);
 	}

@@ -40,9 +40,25 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 {
 	const struct wl_job *d = j->def;
 
-	while (j->op < d->nr_ops) {
-		const struct op *o = &s->wl->ops[d->first_op + j->op];
-		struct sim_file *f = &s->files[o->fd];
+	if (s->cur->now >= j->deadline)
+		return false;
+	for (;;) {
+		const struct op *o;
+		struct sim_file *f;
+
+		/*
+		 * time_based: the ops from 'repeat' on, again (a pass that
+		 * took no time ends the job, as in worker_run).
+		 */
+		if (j->op == d->nr_ops && d->repeat &&
+		    s->cur->now > j->pass_start) {
+			j->op = d->repeat_op;
+			j->pass_start = s->cur->now;
+		}
+		if (j->op >= d->nr_ops)
+			break;
+		o = &s->wl->ops[d->first_op + j->op];
+		f = &s->files[o->fd];
 
 		*op = o;
 		*len = o->len;
@@ -156,10 +172,22 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 	unsigned k;
 
 	if (j->nr_workers == 1) {
-		for (k = 0; k < d->nr_ops; k++) {
+		uint64_t pass_start = w->now;
+
+		for (k = 0; k < d->nr_ops && w->now < j->deadline; k++) {
 			sim_run_op(s, &s->wl->ops[d->first_op + k]);
 			if (d->think_ns)
 				sim_spend(s, d->think_ns);
+			/*
+			 * time_based: the ops from 'repeat' on run again until
+			 * the runtime has passed; a pass that took no time
+			 * would never get there, so it ends the job.
+			 */
+			if (k + 1 == d->nr_ops && d->repeat &&
+			    w->now < j->deadline && w->now > pass_start) {
+				pass_start = w->now;
+				k = d->repeat_op - 1;
+			}
 		}
 	} else {
 		const struct op *op;
@@ -222,6 +250,9 @@ static bool held(struct sim *s, struct sim_worker *w)
 	for (k = 0; k < s->nr_workers; k++)
 		if (s->workers[k].job == w->job && s->workers[k].now < start)
 			s->workers[k].now = start;
+	w->job->start_ns = start;
+	if (w->job->def->runtime_ns)
+		w->job->deadline = start + w->job->def->runtime_ns;
 	w->job->released = true;
 	return false;
 }
@@ -291,6 +322,9 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
 	for (i = 0; i < wl->nr_jobs; i++) {
 		s->jobs[i].def = &wl->jobs[i];
 		s->jobs[i].nr_workers = wl->jobs[i].iodepth ? wl->jobs[i].iodepth : 1;
+		/* Jobs start at 0, a 'wait' job when released (held). */
+		s->jobs[i].deadline = wl->jobs[i].runtime_ns ? wl->jobs[i].runtime_ns
+							     : UINT64_MAX;
 		n += s->jobs[i].nr_workers;
 	}
 	s->workers = calloc(n, sizeof(*s->workers));

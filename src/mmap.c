@@ -363,7 +363,8 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 
 	if (!v->active)
 		return;
-	for (a = off; a < off + len; a += step) {
+	for (a = off; a < off + len && s->cur->now < s->cur->job->deadline;
+	     a += step) {
 		pgoff_t p = a / RALAB_PAGE_SIZE;
 
 		if (p >= v->pgoff && p < v->pgoff + v->npages && !mapped(v, p)) {

@@ -511,9 +511,19 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 				s->cfg.cpu_page_ns;
 	unsigned bucket = lat_bucket(cost);
 	bool to_eof = op->to_eof;
+	uint64_t count = to_eof ? UINT64_MAX : op->count;
+	/*
+	 * The job's runtime: no read starts at or after it (fixed while the
+	 * op runs, as a job's runtime starts before its ops).
+	 */
+	uint64_t deadline = j->deadline;
+	/* Only threads and runtimes need more than the clock per read. */
+	bool slow_checks = s->multi || deadline != UINT64_MAX;
 	int64_t n;
 
-	for (i = 0; to_eof || i < op->count; i++) {
+	if (w->now >= deadline)
+		return;
+	for (i = 0; i < count; i++) {
 		int64_t pos = f->f_pos;
 
 		if (len <= MAX_RW_COUNT && pos >= 0 &&
@@ -524,19 +534,25 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 				/* Counted at the end; the clock moves now. */
 				nfast++;
 				w->now += cost;
-				if (s->multi)
-					sim_yield(s);
+				if (__builtin_expect(slow_checks, 0)) {
+					if (w->now >= deadline)
+						break;
+					if (s->multi)
+						sim_yield(s);
+				}
 				continue;
 			}
 			s->st->syscalls++;
 			fast_done(s, pos, len);
-			continue;
+		} else {
+			s->st->syscalls++;
+			n = sys_read_slow(s, f, pos, len);
+			if (n > 0)
+				f->f_pos += n;
+			if (to_eof && n <= 0)
+				break;
 		}
-		s->st->syscalls++;
-		n = sys_read_slow(s, f, pos, len);
-		if (n > 0)
-			f->f_pos += n;
-		if (to_eof && n <= 0)
+		if (w->now >= deadline)
 			break;
 	}
 	s->st->syscalls += nfast;
@@ -544,6 +560,12 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 	j->reads += nfast;
 	j->bytes += nfast * len;
 	j->lat[bucket] += nfast;
+}
+
+/* Whether the job's runtime has passed: its loops of reads stop there. */
+static inline bool past_runtime(const struct sim *s)
+{
+	return s->cur->now >= s->cur->job->deadline;
 }
 
 void sim_run_op(struct sim *s, const struct op *op)
@@ -570,7 +592,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_RAND_PREAD:
 		x = op->seed;
 		size = f->inode->mapping.i_size;
-		for (i = 0; i < op->count; i++) {
+		for (i = 0; i < op->count && !past_runtime(s); i++) {
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
@@ -582,14 +604,14 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_SHUFFLE_PREAD: {
 		uint64_t *order = ralab__shuffle(op->count, op->seed);
 
-		for (i = 0; order && i < op->count; i++)
+		for (i = 0; order && i < op->count && !past_runtime(s); i++)
 			sys_read(s, f, (int64_t)(op->off + order[i] * op->len),
 				 op->len);
 		free(order);
 		break;
 	}
 	case OP_STRIDE_PREAD:
-		for (i = 0; i < op->count; i++)
+		for (i = 0; i < op->count && !past_runtime(s); i++)
 			sys_read(s, f,
 				 (int64_t)op->off + (int64_t)i * op->stride,
 				 op->len);
@@ -651,7 +673,9 @@ static void time_stats(struct sim *s, struct ralab_stats *st)
 			struct ralab_job_stats *js = &st->job[i];
 
 			snprintf(js->name, sizeof(js->name), "%s", j->def->name);
-			js->elapsed_ns = j->end_ns;
+			js->start_ns = j->start_ns;
+			js->elapsed_ns = j->end_ns > j->start_ns ?
+						 j->end_ns - j->start_ns : 0;
 			js->reads = j->reads;
 			js->bytes = j->bytes;
 			js->wait_ns = j->wait_ns;

@@ -107,6 +107,10 @@ struct sim_job {
 	 * (or waits to): such an op is a barrier (engine.c job_wait). */
 	unsigned busy;
 	bool barrier;
+	/* No read starts at or after this time (its runtime; UINT64_MAX). */
+	uint64_t deadline;
+	uint64_t start_ns; /* 0, or when a 'wait' job was released */
+	uint64_t pass_start; /* when the shared cursor last went to 'repeat' */
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t lat[LAT_BUCKETS];
 	/* Its mappings, by slot (op.map); threads share an address space,

@@ -1175,6 +1175,17 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	unsigned i;
 
 	memset(res, 0, sizeof(*res));
+	/* Where a job with a runtime stops depends on this machine's speed. */
+	for (i = 0; i < wl->nr_jobs; i++) {
+		if (wl->jobs[i].runtime_ns) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s:%u: job '%s' has a runtime: where it stops depends on time, so 'ralab kernel' cannot record it (use counts: size, loops or number_ios in fio)",
+					 ralab_workload_name(wl),
+					 wl->jobs[i].runtime_line, wl->jobs[i].name);
+			return -EINVAL;
+		}
+	}
 	/* One thread runs the ops: concurrent jobs cannot be recorded. */
 	for (i = 1; i < wl->nr_jobs; i++) {
 		if (!wl->jobs[i].wait) {

@@ -20,7 +20,9 @@
  *   noreuse), randseed, norandommap, ioengine (sync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
- *   model: no effect on events), stonewall; offset patterns: rw=read:N
+ *   model: no effect on events), runtime and time_based (the job stops
+ *   starting reads at its runtime; time_based repeats a reopening pass
+ *   until then), stonewall; offset patterns: rw=read:N
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
  * Random offsets: fio visits every block once (its random map) in an
@@ -35,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "workload.h"
 
@@ -138,7 +141,7 @@ static const char *const modelled[] = {
 	"stonewall", "wait_for_previous", "rwmixread", "rwmixwrite",
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
-	"zonemode", "zonesize", "zonerange", "zoneskip",
+	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -298,6 +301,46 @@ static int fio_bool(struct fio *f, const struct opt *o, bool *out)
 	return 0;
 }
 
+/*
+ * A time: a number and an optional unit (fio's: us, usec, ms, msec, s,
+ * sec, m, min, h, hour, d, day), else @unit_us; in microseconds.
+ */
+static int fio_time(struct fio *f, const struct opt *o, uint64_t unit_us,
+		    uint64_t *out)
+{
+	static const struct {
+		const char *name;
+		uint64_t us;
+	} units[] = {
+		{ "us", 1 },	   { "usec", 1 },	  { "ms", 1000 },
+		{ "msec", 1000 },  { "s", 1000000 },	  { "sec", 1000000 },
+		{ "m", 60000000 }, { "min", 60000000 },  { "h", 3600000000ull },
+		{ "hour", 3600000000ull },		  { "d", 86400000000ull },
+		{ "day", 86400000000ull },
+	};
+	char *end;
+	uint64_t v;
+	size_t i;
+
+	if (o->val[0] < '0' || o->val[0] > '9')
+		return ferr(f, o->line, "%s: '%s' is not a time", o->key, o->val);
+	v = strtoull(o->val, &end, 10);
+	if (*end) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcasecmp(end, units[i].name))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return ferr(f, o->line, "%s: '%s' has an unknown time unit (us, ms, s, m, h or d)",
+				    o->key, o->val);
+		unit_us = units[i].us;
+	}
+	if (v > 1000000000000ull / unit_us)
+		return ferr(f, o->line, "%s: '%s' is too long (at most 10^12 microseconds)",
+			    o->key, o->val);
+	*out = v * unit_us;
+	return 0;
+}
+
 /* fadvise_hint: none, as the workload (fio's "1"), or one advice. */
 enum fadv_hint { HINT_NONE, HINT_WORKLOAD, HINT_SEQ, HINT_RAND, HINT_NOREUSE };
 
@@ -311,6 +354,8 @@ struct job {
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
 	uint64_t think_us;
+	uint64_t runtime_us; /* 0: none */
+	bool time_based;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
 	bool invalidate, norandommap, stonewall;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
@@ -382,9 +427,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    in_list(k, reporting_only,
 				    sizeof(reporting_only) / sizeof(reporting_only[0])))
 				continue;
-			if (!strcmp(k, "time_based") || !strcmp(k, "runtime"))
-				return ferr(f, x->opts[i].line, "'%s' makes the I/O depend on time, which ralab does not model yet: use size, loops or number_ios",
-					    k);
 			return ferr(f, x->opts[i].line, "option '%s' changes the I/O pattern and is not supported by ralab",
 				    k);
 		}
@@ -568,11 +610,20 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		j->iodepth = (unsigned)v;
 	}
 	if ((o = get(f, sec, "thinktime"))) {
-		if ((err = fio_uint(f, o, &v)))
+		if ((err = fio_time(f, o, 1, &v)))
 			return err;
 		if (v > 1000000000ull)
 			return ferr(f, o->line, "thinktime is too large");
 		j->think_us = v;
+	}
+	/* runtime: seconds unless a unit says otherwise; 0 is no limit. */
+	if ((o = get(f, sec, "runtime")) && (err = fio_time(f, o, 1000000, &j->runtime_us)))
+		return err;
+	if ((o = get(f, sec, "time_based"))) {
+		if ((err = fio_bool(f, o, &j->time_based)))
+			return err;
+		if (j->time_based && !j->runtime_us)
+			return ferr(f, o->line, "time_based needs a runtime (fio would run until stopped)");
 	}
 	if ((o = get(f, sec, "ioengine"))) {
 		const char *e = o->val;
@@ -973,6 +1024,8 @@ static int generate(struct fio *f)
 				emit(f, "iodepth %u\n", j->iodepth);
 			if (j->think_us)
 				emit(f, "think %llu\n", (unsigned long long)j->think_us);
+			if (j->runtime_us)
+				emit(f, "runtime %llu\n", (unsigned long long)j->runtime_us);
 			/* stonewall: the job (its first clone) waits for the earlier. */
 			if (j->stonewall && !c && i)
 				emit(f, "wait\n");
@@ -1011,7 +1064,13 @@ static int generate(struct fio *f)
 					 ino ? oname : "main");
 				open_hints(f, j, c);
 			}
-			for (l = 0; l < j->loops; l++) {
+			for (l = 0; l < j->loops + j->time_based; l++) {
+				/*
+				 * time_based: after the loops, one more pass
+				 * that repeats until the runtime has passed.
+				 */
+				if (l == j->loops)
+					emit(f, "repeat\n");
 				/*
 				 * fio closes a job's files after each loop
 				 * (clear_io_state) and opens them again for

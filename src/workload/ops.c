@@ -613,9 +613,14 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		struct op o = { .line = p->line };
 
 		/* A job reads through a descriptor of its own on 'main'. */
+		struct wl_job *j = &wl->jobs[wl->nr_jobs - 1];
+
 		p->job_needs_fd = false;
 		if ((err = new_fd(p, wl, 0, &o)) || (err = add_op(wl, &o)))
 			return err;
+		/* 'repeat' before it: the descriptor is opened once. */
+		if (j->repeat && j->first_op + j->repeat_op + 1 == wl->nr_ops)
+			j->repeat_op++;
 	}
 	err = parse_fd_op(p, wl, tok, na, &op);
 	if (err == 1)
@@ -733,8 +738,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 }
 
 /*
- * job NAME, iodepth N, think USEC, shared-fd.  Returns 1 for any other
- * line, 0 when handled, or an error.
+ * job NAME, iodepth N, think USEC, wait, runtime USEC, repeat, shared-fd.
+ * Returns 1 for any other line, 0 when handled, or an error.
  */
 static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 			  char **tok, int na)
@@ -785,6 +790,29 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		if ((err = nargs(p, tok[0], na, 0, 0, "wait")))
 			return err;
 		j->wait = true;
+		return 0;
+	}
+	if (!strcmp(tok[0], "runtime")) {
+		if ((err = nargs(p, tok[0], na, 1, 1, "runtime USEC")))
+			return err;
+		if (parse_u64(tok[1], &v, false))
+			return perr(p, "runtime must be a whole number of microseconds, not '%.*s'",
+				    TOK(tok[1]));
+		if (!v || v > 1000000000000ull)
+			return perr(p, "runtime must be from 1 to 10^12 microseconds");
+		j->runtime_ns = v * 1000;
+		j->runtime_line = p->line;
+		return 0;
+	}
+	if (!strcmp(tok[0], "repeat")) {
+		if ((err = nargs(p, tok[0], na, 0, 0, "repeat")))
+			return err;
+		if (j->repeat)
+			return perr(p, "a second 'repeat' in job '%s' (the first is on line %u)",
+				    j->name[0] ? j->name : "job0", j->repeat_line);
+		j->repeat = true;
+		j->repeat_op = wl->nr_ops - j->first_op;
+		j->repeat_line = p->line;
 		return 0;
 	}
 	if (!strcmp(tok[0], "shared-fd")) {
@@ -1061,9 +1089,17 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 	if (!err && !wl->jobs[0].name[0])
 		strcpy(wl->jobs[0].name, "job0");
 	for (i = 0; !err && i < wl->nr_jobs; i++) {
-		if (!wl->jobs[i].nr_ops) {
-			p.line = wl->jobs[i].line;
-			err = perr(&p, "job '%s' has no ops", wl->jobs[i].name);
+		const struct wl_job *j = &wl->jobs[i];
+
+		if (!j->nr_ops) {
+			p.line = j->line;
+			err = perr(&p, "job '%s' has no ops", j->name);
+		} else if (j->repeat && j->repeat_op >= j->nr_ops) {
+			p.line = j->repeat_line;
+			err = perr(&p, "'repeat' is not followed by any op of job '%s'", j->name);
+		} else if (j->repeat && !j->runtime_ns) {
+			p.line = j->repeat_line;
+			err = perr(&p, "'repeat' needs a 'runtime' in job '%s' (else it never ends)", j->name);
 		}
 	}
 out:

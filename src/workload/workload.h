@@ -112,6 +112,12 @@ struct wl_job {
 	uint64_t think_ns; /* between two ops of a worker */
 	bool wait;         /* starts when every earlier job has ended */
 	unsigned line;
+	/* runtime: the job stops starting reads this long after it starts
+	 * (0: no limit); with repeat, its ops from repeat_op on run again
+	 * until then (fio's runtime and time_based). */
+	uint64_t runtime_ns;
+	bool repeat;
+	unsigned repeat_op, repeat_line, runtime_line;
 };
 
 /* Header keys, with the line that set each (0 = default). */

@@ -128,3 +128,24 @@ want="close/open/${hint}file j.0.1 1048576/${hint}fd 1/seek 0/fd 2/seek 0/"
 want="${want}fd 1/close/open main/${hint}fd 2/close/open j.0.1/${hint}fd 3/seek 0/fd 4/seek 0/"
 want="${want}fd 3/close/open main/${hint}fd 4/close/open j.0.1/${hint}fd 5/seek 0/fd 6/seek 0/"
 [ "$out" = "$want" ] && ok "fio loops reopen the files" || bad "fio loops reopen the files" "$out"
+# runtime (seconds unless a unit says otherwise) and time_based: the job
+# stops at its runtime; time_based repeats it, each pass on reopened,
+# invalidated files, as fio's loops.
+printf '[j]\nrw=read\nbs=4k\nsize=8m\nruntime=50ms\ntime_based\n' > "$T/tb.fio"
+out=$("$RALAB" sim --dump-ops "$T/tb.fio" | grep -E '^(runtime|repeat|close|open|seek|read) ' ; "$RALAB" sim --dump-ops "$T/tb.fio" | grep -cx 'repeat')
+want=$(printf 'runtime 50000\nseek 0\nread 4096 2048\nopen main\nseek 0\nread 4096 2048\n1')
+[ "$out" = "$want" ] && ok "fio time_based" || bad "fio time_based" "$out"
+got=
+for rt in 2 1m 250ms 7us 3H; do
+	printf '[j]\nrw=read\nsize=1m\nruntime=%s\n' "$rt" > "$T/rt.fio"
+	got="$got $("$RALAB" sim --dump-ops "$T/rt.fio" | sed -n 's/^runtime //p')"
+done
+[ "$got" = " 2000000 60000000 250000 7 10800000000" ] && ok "fio runtime units" ||
+	bad "fio runtime units" "$got"
+# On the loop device model, 50 ms of an 8 MiB file re-read: 50 ms, and
+# more than the file.
+"$RALAB" sim --set device=loop "$T/tb.fio" > "$T/tb.out"
+if awk -F= '$1 == "elapsed_us" { e = $2 } $1 == "bytes_read" { b = $2 }
+	END { exit !(e >= 50000 && e < 51000 && b > 8388608) }' "$T/tb.out"; then
+	ok "fio time_based runs for its runtime"
+else bad "fio time_based runs for its runtime" "$(grep -E '^(elapsed_us|bytes_read)' "$T/tb.out")"; fi

@@ -61,10 +61,11 @@ printf '# file_size: 8M\n# device: loop\njob a\nread 64K eof\njob b\nwait\nread 
 pa=$("$RALAB" sim "$T/par.ops" | sed -n 's/^job.b.elapsed_us=//p')
 sa=$("$RALAB" sim "$T/seq.ops" | sed -n 's/^job.a.elapsed_us=//p')
 sb=$("$RALAB" sim "$T/seq.ops" | sed -n 's/^job.b.elapsed_us=//p')
+st=$("$RALAB" sim "$T/seq.ops" | sed -n 's/^job.b.start_us=//p')
 # Serial: b starts when a has ended (and finds the file cached); parallel:
-# b reads it cold beside a.
-awk -v pa="$pa" -v sa="$sa" -v sb="$sb" 'BEGIN { exit !(sb >= sa && sb - sa < sa / 2 && pa > sb - sa) }' &&
-	ok "jobs wait" || bad "jobs wait" "parallel b $pa, serial a $sa b $sb"
+# b reads it cold beside a.  A job's elapsed time counts from its start.
+awk -v pa="$pa" -v sa="$sa" -v sb="$sb" -v st="$st" 'BEGIN { exit !(st == sa && sb < sa / 2 && pa > sb) }' &&
+	ok "jobs wait" || bad "jobs wait" "parallel b $pa, serial a $sa b $sb from $st"
 
 # iodepth: preads of one job in flight at once finish sooner.
 printf '# file_size: 32M\n# device: loop\nrand-pread 4K 2000 3\n' > "$T/qd1.ops"
@@ -119,3 +120,50 @@ for f in tests/jobs/stress/*.ops; do
 done
 [ -z "$failed" ] && [ $n -ge 20 ] && ok "random multi-job workloads ($n)" ||
 	bad "random multi-job workloads" "$n ran;$failed"
+
+# runtime USEC: a job starts no read once its runtime has passed (fio's
+# runtime); with 'repeat', its ops from there on run again until then
+# (time_based).  The read that crosses the limit ends after it: at most a
+# device round trip of one readahead window late (loop: 55 us + 256 KiB at
+# 1676 MB/s, well under 1 ms).
+num() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+within() { # VALUE LOW HIGH
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v >= lo && v < hi) }'
+}
+printf '# file_size: 64M\n# device: loop\nruntime 5000\nfadvise 0 0 dontneed\nread 4K eof\n' > "$T/rt.ops"
+sed '/^runtime/d' "$T/rt.ops" > "$T/rt-all.ops"
+"$RALAB" sim "$T/rt.ops" > "$T/rt.out" && "$RALAB" sim "$T/rt-all.ops" > "$T/rt-all.out"
+if within "$(num elapsed_us "$T/rt.out")" 5000 6000 &&
+   [ "$(num bytes_read "$T/rt.out")" -lt "$(num bytes_read "$T/rt-all.out")" ]; then
+	ok "runtime stops the reads"
+else bad "runtime stops the reads" "$(grep -E '^(elapsed_us|bytes_read)' "$T/rt.out")"; fi
+# repeat: passes over a 4 MiB file, each invalidated first, for 20 ms: more
+# than one pass, and every byte read came from the device.
+printf '# file_size: 4M\n# device: loop\nruntime 20000\nrepeat\nfadvise 0 0 dontneed\nseek 0\nread 4K eof\n' > "$T/rep.ops"
+"$RALAB" sim "$T/rep.ops" > "$T/rep.out"
+b=$(num bytes_read "$T/rep.out"); sec=$(num data_sectors "$T/rep.out")
+if within "$(num elapsed_us "$T/rep.out")" 20000 21000 && [ "$b" -gt 4194304 ] &&
+   [ $((sec * 512)) -ge "$b" ]; then
+	ok "repeat runs the ops again until the runtime"
+else bad "repeat runs the ops again until the runtime" "$(grep -E '^(elapsed_us|bytes_read|data_sectors)' "$T/rep.out")"; fi
+"$RALAB" sim "$T/rep.ops" | cmp -s - "$T/rep.out" && ok "runtime deterministic" ||
+	bad "runtime deterministic" "two runs differ"
+# An iodepth job's workers stop together; a 'wait' job's runtime counts
+# from its start, which the report gives.
+printf '# file_size: 64M\n# device: nvme\njob a\niodepth 8\nruntime 3000\nrepeat\nfadvise 0 0 dontneed\nrand-pread 4K 100000\njob b\nwait\nruntime 2000\nrepeat\nfadvise 0 0 dontneed\nseek 0\nread 4K eof\n' > "$T/rtj.ops"
+"$RALAB" sim "$T/rtj.ops" > "$T/rtj.out"
+if within "$(num job.a.elapsed_us "$T/rtj.out")" 3000 4000 &&
+   [ "$(num job.b.start_us "$T/rtj.out")" = "$(num job.a.elapsed_us "$T/rtj.out")" ] &&
+   within "$(num job.b.elapsed_us "$T/rtj.out")" 2000 3000; then
+	ok "runtime per job (iodepth, wait)"
+else bad "runtime per job (iodepth, wait)" "$(grep '^job\.' "$T/rtj.out" | tr '\n' ' ')"; fi
+# A repeated pass that takes no time (no device, no CPU costs) would never
+# reach the runtime: it ends the job (after that one pass) instead of
+# spinning.
+printf '# file_size: 1M\n# cpu_syscall_ns: 0\n# cpu_folio_ns: 0\n# cpu_page_ns: 0\n# cpu_request_ns: 0\nruntime 1000\nrepeat\nseek 0\nread 4K eof\n' > "$T/zero.ops"
+timeout 20 "$RALAB" sim "$T/zero.ops" > "$T/zero.out" && [ "$(num bytes_read "$T/zero.out")" = 1048576 ] &&
+	ok "a repeat that takes no time ends" || bad "a repeat that takes no time ends" "$(grep -E '^(bytes_read|elapsed)' "$T/zero.out")"
+# The kernel cannot stop where the model does: 'ralab kernel' refuses.
+"$RALAB" kernel "$T/rt.ops" > "$T/k.out" 2> "$T/k.err"; rc=$?
+[ $rc = 2 ] && grep -q "rt.ops:3: job 'job0' has a runtime" "$T/k.err" && [ ! -s "$T/k.out" ] &&
+	ok "kernel refuses a runtime" || bad "kernel refuses a runtime" "exit $rc: $(cat "$T/k.err")"
