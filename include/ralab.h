@@ -221,8 +221,9 @@ const char *ralab_patch_policy(unsigned i); /* the policy it applies to */
 /* Time figures of one job (a 'job' section of the case). */
 struct ralab_job_stats {
 	char name[32];
-	uint64_t start_ns;     /* when it started: 0, or for a 'wait' job
-				* when the jobs before it had ended */
+	uint64_t start_ns;     /* when it started: its delay (0), or for a
+				* 'wait' job when the jobs before it had
+				* ended if that is later */
 	uint64_t elapsed_ns;   /* from its start to the end of its last op */
 	uint64_t reads, bytes; /* read/pread calls, bytes returned */
 	uint64_t wait_ns, waits, late_ra_waits;

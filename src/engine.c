@@ -233,7 +233,7 @@ static void trampoline(unsigned hi, unsigned lo, unsigned whi, unsigned wlo)
 static bool held(struct sim *s, struct sim_worker *w)
 {
 	unsigned k, idx = (unsigned)(w->job - s->jobs);
-	uint64_t start = 0;
+	uint64_t start = w->job->def->delay_ns;
 
 	if (!w->job->def->wait || w->job->released)
 		return false;
@@ -322,9 +322,14 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
 	for (i = 0; i < wl->nr_jobs; i++) {
 		s->jobs[i].def = &wl->jobs[i];
 		s->jobs[i].nr_workers = wl->jobs[i].iodepth ? wl->jobs[i].iodepth : 1;
-		/* Jobs start at 0, a 'wait' job when released (held). */
-		s->jobs[i].deadline = wl->jobs[i].runtime_ns ? wl->jobs[i].runtime_ns
-							     : UINT64_MAX;
+		/*
+		 * Jobs start at their delay (0), a 'wait' job no earlier
+		 * than when it is released (held).
+		 */
+		s->jobs[i].start_ns = wl->jobs[i].delay_ns;
+		s->jobs[i].deadline = wl->jobs[i].runtime_ns ?
+					      wl->jobs[i].delay_ns + wl->jobs[i].runtime_ns :
+					      UINT64_MAX;
 		n += s->jobs[i].nr_workers;
 	}
 	s->workers = calloc(n, sizeof(*s->workers));
@@ -335,6 +340,7 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
 		for (k = 0; k < s->jobs[i].nr_workers; k++) {
 			s->workers[n].job = &s->jobs[i];
 			s->workers[n].id = n;
+			s->workers[n].now = s->jobs[i].start_ns;
 			n++;
 		}
 	s->multi = s->nr_workers > 1;

@@ -109,7 +109,7 @@ struct sim_job {
 	bool barrier;
 	/* No read starts at or after this time (its runtime; UINT64_MAX). */
 	uint64_t deadline;
-	uint64_t start_ns; /* 0, or when a 'wait' job was released */
+	uint64_t start_ns; /* its delay, or when a 'wait' job was released */
 	uint64_t pass_start; /* when the shared cursor last went to 'repeat' */
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t lat[LAT_BUCKETS];

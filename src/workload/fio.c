@@ -20,7 +20,8 @@
  *   noreuse), randseed, norandommap, ioengine (sync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
- *   model: no effect on events), runtime and time_based (the job stops
+ *   model: no effect on events), startdelay (one time, not a range),
+ *   runtime and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a reopening pass
  *   until then), stonewall; offset patterns: rw=read:N
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
@@ -130,7 +131,7 @@ static const char *const reporting_only[] = {
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
 	"iodepth_batch", "iodepth_batch_complete", "iodepth_low", "end_fsync",
-	"fsync_on_close", "direct_io", "startdelay", "unlink",
+	"fsync_on_close", "direct_io", "unlink",
 };
 
 static const char *const modelled[] = {
@@ -142,6 +143,7 @@ static const char *const modelled[] = {
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
+	"startdelay",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -355,6 +357,7 @@ struct job {
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
 	uint64_t think_us;
 	uint64_t runtime_us; /* 0: none */
+	uint64_t delay_us;   /* startdelay */
 	bool time_based;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
 	bool invalidate, norandommap, stonewall;
@@ -619,6 +622,13 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	/* runtime: seconds unless a unit says otherwise; 0 is no limit. */
 	if ((o = get(f, sec, "runtime")) && (err = fio_time(f, o, 1000000, &j->runtime_us)))
 		return err;
+	if ((o = get(f, sec, "startdelay"))) {
+		if (strchr(o->val, '-') || strchr(o->val, ':'))
+			return ferr(f, o->line, "startdelay: a range ('%s') draws a random delay, which ralab does not model: give one time",
+				    o->val);
+		if ((err = fio_time(f, o, 1000000, &j->delay_us)))
+			return err;
+	}
 	if ((o = get(f, sec, "time_based"))) {
 		if ((err = fio_bool(f, o, &j->time_based)))
 			return err;
@@ -1024,6 +1034,8 @@ static int generate(struct fio *f)
 				emit(f, "iodepth %u\n", j->iodepth);
 			if (j->think_us)
 				emit(f, "think %llu\n", (unsigned long long)j->think_us);
+			if (j->delay_us)
+				emit(f, "delay %llu\n", (unsigned long long)j->delay_us);
 			if (j->runtime_us)
 				emit(f, "runtime %llu\n", (unsigned long long)j->runtime_us);
 			/* stonewall: the job (its first clone) waits for the earlier. */

@@ -738,7 +738,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 }
 
 /*
- * job NAME, iodepth N, think USEC, wait, runtime USEC, repeat, shared-fd.
+ * job NAME, iodepth N, think USEC, wait, delay USEC, runtime USEC, repeat,
+ * shared-fd.
  * Returns 1 for any other line, 0 when handled, or an error.
  */
 static int parse_job_line(struct parser *p, struct ralab_workload *wl,
@@ -790,6 +791,15 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		if ((err = nargs(p, tok[0], na, 0, 0, "wait")))
 			return err;
 		j->wait = true;
+		return 0;
+	}
+	if (!strcmp(tok[0], "delay")) {
+		if ((err = nargs(p, tok[0], na, 1, 1, "delay USEC")))
+			return err;
+		if (parse_u64(tok[1], &v, false) || v > 1000000000000ull)
+			return perr(p, "delay must be a whole number of microseconds up to 10^12, not '%.*s'",
+				    TOK(tok[1]));
+		j->delay_ns = v * 1000;
 		return 0;
 	}
 	if (!strcmp(tok[0], "runtime")) {

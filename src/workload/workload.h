@@ -116,6 +116,7 @@ struct wl_job {
 	 * (0: no limit); with repeat, its ops from repeat_op on run again
 	 * until then (fio's runtime and time_based). */
 	uint64_t runtime_ns;
+	uint64_t delay_ns; /* starts no earlier than this (fio's startdelay) */
 	bool repeat;
 	unsigned repeat_op, repeat_line, runtime_line;
 };

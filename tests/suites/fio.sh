@@ -149,3 +149,6 @@ if awk -F= '$1 == "elapsed_us" { e = $2 } $1 == "bytes_read" { b = $2 }
 	END { exit !(e >= 50000 && e < 51000 && b > 8388608) }' "$T/tb.out"; then
 	ok "fio time_based runs for its runtime"
 else bad "fio time_based runs for its runtime" "$(grep -E '^(elapsed_us|bytes_read)' "$T/tb.out")"; fi
+printf '[j]\nrw=read\nsize=1m\nstartdelay=2ms\n' > "$T/sd.fio"
+"$RALAB" sim --dump-ops "$T/sd.fio" | grep -qx 'delay 2000' && ok "fio startdelay" ||
+	bad "fio startdelay" "$("$RALAB" sim --dump-ops "$T/sd.fio" | head -8)"

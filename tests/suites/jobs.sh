@@ -167,3 +167,13 @@ timeout 20 "$RALAB" sim "$T/zero.ops" > "$T/zero.out" && [ "$(num bytes_read "$T
 "$RALAB" kernel "$T/rt.ops" > "$T/k.out" 2> "$T/k.err"; rc=$?
 [ $rc = 2 ] && grep -q "rt.ops:3: job 'job0' has a runtime" "$T/k.err" && [ ! -s "$T/k.out" ] &&
 	ok "kernel refuses a runtime" || bad "kernel refuses a runtime" "exit $rc: $(cat "$T/k.err")"
+# delay USEC (fio's startdelay): a job starts then; a 'wait' job at the
+# later of its delay and the end of the jobs before it.
+printf '# file_size: 4M\n# device: loop\njob a\nread 4K eof\njob b\ndelay 1000\nread 4K eof\njob c\nwait\ndelay 5\nruntime 300\nread 4K eof\n' > "$T/delay.ops"
+"$RALAB" sim "$T/delay.ops" > "$T/delay.out"
+ae=$(num job.a.elapsed_us "$T/delay.out"); bs=$(num job.b.start_us "$T/delay.out"); be=$(num job.b.elapsed_us "$T/delay.out")
+cs=$(num job.c.start_us "$T/delay.out"); ce=$(num job.c.elapsed_us "$T/delay.out")
+if [ "$bs" = 1000.0 ] && awk -v a="$ae" -v bs="$bs" -v be="$be" -v cs="$cs" -v ce="$ce" \
+	'BEGIN { last = a > bs + be ? a : bs + be; exit !(cs == last && ce >= 300 && ce < 1300) }'; then
+	ok "delay starts a job late"
+else bad "delay starts a job late" "$(grep '^job\.' "$T/delay.out" | grep -E 'start|elapsed' | tr '\n' ' ')"; fi
