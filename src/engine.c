@@ -165,6 +165,17 @@ static void job_wait(struct sim *s, struct sim_worker *w, bool for_idle)
 	w->wait_for = 0;
 }
 
+/* Whether every worker of job @j has finished. */
+static bool job_done(const struct sim *s, const struct sim_job *j)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_workers; i++)
+		if (s->workers[i].job == j && !s->workers[i].finished)
+			return false;
+	return true;
+}
+
 static void worker_run(struct sim *s, struct sim_worker *w)
 {
 	struct sim_job *j = w->job;
@@ -215,6 +226,20 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 	if (w->now > j->end_ns)
 		j->end_ns = w->now;
 	w->finished = true;
+	/*
+	 * exitall: when the job ends (its last worker), the jobs running
+	 * beside it stop starting reads, as fio terminates the others of
+	 * its group; 'wait' jobs not yet started (fio: a later group,
+	 * after a stonewall) still run.
+	 */
+	if (d->exitall && job_done(s, j)) {
+		for (k = 0; k < s->nr_jobs; k++) {
+			struct sim_job *o = &s->jobs[k];
+
+			if ((!o->def->wait || o->released) && o->deadline > w->now)
+				o->deadline = w->now;
+		}
+	}
 }
 
 static void trampoline(unsigned hi, unsigned lo, unsigned whi, unsigned wlo)

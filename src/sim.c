@@ -513,15 +513,14 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 	bool to_eof = op->to_eof;
 	uint64_t count = to_eof ? UINT64_MAX : op->count;
 	/*
-	 * The job's runtime: no read starts at or after it (fixed while the
-	 * op runs, as a job's runtime starts before its ops).
+	 * No read starts at or after the job's deadline (its runtime; with
+	 * threads, another job's exitall can move it while this op runs).
+	 * Only threads and runtimes need more than the clock per read.
 	 */
-	uint64_t deadline = j->deadline;
-	/* Only threads and runtimes need more than the clock per read. */
-	bool slow_checks = s->multi || deadline != UINT64_MAX;
+	bool slow_checks = s->multi || j->deadline != UINT64_MAX;
 	int64_t n;
 
-	if (w->now >= deadline)
+	if (w->now >= j->deadline)
 		return;
 	for (i = 0; i < count; i++) {
 		int64_t pos = f->f_pos;
@@ -535,7 +534,7 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 				nfast++;
 				w->now += cost;
 				if (__builtin_expect(slow_checks, 0)) {
-					if (w->now >= deadline)
+					if (w->now >= j->deadline)
 						break;
 					if (s->multi)
 						sim_yield(s);
@@ -552,7 +551,7 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 			if (to_eof && n <= 0)
 				break;
 		}
-		if (w->now >= deadline)
+		if (w->now >= j->deadline)
 			break;
 	}
 	s->st->syscalls += nfast;

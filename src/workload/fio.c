@@ -21,6 +21,7 @@
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), startdelay (one time, not a range),
+ *   exitall (the jobs running beside the one that ends stop),
  *   runtime and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a reopening pass
  *   until then), stonewall; offset patterns: rw=read:N
@@ -127,7 +128,7 @@ static const char *const reporting_only[] = {
 	"disable_slat", "disable_bw_measurement", "gtod_reduce", "unified_rw_reporting",
 	"ramp_time", "thread", "directory", "create_on_open", "allow_file_create",
 	"kb_base", "unit_base", "cpus_allowed", "cpumask", "nice", "prio",
-	"prioclass", "exitall", "clocksource", "continue_on_error",
+	"prioclass", "clocksource", "continue_on_error",
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
 	"iodepth_batch", "iodepth_batch_complete", "iodepth_low", "end_fsync",
@@ -143,7 +144,7 @@ static const char *const modelled[] = {
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
-	"startdelay",
+	"startdelay", "exitall",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -358,6 +359,7 @@ struct job {
 	uint64_t think_us;
 	uint64_t runtime_us; /* 0: none */
 	uint64_t delay_us;   /* startdelay */
+	bool exitall;
 	bool time_based;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
 	bool invalidate, norandommap, stonewall;
@@ -621,6 +623,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	}
 	/* runtime: seconds unless a unit says otherwise; 0 is no limit. */
 	if ((o = get(f, sec, "runtime")) && (err = fio_time(f, o, 1000000, &j->runtime_us)))
+		return err;
+	if ((o = get(f, sec, "exitall")) && (err = fio_bool(f, o, &j->exitall)))
 		return err;
 	if ((o = get(f, sec, "startdelay"))) {
 		if (strchr(o->val, '-') || strchr(o->val, ':'))
@@ -1036,6 +1040,8 @@ static int generate(struct fio *f)
 				emit(f, "think %llu\n", (unsigned long long)j->think_us);
 			if (j->delay_us)
 				emit(f, "delay %llu\n", (unsigned long long)j->delay_us);
+			if (j->exitall)
+				emit(f, "exitall\n");
 			if (j->runtime_us)
 				emit(f, "runtime %llu\n", (unsigned long long)j->runtime_us);
 			/* stonewall: the job (its first clone) waits for the earlier. */

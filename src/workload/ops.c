@@ -739,7 +739,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 
 /*
  * job NAME, iodepth N, think USEC, wait, delay USEC, runtime USEC, repeat,
- * shared-fd.
+ * exitall, shared-fd.
  * Returns 1 for any other line, 0 when handled, or an error.
  */
 static int parse_job_line(struct parser *p, struct ralab_workload *wl,
@@ -787,10 +787,13 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		}
 		return 0;
 	}
-	if (!strcmp(tok[0], "wait")) {
-		if ((err = nargs(p, tok[0], na, 0, 0, "wait")))
+	if (!strcmp(tok[0], "wait") || !strcmp(tok[0], "exitall")) {
+		if ((err = nargs(p, tok[0], na, 0, 0, tok[0])))
 			return err;
-		j->wait = true;
+		if (tok[0][0] == 'w')
+			j->wait = true;
+		else
+			j->exitall = true;
 		return 0;
 	}
 	if (!strcmp(tok[0], "delay")) {

@@ -118,6 +118,7 @@ struct wl_job {
 	uint64_t runtime_ns;
 	uint64_t delay_ns; /* starts no earlier than this (fio's startdelay) */
 	bool repeat;
+	bool exitall; /* when it ends, the other jobs stop (fio's exitall) */
 	unsigned repeat_op, repeat_line, runtime_line;
 };
 

@@ -152,3 +152,6 @@ else bad "fio time_based runs for its runtime" "$(grep -E '^(elapsed_us|bytes_re
 printf '[j]\nrw=read\nsize=1m\nstartdelay=2ms\n' > "$T/sd.fio"
 "$RALAB" sim --dump-ops "$T/sd.fio" | grep -qx 'delay 2000' && ok "fio startdelay" ||
 	bad "fio startdelay" "$("$RALAB" sim --dump-ops "$T/sd.fio" | head -8)"
+printf '[global]\nrw=read\nsize=4m\n[bg]\n[fg]\nexitall\n' > "$T/ea.fio"
+[ "$("$RALAB" sim --dump-ops "$T/ea.fio" | grep -A1 -x 'job fg.0' | tail -n 1)" = exitall ] &&
+	ok "fio exitall" || bad "fio exitall" "$("$RALAB" sim --dump-ops "$T/ea.fio" | grep -A2 '^job')"

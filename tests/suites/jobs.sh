@@ -177,3 +177,13 @@ if [ "$bs" = 1000.0 ] && awk -v a="$ae" -v bs="$bs" -v be="$be" -v cs="$cs" -v c
 	'BEGIN { last = a > bs + be ? a : bs + be; exit !(cs == last && ce >= 300 && ce < 1300) }'; then
 	ok "delay starts a job late"
 else bad "delay starts a job late" "$(grep '^job\.' "$T/delay.out" | grep -E 'start|elapsed' | tr '\n' ' ')"; fi
+# exitall: when that job ends, the jobs running beside it stop (within a
+# read); a 'wait' job after it (fio: a later group) still runs.
+printf '# file_size: 64M\n# device: loop\njob bg\nread 4K eof\njob fg\nexitall\nrand-pread 4K 200\njob later\nwait\nread 4K 100\n' > "$T/ea.ops"
+"$RALAB" sim "$T/ea.ops" > "$T/ea.out"
+bge=$(num job.bg.elapsed_us "$T/ea.out"); fge=$(num job.fg.elapsed_us "$T/ea.out")
+if awk -v b="$bge" -v f="$fge" 'BEGIN { exit !(b >= f && b < f + 1000) }' &&
+   [ "$(num job.later.start_us "$T/ea.out")" = "$bge" ] &&
+   [ "$(num bytes_read "$T/ea.out")" -lt 67108864 ]; then
+	ok "exitall stops the jobs beside it"
+else bad "exitall stops the jobs beside it" "$(grep -E '^(job\.|bytes_read)' "$T/ea.out" | grep -E 'start|elapsed|bytes' | tr '\n' ' ')"; fi
