@@ -22,7 +22,7 @@
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), startdelay (one time, not a range),
  *   exitall (the jobs running beside the one that ends stop),
- *   runtime and time_based (the job stops
+ *   runtime (plus ramp_time) and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a reopening pass
  *   until then), stonewall; offset patterns: rw=read:N
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
@@ -126,7 +126,7 @@ static const char *const reporting_only[] = {
 	"per_job_logs", "log_hist_msec", "percentile_list", "clat_percentiles",
 	"lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
 	"disable_slat", "disable_bw_measurement", "gtod_reduce", "unified_rw_reporting",
-	"ramp_time", "thread", "directory", "create_on_open", "allow_file_create",
+	"thread", "directory", "create_on_open", "allow_file_create",
 	"kb_base", "unit_base", "cpus_allowed", "cpumask", "nice", "prio",
 	"prioclass", "clocksource", "continue_on_error",
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
@@ -144,7 +144,7 @@ static const char *const modelled[] = {
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
-	"startdelay", "exitall",
+	"startdelay", "exitall", "ramp_time",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -632,6 +632,19 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 				    o->val);
 		if ((err = fio_time(f, o, 1000000, &j->delay_us)))
 			return err;
+	}
+	/*
+	 * ramp_time: fio runs that long before it starts counting, and
+	 * runtime counts after it, so a timed job runs for both (ralab's
+	 * figures include the ramp; fio's leave it out).
+	 */
+	if ((o = get(f, sec, "ramp_time"))) {
+		uint64_t ramp;
+
+		if ((err = fio_time(f, o, 1000000, &ramp)))
+			return err;
+		if (j->runtime_us)
+			j->runtime_us += ramp;
 	}
 	if ((o = get(f, sec, "time_based"))) {
 		if ((err = fio_bool(f, o, &j->time_based)))

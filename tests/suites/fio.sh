@@ -155,3 +155,7 @@ printf '[j]\nrw=read\nsize=1m\nstartdelay=2ms\n' > "$T/sd.fio"
 printf '[global]\nrw=read\nsize=4m\n[bg]\n[fg]\nexitall\n' > "$T/ea.fio"
 [ "$("$RALAB" sim --dump-ops "$T/ea.fio" | grep -A1 -x 'job fg.0' | tail -n 1)" = exitall ] &&
 	ok "fio exitall" || bad "fio exitall" "$("$RALAB" sim --dump-ops "$T/ea.fio" | grep -A2 '^job')"
+# ramp_time: a timed job runs for its ramp and then its runtime.
+printf '[j]\nrw=read\nsize=1m\nruntime=2\nramp_time=500ms\n' > "$T/rp.fio"
+"$RALAB" sim --dump-ops "$T/rp.fio" | grep -qx 'runtime 2500000' && ok "fio ramp_time" ||
+	bad "fio ramp_time" "$("$RALAB" sim --dump-ops "$T/rp.fio" | grep runtime)"
