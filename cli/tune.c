@@ -2,8 +2,10 @@
 /*
  * tune.c - 'ralab tune': which read_ahead_kb (and max_sectors_kb) for
  * these workloads on this device.  Every pair of values is simulated with
- * the time model; the pair with the least total time wins, and the one
- * recommended is the smallest read_ahead_kb within --within percent of it,
+ * the time model; the pair with the least time per byte read wins (the
+ * least time, for workloads of fixed size; timed ones, fio's time_based,
+ * read more instead of ending sooner), and the one recommended is the
+ * smallest read_ahead_kb within --within percent of it,
  * because a larger window costs memory and, for random reads, device
  * bandwidth spent on pages nobody reads.
  */
@@ -30,8 +32,9 @@ static void usage(FILE *out)
 		"and print, per setting, the total modelled time, throughput, time\n"
 		"readers stalled on I/O, device reads and pages read ahead but never\n"
 		"read; then the fastest setting and the one recommended: the smallest\n"
-		"read_ahead_kb whose total time is within --within percent of the\n"
-		"fastest (a larger window holds more memory for the same speed).\n"
+		"read_ahead_kb whose time per byte read (the total time, unless the\n"
+		"cases are timed) is within --within percent of the fastest (a larger\n"
+		"window holds more memory for the same speed).\n"
 		"Times come from the device model: give one (--set device=nvme,\n"
 		"loop or hdd, or dev_* values); the default 'ideal' device has no\n"
 		"latency, so readahead could not matter.\n"
@@ -97,6 +100,18 @@ struct point {
 	bool unused_known;
 };
 
+/*
+ * What 'fastest' means: time per byte the application read.  For a
+ * workload of fixed size that orders settings as its time does; a timed
+ * one (runtime) takes the same time under every setting and reads more
+ * under a better one.
+ */
+static double cost(const struct point *pt)
+{
+	return pt->bytes ? (double)pt->elapsed_ns / (double)pt->bytes
+			 : (double)pt->elapsed_ns;
+}
+
 static void print_point_text(const struct point *pt, const struct point *best,
 			     const struct point *rec)
 {
@@ -109,8 +124,7 @@ static void print_point_text(const struct point *pt, const struct point *best,
 			 (unsigned long long)pt->unused);
 	printf("%8u %7u %11.2f %7.3f %9.1f %11.2f %10llu %10s%s%s\n", pt->ra,
 	       pt->msk, (double)pt->elapsed_ns / 1e6,
-	       best->elapsed_ns ? (double)pt->elapsed_ns /
-					  (double)best->elapsed_ns : 1.0,
+	       cost(best) > 0 ? cost(pt) / cost(best) : 1.0,
 	       mbs, (double)pt->wait_ns / 1e6,
 	       (unsigned long long)pt->reads, unused,
 	       pt == best ? "  fastest" : "", pt == rec ? "  recommended" : "");
@@ -273,14 +287,14 @@ int cli_tune(int argc, char **argv)
 	/* The fastest; then the smallest read_ahead_kb close enough to it. */
 	best = rec = &pts[0];
 	for (i = 1; i < npts; i++)
-		if (pts[i].elapsed_ns < best->elapsed_ns)
+		if (cost(&pts[i]) < cost(best))
 			best = &pts[i];
 	for (i = 0; i < npts; i++) {
-		double lim = (double)best->elapsed_ns * (1.0 + within / 100.0);
+		double lim = cost(best) * (1.0 + within / 100.0);
 
-		if ((double)pts[i].elapsed_ns <= lim &&
-		    ((double)rec->elapsed_ns > lim || pts[i].ra < rec->ra ||
-		     (pts[i].ra == rec->ra && pts[i].elapsed_ns < rec->elapsed_ns)))
+		if (cost(&pts[i]) <= lim &&
+		    (cost(rec) > lim || pts[i].ra < rec->ra ||
+		     (pts[i].ra == rec->ra && cost(&pts[i]) < cost(rec))))
 			rec = &pts[i];
 	}
 	if (fmt == CLI_FMT_CSV) {
@@ -310,9 +324,8 @@ int cli_tune(int argc, char **argv)
 		print_point_text(&pts[i], best, rec);
 	printf("recommended: read_ahead_kb=%u max_sectors_kb=%u (%.2f ms, %+.1f%% of the fastest, read_ahead_kb=%u)\n",
 	       rec->ra, rec->msk, (double)rec->elapsed_ns / 1e6,
-	       best->elapsed_ns ? 100.0 * ((double)rec->elapsed_ns -
-					   (double)best->elapsed_ns) /
-					  (double)best->elapsed_ns : 0.0,
+	       cost(best) > 0 ? 100.0 * (cost(rec) - cost(best)) / cost(best)
+			      : 0.0,
 	       best->ra);
 out:
 	if (wl)
