@@ -52,7 +52,7 @@ static void usage_main(FILE *out)
 		"  record -- CMD ARGS  run CMD under strace; 'ralab sim' reads the log\n"
 		"  calibrate CASE...   fit the time model's device to this machine (root)\n"
 		"\n"
-		"CASE files: .ops workloads, fio job files, strace logs (-f -tt) and fio\n"
+		"CASE files: .ops workloads, fio job files, strace logs (-f -tt [-T]) and fio\n"
 		"iologs (versions 2 and 3); 'ralab sim --dump-ops' shows what was read.\n"
 		"  policies            list the readahead policies and patches\n"
 		"\n"

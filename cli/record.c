@@ -25,7 +25,7 @@ int cli_record(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: ralab record [-o LOG] -- COMMAND [ARGS...]\n\n"
-			       "Run COMMAND under 'strace -f -tt' with the system calls that\n"
+			       "Run COMMAND under 'strace -f -tt -T' with the system calls that\n"
 			       "read files (%s)\n"
 			       "and write the log to LOG (default ralab.strace), for 'ralab sim LOG'.\n",
 			       TRACE_SET);
@@ -52,19 +52,20 @@ int cli_record(int argc, char **argv)
 		fprintf(stderr, "ralab record: strace is not installed (package strace)\n");
 		return 2;
 	}
-	args = calloc((size_t)(argc - first) + 9, sizeof(*args));
+	args = calloc((size_t)(argc - first) + 10, sizeof(*args));
 	if (!args)
 		return 1;
 	args[0] = (char *)"strace";
 	args[1] = (char *)"-f";
 	args[2] = (char *)"-tt";
-	args[3] = (char *)"-o";
-	args[4] = (char *)out;
-	args[5] = (char *)"-e";
-	args[6] = (char *)"trace=" TRACE_SET;
-	args[7] = (char *)"--";
+	args[3] = (char *)"-T"; /* durations: the time between calls is the app's */
+	args[4] = (char *)"-o";
+	args[5] = (char *)out;
+	args[6] = (char *)"-e";
+	args[7] = (char *)"trace=" TRACE_SET;
+	args[8] = (char *)"--";
 	for (i = first; i < argc; i++)
-		args[8 + i - first] = argv[i];
+		args[9 + i - first] = argv[i];
 	pid = fork();
 	if (pid < 0) {
 		free(args);

@@ -643,6 +643,11 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_spend(s, s->cfg.cpu_syscall_ns);
 		sim_munmap(&s->cur->job->vma[op->map]);
 		break;
+	case OP_PAUSE:
+		/* Time the application spends between its calls. */
+		sim_spend(s, s->cur->now + op->len < s->cur->now ?
+				     UINT64_MAX - s->cur->now : op->len);
+		break;
 	case OP_DUMP:
 		if (s->on_dump)
 			dump_inode(s, op->ino, op->line);

@@ -765,7 +765,7 @@ static int run_ops(struct rec *r, int *fds)
 		slot = job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
-				 op->kind == OP_DUMP ?
+				 op->kind == OP_DUMP || op->kind == OP_PAUSE ?
 			 -1 :
 			 fds[op->fd];
 		uint64_t i, x, size = r->files[op->ino].size;
@@ -888,6 +888,17 @@ static int run_ops(struct rec *r, int *fds)
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
 			break;
+		case OP_PAUSE: {
+			/* The application's time between calls: sleep it. */
+			struct timespec ts = {
+				.tv_sec = (time_t)(op->len / 1000000000ull),
+				.tv_nsec = (long)(op->len % 1000000000ull),
+			};
+
+			while (nanosleep(&ts, &ts) && errno == EINTR && !stopped(r))
+				;
+			break;
+		}
 		}
 		if (!err && stopped(r))
 			err = -EINTR;

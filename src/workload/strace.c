@@ -2,9 +2,14 @@
 /*
  * strace.c - strace logs as workloads.
  *
- * Made with 'strace -f -tt -e trace=openat,read,pread64,readv,preadv,lseek,
- * mmap,munmap,madvise,fadvise64,readahead,close' (ralab record adds
+ * Made with 'strace -f -tt -T -e trace=openat,read,pread64,readv,preadv,
+ * lseek,mmap,munmap,madvise,fadvise64,readahead,close' (ralab record adds
  * copy_file_range and sendfile, which read through the page cache too).
+ * With -T (call durations), the time a process spends between two calls
+ * on replayed descriptors, from the end of one to the start of the next,
+ * becomes a pause before the second: the application's own pace, which
+ * decides how much readahead can hide.  Pauses are left out when the
+ * log has no durations or when several processes read (one stream).
  * Lines: "[PID ]TIME call(args) = ret", or "[pid PID] ..."; an interrupted
  * call is "call(args <unfinished ...>" then "<... call resumed>rest".
  *
@@ -40,6 +45,13 @@ struct pos {
 struct pending {
 	long pid;
 	char *text;
+	int64_t t0; /* its start, microseconds (-1: not given) */
+};
+
+/* When a process's last replayed call ended (microseconds). */
+struct ptime {
+	long pid;
+	int64_t end;
 };
 
 struct st {
@@ -51,6 +63,13 @@ struct st {
 	struct pending pend[MAX_PENDING];
 	unsigned line, calls;
 	unsigned nr_mmaps;
+	/*
+	 * Timing (-tt or -ttt, with -T): the start and duration of the call
+	 * being handled, in microseconds (-1: not in the log).
+	 */
+	int64_t t_start, t_dur;
+	struct ptime *pt;
+	unsigned nr_pt, cap_pt;
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -225,6 +244,106 @@ static int advice_of(const char *a)
 }
 
 /* A whole call: "name(args) = ret ...". */
+/*
+ * A time stamp: "HH:MM:SS[.uuuuuu]" (-t, -tt) or "SECONDS[.uuuuuu]"
+ * (-ttt), in microseconds; -1 if @l does not hold one.
+ */
+static int64_t parse_stamp(const char *l, const char *end)
+{
+	int64_t v = 0, part = 0, us = 0;
+	int colons = 0, digits = 0;
+	bool frac = false;
+
+	for (; l < end; l++) {
+		if (*l >= '0' && *l <= '9') {
+			if (frac) {
+				if (digits < 6) {
+					us = us * 10 + (*l - '0');
+					digits++;
+				}
+			} else if (part < 100000000000ll) {
+				part = part * 10 + (*l - '0');
+			}
+		} else if (*l == ':' && !frac && colons < 2) {
+			v = (v + part) * 60;
+			part = 0;
+			colons++;
+		} else if (*l == '.' && !frac) {
+			frac = true;
+		} else {
+			return -1;
+		}
+	}
+	while (digits++ < 6)
+		us *= 10;
+	return (v + part) * 1000000 + us;
+}
+
+/*
+ * strace -T ends a finished call with its duration, " <0.000123>": take
+ * it off @body; microseconds, or -1 without one.
+ */
+static int64_t take_duration(char *body)
+{
+	size_t n = strlen(body);
+	char *lt;
+	int64_t d;
+
+	if (n < 4 || body[n - 1] != '>')
+		return -1;
+	lt = strrchr(body, '<');
+	if (!lt || lt == body || lt[-1] != ' ')
+		return -1;
+	d = parse_stamp(lt + 1, body + n - 1);
+	if (d < 0 || !strchr(lt, '.'))
+		return -1;
+	lt[-1] = '\0';
+	return d;
+}
+
+/*
+ * A call on a replayed descriptor: the time its process spent since its
+ * last such call ended is a pause before it.  Without timing in the log,
+ * the replay has no pauses.
+ */
+static int note_time(struct st *s, long pid)
+{
+	struct ptime *p = NULL;
+	unsigned i;
+
+	if (s->t_start < 0 || s->t_dur < 0) {
+		tb_untimed(s->tb, "the log has no call durations (strace -T)");
+		return 0;
+	}
+	for (i = 0; i < s->nr_pt; i++)
+		if (s->pt[i].pid == pid)
+			p = &s->pt[i];
+	if (!p) {
+		if (s->nr_pt == s->cap_pt) {
+			unsigned c = s->cap_pt ? s->cap_pt * 2 : 16;
+			struct ptime *n = realloc(s->pt, c * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			s->pt = n;
+			s->cap_pt = c;
+		}
+		p = &s->pt[s->nr_pt++];
+		p->pid = pid;
+		p->end = -1;
+	}
+	/* -tt restarts at midnight. */
+	if (p->end >= 0 && s->t_start + 43200000000ll < p->end)
+		s->t_start += 86400000000ll;
+	if (p->end >= 0 && s->t_start > p->end)
+		tb_pause(s->tb, pid,
+			 s->t_start - p->end < 1000000000000ll ?
+				 (uint64_t)(s->t_start - p->end) :
+				 1000000000000ull); /* what 'pause' takes */
+	p->end = s->t_start + s->t_dur;
+	return 0;
+}
+
 static int handle_call(struct st *s, long pid, char *call)
 {
 	char *paren = strchr(call, '('), *close_p, *eq, *argv[MAX_ARGS];
@@ -314,6 +433,8 @@ static int handle_call(struct st *s, long pid, char *call)
 	}
 	if (!tb_known(s->tb, pid, (long)fd))
 		return 0;
+	if (note_time(s, pid))
+		return -ENOMEM;
 	p = pos_of(s, pid, (long)fd, false);
 	if (!p)
 		p = pos_of(s, pid, (long)fd, true);
@@ -416,11 +537,12 @@ static int handle_call(struct st *s, long pid, char *call)
 	return 0;
 }
 
-static char *skip_prefix(char *l, long *pid)
+static char *skip_prefix(char *l, long *pid, int64_t *t)
 {
 	char *end;
 
 	*pid = 0;
+	*t = -1;
 	if (!strncmp(l, "[pid ", 5)) {
 		*pid = strtol(l + 5, &end, 10);
 		if (*end != ']')
@@ -439,8 +561,11 @@ static char *skip_prefix(char *l, long *pid)
 		l++;
 	/* -tt time: HH:MM:SS.uuuuuu (or -ttt seconds) */
 	if (*l >= '0' && *l <= '9') {
+		char *t0 = l;
+
 		while ((*l >= '0' && *l <= '9') || *l == ':' || *l == '.')
 			l++;
+		*t = parse_stamp(t0, l);
 		while (*l == ' ')
 			l++;
 	}
@@ -465,7 +590,8 @@ static struct pending *pending_of(struct st *s, long pid, bool create)
 static int handle_line(struct st *s, char *l)
 {
 	long pid;
-	char *body = skip_prefix(l, &pid), *u;
+	int64_t t;
+	char *body = skip_prefix(l, &pid, &t), *u;
 	struct pending *pd;
 	int err;
 
@@ -482,6 +608,7 @@ static int handle_line(struct st *s, char *l)
 			return serr(s, "too many unfinished calls");
 		free(pd->text);
 		pd->text = strdup(body);
+		pd->t0 = t;
 		return pd->text ? 0 : -ENOMEM;
 	}
 	if (!strncmp(body, "<... ", 5)) {
@@ -501,6 +628,8 @@ static int handle_line(struct st *s, char *l)
 		snprintf(joined, n, "%s%s", pd->text, r);
 		free(pd->text);
 		pd->text = NULL;
+		s->t_start = pd->t0;
+		s->t_dur = take_duration(joined);
 		err = handle_call(s, pid, joined);
 		free(joined);
 		return err;
@@ -508,6 +637,8 @@ static int handle_line(struct st *s, char *l)
 	if (!((*body >= 'a' && *body <= 'z') || *body == '_') ||
 	    !strchr(body, '('))
 		return serr(s, "not an strace line: '%.40s'", body);
+	s->t_start = t;
+	s->t_dur = take_duration(body);
 	return handle_call(s, pid, body);
 }
 
@@ -580,6 +711,7 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 	for (i = 0; i < s.nr_pos; i++)
 		free(s.pos[i].path);
 	free(s.pos);
+	free(s.pt);
 	tb_free(s.tb);
 	free(copy);
 	return err;

@@ -26,7 +26,9 @@ struct tb_file {
 	unsigned used; /* 1: opened; 2: declared in the output */
 };
 
-enum tb_kind { TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE };
+enum tb_kind {
+	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE
+};
 
 struct tb_op {
 	enum tb_kind kind;
@@ -50,6 +52,10 @@ struct tb {
 	struct tb_op *ops;
 	size_t nr_ops, cap_ops;
 	bool oom, full;
+	/* Pauses: from which process; several, or untimed: left out. */
+	long pause_key;
+	bool paused, pause_many;
+	const char *untimed;
 };
 
 struct tb *tb_new(void)
@@ -253,6 +259,29 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	}
 }
 
+void tb_pause(struct tb *t, long k1, uint64_t us)
+{
+	struct tb_op *op;
+
+	if (!us)
+		return;
+	if (t->paused && t->pause_key != k1)
+		t->pause_many = true;
+	t->paused = true;
+	t->pause_key = k1;
+	op = add(t);
+	if (op) {
+		op->kind = TB_PAUSE;
+		op->len = us;
+	}
+}
+
+void tb_untimed(struct tb *t, const char *why)
+{
+	if (!t->untimed)
+		t->untimed = why;
+}
+
 void tb_note(struct tb *t, const char *fmt, ...)
 {
 	struct tb_op *op = add(t);
@@ -350,6 +379,12 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 			    f->eof != UINT64_MAX ? "size from a short read" :
 						   "size: the largest offset read");
 	}
+	if (t->paused && t->untimed)
+		out(&b, "# no pauses: %s\n", t->untimed);
+	else if (t->pause_many)
+		out(&b, "# no pauses: several processes, replayed as one stream\n");
+	else if (t->paused)
+		out(&b, "# pause: the time the process spent between its replayed calls\n");
 	out(&b, "close\n");
 	for (k = 0; k < t->nr_ops; k++) {
 		const struct tb_op *op = &t->ops[k];
@@ -358,6 +393,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		switch (op->kind) {
 		case TB_NOTE:
 			out(&b, "# %s\n", op->note);
+			continue;
+		case TB_PAUSE:
+			if (!t->untimed && !t->pause_many)
+				out(&b, "pause %llu\n", (unsigned long long)op->len);
 			continue;
 		case TB_OPEN:
 			f = &t->files[op->file];

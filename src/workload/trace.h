@@ -27,6 +27,15 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	     int64_t ret);
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
+/*
+ * Time process @k1 spent between two replayed calls (computing, or in
+ * calls not replayed): a pause before the next op.  Pauses are left out
+ * when they come from several processes (the replay is one stream) or
+ * after tb_untimed().
+ */
+void tb_pause(struct tb *t, long k1, uint64_t us);
+/* Some calls had no timing: replay without pauses, saying @why. */
+void tb_untimed(struct tb *t, const char *why);
 void tb_note(struct tb *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* More than TB_MAX_OPS operations were given (the rest dropped). */

@@ -30,6 +30,7 @@ enum op_kind {
 	OP_MADVISE,      /* madvise OFF LEN ADVICE */
 	OP_MUNMAP,       /* munmap */
 	OP_DUMP,         /* dump: the page cache of the current file */
+	OP_PAUSE,        /* pause USEC: the job computes (@len ns, no I/O) */
 };
 
 /* madvise advice, as ralab names them (MADV_* values on x86-64). */

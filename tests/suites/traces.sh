@@ -41,11 +41,60 @@ else bad "iolog v2 v3" "$(diff "$T/i2" "$T/i3" | head -5)"; fi
 "$RALAB" compare --policy linux-6.18 --policy park-2026 tests/traces/fio-randread-16k.iolog3 > /dev/null &&
 	ok "iolog compare" || bad "iolog compare" "failed"
 
+# Timing: with -T, the time a process spends between two replayed calls
+# (the end of one to the start of the next) is a pause before the second.
+# By hand: 300 -> 1300 us is 1000; 1304 -> 5000 is 3696; 5050 -> 5100 is 50.
+printf '%s\n' '12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
+	'12:00:00.000100 read(3, "..."..., 4096) = 4096 <0.000200>' \
+	'12:00:00.001300 read(3, "..."..., 4096) = 4096 <0.000002>' \
+	'12:00:00.001302 read(3, "..."..., 4096) = 4096 <0.000002>' \
+	'12:00:00.005000 pread64(3, "..."..., 4096, 8192) = 4096 <0.000050>' \
+	'12:00:00.005100 read(3, ""..., 4096) = 0 <0.000001>' > "$T/timed.strace"
+got=$("$RALAB" sim --dump-ops "$T/timed.strace" | grep -E '^(pread|pause)' | tr '\n' '/')
+[ "$got" = "pread 0 4096/pause 1000/pread 4096 4096/pread 8192 4096/pause 3696/pread 8192 4096/pause 50/pread 12288 4096/" ] &&
+	ok "strace -T pauses" || bad "strace -T pauses" "$got"
+# An interrupted call starts where its first half is logged.
+printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
+	'7 12:00:00.000100 read(3, "..."..., 4096) = 4096 <0.000100>' \
+	'7 12:00:00.000500 read(3,  <unfinished ...>' \
+	'8 12:00:00.000600 getpid() = 8 <0.000001>' \
+	'7 12:00:00.000900 <... read resumed>"..."..., 4096) = 4096 <0.000400>' \
+	'7 12:00:00.001000 read(3, "..."..., 4096) = 4096 <0.000001>' > "$T/resumed.strace"
+got=$("$RALAB" sim --dump-ops "$T/resumed.strace" | grep -E '^(pread|pause)' | tr '\n' '/')
+[ "$got" = "pread 0 4096/pause 300/pread 4096 4096/pause 100/pread 8192 4096/" ] &&
+	ok "strace -T resumed calls" || bad "strace -T resumed calls" "$got"
+# Without -T, or with reads from two processes, the replay has no pauses.
+sed 's/ <[0-9.]*>$//' "$T/timed.strace" > "$T/untimed.strace"
+"$RALAB" sim --dump-ops "$T/untimed.strace" > "$T/untimed.ops"
+! grep -q '^pause' "$T/untimed.ops" && [ "$(grep -c '^pread' "$T/untimed.ops")" = 5 ] &&
+	ok "strace without -T: no pauses" || bad "strace without -T: no pauses" "$(cat "$T/untimed.ops")"
+printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
+	'7 12:00:00.000100 read(3, "..."..., 4096) = 4096 <0.000100>' \
+	'7 12:00:00.001000 read(3, "..."..., 4096) = 4096 <0.000100>' \
+	'9 12:00:00.001100 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
+	'9 12:00:00.001200 read(3, "..."..., 4096) = 4096 <0.000100>' \
+	'9 12:00:00.002000 read(3, "..."..., 4096) = 4096 <0.000100>' > "$T/twopid.strace"
+"$RALAB" sim --dump-ops "$T/twopid.strace" > "$T/twopid.ops"
+! grep -q '^pause' "$T/twopid.ops" && grep -q '^# no pauses: several processes' "$T/twopid.ops" &&
+	ok "strace two processes: no pauses" || bad "strace two processes: no pauses" "$(cat "$T/twopid.ops")"
+# 'pause USEC' moves the clock by that much and does nothing else (but
+# folios read ahead wait that much longer for their first use).
+printf '# file_size: 1M\nread 4K 10\npause 1000\nread 4K 10\n' > "$T/pause.ops"
+sed '/^pause/d' "$T/pause.ops" > "$T/nopause.ops"
+a=$("$RALAB" sim "$T/pause.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/nopause.ops" | sed -n 's/^elapsed_us=//p')
+"$RALAB" sim "$T/pause.ops" | grep -v -e '^elapsed_us' -e '^case=' -e '^throughput' -e '^ra_time_to_use' > "$T/pa"
+"$RALAB" sim "$T/nopause.ops" | grep -v -e '^elapsed_us' -e '^case=' -e '^throughput' -e '^ra_time_to_use' > "$T/pb"
+if awk -v a="$a" -v b="$b" 'BEGIN { exit !(a - b == 1000) }' && cmp -s "$T/pa" "$T/pb"; then
+	ok "pause"
+else bad "pause" "elapsed $a against $b; $(diff "$T/pa" "$T/pb" | head -3)"; fi
+
 # ralab record: strace a real program and replay it.
 if command -v strace > /dev/null; then
 	head -c 3000000 /dev/urandom > "$T/data.bin"
 	if "$RALAB" record -o "$T/rec.strace" -- cat "$T/data.bin" > /dev/null 2> "$T/err" &&
-	   "$RALAB" sim "$T/rec.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out"; then
+	   "$RALAB" sim "$T/rec.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out" &&
+	   grep -q 'read(.* <[0-9]*\.[0-9]*>$' "$T/rec.strace" &&
+	   ! "$RALAB" sim --dump-ops "$T/rec.strace" | grep -q '^# no pauses'; then
 		ok "record and replay"
 	else
 		bad "record and replay" "$(cat "$T/err") $(grep bytes_read "$T/out")"
