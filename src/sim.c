@@ -572,6 +572,8 @@ void sim_run_op(struct sim *s, const struct op *op)
 	struct sim_file *f = op->fd < s->nr_files ? &s->files[op->fd] : NULL;
 	uint64_t i, x, size;
 
+	if (op->kind != OP_PACE)
+		s->cur->op_start = s->cur->now;
 	switch (op->kind) {
 	case OP_OPEN:
 		sim_file_open(s, op->fd, op->ino);
@@ -642,6 +644,12 @@ void sim_run_op(struct sim *s, const struct op *op)
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
 		sim_munmap(&s->cur->job->vma[op->map]);
+		break;
+	case OP_PACE:
+		/* A replay's pace (fio iologs): wait if ahead of it. */
+		if (s->cur->op_start + op->len > s->cur->now &&
+		    s->cur->op_start + op->len > s->cur->op_start)
+			sim_spend(s, s->cur->op_start + op->len - s->cur->now);
 		break;
 	case OP_PAUSE:
 		/* Time the application spends between its calls. */

@@ -131,6 +131,7 @@ struct sim_worker {
 	struct sim_job *job;
 	unsigned id;
 	uint32_t call;     /* system calls made, to tell late readahead */
+	uint64_t op_start; /* when its latest op (not a pace) started */
 	bool finished;
 	/* In job_wait(): 1 for the job's barrier op to end, 2 for its
 	 * preads to end; 0 not waiting. */

@@ -746,7 +746,7 @@ static int run_ops(struct rec *r, int *fds)
 	size_t map_len[MAX_JOBS * MAX_MAPS] = { 0 };
 	unsigned job = 0, slot = 0;
 	volatile char sink = 0;
-	struct timespec t0, t1;
+	struct timespec t0, t1, op_t0;
 	char *buf;
 	unsigned k;
 	int err = 0;
@@ -757,15 +757,20 @@ static int run_ops(struct rec *r, int *fds)
 	if (!buf)
 		return -ENOMEM;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	op_t0 = t0;
 	for (k = 0; k < wl->nr_ops && !err; k++) {
 		const struct op *op = &wl->ops[k];
+
+		if (op->kind != OP_PACE)
+			clock_gettime(CLOCK_MONOTONIC, &op_t0);
 
 		while (job + 1 < wl->nr_jobs && k >= wl->jobs[job + 1].first_op)
 			job++;
 		slot = job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
-				 op->kind == OP_DUMP || op->kind == OP_PAUSE ?
+				 op->kind == OP_DUMP || op->kind == OP_PAUSE ||
+				 op->kind == OP_PACE ?
 			 -1 :
 			 fds[op->fd];
 		uint64_t i, x, size = r->files[op->ino].size;
@@ -888,6 +893,18 @@ static int run_ops(struct rec *r, int *fds)
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
 			break;
+		case OP_PACE: {
+			/* No earlier than that long after the op before began. */
+			struct timespec at = op_t0;
+			uint64_t ns = (uint64_t)at.tv_nsec + op->len % 1000000000ull;
+
+			at.tv_sec += (time_t)(op->len / 1000000000ull + ns / 1000000000ull);
+			at.tv_nsec = (long)(ns % 1000000000ull);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR &&
+			       !stopped(r))
+				;
+			break;
+		}
 		case OP_PAUSE: {
 			/* The application's time between calls: sleep it. */
 			struct timespec ts = {

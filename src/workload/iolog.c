@@ -8,6 +8,10 @@
  *
  * Reads become preads on a descriptor of their file (opened at 'open');
  * writes, syncs, trims and waits are not modelled and are skipped.
+ * Version 3 times are microseconds from the start; fio's replay starts
+ * each line no earlier than the gap to the line before after that line
+ * started (iolog_delay), which 'pace' does (a skipped line's gap carries
+ * over to the next).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -54,6 +58,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 	struct tb *tb = tb_new();
 	char *copy = malloc(len + 1), *line, *next;
 	unsigned no = 0, version = 0;
+	uint64_t last_t = 0, gap = 0;
 	int err = 0;
 
 	*ops = NULL;
@@ -91,8 +96,14 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			continue;
 		base = version == 3 ? 1 : 0;
 		if (version == 3 && !u64(tok[0], &n)) {
-			err = ierr(name, no, diag, "version 3 lines start with a time in nanoseconds, not '%.30s'", tok[0]);
+			err = ierr(name, no, diag, "version 3 lines start with a time in microseconds, not '%.30s'", tok[0]);
 			break;
+		}
+		if (version == 3) {
+			/* fio: no delay for the first line or a time going back. */
+			if (last_t && n >= last_t)
+				gap += n - last_t;
+			last_t = n;
 		}
 		if (nt < base + 2) {
 			/* v2 "wait"-style lines have no file: skip them */
@@ -109,8 +120,12 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 		if (!strcmp(tok[base + 1], "add")) {
 			continue;
 		} else if (!strcmp(tok[base + 1], "open")) {
+			tb_pace(tb, gap);
+			gap = 0;
 			err = tb_open(tb, 0, file, file);
 		} else if (!strcmp(tok[base + 1], "close")) {
+			tb_pace(tb, gap);
+			gap = 0;
 			tb_close(tb, 0, file);
 		} else if (!strcmp(tok[base + 1], "read")) {
 			if (nt < base + 4 || !u64(tok[base + 2], &off) ||
@@ -120,6 +135,8 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			}
 			if (!tb_known(tb, 0, file))
 				err = tb_open(tb, 0, file, file);
+			tb_pace(tb, gap);
+			gap = 0;
 			tb_read(tb, 0, file, off, n, (int64_t)n);
 		} else if (!strcmp(tok[base + 1], "write") ||
 			   !strcmp(tok[base + 1], "sync") ||

@@ -562,13 +562,14 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    (unsigned long long)op->off, RALAB_PAGE_SIZE);
 		return 0;
 	}
-	if (!strcmp(name, "pause")) {
-		if ((err = nargs(p, name, na, 1, 1, "pause USEC")))
+	if (!strcmp(name, "pause") || !strcmp(name, "pace")) {
+		if ((err = nargs(p, name, na, 1, 1,
+				 name[2] == 'u' ? "pause USEC" : "pace USEC")))
 			return err;
 		if (parse_u64(tok[1], &v, false) || v > 1000000000000ull)
-			return perr(p, "pause must be a whole number of microseconds up to 10^12, not '%.*s'",
-				    TOK(tok[1]));
-		op->kind = OP_PAUSE;
+			return perr(p, "%s must be a whole number of microseconds up to 10^12, not '%.*s'",
+				    name, TOK(tok[1]));
+		op->kind = name[2] == 'u' ? OP_PAUSE : OP_PACE;
 		op->len = v * 1000;
 		return 0;
 	}
@@ -642,7 +643,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;

@@ -27,7 +27,8 @@ struct tb_file {
 };
 
 enum tb_kind {
-	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE
+	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
+	TB_PACE
 };
 
 struct tb_op {
@@ -276,6 +277,19 @@ void tb_pause(struct tb *t, long k1, uint64_t us)
 	}
 }
 
+void tb_pace(struct tb *t, uint64_t us)
+{
+	struct tb_op *op;
+
+	if (!us)
+		return;
+	op = add(t);
+	if (op) {
+		op->kind = TB_PACE;
+		op->len = us < 1000000000000ull ? us : 1000000000000ull;
+	}
+}
+
 void tb_untimed(struct tb *t, const char *why)
 {
 	if (!t->untimed)
@@ -397,6 +411,9 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		case TB_PAUSE:
 			if (!t->untimed && !t->pause_many)
 				out(&b, "pause %llu\n", (unsigned long long)op->len);
+			continue;
+		case TB_PACE:
+			out(&b, "pace %llu\n", (unsigned long long)op->len);
 			continue;
 		case TB_OPEN:
 			f = &t->files[op->file];

@@ -34,6 +34,11 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  * after tb_untimed().
  */
 void tb_pause(struct tb *t, long k1, uint64_t us);
+/*
+ * The next op starts no earlier than @us after the op before it started
+ * (fio's iolog replay keeps the log's pace this way).
+ */
+void tb_pace(struct tb *t, uint64_t us);
 /* Some calls had no timing: replay without pauses, saying @why. */
 void tb_untimed(struct tb *t, const char *why);
 void tb_note(struct tb *t, const char *fmt, ...)

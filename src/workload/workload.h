@@ -31,6 +31,8 @@ enum op_kind {
 	OP_MUNMAP,       /* munmap */
 	OP_DUMP,         /* dump: the page cache of the current file */
 	OP_PAUSE,        /* pause USEC: the job computes (@len ns, no I/O) */
+	OP_PACE,         /* pace USEC: the next op starts no earlier than
+			  * @len ns after the one before it started */
 };
 
 /* madvise advice, as ralab names them (MADV_* values on x86-64). */

@@ -33,11 +33,23 @@ done
 grep -qx 'fadvise 0 0 sequential' "$T/cp.ops" && [ "$(grep -c '^pread [0-9]* 65536$' "$T/cp.ops")" = 305 ] &&
 	ok "strace cp copy_file_range" || bad "strace cp copy_file_range" "$(grep -c pread "$T/cp.ops") preads"
 
-# iologs: version 2 and 3 of one fio run are the same workload.
-"$RALAB" sim tests/traces/fio-randread-16k.iolog2 | grep -v '^case=' > "$T/i2"
-"$RALAB" sim tests/traces/fio-randread-16k.iolog3 | grep -v '^case=' > "$T/i3"
+# iologs: version 2 and 3 of one fio run are the same workload; version 3
+# also keeps the run's pace (fio's replay waits for each line's time
+# since the line before it), so the replay takes at least the log's span.
+tfilter() { grep -v -e '^case=' -e '^elapsed_us' -e '^throughput' -e '^read_lat' -e '^wait' -e '^ra_time'; }
+"$RALAB" sim tests/traces/fio-randread-16k.iolog2 | tfilter > "$T/i2"
+"$RALAB" sim tests/traces/fio-randread-16k.iolog3 | tfilter > "$T/i3"
 if cmp -s "$T/i2" "$T/i3" && grep -qx 'syscalls=512' "$T/i2"; then ok "iolog v2 v3"
 else bad "iolog v2 v3" "$(diff "$T/i2" "$T/i3" | head -5)"; fi
+span=$(awk 'NR == 2 { a = $1 } NR > 1 { b = $1 } END { print b - a }' tests/traces/fio-randread-16k.iolog3)
+e=$("$RALAB" sim tests/traces/fio-randread-16k.iolog3 | sed -n 's/^elapsed_us=//p')
+awk -v e="$e" -v s="$span" 'BEGIN { exit !(e >= s && e < s + 1000) }' && ok "iolog v3 pace" ||
+	bad "iolog v3 pace" "replay $e us, log $s us"
+# pace: from the start of the op before; pause: from its end.
+printf '# file_size: 1M\npread 0 4096\npace 100\npread 8192 4096\n' > "$T/pace.ops"
+sed 's/^pace/pause/' "$T/pace.ops" > "$T/pause2.ops"
+a=$("$RALAB" sim "$T/pace.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/pause2.ops" | sed -n 's/^elapsed_us=//p')
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 100 && a < b && b > 100) }' && ok "pace" || bad "pace" "pace $a, pause $b"
 "$RALAB" compare --policy linux-6.18 --policy park-2026 tests/traces/fio-randread-16k.iolog3 > /dev/null &&
 	ok "iolog compare" || bad "iolog compare" "failed"
 
