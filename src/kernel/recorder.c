@@ -31,6 +31,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
@@ -745,6 +746,7 @@ static int run_ops(struct rec *r, int *fds)
 	void *map[MAX_JOBS * MAX_MAPS] = { NULL };
 	size_t map_len[MAX_JOBS * MAX_MAPS] = { 0 };
 	unsigned job = 0, slot = 0;
+	int slack;
 	volatile char sink = 0;
 	struct timespec t0, t1, op_t0;
 	char *buf;
@@ -756,6 +758,12 @@ static int run_ops(struct rec *r, int *fds)
 	buf = malloc((size_t)bufsz);
 	if (!buf)
 		return -ENOMEM;
+	/*
+	 * pause and pace sleep: with the default 50 us timer slack every
+	 * sleep would run late, and a replay of small gaps far behind.
+	 */
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	op_t0 = t0;
 	for (k = 0; k < wl->nr_ops && !err; k++) {
@@ -921,6 +929,8 @@ static int run_ops(struct rec *r, int *fds)
 			err = -EINTR;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (slack > 0)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	for (k = 0; k < MAX_JOBS * MAX_MAPS; k++)
 		if (map[k])
 			munmap(map[k], map_len[k]);
