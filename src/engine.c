@@ -186,9 +186,8 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 		uint64_t pass_start = w->now;
 
 		for (k = 0; k < d->nr_ops && w->now < j->deadline; k++) {
+			/* (think time follows each read call: sim_run_op) */
 			sim_run_op(s, &s->wl->ops[d->first_op + k]);
-			if (d->think_ns)
-				sim_spend(s, d->think_ns);
 			/*
 			 * time_based: the ops from 'repeat' on run again until
 			 * the runtime has passed; a pass that took no time
@@ -218,9 +217,10 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 				j->busy++;
 				sim_pread(s, &s->files[op->fd], off, len);
 				j->busy--;
+				/* fio's thinktime: after each I/O. */
+				if (d->think_ns)
+					sim_spend(s, d->think_ns);
 			}
-			if (d->think_ns)
-				sim_spend(s, d->think_ns);
 		}
 	}
 	if (w->now > j->end_ns)

@@ -510,6 +510,8 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 			(len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE *
 				s->cfg.cpu_page_ns;
 	unsigned bucket = lat_bucket(cost);
+	/* Think time follows every read call (fio's thinktime is per I/O). */
+	uint64_t think = j->def->think_ns, step = cost + think;
 	bool to_eof = op->to_eof;
 	uint64_t count = to_eof ? UINT64_MAX : op->count;
 	/*
@@ -532,7 +534,7 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 			if (!(pos & (RALAB_PAGE_SIZE - 1))) {
 				/* Counted at the end; the clock moves now. */
 				nfast++;
-				w->now += cost;
+				w->now += step;
 				if (__builtin_expect(slow_checks, 0)) {
 					if (w->now >= j->deadline)
 						break;
@@ -551,6 +553,8 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 			if (to_eof && n <= 0)
 				break;
 		}
+		if (think)
+			sim_spend(s, think);
 		if (w->now >= j->deadline)
 			break;
 	}
@@ -565,6 +569,15 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 static inline bool past_runtime(const struct sim *s)
 {
 	return s->cur->now >= s->cur->job->deadline;
+}
+
+/* A read call of a single-threaded job, then its think time. */
+static void read_think(struct sim *s, struct sim_file *f, int64_t pos,
+		       uint64_t len)
+{
+	sys_read(s, f, pos, len);
+	if (s->cur->job->def->think_ns)
+		sim_spend(s, s->cur->job->def->think_ns);
 }
 
 void sim_run_op(struct sim *s, const struct op *op)
@@ -585,7 +598,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		run_reads(s, f, op);
 		break;
 	case OP_PREAD:
-		sys_read(s, f, (int64_t)op->off, op->len);
+		read_think(s, f, (int64_t)op->off, op->len);
 		break;
 	case OP_SEEK:
 		f->f_pos = (int64_t)op->off;
@@ -597,25 +610,25 @@ void sim_run_op(struct sim *s, const struct op *op)
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
-			sys_read(s, f,
-				 (int64_t)((x % (size / op->len)) * op->len),
-				 op->len);
+			read_think(s, f,
+				   (int64_t)((x % (size / op->len)) * op->len),
+				   op->len);
 		}
 		break;
 	case OP_SHUFFLE_PREAD: {
 		uint64_t *order = ralab__shuffle(op->count, op->seed);
 
 		for (i = 0; order && i < op->count && !past_runtime(s); i++)
-			sys_read(s, f, (int64_t)(op->off + order[i] * op->len),
-				 op->len);
+			read_think(s, f, (int64_t)(op->off + order[i] * op->len),
+				   op->len);
 		free(order);
 		break;
 	}
 	case OP_STRIDE_PREAD:
 		for (i = 0; i < op->count && !past_runtime(s); i++)
-			sys_read(s, f,
-				 (int64_t)op->off + (int64_t)i * op->stride,
-				 op->len);
+			read_think(s, f,
+				   (int64_t)op->off + (int64_t)i * op->stride,
+				   op->len);
 		break;
 	case OP_FADVISE:
 	case OP_READAHEAD:

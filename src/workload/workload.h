@@ -112,7 +112,7 @@ struct wl_job {
 	char name[32];
 	unsigned first_op, nr_ops;
 	unsigned iodepth;  /* concurrent preads (workers) */
-	uint64_t think_ns; /* between two ops of a worker */
+	uint64_t think_ns; /* after each read call (fio's thinktime) */
 	bool wait;         /* starts when every earlier job has ended */
 	unsigned line;
 	/* runtime: the job stops starting reads this long after it starts

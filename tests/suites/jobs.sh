@@ -187,3 +187,15 @@ if awk -v b="$bge" -v f="$fge" 'BEGIN { exit !(b >= f && b < f + 1000) }' &&
    [ "$(num bytes_read "$T/ea.out")" -lt 67108864 ]; then
 	ok "exitall stops the jobs beside it"
 else bad "exitall stops the jobs beside it" "$(grep -E '^(job\.|bytes_read)' "$T/ea.out" | grep -E 'start|elapsed|bytes' | tr '\n' ' ')"; fi
+# think USEC (fio's thinktime) follows every read call, also within one
+# 'read LEN COUNT' op: 100 reads, 10 us each, add 1000 us; the fadvise
+# adds none.  Same with iodepth workers.
+printf '# file_size: 1M\nfadvise 0 0 dontneed\nread 4K 100\n' > "$T/nothink.ops"
+printf '# file_size: 1M\nthink 10\nfadvise 0 0 dontneed\nread 4K 100\n' > "$T/think.ops"
+printf '# file_size: 1M\njob a\niodepth 2\nthink 10\nfadvise 0 0 dontneed\nstride-pread 0 4096 4096 100\n' > "$T/think2.ops"
+printf '# file_size: 1M\njob a\niodepth 2\nfadvise 0 0 dontneed\nstride-pread 0 4096 4096 100\n' > "$T/nothink2.ops"
+a=$("$RALAB" sim "$T/think.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/nothink.ops" | sed -n 's/^elapsed_us=//p')
+c=$("$RALAB" sim "$T/think2.ops" | sed -n 's/^elapsed_us=//p'); d=$("$RALAB" sim "$T/nothink2.ops" | sed -n 's/^elapsed_us=//p')
+awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'BEGIN { x = a - b; y = c - d
+	exit !(x > 999.9 && x < 1000.1 && y > 400 && y < 600) }' &&
+	ok "think per read call" || bad "think per read call" "one worker +$a-$b, two workers +$c-$d"
