@@ -215,6 +215,7 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 				j->barrier = false;
 			} else {
 				j->busy++;
+				w->op_start = w->now; /* for a 'pace' after it */
 				sim_pread(s, &s->files[op->fd], off, len);
 				j->busy--;
 				/* fio's thinktime: after each I/O. */
