@@ -9,7 +9,8 @@
  * on replayed descriptors, from the end of one to the start of the next,
  * becomes a pause before the second: the application's own pace, which
  * decides how much readahead can hide.  Pauses are left out when the
- * log has no durations or when several processes read (one stream).
+ * log has no durations or when calls of several processes overlap (the
+ * replay is one stream; processes taking turns keep their pauses).
  * Lines: "[PID ]TIME call(args) = ret", or "[pid PID] ..."; an interrupted
  * call is "call(args <unfinished ...>" then "<... call resumed>rest".
  *
@@ -48,11 +49,6 @@ struct pending {
 	int64_t t0; /* its start, microseconds (-1: not given) */
 };
 
-/* When a process's last replayed call ended (microseconds). */
-struct ptime {
-	long pid;
-	int64_t end;
-};
 
 struct st {
 	const char *name;
@@ -68,8 +64,10 @@ struct st {
 	 * being handled, in microseconds (-1: not in the log).
 	 */
 	int64_t t_start, t_dur;
-	struct ptime *pt;
-	unsigned nr_pt, cap_pt;
+	/* When the last replayed call (of any process) ended; -tt days. */
+	int64_t last_end, day;
+	long last_pid;
+	bool have_last;
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -302,46 +300,37 @@ static int64_t take_duration(char *body)
 }
 
 /*
- * A call on a replayed descriptor: the time its process spent since its
- * last such call ended is a pause before it.  Without timing in the log,
- * the replay has no pauses.
+ * A call on a replayed descriptor: the time since the last such call (of
+ * any process) ended is a pause before it, so a serial replay keeps the
+ * log's timeline; that holds while calls do not overlap, as those of one
+ * process, or of processes taking turns, do.  Without durations in the
+ * log, or when calls of two processes overlap, the replay has no pauses.
  */
-static int note_time(struct st *s, long pid)
+static void note_time(struct st *s, long pid)
 {
-	struct ptime *p = NULL;
-	unsigned i;
+	int64_t start;
 
 	if (s->t_start < 0 || s->t_dur < 0) {
 		tb_untimed(s->tb, "the log has no call durations (strace -T)");
-		return 0;
+		return;
 	}
-	for (i = 0; i < s->nr_pt; i++)
-		if (s->pt[i].pid == pid)
-			p = &s->pt[i];
-	if (!p) {
-		if (s->nr_pt == s->cap_pt) {
-			unsigned c = s->cap_pt ? s->cap_pt * 2 : 16;
-			struct ptime *n = realloc(s->pt, c * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			s->pt = n;
-			s->cap_pt = c;
-		}
-		p = &s->pt[s->nr_pt++];
-		p->pid = pid;
-		p->end = -1;
-	}
+	start = s->t_start + s->day;
 	/* -tt restarts at midnight. */
-	if (p->end >= 0 && s->t_start + 43200000000ll < p->end)
-		s->t_start += 86400000000ll;
-	if (p->end >= 0 && s->t_start > p->end)
-		tb_pause(s->tb, pid,
-			 s->t_start - p->end < 1000000000000ll ?
-				 (uint64_t)(s->t_start - p->end) :
+	if (s->have_last && start + 43200000000ll < s->last_end) {
+		s->day += 86400000000ll;
+		start += 86400000000ll;
+	}
+	if (s->have_last && start < s->last_end && pid != s->last_pid)
+		tb_untimed(s->tb, "calls of several processes overlap in time (one stream cannot replay that)");
+	else if (s->have_last && start > s->last_end)
+		tb_pause(s->tb, 0,
+			 start - s->last_end < 1000000000000ll ?
+				 (uint64_t)(start - s->last_end) :
 				 1000000000000ull); /* what 'pause' takes */
-	p->end = s->t_start + s->t_dur;
-	return 0;
+	if (!s->have_last || start + s->t_dur > s->last_end)
+		s->last_end = start + s->t_dur;
+	s->have_last = true;
+	s->last_pid = pid;
 }
 
 static int handle_call(struct st *s, long pid, char *call)
@@ -433,8 +422,7 @@ static int handle_call(struct st *s, long pid, char *call)
 	}
 	if (!tb_known(s->tb, pid, (long)fd))
 		return 0;
-	if (note_time(s, pid))
-		return -ENOMEM;
+	note_time(s, pid);
 	p = pos_of(s, pid, (long)fd, false);
 	if (!p)
 		p = pos_of(s, pid, (long)fd, true);
@@ -711,7 +699,6 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 	for (i = 0; i < s.nr_pos; i++)
 		free(s.pos[i].path);
 	free(s.pos);
-	free(s.pt);
 	tb_free(s.tb);
 	free(copy);
 	return err;

@@ -398,7 +398,7 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	else if (t->pause_many)
 		out(&b, "# no pauses: several processes, replayed as one stream\n");
 	else if (t->paused)
-		out(&b, "# pause: the time the process spent between its replayed calls\n");
+		out(&b, "# pause: the time between two replayed calls (the application's)\n");
 	out(&b, "close\n");
 	for (k = 0; k < t->nr_ops; k++) {
 		const struct tb_op *op = &t->ops[k];

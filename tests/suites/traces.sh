@@ -86,9 +86,16 @@ printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.00
 	'9 12:00:00.001100 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
 	'9 12:00:00.001200 read(3, "..."..., 4096) = 4096 <0.000100>' \
 	'9 12:00:00.002000 read(3, "..."..., 4096) = 4096 <0.000100>' > "$T/twopid.strace"
-"$RALAB" sim --dump-ops "$T/twopid.strace" > "$T/twopid.ops"
-! grep -q '^pause' "$T/twopid.ops" && grep -q '^# no pauses: several processes' "$T/twopid.ops" &&
-	ok "strace two processes: no pauses" || bad "strace two processes: no pauses" "$(cat "$T/twopid.ops")"
+# Processes taking turns keep the timeline (gaps 200 -> 1000, 1100 ->
+# 1200, 1300 -> 2000); calls that overlap (pid 9's read from 1050 while
+# pid 7's runs to 1100) cannot be one stream: no pauses.
+got=$("$RALAB" sim --dump-ops "$T/twopid.strace" | grep -E '^(pread|pause)' | tr '\n' '/')
+[ "$got" = "pread 0 4096/pause 800/pread 4096 4096/pause 100/pread 0 4096/pause 700/pread 4096 4096/" ] &&
+	ok "strace processes taking turns" || bad "strace processes taking turns" "$got"
+sed 's/^9 12:00:00.001200 read/9 12:00:00.001050 read/; s/^9 12:00:00.001100 openat/9 12:00:00.001040 openat/' "$T/twopid.strace" > "$T/overlap.strace"
+"$RALAB" sim --dump-ops "$T/overlap.strace" > "$T/overlap.ops"
+! grep -q '^pause' "$T/overlap.ops" && grep -q '^# no pauses: calls of several processes overlap' "$T/overlap.ops" &&
+	ok "strace overlapping processes: no pauses" || bad "strace overlapping processes: no pauses" "$(cat "$T/overlap.ops")"
 # 'pause USEC' moves the clock by that much and does nothing else (but
 # folios read ahead wait that much longer for their first use).
 printf '# file_size: 1M\nread 4K 10\npause 1000\nread 4K 10\n' > "$T/pause.ops"
