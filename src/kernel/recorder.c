@@ -738,6 +738,33 @@ static uint64_t max_len(const struct ralab_workload *wl)
 #define MAP_ALIGN (2ull << 20)
 #define MAP_SPAN (1ull << 36) /* address space per (job, slot): 64 GiB */
 
+static uint64_t ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_nsec;
+}
+
+/*
+ * Until CLOCK_MONOTONIC reaches @t ns: sleep to 100 us before it, then
+ * spin, since a sleep wakes tens of microseconds late and a replay of
+ * thousands of short gaps would fall behind by as many (fio's iolog
+ * replay spins too).
+ */
+static void wait_until(struct rec *r, uint64_t t)
+{
+	struct timespec now, at;
+
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (ts_ns(&now) >= t || stopped(r))
+			return;
+		if (t - ts_ns(&now) > 200000) {
+			at.tv_sec = (time_t)((t - 100000) / 1000000000ull);
+			at.tv_nsec = (long)((t - 100000) % 1000000000ull);
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		}
+	}
+}
+
 static int run_ops(struct rec *r, int *fds)
 {
 	const struct ralab_workload *wl = r->wl;
@@ -758,10 +785,7 @@ static int run_ops(struct rec *r, int *fds)
 	buf = malloc((size_t)bufsz);
 	if (!buf)
 		return -ENOMEM;
-	/*
-	 * pause and pace sleep: with the default 50 us timer slack every
-	 * sleep would run late, and a replay of small gaps far behind.
-	 */
+	/* pause and pace sleep: not 50 us late (the default slack). */
 	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -901,27 +925,16 @@ static int run_ops(struct rec *r, int *fds)
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
 			break;
-		case OP_PACE: {
+		case OP_PACE:
 			/* No earlier than that long after the op before began. */
-			struct timespec at = op_t0;
-			uint64_t ns = (uint64_t)at.tv_nsec + op->len % 1000000000ull;
-
-			at.tv_sec += (time_t)(op->len / 1000000000ull + ns / 1000000000ull);
-			at.tv_nsec = (long)(ns % 1000000000ull);
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR &&
-			       !stopped(r))
-				;
+			wait_until(r, ts_ns(&op_t0) + op->len);
 			break;
-		}
 		case OP_PAUSE: {
-			/* The application's time between calls: sleep it. */
-			struct timespec ts = {
-				.tv_sec = (time_t)(op->len / 1000000000ull),
-				.tv_nsec = (long)(op->len % 1000000000ull),
-			};
+			/* The application's time between calls. */
+			struct timespec now;
 
-			while (nanosleep(&ts, &ts) && errno == EINTR && !stopped(r))
-				;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			wait_until(r, ts_ns(&now) + op->len);
 			break;
 		}
 		}
