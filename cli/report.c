@@ -275,13 +275,14 @@ static void chart_bars(FILE *out, const char *id, struct series *s,
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ralab report --html OUT.html [--policy SPEC]... CASE...\n"
+		"usage: ralab report --html OUT.html [--policy SPEC]... [--set KEY=VALUE]... CASE...\n"
 		"\n"
 		"Write one self-contained HTML page (inline SVG, no network access)\n"
 		"with, for each case: the readahead window size along the file, the\n"
 		"folio order along the file, the device request sizes, and bars\n"
 		"comparing the policies.  Default policies: linux-6.18, park-2026,\n"
-		"kara-2026, linux-6.9.\n");
+		"kara-2026, linux-6.9.  --set overrides a case's header value, as\n"
+		"for 'ralab sim' (repeatable).\n");
 }
 
 int cli_report(int argc, char **argv)
@@ -289,8 +290,8 @@ int cli_report(int argc, char **argv)
 	static const char *const defaults[] = { "linux-6.18", "park-2026",
 						"kara-2026", "linux-6.9" };
 	struct cli_policy pol[MAX_POL];
-	const char *outpath = NULL, *cases[64];
-	unsigned np = 0, nc = 0, c, p;
+	const char *outpath = NULL, *cases[64], *sets[16];
+	unsigned np = 0, nc = 0, ns = 0, c, p, k;
 	struct series *s;
 	FILE *out;
 	int i, ret = 0;
@@ -316,6 +317,12 @@ int cli_report(int argc, char **argv)
 				if (cli_policy_parse(argv[++i], NULL, 0, &pol[np++]))
 					return 2;
 			}
+		} else if (!strcmp(a, "--set")) {
+			if (i + 1 >= argc || ns == 16) {
+				fprintf(stderr, "ralab report: --set needs KEY=VALUE (at most 16)\n");
+				return 2;
+			}
+			sets[ns++] = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "ralab report: unknown option '%s'\n", a);
 			return 2;
@@ -327,7 +334,7 @@ int cli_report(int argc, char **argv)
 		}
 	}
 	if (!outpath || !nc) {
-		fprintf(stderr, "usage: ralab report --html OUT.html [--policy SPEC]... CASE...\n");
+		fprintf(stderr, "usage: ralab report --html OUT.html [--policy SPEC]... [--set KEY=VALUE]... CASE...\n");
 		return 2;
 	}
 	if (!np)
@@ -341,6 +348,13 @@ int cli_report(int argc, char **argv)
 		if (ralab_workload_load(cases[c], &wl, &d)) {
 			fprintf(stderr, "%s\n", d.msg);
 			return 2;
+		}
+		/* Every --set checked on every case before anything is written. */
+		for (k = 0; k < ns; k++) {
+			if (cli_apply_set(wl, sets[k])) {
+				ralab_workload_free(wl);
+				return 2;
+			}
 		}
 		ralab_workload_free(wl);
 	}
@@ -367,6 +381,8 @@ int cli_report(int argc, char **argv)
 			ret = 2;
 			break;
 		}
+		for (k = 0; k < ns; k++)
+			cli_apply_set(wl, sets[k]); /* checked above */
 		file_pages = (ralab_workload_config(wl)->file_size + RALAB_PAGE_SIZE - 1) /
 			     RALAB_PAGE_SIZE;
 		for (p = 0; p < np; p++) {

@@ -34,3 +34,10 @@ report_test() {
 	fi
 }
 report_test
+# --set, as for sim: the page changes with read_ahead_kb; a bad value is
+# an error before any file is written.
+"$RALAB" report --html "$T/ra128.html" --policy linux-6.18 tests/cases/seed001-seq4k/case.ops &&
+"$RALAB" report --html "$T/ra512.html" --policy linux-6.18 --set read_ahead_kb=512 tests/cases/seed001-seq4k/case.ops &&
+	! cmp -s "$T/ra128.html" "$T/ra512.html" && ok "report --set" || bad "report --set" "same page"
+expect_rc "report bad --set" 2 "$RALAB" report --html "$T/bad.html" --set read_ahead_kb=x tests/cases/seed001-seq4k/case.ops
+[ ! -e "$T/bad.html" ] && ok "report bad --set writes nothing" || bad "report bad --set writes nothing" "file written"
