@@ -214,6 +214,8 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 				sim_run_op(s, op);
 				j->barrier = false;
 			} else {
+				/* A rate limit holds it back until due. */
+				sim_rate_wait(s);
 				j->busy++;
 				w->op_start = w->now; /* for a 'pace' after it */
 				sim_pread(s, &s->files[op->fd], off, len);

@@ -496,6 +496,31 @@ int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 }
 
 /*
+ * fio's rate limits (rate_iops, rate; rate_process=linear): after @reads
+ * reads of @bytes since job @j started, its next read is due when that
+ * share of the rate has passed; the caller waits for it.
+ */
+static void rate_wait(struct sim *s, const struct sim_job *j, uint64_t reads,
+		      uint64_t bytes)
+{
+	const struct wl_job *d = j->def;
+	uint64_t due = 0, t;
+
+	if (d->rate_iops)
+		due = reads / d->rate_iops * 1000000000ull +
+		      reads % d->rate_iops * 1000000000ull / d->rate_iops;
+	if (d->rate_bps) {
+		t = bytes / d->rate_bps * 1000000000ull +
+		    bytes % d->rate_bps * 1000000000ull / d->rate_bps;
+		if (t > due)
+			due = t;
+	}
+	due += j->start_ns;
+	if (due > s->cur->now)
+		sim_spend(s, due - s->cur->now);
+}
+
+/*
  * read LEN COUNT|eof: the loop that runs millions of times, kept apart so
  * that the fast path stays in registers.
  */
@@ -526,6 +551,7 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 		return;
 	for (i = 0; i < count; i++) {
 		int64_t pos = f->f_pos;
+
 
 		if (len <= MAX_RW_COUNT && pos >= 0 &&
 		    len <= (uint64_t)INT64_MAX - (uint64_t)pos &&
@@ -571,13 +597,50 @@ static inline bool past_runtime(const struct sim *s)
 	return s->cur->now >= s->cur->job->deadline;
 }
 
-/* A read call of a single-threaded job, then its think time. */
-static void read_think(struct sim *s, struct sim_file *f, int64_t pos,
-		       uint64_t len)
+/*
+ * A read call of a single-threaded job (when its rate allows), then its
+ * think time; what it returned (0 when the runtime passed first).
+ */
+static int64_t read_think(struct sim *s, struct sim_file *f, int64_t pos,
+			  uint64_t len)
 {
-	sys_read(s, f, pos, len);
-	if (s->cur->job->def->think_ns)
-		sim_spend(s, s->cur->job->def->think_ns);
+	const struct sim_job *j = s->cur->job;
+	int64_t n;
+
+	if (j->def->rate_iops || j->def->rate_bps) {
+		rate_wait(s, j, j->reads, j->bytes);
+		if (s->cur->now >= j->deadline)
+			return 0;
+	}
+	n = sys_read(s, f, pos, len);
+	if (j->def->think_ns)
+		sim_spend(s, j->def->think_ns);
+	return n;
+}
+
+/* read LEN COUNT|eof under a rate limit: one call at a time, not the
+ * fast loop (run_reads). */
+static void run_reads_rated(struct sim *s, struct sim_file *f,
+			    const struct op *op)
+{
+	uint64_t i;
+	int64_t n;
+
+	for (i = 0; (op->to_eof || i < op->count) && !past_runtime(s); i++) {
+		n = read_think(s, f, f->f_pos, op->len);
+		if (n > 0)
+			f->f_pos += n;
+		if (op->to_eof && n <= 0)
+			break;
+	}
+}
+
+void sim_rate_wait(struct sim *s)
+{
+	const struct sim_job *j = s->cur->job;
+
+	if (j->def->rate_iops || j->def->rate_bps)
+		rate_wait(s, j, j->reads, j->bytes);
 }
 
 void sim_run_op(struct sim *s, const struct op *op)
@@ -595,7 +658,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 		f->open = false;
 		break;
 	case OP_READ:
-		run_reads(s, f, op);
+		if (s->cur->job->def->rate_iops || s->cur->job->def->rate_bps)
+			run_reads_rated(s, f, op);
+		else
+			run_reads(s, f, op);
 		break;
 	case OP_PREAD:
 		read_think(s, f, (int64_t)op->off, op->len);

@@ -235,6 +235,8 @@ int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos,
 /* engine.c: run the workload's jobs. */
 int sim_run_jobs(struct sim *s, const struct ralab_workload *wl);
 void sim_run_op(struct sim *s, const struct op *op);
+/* Before a read of the current job: wait for its rate limit, if any. */
+void sim_rate_wait(struct sim *s);
 
 /* mmap.c: the mapping ops and the fault path. */
 int sim_mmap(struct sim_vma *v, struct sim_file *f, uint64_t off,

@@ -21,7 +21,8 @@
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), startdelay (one time, not a range),
- *   exitall (the jobs running beside the one that ends stop),
+ *   exitall (the jobs running beside the one that ends stop), rate and
+ *   rate_iops (the reads' value; linear),
  *   runtime (plus ramp_time) and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a reopening pass
  *   until then), stonewall; offset patterns: rw=read:N
@@ -144,7 +145,8 @@ static const char *const modelled[] = {
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
-	"startdelay", "exitall", "ramp_time",
+	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
+	"rate_process",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -359,6 +361,7 @@ struct job {
 	uint64_t think_us;
 	uint64_t runtime_us; /* 0: none */
 	uint64_t delay_us;   /* startdelay */
+	uint64_t rate_bps, rate_iops; /* reads' rate limits (0: none) */
 	bool exitall;
 	bool time_based;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
@@ -626,6 +629,33 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "exitall")) && (err = fio_bool(f, o, &j->exitall)))
 		return err;
+	/*
+	 * rate=READ[,WRITE[,TRIM]] (bytes/s) and rate_iops: the reads' value,
+	 * the first; fio spaces I/Os evenly (rate_process=linear).
+	 */
+	if ((o = get(f, sec, "rate_process")) && strcmp(o->val, "linear"))
+		return ferr(f, o->line, "rate_process=%s is not modelled (only linear)", o->val);
+	for (i = 0; i < 2; i++) {
+		const char *key = i ? "rate_iops" : "rate";
+		struct opt first;
+		size_t n;
+
+		if (!(o = get(f, sec, key)))
+			continue;
+		n = strcspn(o->val, ",");
+		if (!n)
+			continue; /* ",W": writes only */
+		first = *o;
+		first.val[n] = '\0';
+		if ((err = i ? fio_uint(f, &first, &v) : fio_size(f, &first, &v)))
+			return err;
+		if (!v || v > 1000000000000ull)
+			return ferr(f, o->line, "%s must be from 1 to 10^12", key);
+		if (i)
+			j->rate_iops = v;
+		else
+			j->rate_bps = v;
+	}
 	if ((o = get(f, sec, "startdelay"))) {
 		if (strchr(o->val, '-') || strchr(o->val, ':'))
 			return ferr(f, o->line, "startdelay: a range ('%s') draws a random delay, which ralab does not model: give one time",
@@ -1055,6 +1085,10 @@ static int generate(struct fio *f)
 				emit(f, "delay %llu\n", (unsigned long long)j->delay_us);
 			if (j->exitall)
 				emit(f, "exitall\n");
+			if (j->rate_iops)
+				emit(f, "rate-iops %llu\n", (unsigned long long)j->rate_iops);
+			if (j->rate_bps)
+				emit(f, "rate %llu\n", (unsigned long long)j->rate_bps);
 			if (j->runtime_us)
 				emit(f, "runtime %llu\n", (unsigned long long)j->runtime_us);
 			/* stonewall: the job (its first clone) waits for the earlier. */

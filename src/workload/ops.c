@@ -750,7 +750,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 
 /*
  * job NAME, iodepth N, think USEC, wait, delay USEC, runtime USEC, repeat,
- * exitall, shared-fd.
+ * exitall, rate-iops N, rate BYTES, shared-fd.
  * Returns 1 for any other line, 0 when handled, or an error.
  */
 static int parse_job_line(struct parser *p, struct ralab_workload *wl,
@@ -805,6 +805,25 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 			j->wait = true;
 		else
 			j->exitall = true;
+		return 0;
+	}
+	if (!strcmp(tok[0], "rate-iops") || !strcmp(tok[0], "rate")) {
+		bool iops = tok[0][4] == '-';
+
+		if ((err = nargs(p, tok[0], na, 1, 1,
+				 iops ? "rate-iops N" : "rate BYTES_PER_SECOND")))
+			return err;
+		if (iops ? parse_u64(tok[1], &v, false) :
+			   parse_u64(tok[1], &v, true))
+			return perr(p, "%s must be a whole number%s, not '%.*s'", tok[0],
+				    iops ? " of reads per second" : " of bytes per second (K, M, G allowed)",
+				    TOK(tok[1]));
+		if (!v || v > 1000000000000ull)
+			return perr(p, "%s must be from 1 to 10^12", tok[0]);
+		if (iops)
+			j->rate_iops = v;
+		else
+			j->rate_bps = v;
 		return 0;
 	}
 	if (!strcmp(tok[0], "delay")) {

@@ -120,6 +120,8 @@ struct wl_job {
 	 * until then (fio's runtime and time_based). */
 	uint64_t runtime_ns;
 	uint64_t delay_ns; /* starts no earlier than this (fio's startdelay) */
+	/* Rate limits (fio's rate_iops, rate): 0 = none. */
+	uint64_t rate_iops, rate_bps;
 	bool repeat;
 	bool exitall; /* when it ends, the other jobs stop (fio's exitall) */
 	unsigned repeat_op, repeat_line, runtime_line;

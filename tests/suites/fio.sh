@@ -159,3 +159,7 @@ printf '[global]\nrw=read\nsize=4m\n[bg]\n[fg]\nexitall\n' > "$T/ea.fio"
 printf '[j]\nrw=read\nsize=1m\nruntime=2\nramp_time=500ms\n' > "$T/rp.fio"
 "$RALAB" sim --dump-ops "$T/rp.fio" | grep -qx 'runtime 2500000' && ok "fio ramp_time" ||
 	bad "fio ramp_time" "$("$RALAB" sim --dump-ops "$T/rp.fio" | grep runtime)"
+# rate / rate_iops: the reads' value (the first of READ,WRITE,TRIM).
+printf '[j]\nrw=read\nsize=1m\nrate=1m,2m\nrate_iops=300\n' > "$T/rate.fio"
+[ "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate' | tr '\n' /)" = "rate-iops 300/rate 1048576/" ] &&
+	ok "fio rate" || bad "fio rate" "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate')"

@@ -199,3 +199,12 @@ c=$("$RALAB" sim "$T/think2.ops" | sed -n 's/^elapsed_us=//p'); d=$("$RALAB" sim
 awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'BEGIN { x = a - b; y = c - d
 	exit !(x > 999.9 && x < 1000.1 && y > 400 && y < 600) }' &&
 	ok "think per read call" || bad "think per read call" "one worker +$a-$b, two workers +$c-$d"
+# rate-iops N / rate BYTES (fio's rate_iops, rate; linear): read k of a job
+# starts no earlier than k/N s (k*LEN/BYTES s) after the job started.
+# 100 reads at 1000/s: the last starts at 99 ms; 1 MiB in 4 KiB reads at
+# 1 MiB/s: the last starts at 255/256 s.
+printf '# file_size: 4M\nrate-iops 1000\nread 4K 100\n' > "$T/ri.ops"
+printf '# file_size: 4M\nrate 1M\nread 4K 256\n' > "$T/rb.ops"
+a=$("$RALAB" sim "$T/ri.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/rb.ops" | sed -n 's/^elapsed_us=//p')
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 99000 && a < 99100 && b >= 996093.75 && b < 996200) }' &&
+	ok "rate limits" || bad "rate limits" "rate-iops: $a us, rate: $b us"
