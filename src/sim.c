@@ -504,20 +504,20 @@ static void rate_wait(struct sim *s, const struct sim_job *j, uint64_t reads,
 		      uint64_t bytes)
 {
 	const struct wl_job *d = j->def;
-	uint64_t due = 0, t;
+	unsigned __int128 due = 0, t; /* rates up to 10^12: no overflow */
 
 	if (d->rate_iops)
-		due = reads / d->rate_iops * 1000000000ull +
-		      reads % d->rate_iops * 1000000000ull / d->rate_iops;
+		due = (unsigned __int128)reads * 1000000000u / d->rate_iops;
 	if (d->rate_bps) {
-		t = bytes / d->rate_bps * 1000000000ull +
-		    bytes % d->rate_bps * 1000000000ull / d->rate_bps;
+		t = (unsigned __int128)bytes * 1000000000u / d->rate_bps;
 		if (t > due)
 			due = t;
 	}
 	due += j->start_ns;
-	if (due > s->cur->now)
-		sim_spend(s, due - s->cur->now);
+	if (due > UINT64_MAX)
+		due = UINT64_MAX;
+	if ((uint64_t)due > s->cur->now)
+		sim_spend(s, (uint64_t)due - s->cur->now);
 }
 
 /*
