@@ -496,20 +496,27 @@ int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 }
 
 /*
- * fio's rate limits (rate_iops, rate; rate_process=linear): after @reads
- * reads of @bytes since job @j started, its next read is due when that
- * share of the rate has passed; the caller waits for it.
+ * fio's rate limits (rate_iops, rate; rate_process=linear): after the
+ * reads and bytes the current job has done since it started, its next
+ * read is due when that share of the rate has passed; wait for it.
  */
-static void rate_wait(struct sim *s, const struct sim_job *j, uint64_t reads,
-		      uint64_t bytes)
+static bool rated(const struct wl_job *d)
 {
+	return d->rate_iops || d->rate_bps;
+}
+
+void sim_rate_wait(struct sim *s)
+{
+	const struct sim_job *j = s->cur->job;
 	const struct wl_job *d = j->def;
 	unsigned __int128 due = 0, t; /* rates up to 10^12: no overflow */
 
+	if (!rated(d))
+		return;
 	if (d->rate_iops)
-		due = (unsigned __int128)reads * 1000000000u / d->rate_iops;
+		due = (unsigned __int128)j->reads * 1000000000u / d->rate_iops;
 	if (d->rate_bps) {
-		t = (unsigned __int128)bytes * 1000000000u / d->rate_bps;
+		t = (unsigned __int128)j->bytes * 1000000000u / d->rate_bps;
 		if (t > due)
 			due = t;
 	}
@@ -607,9 +614,9 @@ static int64_t read_think(struct sim *s, struct sim_file *f, int64_t pos,
 	const struct sim_job *j = s->cur->job;
 	int64_t n;
 
-	if (j->def->rate_iops || j->def->rate_bps) {
-		rate_wait(s, j, j->reads, j->bytes);
-		if (s->cur->now >= j->deadline)
+	if (rated(j->def)) {
+		sim_rate_wait(s);
+		if (past_runtime(s))
 			return 0;
 	}
 	n = sys_read(s, f, pos, len);
@@ -635,14 +642,6 @@ static void run_reads_rated(struct sim *s, struct sim_file *f,
 	}
 }
 
-void sim_rate_wait(struct sim *s)
-{
-	const struct sim_job *j = s->cur->job;
-
-	if (j->def->rate_iops || j->def->rate_bps)
-		rate_wait(s, j, j->reads, j->bytes);
-}
-
 void sim_run_op(struct sim *s, const struct op *op)
 {
 	struct sim_file *f = op->fd < s->nr_files ? &s->files[op->fd] : NULL;
@@ -658,7 +657,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		f->open = false;
 		break;
 	case OP_READ:
-		if (s->cur->job->def->rate_iops || s->cur->job->def->rate_bps)
+		if (rated(s->cur->job->def))
 			run_reads_rated(s, f, op);
 		else
 			run_reads(s, f, op);

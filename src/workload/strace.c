@@ -323,10 +323,7 @@ static void note_time(struct st *s, long pid)
 	if (s->have_last && start < s->last_end && pid != s->last_pid)
 		tb_untimed(s->tb, "calls of several processes overlap in time (one stream cannot replay that)");
 	else if (s->have_last && start > s->last_end)
-		tb_pause(s->tb, 0,
-			 start - s->last_end < 1000000000000ll ?
-				 (uint64_t)(start - s->last_end) :
-				 1000000000000ull); /* what 'pause' takes */
+		tb_pause(s->tb, (uint64_t)(start - s->last_end));
 	if (!s->have_last || start + s->t_dur > s->last_end)
 		s->last_end = start + s->t_dur;
 	s->have_last = true;

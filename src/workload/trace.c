@@ -17,6 +17,9 @@
 
 #include "trace.h"
 
+/* The longest 'pause' or 'pace' the .ops parser takes. */
+#define TB_MAX_USEC 1000000000000ull
+
 struct tb_file {
 	char *path;
 	char name[32];
@@ -53,9 +56,8 @@ struct tb {
 	struct tb_op *ops;
 	size_t nr_ops, cap_ops;
 	bool oom, full;
-	/* Pauses: from which process; several, or untimed: left out. */
-	long pause_key;
-	bool paused, pause_many;
+	/* Pauses: some were given; untimed: why they are left out. */
+	bool paused;
 	const char *untimed;
 };
 
@@ -260,20 +262,17 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	}
 }
 
-void tb_pause(struct tb *t, long k1, uint64_t us)
+void tb_pause(struct tb *t, uint64_t us)
 {
 	struct tb_op *op;
 
 	if (!us)
 		return;
-	if (t->paused && t->pause_key != k1)
-		t->pause_many = true;
 	t->paused = true;
-	t->pause_key = k1;
 	op = add(t);
 	if (op) {
 		op->kind = TB_PAUSE;
-		op->len = us;
+		op->len = us < TB_MAX_USEC ? us : TB_MAX_USEC;
 	}
 }
 
@@ -286,7 +285,7 @@ void tb_pace(struct tb *t, uint64_t us)
 	op = add(t);
 	if (op) {
 		op->kind = TB_PACE;
-		op->len = us < 1000000000000ull ? us : 1000000000000ull;
+		op->len = us < TB_MAX_USEC ? us : TB_MAX_USEC;
 	}
 }
 
@@ -395,8 +394,6 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	}
 	if (t->paused && t->untimed)
 		out(&b, "# no pauses: %s\n", t->untimed);
-	else if (t->pause_many)
-		out(&b, "# no pauses: several processes, replayed as one stream\n");
 	else if (t->paused)
 		out(&b, "# pause: the time between two replayed calls (the application's)\n");
 	out(&b, "close\n");
@@ -409,7 +406,7 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 			out(&b, "# %s\n", op->note);
 			continue;
 		case TB_PAUSE:
-			if (!t->untimed && !t->pause_many)
+			if (!t->untimed)
 				out(&b, "pause %llu\n", (unsigned long long)op->len);
 			continue;
 		case TB_PACE:

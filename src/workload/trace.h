@@ -28,12 +28,11 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
 /*
- * Time process @k1 spent between two replayed calls (computing, or in
- * calls not replayed): a pause before the next op.  Pauses are left out
- * when they come from several processes (the replay is one stream) or
- * after tb_untimed().
+ * Time the traced program spent between two replayed calls (computing,
+ * or in calls not replayed): a pause before the next op.  Pauses are all
+ * left out after tb_untimed().
  */
-void tb_pause(struct tb *t, long k1, uint64_t us);
+void tb_pause(struct tb *t, uint64_t us);
 /*
  * The next op starts no earlier than @us after the op before it started
  * (fio's iolog replay keeps the log's pace this way).

@@ -127,13 +127,13 @@ done
 # device round trip of one readahead window late (loop: 55 us + 256 KiB at
 # 1676 MB/s, well under 1 ms).
 num() { sed -n "s/^$1=//p" "$2" | head -n 1; }
-within() { # VALUE LOW HIGH
+in_range() { # VALUE LOW HIGH (not variants.sh's within)
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v >= lo && v < hi) }'
 }
 printf '# file_size: 64M\n# device: loop\nruntime 5000\nfadvise 0 0 dontneed\nread 4K eof\n' > "$T/rt.ops"
 sed '/^runtime/d' "$T/rt.ops" > "$T/rt-all.ops"
 "$RALAB" sim "$T/rt.ops" > "$T/rt.out" && "$RALAB" sim "$T/rt-all.ops" > "$T/rt-all.out"
-if within "$(num elapsed_us "$T/rt.out")" 5000 6000 &&
+if in_range "$(num elapsed_us "$T/rt.out")" 5000 6000 &&
    [ "$(num bytes_read "$T/rt.out")" -lt "$(num bytes_read "$T/rt-all.out")" ]; then
 	ok "runtime stops the reads"
 else bad "runtime stops the reads" "$(grep -E '^(elapsed_us|bytes_read)' "$T/rt.out")"; fi
@@ -142,7 +142,7 @@ else bad "runtime stops the reads" "$(grep -E '^(elapsed_us|bytes_read)' "$T/rt.
 printf '# file_size: 4M\n# device: loop\nruntime 20000\nrepeat\nfadvise 0 0 dontneed\nseek 0\nread 4K eof\n' > "$T/rep.ops"
 "$RALAB" sim "$T/rep.ops" > "$T/rep.out"
 b=$(num bytes_read "$T/rep.out"); sec=$(num data_sectors "$T/rep.out")
-if within "$(num elapsed_us "$T/rep.out")" 20000 21000 && [ "$b" -gt 4194304 ] &&
+if in_range "$(num elapsed_us "$T/rep.out")" 20000 21000 && [ "$b" -gt 4194304 ] &&
    [ $((sec * 512)) -ge "$b" ]; then
 	ok "repeat runs the ops again until the runtime"
 else bad "repeat runs the ops again until the runtime" "$(grep -E '^(elapsed_us|bytes_read|data_sectors)' "$T/rep.out")"; fi
@@ -152,9 +152,9 @@ else bad "repeat runs the ops again until the runtime" "$(grep -E '^(elapsed_us|
 # from its start, which the report gives.
 printf '# file_size: 64M\n# device: nvme\njob a\niodepth 8\nruntime 3000\nrepeat\nfadvise 0 0 dontneed\nrand-pread 4K 100000\njob b\nwait\nruntime 2000\nrepeat\nfadvise 0 0 dontneed\nseek 0\nread 4K eof\n' > "$T/rtj.ops"
 "$RALAB" sim "$T/rtj.ops" > "$T/rtj.out"
-if within "$(num job.a.elapsed_us "$T/rtj.out")" 3000 4000 &&
+if in_range "$(num job.a.elapsed_us "$T/rtj.out")" 3000 4000 &&
    [ "$(num job.b.start_us "$T/rtj.out")" = "$(num job.a.elapsed_us "$T/rtj.out")" ] &&
-   within "$(num job.b.elapsed_us "$T/rtj.out")" 2000 3000; then
+   in_range "$(num job.b.elapsed_us "$T/rtj.out")" 2000 3000; then
 	ok "runtime per job (iodepth, wait)"
 else bad "runtime per job (iodepth, wait)" "$(grep '^job\.' "$T/rtj.out" | tr '\n' ' ')"; fi
 # A repeated pass that takes no time (no device, no CPU costs) would never

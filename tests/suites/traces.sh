@@ -56,13 +56,16 @@ awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 100 && a < b && b > 100) }' && ok "
 # Timing: with -T, the time a process spends between two replayed calls
 # (the end of one to the start of the next) is a pause before the second.
 # By hand: 300 -> 1300 us is 1000; 1304 -> 5000 is 3696; 5050 -> 5100 is 50.
+replay() { # STRACE: its preads and pauses, '/'-separated
+	"$RALAB" sim --dump-ops "$1" | grep -E '^(pread|pause)' | tr '\n' '/'
+}
 printf '%s\n' '12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
 	'12:00:00.000100 read(3, "..."..., 4096) = 4096 <0.000200>' \
 	'12:00:00.001300 read(3, "..."..., 4096) = 4096 <0.000002>' \
 	'12:00:00.001302 read(3, "..."..., 4096) = 4096 <0.000002>' \
 	'12:00:00.005000 pread64(3, "..."..., 4096, 8192) = 4096 <0.000050>' \
 	'12:00:00.005100 read(3, ""..., 4096) = 0 <0.000001>' > "$T/timed.strace"
-got=$("$RALAB" sim --dump-ops "$T/timed.strace" | grep -E '^(pread|pause)' | tr '\n' '/')
+got=$(replay "$T/timed.strace")
 [ "$got" = "pread 0 4096/pause 1000/pread 4096 4096/pread 8192 4096/pause 3696/pread 8192 4096/pause 50/pread 12288 4096/" ] &&
 	ok "strace -T pauses" || bad "strace -T pauses" "$got"
 # An interrupted call starts where its first half is logged.
@@ -72,10 +75,10 @@ printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.00
 	'8 12:00:00.000600 getpid() = 8 <0.000001>' \
 	'7 12:00:00.000900 <... read resumed>"..."..., 4096) = 4096 <0.000400>' \
 	'7 12:00:00.001000 read(3, "..."..., 4096) = 4096 <0.000001>' > "$T/resumed.strace"
-got=$("$RALAB" sim --dump-ops "$T/resumed.strace" | grep -E '^(pread|pause)' | tr '\n' '/')
+got=$(replay "$T/resumed.strace")
 [ "$got" = "pread 0 4096/pause 300/pread 4096 4096/pause 100/pread 8192 4096/" ] &&
 	ok "strace -T resumed calls" || bad "strace -T resumed calls" "$got"
-# Without -T, or with reads from two processes, the replay has no pauses.
+# Without -T the replay has no pauses.
 sed 's/ <[0-9.]*>$//' "$T/timed.strace" > "$T/untimed.strace"
 "$RALAB" sim --dump-ops "$T/untimed.strace" > "$T/untimed.ops"
 ! grep -q '^pause' "$T/untimed.ops" && [ "$(grep -c '^pread' "$T/untimed.ops")" = 5 ] &&
@@ -89,7 +92,7 @@ printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.00
 # Processes taking turns keep the timeline (gaps 200 -> 1000, 1100 ->
 # 1200, 1300 -> 2000); calls that overlap (pid 9's read from 1050 while
 # pid 7's runs to 1100) cannot be one stream: no pauses.
-got=$("$RALAB" sim --dump-ops "$T/twopid.strace" | grep -E '^(pread|pause)' | tr '\n' '/')
+got=$(replay "$T/twopid.strace")
 [ "$got" = "pread 0 4096/pause 800/pread 4096 4096/pause 100/pread 0 4096/pause 700/pread 4096 4096/" ] &&
 	ok "strace processes taking turns" || bad "strace processes taking turns" "$got"
 sed 's/^9 12:00:00.001200 read/9 12:00:00.001050 read/; s/^9 12:00:00.001100 openat/9 12:00:00.001040 openat/' "$T/twopid.strace" > "$T/overlap.strace"
