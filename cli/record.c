@@ -13,7 +13,8 @@
 #include "cli.h"
 
 #define TRACE_SET "openat,open,read,pread64,readv,preadv,lseek,mmap,munmap," \
-		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile"
+		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
+		  "clone,clone3,fork,vfork"
 
 int cli_record(int argc, char **argv)
 {

@@ -43,6 +43,14 @@ struct pos {
 	char *path; /* what was opened, for openat() relative to it */
 };
 
+/*
+ * A process whose descriptor table is another's (a thread, or a clone
+ * with CLONE_FILES).
+ */
+struct table {
+	long pid, table;
+};
+
 struct pending {
 	long pid;
 	char *text;
@@ -56,6 +64,8 @@ struct st {
 	struct tb *tb;
 	struct pos *pos;
 	unsigned nr_pos, cap_pos;
+	struct table *tables;
+	unsigned nr_tables, cap_tables;
 	struct pending pend[MAX_PENDING];
 	unsigned line, calls;
 	unsigned nr_mmaps;
@@ -82,6 +92,48 @@ static int serr(struct st *s, const char *fmt, ...)
 	err = wl_vdiag(s->diag, s->name, s->line, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+/* The descriptor table of @pid: its own unless it shares one. */
+static long table_of(const struct st *s, long pid)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_tables; i++)
+		if (s->tables[i].pid == pid)
+			return s->tables[i].table;
+	return pid;
+}
+
+/*
+ * clone() with CLONE_FILES (threads): @child uses @parent's descriptors,
+ * also those it opened before the log showed the clone return (strace -f
+ * prints a child's calls as they come).  Children without it get a copy
+ * of the table: descriptors they inherit and never open are found by
+ * number (tb_open).
+ */
+static int share_table(struct st *s, long parent, long child)
+{
+	long t = table_of(s, parent);
+	unsigned i;
+
+	if (t == child || table_of(s, child) != child)
+		return 0;
+	if (s->nr_tables == s->cap_tables) {
+		unsigned c = s->cap_tables ? s->cap_tables * 2 : 16;
+		struct table *n = realloc(s->tables, c * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->tables = n;
+		s->cap_tables = c;
+	}
+	s->tables[s->nr_tables++] = (struct table){ child, t };
+	tb_share(s->tb, child, t);
+	for (i = 0; i < s->nr_pos; i++)
+		if (s->pos[i].used && s->pos[i].pid == child)
+			s->pos[i].pid = t;
+	return 0;
 }
 
 static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
@@ -303,8 +355,9 @@ static int64_t take_duration(char *body)
  * A call on a replayed descriptor: the time since the last such call (of
  * any process) ended is a pause before it, so a serial replay keeps the
  * log's timeline; that holds while calls do not overlap, as those of one
- * process, or of processes taking turns, do.  Without durations in the
- * log, or when calls of two processes overlap, the replay has no pauses.
+ * process, or of processes taking turns, do.  When calls of two processes
+ * overlap, the replay has a job per process instead, each with its own
+ * pauses (tb_emit).  Without durations in the log, it has no pauses.
  */
 static void note_time(struct st *s, long pid)
 {
@@ -320,8 +373,9 @@ static void note_time(struct st *s, long pid)
 		s->day += 86400000000ll;
 		start += 86400000000ll;
 	}
+	tb_stamp(s->tb, start, start + s->t_dur);
 	if (s->have_last && start < s->last_end && pid != s->last_pid)
-		tb_untimed(s->tb, "calls of several processes overlap in time (one stream cannot replay that)");
+		tb_concurrent(s->tb);
 	else if (s->have_last && start > s->last_end)
 		tb_pause(s->tb, (uint64_t)(start - s->last_end));
 	if (!s->have_last || start + s->t_dur > s->last_end)
@@ -336,10 +390,12 @@ static int handle_call(struct st *s, long pid, char *call)
 	long long ret, fd, a2, a3;
 	int argc;
 	struct pos *p;
+	long tab = table_of(s, pid);
 
 	if (!paren)
 		return serr(s, "no '(' in the call");
 	*paren = '\0';
+	tb_call(s->tb, pid);
 	/*
 	 * The return value follows the last " = " that comes after a ')'
 	 * (strace pads short calls with spaces: "close(3)          = 0").
@@ -367,6 +423,13 @@ static int handle_call(struct st *s, long pid, char *call)
 	if (*close_p == '?')
 		return 0; /* the process exited in the call */
 	ret = strtoll(close_p, NULL, 0);
+	if (!strcmp(call, "clone") || !strcmp(call, "clone3") ||
+	    !strcmp(call, "fork") || !strcmp(call, "vfork")) {
+		s->calls++;
+		if (ret > 0 && strstr(paren + 1, "CLONE_FILES"))
+			return share_table(s, pid, (long)ret);
+		return 0;
+	}
 	argc = split_args(paren + 1, argv, MAX_ARGS);
 	if (argc < 0)
 		return serr(s, "unbalanced arguments in %s()", call);
@@ -387,7 +450,7 @@ static int handle_call(struct st *s, long pid, char *call)
 			long long dfd;
 			struct pos *dp;
 
-			if (num(argv[0], &dfd) && (dp = pos_of(s, pid, (long)dfd, false)) &&
+			if (num(argv[0], &dfd) && (dp = pos_of(s, tab, (long)dfd, false)) &&
 			    dp->path) {
 				char full[1024];
 
@@ -395,20 +458,20 @@ static int handle_call(struct st *s, long pid, char *call)
 				memcpy(path, full, sizeof(full));
 			}
 		}
-		p = pos_of(s, pid, (long)ret, true);
+		p = pos_of(s, tab, (long)ret, true);
 		if (!p)
 			return -ENOMEM;
 		free(p->path);
 		p->path = strdup(path);
 		p->pos = 0;
 		if (!regular_path(path, argv[pi + 1]))
-			return 0;
+			return tb_open(s->tb, tab, (long)ret, -1);
 		file = tb_file(s->tb, path);
 		if (file == -ENOSPC)
 			return serr(s, "more than %d files", TB_MAX_FILES);
 		if (file < 0)
 			return file;
-		return tb_open(s->tb, pid, (long)ret, file);
+		return tb_open(s->tb, tab, (long)ret, file);
 	}
 	if (argc < 1 || !num(argv[0], &fd))
 		return 0; /* not about a descriptor we know */
@@ -417,12 +480,12 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (argc < 4 || !num(argv[1], &fd))
 			return serr(s, "sendfile() with %d arguments", argc);
 	}
-	if (!tb_known(s->tb, pid, (long)fd))
+	if (!tb_known(s->tb, tab, (long)fd))
 		return 0;
 	note_time(s, pid);
-	p = pos_of(s, pid, (long)fd, false);
+	p = pos_of(s, tab, (long)fd, false);
 	if (!p)
-		p = pos_of(s, pid, (long)fd, true);
+		p = pos_of(s, tab, (long)fd, true);
 	if (!p)
 		return -ENOMEM;
 
@@ -438,7 +501,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		else
 			count = (uint64_t)a2;
 		if (ret >= 0) {
-			tb_read(s->tb, pid, (long)fd, p->pos, count, ret);
+			tb_read(s->tb, tab, (long)fd, p->pos, count, ret);
 			p->pos += (uint64_t)ret;
 		}
 	} else if (!strcmp(call, "pread64") || !strcmp(call, "preadv")) {
@@ -453,12 +516,12 @@ static int handle_call(struct st *s, long pid, char *call)
 		else
 			count = (uint64_t)a2;
 		if (ret >= 0)
-			tb_read(s->tb, pid, (long)fd, (uint64_t)a3, count, ret);
+			tb_read(s->tb, tab, (long)fd, (uint64_t)a3, count, ret);
 	} else if (!strcmp(call, "lseek")) {
 		if (ret >= 0)
 			p->pos = (uint64_t)ret;
 	} else if (!strcmp(call, "close")) {
-		tb_close(s->tb, pid, (long)fd);
+		tb_close(s->tb, tab, (long)fd);
 		p->used = false;
 		free(p->path);
 		p->path = NULL;
@@ -472,14 +535,14 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (adv < 0)
 			return serr(s, "fadvise64(): unknown advice '%.30s'", argv[3]);
 		if (!ret)
-			tb_advise(s->tb, pid, (long)fd, (uint64_t)a2,
+			tb_advise(s->tb, tab, (long)fd, (uint64_t)a2,
 				  (uint64_t)a3, adv, false);
 	} else if (!strcmp(call, "readahead")) {
 		if (argc < 3 || !num(argv[1], &a2) || !num(argv[2], &a3) ||
 		    a2 < 0 || a3 < 0)
 			return serr(s, "readahead(): bad arguments");
 		if (!ret)
-			tb_advise(s->tb, pid, (long)fd, (uint64_t)a2,
+			tb_advise(s->tb, tab, (long)fd, (uint64_t)a2,
 				  (uint64_t)a3, 3, true);
 	} else if (!strcmp(call, "copy_file_range") ||
 		   !strcmp(call, "sendfile")) {
@@ -508,7 +571,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		while (left) {
 			uint64_t n = left < SPLICE_CHUNK ? left : SPLICE_CHUNK;
 
-			tb_read(s->tb, pid, (long)fd, at, n, (int64_t)n);
+			tb_read(s->tb, tab, (long)fd, at, n, (int64_t)n);
 			at += n;
 			left -= n;
 		}
@@ -696,6 +759,7 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 	for (i = 0; i < s.nr_pos; i++)
 		free(s.pos[i].path);
 	free(s.pos);
+	free(s.tables);
 	tb_free(s.tb);
 	free(copy);
 	return err;

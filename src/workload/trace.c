@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "trace.h"
+#include "workload.h"
 
 /* The longest 'pause' or 'pace' the .ops parser takes. */
 #define TB_MAX_USEC 1000000000000ull
@@ -40,12 +41,15 @@ struct tb_op {
 	uint64_t off, len;
 	int advice;
 	char *note;
+	unsigned job;       /* the process that made the call (tb_call) */
+	int64_t start, end; /* when it ran, microseconds; -1: unknown */
 };
 
 struct tb_desc {
-	long key1, key2; /* e.g. pid, fd */
+	long key1, key2; /* e.g. descriptor table, fd */
 	unsigned file;
 	bool open;
+	bool ignored; /* a file not replayed (a library, a directory) */
 };
 
 struct tb {
@@ -59,11 +63,20 @@ struct tb {
 	/* Pauses: some were given; untimed: why they are left out. */
 	bool paused;
 	const char *untimed;
+	/* Processes, in the order they first made a call (tb_call). */
+	long *pids;
+	unsigned nr_jobs, cap_jobs, cur_job;
+	int64_t cur_start, cur_end;
+	bool concurrent;
 };
 
 struct tb *tb_new(void)
 {
-	return calloc(1, sizeof(struct tb));
+	struct tb *t = calloc(1, sizeof(struct tb));
+
+	if (t)
+		t->cur_start = t->cur_end = -1;
+	return t;
 }
 
 void tb_free(struct tb *t)
@@ -79,6 +92,7 @@ void tb_free(struct tb *t)
 	free(t->files);
 	free(t->descs);
 	free(t->ops);
+	free(t->pids);
 	free(t);
 }
 
@@ -123,6 +137,9 @@ static struct tb_op *add(struct tb *t)
 		t->cap_ops = c;
 	}
 	memset(&t->ops[t->nr_ops], 0, sizeof(t->ops[0]));
+	t->ops[t->nr_ops].job = t->cur_job;
+	t->ops[t->nr_ops].start = t->cur_start;
+	t->ops[t->nr_ops].end = t->cur_end;
 	return &t->ops[t->nr_ops++];
 }
 
@@ -188,7 +205,12 @@ int tb_open(struct tb *t, long k1, long k2, int file)
 	if (!grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
 		  sizeof(*t->descs)))
 		return -ENOMEM;
-	t->descs[t->nr_descs] = (struct tb_desc){ k1, k2, (unsigned)file, true };
+	t->descs[t->nr_descs] = (struct tb_desc){ k1, k2, (unsigned)file,
+						  true, file < 0 };
+	if (file < 0) {
+		t->nr_descs++;
+		return 0;
+	}
 	op = add(t);
 	if (!op)
 		return -ENOMEM;
@@ -207,6 +229,12 @@ void tb_close(struct tb *t, long k1, long k2)
 	if (d < 0)
 		return;
 	t->descs[d].open = false;
+	if (t->descs[d].ignored) {
+		/* No op names it: the lookups need not pass it again. */
+		if ((unsigned)d + 1 == t->nr_descs)
+			t->nr_descs--;
+		return;
+	}
 	op = add(t);
 	if (op) {
 		op->kind = TB_CLOSE;
@@ -214,15 +242,32 @@ void tb_close(struct tb *t, long k1, long k2)
 	}
 }
 
+void tb_share(struct tb *t, long from, long to)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_descs; i++)
+		if (t->descs[i].open && t->descs[i].key1 == from)
+			t->descs[i].key1 = to;
+}
+
+/* The replayed descriptor for (@k1, @k2), or -1. */
+static int replayed_desc(struct tb *t, long k1, long k2)
+{
+	int d = find_desc(t, k1, k2);
+
+	return d >= 0 && !t->descs[d].ignored ? d : -1;
+}
+
 bool tb_known(struct tb *t, long k1, long k2)
 {
-	return find_desc(t, k1, k2) >= 0;
+	return replayed_desc(t, k1, k2) >= 0;
 }
 
 void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	     int64_t ret)
 {
-	int d = find_desc(t, k1, k2);
+	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
 	struct tb_op *op;
 
@@ -247,7 +292,7 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead)
 {
-	int d = find_desc(t, k1, k2);
+	int d = replayed_desc(t, k1, k2);
 	struct tb_op *op;
 
 	if (d < 0)
@@ -293,6 +338,38 @@ void tb_untimed(struct tb *t, const char *why)
 {
 	if (!t->untimed)
 		t->untimed = why;
+}
+
+void tb_call(struct tb *t, long pid)
+{
+	unsigned i;
+
+	t->cur_start = t->cur_end = -1;
+	if (t->nr_jobs && t->pids[t->cur_job] == pid)
+		return;
+	for (i = 0; i < t->nr_jobs; i++)
+		if (t->pids[i] == pid) {
+			t->cur_job = i;
+			return;
+		}
+	if (!grow((void **)&t->pids, &t->cap_jobs, t->nr_jobs + 1,
+		  sizeof(*t->pids))) {
+		t->oom = true;
+		return;
+	}
+	t->pids[t->nr_jobs] = pid;
+	t->cur_job = t->nr_jobs++;
+}
+
+void tb_stamp(struct tb *t, int64_t start, int64_t end)
+{
+	t->cur_start = start;
+	t->cur_end = end;
+}
+
+void tb_concurrent(struct tb *t)
+{
+	t->concurrent = true;
 }
 
 void tb_note(struct tb *t, const char *fmt, ...)
@@ -352,12 +429,206 @@ static void out(struct buf *b, const char *fmt, ...)
 	}
 }
 
+/* The size a file is declared with. */
+static unsigned long long tb_size(const struct tb_file *f)
+{
+	return f->eof != UINT64_MAX ? f->eof : f->max_end;
+}
+
+struct emit {
+	struct tb *t;
+	struct buf b;
+	unsigned *map;      /* ralab's number of each descriptor; 0: left out */
+	unsigned main_file; /* the file the case calls 'main' */
+	unsigned next;      /* the number the next descriptor gets */
+	unsigned cur;       /* the current descriptor; -1: none */
+};
+
+/* A descriptor is opened: the file is declared or opened again. */
+static void emit_open(struct emit *e, const struct tb_op *op)
+{
+	struct tb_file *f = &e->t->files[op->file];
+
+	if (!f->used)
+		return;
+	if (op->file == e->main_file) {
+		out(&e->b, "open main\n");
+	} else if (!(f->used & 2)) {
+		out(&e->b, "file %s %llu\n", f->name, tb_size(f));
+		f->used = 3;
+	} else {
+		out(&e->b, "open %s\n", f->name);
+	}
+	e->map[op->desc] = e->next++;
+	e->cur = e->map[op->desc];
+}
+
+/* A call on a descriptor: read, fadvise, readahead or close. */
+static void emit_call(struct emit *e, const struct tb_op *op)
+{
+	if (!e->map[op->desc])
+		return; /* a descriptor of a file left out */
+	if (e->map[op->desc] != e->cur) {
+		e->cur = e->map[op->desc];
+		out(&e->b, "fd %u\n", e->cur);
+	}
+	switch (op->kind) {
+	case TB_CLOSE:
+		out(&e->b, "close\n");
+		e->cur = (unsigned)-1;
+		break;
+	case TB_READ:
+		out(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
+		    (unsigned long long)op->len);
+		break;
+	case TB_FADVISE:
+		out(&e->b, "fadvise %llu %llu %s\n",
+		    (unsigned long long)op->off, (unsigned long long)op->len,
+		    advice_names[op->advice]);
+		break;
+	case TB_READAHEAD:
+		out(&e->b, "readahead %llu %llu\n",
+		    (unsigned long long)op->off, (unsigned long long)op->len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether @op is replayed (a call on a descriptor of a file kept). */
+static bool replayed(const struct tb *t, const struct tb_op *op)
+{
+	return (op->kind == TB_READ || op->kind == TB_FADVISE ||
+		op->kind == TB_READAHEAD) &&
+	       t->files[t->descs[op->desc].file].used;
+}
+
+/* One stream: the ops in the log's order. */
+static void emit_serial(struct emit *e)
+{
+	struct tb *t = e->t;
+	size_t k;
+
+	for (k = 0; k < t->nr_ops; k++) {
+		const struct tb_op *op = &t->ops[k];
+
+		switch (op->kind) {
+		case TB_NOTE:
+			out(&e->b, "# %s\n", op->note);
+			break;
+		case TB_PAUSE:
+			if (!t->untimed)
+				out(&e->b, "pause %llu\n",
+				    (unsigned long long)op->len);
+			break;
+		case TB_PACE:
+			out(&e->b, "pace %llu\n", (unsigned long long)op->len);
+			break;
+		case TB_OPEN:
+			emit_open(e, op);
+			break;
+		default:
+			emit_call(e, op);
+			break;
+		}
+	}
+}
+
+/*
+ * A job per process, each pausing as its own timeline does; the first
+ * pause of each is from the log's first replayed call.  Threads share
+ * descriptors (a process's children may too), so descriptors are not a
+ * job's own: all are opened at the start, by the first job, and never
+ * closed (which changes nothing for readahead: a descriptor opened again
+ * is a new one, with fresh readahead state, as in the log).
+ *
+ *   job p41          close             (descriptor 0 of main)
+ *                    file f1_a 1000    (every descriptor of the log)
+ *                    open f1_a ...
+ *                    pause, fd, pread  (pid 41's calls)
+ *   job p42          close             (the job's own descriptor on main)
+ *                    pause, fd, pread  (pid 42's calls)
+ */
+static int emit_jobs(struct emit *e, const bool *active)
+{
+	struct tb *t = e->t;
+	size_t *order, *at, k;
+	int64_t t0 = INT64_MAX, last;
+	unsigned j;
+	bool first = true;
+
+	order = malloc((t->nr_ops + 1) * sizeof(*order));
+	at = calloc(t->nr_jobs + 1, sizeof(*at));
+	if (!order || !at) {
+		free(order);
+		free(at);
+		return -ENOMEM;
+	}
+	/* The ops grouped by job, in the log's order within each. */
+	for (k = 0; k < t->nr_ops; k++)
+		at[t->ops[k].job + 1]++;
+	for (j = 0; j < t->nr_jobs; j++)
+		at[j + 1] += at[j];
+	for (k = 0; k < t->nr_ops; k++) {
+		const struct tb_op *op = &t->ops[k];
+
+		order[at[op->job]++] = k;
+		if (replayed(t, op) && op->start >= 0 && op->start < t0)
+			t0 = op->start;
+	}
+	k = 0;
+	for (j = 0; j < t->nr_jobs; j++) {
+		size_t end = at[j];
+
+		if (!active[j]) {
+			k = end;
+			continue;
+		}
+		out(&e->b, "job p%ld\nclose\n", t->pids[j]);
+		if (first) {
+			size_t i;
+
+			for (i = 0; i < t->nr_ops; i++)
+				if (t->ops[i].kind == TB_OPEN)
+					emit_open(e, &t->ops[i]);
+			first = false;
+		} else {
+			e->next++; /* the job's own descriptor on main */
+		}
+		e->cur = (unsigned)-1;
+		last = t0;
+		for (; k < end; k++) {
+			const struct tb_op *op = &t->ops[order[k]];
+
+			if (op->kind == TB_NOTE) {
+				out(&e->b, "# %s\n", op->note);
+				continue;
+			}
+			if (!replayed(t, op))
+				continue;
+			if (op->start >= 0) {
+				if (op->start > last)
+					out(&e->b, "pause %llu\n",
+					    (unsigned long long)(op->start - last < (int64_t)TB_MAX_USEC ?
+						op->start - last : (int64_t)TB_MAX_USEC));
+				if (op->end > last)
+					last = op->end;
+			}
+			emit_call(e, op);
+		}
+	}
+	free(order);
+	free(at);
+	return 0;
+}
+
 int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 {
-	struct buf b = { 0 };
-	unsigned *map = NULL, i, main_file = 0, cur = (unsigned)-1, next = 1;
+	struct emit e = { .t = t, .cur = (unsigned)-1, .next = 1 };
+	unsigned i, nr_active = 0;
+	bool have = false, *active = NULL, jobs = false;
 	size_t k;
-	bool have = false;
+	int err = 0;
 
 	*ops = NULL;
 	if (t->oom)
@@ -368,106 +639,64 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 			t->files[i].used = 0;
 	for (i = 0; i < t->nr_files; i++)
 		if (t->files[i].used) {
-			main_file = i;
+			e.main_file = i;
 			have = true;
 			break;
 		}
 	if (!have)
 		return -ENODATA;
 	/* ralab descriptor numbers, in the order descriptors are opened. */
-	map = calloc(t->nr_descs + 1, sizeof(*map));
-	if (!map)
+	e.map = calloc(t->nr_descs + 1, sizeof(*e.map));
+	active = calloc(t->nr_jobs + 1, sizeof(*active));
+	if (!e.map || !active) {
+		free(e.map);
+		free(active);
 		return -ENOMEM;
-	out(&b, "# generated by ralab from %s (%s)\n", source, what);
-	out(&b, "# file_size: %llu\n",
-	    (unsigned long long)(t->files[main_file].eof != UINT64_MAX ?
-					 t->files[main_file].eof :
-					 t->files[main_file].max_end));
+	}
+	if (t->concurrent && !t->untimed) {
+		for (k = 0; k < t->nr_ops; k++)
+			if (replayed(t, &t->ops[k]) && !active[t->ops[k].job]) {
+				active[t->ops[k].job] = true;
+				nr_active++;
+			}
+		if (nr_active <= MAX_JOBS)
+			jobs = true;
+		else
+			tb_untimed(t, "calls of more processes than ralab has jobs (64) overlap in time");
+	}
+	out(&e.b, "# generated by ralab from %s (%s)\n", source, what);
+	out(&e.b, "# file_size: %llu\n", tb_size(&t->files[e.main_file]));
 	for (i = 0; i < t->nr_files; i++) {
 		const struct tb_file *f = &t->files[i];
 
 		if (f->used)
-			out(&b, "# %s = %s (%s)\n", i == main_file ? "main" : f->name,
-			    f->path,
+			out(&e.b, "# %s = %s (%s)\n",
+			    i == e.main_file ? "main" : f->name, f->path,
 			    f->eof != UINT64_MAX ? "size from a short read" :
 						   "size: the largest offset read");
 	}
-	if (t->paused && t->untimed)
-		out(&b, "# no pauses: %s\n", t->untimed);
+	if (jobs)
+		out(&e.b, "# jobs: one per process (or thread) of the log, as their calls overlap in time;\n"
+			  "# pause: the time between two calls of the process; descriptors are\n"
+			  "# shared, all opened at the start and never closed\n");
+	else if (t->untimed && (t->paused || t->concurrent))
+		out(&e.b, "# no pauses: %s\n", t->untimed);
 	else if (t->paused)
-		out(&b, "# pause: the time between two replayed calls (the application's)\n");
-	out(&b, "close\n");
-	for (k = 0; k < t->nr_ops; k++) {
-		const struct tb_op *op = &t->ops[k];
-		const struct tb_file *f;
-
-		switch (op->kind) {
-		case TB_NOTE:
-			out(&b, "# %s\n", op->note);
-			continue;
-		case TB_PAUSE:
-			if (!t->untimed)
-				out(&b, "pause %llu\n", (unsigned long long)op->len);
-			continue;
-		case TB_PACE:
-			out(&b, "pace %llu\n", (unsigned long long)op->len);
-			continue;
-		case TB_OPEN:
-			f = &t->files[op->file];
-			if (!f->used)
-				continue;
-			if (op->file == main_file) {
-				out(&b, "open main\n");
-			} else if (!(f->used & 2)) {
-				out(&b, "file %s %llu\n", f->name,
-				    (unsigned long long)(f->eof != UINT64_MAX ?
-								 f->eof :
-								 f->max_end));
-				t->files[op->file].used = 3;
-			} else {
-				out(&b, "open %s\n", f->name);
-			}
-			map[op->desc] = next++;
-			cur = map[op->desc];
-			continue;
-		default:
-			break;
-		}
-		if (!map[op->desc])
-			continue; /* a descriptor of a file left out */
-		if (map[op->desc] != cur) {
-			cur = map[op->desc];
-			out(&b, "fd %u\n", cur);
-		}
-		switch (op->kind) {
-		case TB_CLOSE:
-			out(&b, "close\n");
-			cur = (unsigned)-1;
-			break;
-		case TB_READ:
-			out(&b, "pread %llu %llu\n", (unsigned long long)op->off,
-			    (unsigned long long)op->len);
-			break;
-		case TB_FADVISE:
-			out(&b, "fadvise %llu %llu %s\n",
-			    (unsigned long long)op->off,
-			    (unsigned long long)op->len,
-			    advice_names[op->advice]);
-			break;
-		case TB_READAHEAD:
-			out(&b, "readahead %llu %llu\n",
-			    (unsigned long long)op->off,
-			    (unsigned long long)op->len);
-			break;
-		default:
-			break;
-		}
+		out(&e.b, "# pause: the time between two replayed calls (the application's)\n");
+	if (jobs) {
+		err = emit_jobs(&e, active);
+	} else {
+		out(&e.b, "close\n");
+		emit_serial(&e);
 	}
-	free(map);
-	if (b.oom) {
-		free(b.s);
-		return -ENOMEM;
+	free(e.map);
+	free(active);
+	if (!err && e.b.oom)
+		err = -ENOMEM;
+	if (err) {
+		free(e.b.s);
+		return err;
 	}
-	*ops = b.s;
+	*ops = e.b.s;
 	return 0;
 }

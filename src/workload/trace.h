@@ -19,8 +19,17 @@ struct tb *tb_new(void);
 void tb_free(struct tb *t);
 /* The file of @path (created on first use); -errno if too many. */
 int tb_file(struct tb *t, const char *path);
+/*
+ * A descriptor is opened; @file < 0: on a file that is not replayed, kept
+ * so that its number does not stand for another (a lookup that finds no
+ * descriptor (@k1, @k2) takes the latest open one numbered @k2: threads
+ * share descriptors, and children inherit them).
+ */
 int tb_open(struct tb *t, long k1, long k2, int file);
 void tb_close(struct tb *t, long k1, long k2);
+/* The open descriptors keyed @from are keyed @to from now on. */
+void tb_share(struct tb *t, long from, long to);
+/* Whether (@k1, @k2) is a replayed descriptor. */
 bool tb_known(struct tb *t, long k1, long k2);
 /* A read of @count bytes at @off that returned @ret. */
 void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
@@ -40,6 +49,17 @@ void tb_pause(struct tb *t, uint64_t us);
 void tb_pace(struct tb *t, uint64_t us);
 /* Some calls had no timing: replay without pauses, saying @why. */
 void tb_untimed(struct tb *t, const char *why);
+/*
+ * Per-process replay.  tb_call(): a call of process (or thread) @pid
+ * begins; the ops it adds are that process's.  tb_stamp(): it ran from
+ * @start to @end (microseconds on the log's clock).  tb_concurrent():
+ * calls of two processes overlapped, so one stream with pauses cannot
+ * keep the timeline; the output then has a job per process, each with
+ * the pauses of its own timeline (if every replayed call was stamped).
+ */
+void tb_call(struct tb *t, long pid);
+void tb_stamp(struct tb *t, int64_t start, int64_t end);
+void tb_concurrent(struct tb *t);
 void tb_note(struct tb *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* More than TB_MAX_OPS operations were given (the rest dropped). */
