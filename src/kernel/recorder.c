@@ -21,6 +21,8 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -97,8 +99,7 @@ struct rec {
 	bool mounted, inst_created;
 	bool win_in_order;  /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
-	/* Wall time of each read(2)/pread(2), as the model's jobs keep it. */
-	uint64_t lat[LAT_BUCKETS], reads;
+	pthread_mutex_t lock; /* diag, for jobs running as threads */
 };
 
 static int rerr(struct rec *r, int err, const char *fmt, ...)
@@ -108,11 +109,13 @@ static int rerr(struct rec *r, int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	pthread_mutex_lock(&r->lock);
 	if (r->diag && !r->diag->msg[0]) {
 		va_start(ap, fmt);
 		vsnprintf(r->diag->msg, sizeof(r->diag->msg), fmt, ap);
 		va_end(ap);
 	}
+	pthread_mutex_unlock(&r->lock);
 	return err;
 }
 
@@ -185,7 +188,7 @@ static bool have_program(const char *name)
 
 int ralab_kernel_check(enum ralab_fs fs, struct ralab_diag *diag)
 {
-	struct rec r = { .diag = diag };
+	struct rec r = { .diag = diag, .lock = PTHREAD_MUTEX_INITIALIZER };
 	const char *t;
 	char path[256];
 	unsigned i;
@@ -689,35 +692,6 @@ static int read_stat(struct rec *r, uint64_t *reads, uint64_t *sectors)
 
 /* ---- the ops, with real system calls ----------------------------------- */
 
-static int sys_read(struct rec *r, int fd, int64_t pos, uint64_t len,
-		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
-{
-	struct timespec t0, t1;
-	uint64_t total = 0;
-	ssize_t n;
-
-	r->res->st.syscalls++;
-	if (len > bufsz)
-		return rerr(r, -E2BIG, "a read of %llu bytes is larger than the recorder's buffer",
-			    (unsigned long long)len);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	n = use_pos ? pread(fd, buf, len, pos) : read(fd, buf, len);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r->lat[lat_bucket((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
-			  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec)]++;
-	r->reads++;
-	if (n < 0) {
-		if (errno == EINTR)
-			return -EINTR;
-		*got = -1;
-		return 0;
-	}
-	total = (uint64_t)n;
-	r->res->st.bytes_read += total;
-	*got = n;
-	return 0;
-}
-
 static uint64_t max_len(const struct ralab_workload *wl)
 {
 	uint64_t m = 4096;
@@ -749,7 +723,7 @@ static uint64_t ts_ns(const struct timespec *t)
  * thousands of short gaps would fall behind by as many (fio's iolog
  * replay spins too).
  */
-static void wait_until(struct rec *r, uint64_t t)
+static void wait_until(struct rec *r, uint64_t t, bool yield)
 {
 	struct timespec now, at;
 
@@ -761,67 +735,139 @@ static void wait_until(struct rec *r, uint64_t t)
 			at.tv_sec = (time_t)((t - 100000) / 1000000000ull);
 			at.tv_nsec = (long)((t - 100000) % 1000000000ull);
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		} else if (yield) {
+			/*
+			 * Jobs spinning on every CPU keep the loop device's
+			 * worker waiting (2 jobs on 2 CPUs: 5-7% slower).
+			 */
+			sched_yield();
 		}
 	}
 }
 
-static int run_ops(struct rec *r, int *fds)
-{
-	const struct ralab_workload *wl = r->wl;
+/*
+ * One job's run: its figures are kept apart so that jobs running as
+ * threads share nothing but the descriptors and the mappings table (whose
+ * slots are per job).
+ */
+struct rjob {
+	struct rec *r;
+	struct rrun *x;
+	unsigned job;
+	bool threaded;
+	uint64_t lat[LAT_BUCKETS], reads, syscalls, bytes;
+	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
+	int err;
+};
+
+/* What the jobs of a run share. */
+struct rrun {
+	int *fds;
+	char *bufs[MAX_JOBS];  /* one read buffer per job */
+	size_t bufsz;
+	uint64_t t0;           /* the run's start, CLOCK_MONOTONIC ns */
 	/* Mappings by job and slot: a job's slots are its own (op.map). */
-	uint64_t bufsz = max_len(wl), map_off[MAX_JOBS * MAX_MAPS] = { 0 };
-	void *map[MAX_JOBS * MAX_MAPS] = { NULL };
-	size_t map_len[MAX_JOBS * MAX_MAPS] = { 0 };
-	unsigned job = 0, slot = 0;
-	int slack;
+	void *map[MAX_JOBS * MAX_MAPS];
+	size_t map_len[MAX_JOBS * MAX_MAPS];
+	uint64_t map_off[MAX_JOBS * MAX_MAPS];
+};
+
+static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
+		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
+{
+	struct timespec t0, t1;
+	uint64_t think = j->r->wl->jobs[j->job].think_ns;
+	ssize_t n;
+
+	j->syscalls++;
+	if (len > bufsz)
+		return rerr(j->r, -E2BIG, "a read of %llu bytes is larger than the recorder's buffer",
+			    (unsigned long long)len);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	n = use_pos ? pread(fd, buf, len, pos) : read(fd, buf, len);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	j->lat[lat_bucket((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+			  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec)]++;
+	j->reads++;
+	if (n < 0) {
+		if (errno == EINTR)
+			return -EINTR;
+		*got = -1;
+	} else {
+		j->bytes += (uint64_t)n;
+		*got = n;
+	}
+	/* The job's think time follows every read call, as in the model. */
+	if (think) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		wait_until(j->r, ts_ns(&now) + think, j->threaded);
+	}
+	return 0;
+}
+
+static int open_fd(struct rec *r, int *fds, const struct op *op)
+{
+	fds[op->fd] = open(r->files[op->ino].path, O_RDONLY | O_CLOEXEC);
+	if (fds[op->fd] < 0)
+		return rerr(r, -errno, "%s: %s", r->files[op->ino].path,
+			    strerror(errno));
+	return 0;
+}
+
+/* The ops of job @j->job, from its start ('delay' after the run's). */
+static int run_job(struct rjob *j)
+{
+	struct rec *r = j->r;
+	struct rrun *x = j->x;
+	const struct ralab_workload *wl = r->wl;
+	const struct wl_job *wj = &wl->jobs[j->job];
+	unsigned k, end = j->job + 1 < wl->nr_jobs ?
+				  wl->jobs[j->job + 1].first_op : wl->nr_ops;
+	char *buf = x->bufs[j->job];
+	size_t bufsz = x->bufsz;
+	int *fds = x->fds;
 	volatile char sink = 0;
-	struct timespec t0, t1, op_t0;
-	char *buf;
-	unsigned k;
+	struct timespec t, op_t0;
 	int err = 0;
 
-	if (bufsz > (1ull << 31))
-		return rerr(r, -E2BIG, "reads larger than 2 GiB are not recorded");
-	buf = malloc((size_t)bufsz);
-	if (!buf)
-		return -ENOMEM;
-	/* pause and pace sleep: not 50 us late (the default slack). */
-	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	op_t0 = t0;
-	for (k = 0; k < wl->nr_ops && !err; k++) {
+	if (wj->delay_ns)
+		wait_until(r, x->t0 + wj->delay_ns, j->threaded);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	j->start_ns = ts_ns(&t);
+	op_t0 = t;
+	for (k = wj->first_op; k < end && !err; k++) {
 		const struct op *op = &wl->ops[k];
 
 		if (op->kind != OP_PACE)
 			clock_gettime(CLOCK_MONOTONIC, &op_t0);
 
-		while (job + 1 < wl->nr_jobs && k >= wl->jobs[job + 1].first_op)
-			job++;
-		slot = job * MAX_MAPS + op->map;
+		unsigned slot = j->job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
 				 op->kind == OP_DUMP || op->kind == OP_PAUSE ||
 				 op->kind == OP_PACE ?
 			 -1 :
 			 fds[op->fd];
-		uint64_t i, x, size = r->files[op->ino].size;
+		uint64_t i, x_, size = r->files[op->ino].size;
 		int64_t got;
 
 		switch (op->kind) {
 		case OP_OPEN:
-			fds[op->fd] = open(r->files[op->ino].path, O_RDONLY | O_CLOEXEC);
-			if (fds[op->fd] < 0)
-				err = rerr(r, -errno, "%s: %s", r->files[op->ino].path,
-					   strerror(errno));
+			if (!j->threaded)
+				err = open_fd(r, fds, op);
 			break;
 		case OP_CLOSE:
-			close(fd);
-			fds[op->fd] = -1;
+			/* Threads: when the group has ended (run_group). */
+			if (!j->threaded) {
+				close(fd);
+				fds[op->fd] = -1;
+			}
 			break;
 		case OP_READ:
 			for (i = 0; !err && (op->to_eof || i < op->count); i++) {
-				err = sys_read(r, fd, 0, op->len, false, buf, (size_t)bufsz, &got);
+				err = sys_read(j, fd, 0, op->len, false, buf, (size_t)bufsz, &got);
 				if (op->to_eof && got <= 0)
 					break;
 				if (stopped(r))
@@ -829,19 +875,19 @@ static int run_ops(struct rec *r, int *fds)
 			}
 			break;
 		case OP_PREAD:
-			err = sys_read(r, fd, (int64_t)op->off, op->len, true, buf, (size_t)bufsz, &got);
+			err = sys_read(j, fd, (int64_t)op->off, op->len, true, buf, (size_t)bufsz, &got);
 			break;
 		case OP_SEEK:
 			if (lseek(fd, (off_t)op->off, SEEK_SET) < 0)
 				err = rerr(r, -errno, "lseek: %s", strerror(errno));
 			break;
 		case OP_RAND_PREAD:
-			x = op->seed;
+			x_ = op->seed;
 			for (i = 0; !err && i < op->count; i++) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
-				err = sys_read(r, fd, (int64_t)((x % (size / op->len)) * op->len),
+				x_ ^= x_ << 13;
+				x_ ^= x_ >> 7;
+				x_ ^= x_ << 17;
+				err = sys_read(j, fd, (int64_t)((x_ % (size / op->len)) * op->len),
 					       op->len, true, buf, (size_t)bufsz, &got);
 				if (stopped(r))
 					err = -EINTR;
@@ -855,7 +901,7 @@ static int run_ops(struct rec *r, int *fds)
 				break;
 			}
 			for (i = 0; !err && i < op->count; i++) {
-				err = sys_read(r, fd, (int64_t)(op->off + order[i] * op->len),
+				err = sys_read(j, fd, (int64_t)(op->off + order[i] * op->len),
 					       op->len, true, buf, (size_t)bufsz, &got);
 				if (stopped(r))
 					err = -EINTR;
@@ -865,96 +911,212 @@ static int run_ops(struct rec *r, int *fds)
 		}
 		case OP_STRIDE_PREAD:
 			for (i = 0; !err && i < op->count; i++) {
-				err = sys_read(r, fd, (int64_t)op->off + (int64_t)i * op->stride,
+				err = sys_read(j, fd, (int64_t)op->off + (int64_t)i * op->stride,
 					       op->len, true, buf, (size_t)bufsz, &got);
 				if (stopped(r))
 					err = -EINTR;
 			}
 			break;
 		case OP_FADVISE:
-			r->res->st.syscalls++;
+			j->syscalls++;
 			posix_fadvise(fd, (off_t)op->off, (off_t)op->len, op->advice);
 			break;
 		case OP_READAHEAD:
-			r->res->st.syscalls++;
+			j->syscalls++;
 			readahead(fd, (off64_t)op->off, (size_t)op->len);
 			break;
 		case OP_MMAP:
-			r->res->st.syscalls++;
+			j->syscalls++;
 			/*
 			 * At an address congruent to the offset modulo 2 MiB, as
 			 * the model assumes (and thp_get_unmapped_area() does for
 			 * large mappings): fault-around windows depend on it.
 			 * Each (job, slot) has an address range of its own.
 			 */
-			map_len[slot] = (size_t)op->len;
-			map_off[slot] = op->off;
-			map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
+			x->map_len[slot] = (size_t)op->len;
+			x->map_off[slot] = op->off;
+			x->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
 						     (op->off & (MAP_ALIGN - 1))),
-					    map_len[slot], PROT_READ,
+					    x->map_len[slot], PROT_READ,
 					    MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
 					    (off_t)op->off);
-			if (map[slot] == MAP_FAILED) {
-				map[slot] = NULL;
+			if (x->map[slot] == MAP_FAILED) {
+				x->map[slot] = NULL;
 				err = rerr(r, -errno, "mmap: %s", strerror(errno));
 			}
 			break;
 		case OP_TOUCH: {
-			const volatile char *m = map[slot];
+			const volatile char *m = x->map[slot];
 
 			for (i = op->off; m && i < op->off + op->len; i += op->count) {
-				sink += m[i - map_off[slot]];
+				sink += m[i - x->map_off[slot]];
 				if (i + op->count < i)
 					break;
 			}
 			break;
 		}
 		case OP_MADVISE:
-			r->res->st.syscalls++;
-			if (map[slot] &&
-			    madvise((char *)map[slot] + (op->off - map_off[slot]),
+			j->syscalls++;
+			if (x->map[slot] &&
+			    madvise((char *)x->map[slot] + (op->off - x->map_off[slot]),
 				    (size_t)op->len, op->advice))
 				err = rerr(r, -errno, "madvise: %s", strerror(errno));
 			break;
 		case OP_MUNMAP:
-			r->res->st.syscalls++;
-			if (map[slot])
-				munmap(map[slot], map_len[slot]);
-			map[slot] = NULL;
+			j->syscalls++;
+			if (x->map[slot])
+				munmap(x->map[slot], x->map_len[slot]);
+			x->map[slot] = NULL;
 			break;
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
 			break;
 		case OP_PACE:
 			/* No earlier than that long after the op before began. */
-			wait_until(r, ts_ns(&op_t0) + op->len);
+			wait_until(r, ts_ns(&op_t0) + op->len, j->threaded);
 			break;
 		case OP_PAUSE: {
 			/* The application's time between calls. */
 			struct timespec now;
 
 			clock_gettime(CLOCK_MONOTONIC, &now);
-			wait_until(r, ts_ns(&now) + op->len);
+			wait_until(r, ts_ns(&now) + op->len, j->threaded);
 			break;
 		}
 		}
 		if (!err && stopped(r))
 			err = -EINTR;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	j->end_ns = ts_ns(&t);
+	(void)sink;
+	return err;
+}
+
+static void *job_thread(void *arg)
+{
+	struct rjob *j = arg;
+
+	j->err = run_job(j);
+	return NULL;
+}
+
+/*
+ * Jobs [@first, @end): one runs in this thread; several run as threads of
+ * this process, started together, sharing its descriptors as the model's
+ * jobs do.  Their descriptors are all opened first and closed when all
+ * have ended: a thread may reach a descriptor before the thread that
+ * opens it would have (a descriptor opened later is the same: a fresh
+ * struct file with a fresh readahead state).
+ */
+static int run_group(struct rec *r, struct rrun *x, struct rjob *jobs,
+		     unsigned first, unsigned end)
+{
+	const struct ralab_workload *wl = r->wl;
+	unsigned a = wl->jobs[first].first_op,
+		 b = end < wl->nr_jobs ? wl->jobs[end].first_op : wl->nr_ops;
+	pthread_t tid[MAX_JOBS];
+	unsigned i, started = 0;
+	int err = 0;
+
+	if (end - first == 1)
+		return run_job(&jobs[first]);
+	for (i = a; i < b && !err; i++)
+		if (wl->ops[i].kind == OP_OPEN)
+			err = open_fd(r, x->fds, &wl->ops[i]);
+	for (i = first; i < end && !err; i++) {
+		jobs[i].threaded = true;
+		if (pthread_create(&tid[i], NULL, job_thread, &jobs[i]))
+			err = rerr(r, -EAGAIN, "cannot start a thread for job '%s'",
+				   wl->jobs[i].name);
+		else
+			started++;
+	}
+	for (i = first; i < first + started; i++) {
+		pthread_join(tid[i], NULL);
+		if (!err)
+			err = jobs[i].err;
+	}
+	for (i = a; i < b; i++)
+		if (wl->ops[i].kind == OP_CLOSE && x->fds[wl->ops[i].fd] >= 0) {
+			close(x->fds[wl->ops[i].fd]);
+			x->fds[wl->ops[i].fd] = -1;
+		}
+	return err;
+}
+
+static int run_ops(struct rec *r, int *fds)
+{
+	const struct ralab_workload *wl = r->wl;
+	uint64_t bufsz = max_len(wl), lat[LAT_BUCKETS] = { 0 }, reads = 0;
+	struct rrun *x;
+	struct rjob *jobs;
+	unsigned i, k, first;
+	int slack, err = 0;
+	struct timespec t;
+
+	if (bufsz > (1ull << 31))
+		return rerr(r, -E2BIG, "reads larger than 2 GiB are not recorded");
+	x = calloc(1, sizeof(*x));
+	jobs = calloc(wl->nr_jobs, sizeof(*jobs));
+	if (!x || !jobs) {
+		free(x);
+		free(jobs);
+		return -ENOMEM;
+	}
+	x->fds = fds;
+	x->bufsz = (size_t)bufsz;
+	for (i = 0; i < wl->nr_jobs && !err; i++) {
+		jobs[i] = (struct rjob){ .r = r, .x = x, .job = i };
+		x->bufs[i] = malloc((size_t)bufsz);
+		if (!x->bufs[i])
+			err = -ENOMEM;
+	}
+	/* pause and pace sleep: not 50 us late (the default slack). */
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	x->t0 = ts_ns(&t);
+	/* Groups of concurrent jobs, one after another ('wait'). */
+	for (first = 0, i = 1; !err && i <= wl->nr_jobs; i++)
+		if (i == wl->nr_jobs || wl->jobs[i].wait) {
+			err = run_group(r, x, jobs, first, i);
+			first = i;
+		}
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	for (k = 0; k < MAX_JOBS * MAX_MAPS; k++)
-		if (map[k])
-			munmap(map[k], map_len[k]);
-	(void)sink;
-	r->res->ops_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
-			 (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
-	r->res->st.lat_p50_ns = lat_pct(r->lat, r->reads, 50);
-	r->res->st.lat_p90_ns = lat_pct(r->lat, r->reads, 90);
-	r->res->st.lat_p99_ns = lat_pct(r->lat, r->reads, 99);
-	r->res->st.lat_max_ns = lat_pct(r->lat, r->reads, 100);
-	free(buf);
+		if (x->map[k])
+			munmap(x->map[k], x->map_len[k]);
+	r->res->ops_ns = ts_ns(&t) - x->t0;
+	for (i = 0; i < wl->nr_jobs; i++) {
+		struct rjob *j = &jobs[i];
+		struct ralab_job_stats *js = &r->res->st.job[i];
+
+		for (k = 0; k < LAT_BUCKETS; k++)
+			lat[k] += j->lat[k];
+		reads += j->reads;
+		r->res->st.syscalls += j->syscalls;
+		r->res->st.bytes_read += j->bytes;
+		snprintf(js->name, sizeof(js->name), "%s", wl->jobs[i].name);
+		if (j->start_ns) {
+			js->start_ns = j->start_ns - x->t0;
+			js->elapsed_ns = j->end_ns - j->start_ns;
+		}
+		js->reads = j->reads;
+		js->bytes = j->bytes;
+		js->lat_p50_ns = lat_pct(j->lat, j->reads, 50);
+		js->lat_p99_ns = lat_pct(j->lat, j->reads, 99);
+		free(x->bufs[i]);
+	}
+	r->res->st.nr_jobs = wl->nr_jobs;
+	r->res->st.lat_p50_ns = lat_pct(lat, reads, 50);
+	r->res->st.lat_p90_ns = lat_pct(lat, reads, 90);
+	r->res->st.lat_p99_ns = lat_pct(lat, reads, 99);
+	r->res->st.lat_max_ns = lat_pct(lat, reads, 100);
+	free(jobs);
+	free(x);
 	return err;
 }
 
@@ -1237,14 +1399,21 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			return -EINVAL;
 		}
 	}
-	/* One thread runs the ops: concurrent jobs cannot be recorded. */
-	for (i = 1; i < wl->nr_jobs; i++) {
-		if (!wl->jobs[i].wait) {
+	/*
+	 * Concurrent jobs run as threads, with their delays and think times;
+	 * what the recorder does not reproduce is refused, not approximated.
+	 */
+	for (i = 0; i < wl->nr_jobs; i++) {
+		const struct wl_job *j = &wl->jobs[i];
+		const char *what = j->iodepth > 1 ? "an iodepth above 1" :
+				   j->rate_iops || j->rate_bps ? "a rate limit" :
+				   j->exitall ? "exitall" : NULL;
+
+		if (what) {
 			if (diag)
 				snprintf(diag->msg, sizeof(diag->msg),
-					 "%s:%u: job '%s' runs concurrently with the jobs before it; 'ralab kernel' records one thread (add 'wait', or stonewall in fio)",
-					 ralab_workload_name(wl), wl->jobs[i].line,
-					 wl->jobs[i].name);
+					 "%s:%u: job '%s' has %s, which 'ralab kernel' does not reproduce (it runs each job as one thread)",
+					 ralab_workload_name(wl), j->line, j->name, what);
 			return -EINVAL;
 		}
 	}
@@ -1267,6 +1436,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	r->diag = diag;
 	r->res = res;
 	r->lock_fd = r->loop_fd = -1;
+	pthread_mutex_init(&r->lock, NULL);
 	r->fsname = c->fs == RALAB_FS_EXT4 ? "ext4" : "xfs";
 	r->tracefs = find_tracefs();
 	if (!uname(&u))
@@ -1353,7 +1523,8 @@ out:
 
 int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag)
 {
-	struct rec r = { .diag = diag, .lock_fd = -1, .loop_fd = -1 };
+	struct rec r = { .diag = diag, .lock_fd = -1, .loop_fd = -1,
+			 .lock = PTHREAD_MUTEX_INITIALIZER };
 	static const char *const names[] = { "ralab-xfs.img", "ralab-ext4.img",
 					     "mnt-xfs", "mnt-ext4", "lock" };
 	char path[512];

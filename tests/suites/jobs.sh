@@ -99,8 +99,14 @@ fi
 
 expect_rc "kernel refuses alloc_fail_ppm" 2 "$RALAB" kernel --set alloc_fail_ppm=10 tests/cases/seed001-seq4k/case.ops
 grep -q 'alloc_fail_ppm is a model setting' "$T/err" || bad "kernel alloc_fail_ppm message" "$(head -c 200 "$T/err")"
-# ralab kernel refuses concurrent jobs (one thread records).
-expect_rc "kernel refuses concurrent jobs" 2 "$RALAB" kernel tests/jobs/shared-fd-two-readers.ops
+# ralab kernel runs concurrent jobs as threads (tests/suites/kernel.sh),
+# but refuses, with the job's line, what a thread per job cannot do.
+for d in "iodepth 4|an iodepth above 1" "rate-iops 100|a rate limit" "exitall|exitall"; do
+	printf '# file_size: 1M\njob a\nread 4K 4\njob b\n%s\nread 4K 4\n' "${d%%|*}" > "$T/kr.ops"
+	"$RALAB" kernel "$T/kr.ops" > "$T/k.out" 2> "$T/k.err"; rc=$?
+	[ $rc = 2 ] && grep -q "^$T/kr.ops:4: job 'b' has ${d#*|}" "$T/k.err" && [ ! -s "$T/k.out" ] &&
+		ok "kernel refuses ${d%%|*}" || bad "kernel refuses ${d%%|*}" "exit $rc: $(cat "$T/k.err")"
+done
 
 # Two concurrent jobs, each with a mapping of its own (each job's slots
 # are its own; this once overwrote one job's mapping with the other's).

@@ -103,6 +103,30 @@ kernel_suite() {
 		bad "kernel reclaim" "run after SIGKILL failed: $(cat "$T/out")"
 	fi
 
+	# Concurrent jobs run as threads sharing the descriptors.  Two threads
+	# reading one descriptor in alternate 512 KiB chunks: the requests,
+	# synchronous readahead calls and folios are the model's (how many
+	# async calls the threads make depends on timing: 1 to 3 here).  Two
+	# processes of a recorded trace (a job each): the model's requests.
+	kjobs() { grep -E '^(data_reads|sync_ra|folio_orders|syscalls|bytes_read)='; }
+	"$RALAB" kernel --workdir "$wd" tests/jobs/shared-fd-two-readers.ops > "$T/kj.out" 2> "$T/kj.err"
+	"$RALAB" sim tests/jobs/shared-fd-two-readers.ops > "$T/sj.out"
+	if [ -s "$T/kj.out" ] && [ "$(kjobs < "$T/kj.out")" = "$(kjobs < "$T/sj.out")" ] &&
+	   grep -q '^job\.t1\.elapsed_us=' "$T/kj.out" && grep -q '^job\.t2\.elapsed_us=' "$T/kj.out"; then
+		ok "kernel concurrent jobs"
+	else
+		bad "kernel concurrent jobs" "$(cat "$T/kj.err"; diff <(kjobs < "$T/kj.out") <(kjobs < "$T/sj.out"))"
+	fi
+	zcat tests/traces/two-sha256.strace.gz > "$T/two.strace"
+	"$RALAB" sim --dump-ops "$T/two.strace" > "$T/two.ops"
+	"$RALAB" kernel --workdir "$wd" "$T/two.ops" > "$T/kj.out" 2> "$T/kj.err"
+	"$RALAB" sim "$T/two.ops" > "$T/sj.out"
+	if [ -s "$T/kj.out" ] && [ "$(kjobs < "$T/kj.out")" = "$(kjobs < "$T/sj.out")" ]; then
+		ok "kernel trace with two processes"
+	else
+		bad "kernel trace with two processes" "$(cat "$T/kj.err"; diff <(kjobs < "$T/kj.out") <(kjobs < "$T/sj.out"))"
+	fi
+
 	# JSON and CSV of a kernel run: the JSON validates against the schema
 	# (kernel object, no time model), and its windows along the run are
 	# those of the model; CSV is a header and a value row of equal width.
