@@ -221,8 +221,7 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 				sim_pread(s, &s->files[op->fd], off, len);
 				j->busy--;
 				/* fio's thinktime: after each I/O. */
-				if (d->think_ns)
-					sim_spend(s, d->think_ns);
+				sim_think(s);
 			}
 		}
 	}

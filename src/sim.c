@@ -620,13 +620,12 @@ static int64_t read_think(struct sim *s, struct sim_file *f, int64_t pos,
 			return 0;
 	}
 	n = sys_read(s, f, pos, len);
-	if (j->def->think_ns)
-		sim_spend(s, j->def->think_ns);
+	sim_think(s);
 	return n;
 }
 
-/* read LEN COUNT|eof under a rate limit: one call at a time, not the
- * fast loop (run_reads). */
+/* read LEN COUNT|eof under a rate limit, or thinking every EVERY calls:
+ * one call at a time, not the fast loop (run_reads). */
 static void run_reads_rated(struct sim *s, struct sim_file *f,
 			    const struct op *op)
 {
@@ -657,7 +656,9 @@ void sim_run_op(struct sim *s, const struct op *op)
 		f->open = false;
 		break;
 	case OP_READ:
-		if (rated(s->cur->job->def))
+		/* Rate limits and think time every EVERY calls: not the
+		 * fast loop. */
+		if (rated(s->cur->job->def) || s->cur->job->def->think_every > 1)
 			run_reads_rated(s, f, op);
 		else
 			run_reads(s, f, op);

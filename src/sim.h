@@ -112,6 +112,7 @@ struct sim_job {
 	uint64_t start_ns; /* its delay, or when a 'wait' job was released */
 	uint64_t pass_start; /* when the shared cursor last went to 'repeat' */
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
+	uint64_t think_calls; /* read calls since its last think (EVERY) */
 	uint64_t lat[LAT_BUCKETS];
 	/* Its mappings, by slot (op.map); threads share an address space,
 	 * but each job names only its own. */
@@ -182,6 +183,23 @@ static inline void sim_spend(struct sim *s, uint64_t ns)
 	s->cur->now += ns;
 	if (s->multi)
 		sim_yield(s);
+}
+
+/*
+ * The job's think time after a read call: after every call, or every
+ * think_every-th (fio's thinktime_blocks).
+ */
+static inline void sim_think(struct sim *s)
+{
+	struct sim_job *j = s->cur->job;
+	const struct wl_job *d = j->def;
+
+	if (!d->think_ns)
+		return;
+	if (d->think_every > 1 && ++j->think_calls < d->think_every)
+		return;
+	j->think_calls = 0;
+	sim_spend(s, d->think_ns);
 }
 
 /*

@@ -756,6 +756,7 @@ struct rjob {
 	unsigned job;
 	bool threaded;
 	uint64_t lat[LAT_BUCKETS], reads, syscalls, bytes;
+	uint64_t think_calls; /* read calls since its last think */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	int err;
 };
@@ -776,7 +777,8 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
 {
 	struct timespec t0, t1;
-	uint64_t think = j->r->wl->jobs[j->job].think_ns;
+	const struct wl_job *wj = &j->r->wl->jobs[j->job];
+	uint64_t think = wj->think_ns;
 	ssize_t n;
 
 	j->syscalls++;
@@ -797,8 +799,11 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		j->bytes += (uint64_t)n;
 		*got = n;
 	}
-	/* The job's think time follows every read call, as in the model. */
+	/* The job's think time follows every (EVERY-th) read call. */
+	if (think && wj->think_every > 1 && ++j->think_calls < wj->think_every)
+		think = 0;
 	if (think) {
+		j->think_calls = 0;
 		struct timespec now;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);

@@ -146,7 +146,8 @@ static const char *const modelled[] = {
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
-	"rate_process",
+	"rate_process", "thinktime_blocks", "thinktime_spin",
+	"thinktime_blocks_type",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -359,6 +360,7 @@ struct job {
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
 	uint64_t think_us;
+	uint64_t think_blocks; /* think after this many I/Os (1) */
 	uint64_t runtime_us; /* 0: none */
 	uint64_t delay_us;   /* startdelay */
 	uint64_t rate_bps, rate_iops; /* reads' rate limits (0: none) */
@@ -624,6 +626,31 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o->line, "thinktime is too large");
 		j->think_us = v;
 	}
+	/*
+	 * thinktime_blocks: the think time comes after that many I/Os.
+	 * thinktime_spin: that part of it is spent on the CPU rather than
+	 * asleep, which takes the same time in the model (a job's CPU is its
+	 * own).  thinktime_blocks_type=issue counts I/Os issued rather than
+	 * completed, the same with one I/O in flight.
+	 */
+	j->think_blocks = 1;
+	if ((o = get(f, sec, "thinktime_blocks"))) {
+		if ((err = fio_uint(f, o, &j->think_blocks)))
+			return err;
+		if (!j->think_blocks || j->think_blocks > 1000000000ull)
+			return ferr(f, o->line, "thinktime_blocks must be from 1 to 10^9");
+	}
+	if ((o = get(f, sec, "thinktime_spin"))) {
+		if ((err = fio_time(f, o, 1, &v)))
+			return err;
+		if (v > j->think_us)
+			return ferr(f, o->line, "thinktime_spin is longer than thinktime");
+	}
+	if ((o = get(f, sec, "thinktime_blocks_type")) &&
+	    strcmp(o->val, "complete") && strcmp(o->val, "issue"))
+		return ferr(f, o->line, "thinktime_blocks_type must be complete or issue, not '%s'", o->val);
+	if (o && !strcmp(o->val, "issue") && j->iodepth > 1 && j->think_blocks > 1)
+		return ferr(f, o->line, "thinktime_blocks_type=issue with iodepth above 1 is not modelled");
 	/* runtime: seconds unless a unit says otherwise; 0 is no limit. */
 	if ((o = get(f, sec, "runtime")) && (err = fio_time(f, o, 1000000, &j->runtime_us)))
 		return err;
@@ -1079,7 +1106,10 @@ static int generate(struct fio *f)
 			 */
 			if (j->engine == 3 && j->iodepth > 1)
 				emit(f, "iodepth %u\n", j->iodepth);
-			if (j->think_us)
+			if (j->think_us && j->think_blocks > 1)
+				emit(f, "think %llu %llu\n", (unsigned long long)j->think_us,
+				     (unsigned long long)j->think_blocks);
+			else if (j->think_us)
 				emit(f, "think %llu\n", (unsigned long long)j->think_us);
 			if (j->delay_us)
 				emit(f, "delay %llu\n", (unsigned long long)j->delay_us);

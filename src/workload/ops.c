@@ -13,7 +13,8 @@
  * Jobs: 'job NAME' starts a stream of ops that runs concurrently with the
  * other jobs, through a descriptor of its own on 'main' ('shared-fd': the
  * first job's descriptor 0); 'iodepth N' lets N preads of the job be in
- * flight at once; 'think USEC' is the time between two of its ops; 'wait'
+ * flight at once; 'think USEC [EVERY]' is time after each (or every
+ * EVERY-th) read call of the job; 'wait'
  * makes it start when every earlier job has ended (fio's stonewall).
  *
  * The case starts with its file ("main") open as descriptor 0.  'open',
@@ -783,8 +784,8 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		return 0;
 	}
 	if (!strcmp(tok[0], "iodepth") || !strcmp(tok[0], "think")) {
-		if ((err = nargs(p, tok[0], na, 1, 1,
-				 tok[0][0] == 'i' ? "iodepth N" : "think USEC")) ||
+		if ((err = nargs(p, tok[0], na, 1, tok[0][0] == 'i' ? 1 : 2,
+				 tok[0][0] == 'i' ? "iodepth N" : "think USEC [EVERY]")) ||
 		    (err = parse_u64(tok[1], &v, false) ? perr(p, "%s must be a whole number, not '%.*s'", tok[0], TOK(tok[1])) : 0))
 			return err;
 		if (tok[0][0] == 'i') {
@@ -795,6 +796,14 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 			if (v > 1000000000ull)
 				return perr(p, "think time must be at most 10^9 microseconds");
 			j->think_ns = v * 1000;
+			/* think USEC EVERY: after every EVERY-th read call. */
+			j->think_every = 1;
+			if (na == 2 && (parse_u64(tok[2], &v, false) || !v ||
+					v > 1000000000ull))
+				return perr(p, "think: EVERY must be a number of read calls from 1 to 10^9, not '%.*s'",
+					    TOK(tok[2]));
+			if (na == 2)
+				j->think_every = (unsigned)v;
 		}
 		return 0;
 	}

@@ -113,6 +113,7 @@ struct wl_job {
 	unsigned first_op, nr_ops;
 	unsigned iodepth;  /* concurrent preads (workers) */
 	uint64_t think_ns; /* after each read call (fio's thinktime) */
+	unsigned think_every; /* ... or every this many (thinktime_blocks) */
 	bool wait;         /* starts when every earlier job has ended */
 	unsigned line;
 	/* runtime: the job stops starting reads this long after it starts

@@ -205,6 +205,19 @@ c=$("$RALAB" sim "$T/think2.ops" | sed -n 's/^elapsed_us=//p'); d=$("$RALAB" sim
 awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'BEGIN { x = a - b; y = c - d
 	exit !(x > 999.9 && x < 1000.1 && y > 400 && y < 600) }' &&
 	ok "think per read call" || bad "think per read call" "one worker +$a-$b, two workers +$c-$d"
+# think USEC EVERY (fio's thinktime_blocks): after every EVERY-th read
+# call only: 100 reads, 10 us every 8th, add 12 * 10 us; with iodepth
+# workers the job's calls are counted together (12 thinks over 2 workers).
+# A fio job with thinktime_blocks=8 says the same.
+sed 's/^think 10$/think 10 8/' "$T/think.ops" > "$T/think8.ops"
+sed 's/^think 10$/think 10 8/' "$T/think2.ops" > "$T/think28.ops"
+a=$("$RALAB" sim "$T/think8.ops" | sed -n 's/^elapsed_us=//p')
+c=$("$RALAB" sim "$T/think28.ops" | sed -n 's/^elapsed_us=//p')
+printf '[j]\nrw=read\nbs=4k\nsize=1m\nthinktime=10\nthinktime_blocks=8\nthinktime_spin=5\n' > "$T/tb.fio"
+awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" 'BEGIN { x = a - b; y = c - d
+	exit !(x > 119.9 && x < 120.1 && y > 40 && y < 80) }' &&
+	"$RALAB" sim --dump-ops "$T/tb.fio" | grep -qx 'think 10 8' &&
+	ok "think every EVERY read calls" || bad "think every EVERY read calls" "one worker +$a-$b, two workers +$c-$d"
 # rate-iops N / rate BYTES (fio's rate_iops, rate; linear): read k of a job
 # starts no earlier than k/N s (k*LEN/BYTES s) after the job started.
 # 100 reads at 1000/s: the last starts at 99 ms; 1 MiB in 4 KiB reads at
