@@ -171,6 +171,23 @@ e=$(sed -n 's/^elapsed_us=//p' "$T/sha.out"); w=$(sed -n 's/^wait_us=//p' "$T/sh
 awk -v e="$e" -v w="$w" -v g="$gaps" 'BEGIN { exit !(g > 300000 && e > g && e < g * 1.05 && w < e / 100) }' &&
 	ok "strace -T keeps a program's pace" || bad "strace -T keeps a program's pace" "model $e us (waiting $w), gaps $g us"
 
+# A recorded program of two threads reading one descriptor in alternate
+# 128 KiB chunks (tests/traces/two-threads.c): a job per thread, both on
+# the same descriptor (clone with CLONE_FILES), and the replay makes the
+# kernel's requests, readahead calls and folios
+# (tests/traces/two-threads.kernel: ralab kernel on the same ops).
+zcat tests/traces/two-threads.strace.gz > "$T/thr.strace"
+"$RALAB" sim --dump-ops "$T/thr.strace" > "$T/thr.ops"
+"$RALAB" sim --set device=loop "$T/thr.ops" > "$T/thr.out"
+tcount() { grep -E '^(data_reads|sync_ra|async_ra|ra_order|folio_orders|syscalls|bytes_read)=' "$1"; }
+if [ "$(grep -c '^job ' "$T/thr.ops")" = 2 ] && [ "$(grep -c '^open' "$T/thr.ops")" = 1 ] &&
+   [ "$(grep '^fd' "$T/thr.ops" | sort -u)" = "fd 1" ] &&
+   [ "$(tcount "$T/thr.out")" = "$(tcount tests/traces/two-threads.kernel)" ]; then
+	ok "strace: two threads on one descriptor"
+else
+	bad "strace: two threads on one descriptor" "$(grep -E '^(job|open|fd)' "$T/thr.ops" | sort -u | tr '\n' ' ') $(diff <(tcount "$T/thr.out") <(tcount tests/traces/two-threads.kernel))"
+fi
+
 # ralab record: strace a real program and replay it.
 if command -v strace > /dev/null; then
 	head -c 3000000 /dev/urandom > "$T/data.bin"
