@@ -752,7 +752,7 @@ static void wait_until(struct rec *r, uint64_t t, bool yield)
  */
 struct rjob {
 	struct rec *r;
-	struct rrun *x;
+	struct rrun *run;
 	unsigned job;
 	bool threaded;
 	uint64_t lat[LAT_BUCKETS], reads, syscalls, bytes;
@@ -803,9 +803,9 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 	if (think && wj->think_every > 1 && ++j->think_calls < wj->think_every)
 		think = 0;
 	if (think) {
-		j->think_calls = 0;
 		struct timespec now;
 
+		j->think_calls = 0;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		wait_until(j->r, ts_ns(&now) + think, j->threaded);
 	}
@@ -825,20 +825,20 @@ static int open_fd(struct rec *r, int *fds, const struct op *op)
 static int run_job(struct rjob *j)
 {
 	struct rec *r = j->r;
-	struct rrun *x = j->x;
+	struct rrun *run = j->run;
 	const struct ralab_workload *wl = r->wl;
 	const struct wl_job *wj = &wl->jobs[j->job];
 	unsigned k, end = j->job + 1 < wl->nr_jobs ?
 				  wl->jobs[j->job + 1].first_op : wl->nr_ops;
-	char *buf = x->bufs[j->job];
-	size_t bufsz = x->bufsz;
-	int *fds = x->fds;
+	char *buf = run->bufs[j->job];
+	size_t bufsz = run->bufsz;
+	int *fds = run->fds;
 	volatile char sink = 0;
 	struct timespec t, op_t0;
 	int err = 0;
 
 	if (wj->delay_ns)
-		wait_until(r, x->t0 + wj->delay_ns, j->threaded);
+		wait_until(r, run->t0 + wj->delay_ns, j->threaded);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	j->start_ns = ts_ns(&t);
 	op_t0 = t;
@@ -855,7 +855,7 @@ static int run_job(struct rjob *j)
 				 op->kind == OP_PACE ?
 			 -1 :
 			 fds[op->fd];
-		uint64_t i, x_, size = r->files[op->ino].size;
+		uint64_t i, x, size = r->files[op->ino].size;
 		int64_t got;
 
 		switch (op->kind) {
@@ -887,12 +887,12 @@ static int run_job(struct rjob *j)
 				err = rerr(r, -errno, "lseek: %s", strerror(errno));
 			break;
 		case OP_RAND_PREAD:
-			x_ = op->seed;
+			x = op->seed;
 			for (i = 0; !err && i < op->count; i++) {
-				x_ ^= x_ << 13;
-				x_ ^= x_ >> 7;
-				x_ ^= x_ << 17;
-				err = sys_read(j, fd, (int64_t)((x_ % (size / op->len)) * op->len),
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				err = sys_read(j, fd, (int64_t)((x % (size / op->len)) * op->len),
 					       op->len, true, buf, (size_t)bufsz, &got);
 				if (stopped(r))
 					err = -EINTR;
@@ -938,23 +938,23 @@ static int run_job(struct rjob *j)
 			 * large mappings): fault-around windows depend on it.
 			 * Each (job, slot) has an address range of its own.
 			 */
-			x->map_len[slot] = (size_t)op->len;
-			x->map_off[slot] = op->off;
-			x->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
+			run->map_len[slot] = (size_t)op->len;
+			run->map_off[slot] = op->off;
+			run->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
 						     (op->off & (MAP_ALIGN - 1))),
-					    x->map_len[slot], PROT_READ,
+					    run->map_len[slot], PROT_READ,
 					    MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
 					    (off_t)op->off);
-			if (x->map[slot] == MAP_FAILED) {
-				x->map[slot] = NULL;
+			if (run->map[slot] == MAP_FAILED) {
+				run->map[slot] = NULL;
 				err = rerr(r, -errno, "mmap: %s", strerror(errno));
 			}
 			break;
 		case OP_TOUCH: {
-			const volatile char *m = x->map[slot];
+			const volatile char *m = run->map[slot];
 
 			for (i = op->off; m && i < op->off + op->len; i += op->count) {
-				sink += m[i - x->map_off[slot]];
+				sink += m[i - run->map_off[slot]];
 				if (i + op->count < i)
 					break;
 			}
@@ -962,16 +962,16 @@ static int run_job(struct rjob *j)
 		}
 		case OP_MADVISE:
 			j->syscalls++;
-			if (x->map[slot] &&
-			    madvise((char *)x->map[slot] + (op->off - x->map_off[slot]),
+			if (run->map[slot] &&
+			    madvise((char *)run->map[slot] + (op->off - run->map_off[slot]),
 				    (size_t)op->len, op->advice))
 				err = rerr(r, -errno, "madvise: %s", strerror(errno));
 			break;
 		case OP_MUNMAP:
 			j->syscalls++;
-			if (x->map[slot])
-				munmap(x->map[slot], x->map_len[slot]);
-			x->map[slot] = NULL;
+			if (run->map[slot])
+				munmap(run->map[slot], run->map_len[slot]);
+			run->map[slot] = NULL;
 			break;
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
@@ -1014,7 +1014,7 @@ static void *job_thread(void *arg)
  * opens it would have (a descriptor opened later is the same: a fresh
  * struct file with a fresh readahead state).
  */
-static int run_group(struct rec *r, struct rrun *x, struct rjob *jobs,
+static int run_group(struct rec *r, struct rrun *run, struct rjob *jobs,
 		     unsigned first, unsigned end)
 {
 	const struct ralab_workload *wl = r->wl;
@@ -1028,7 +1028,7 @@ static int run_group(struct rec *r, struct rrun *x, struct rjob *jobs,
 		return run_job(&jobs[first]);
 	for (i = a; i < b && !err; i++)
 		if (wl->ops[i].kind == OP_OPEN)
-			err = open_fd(r, x->fds, &wl->ops[i]);
+			err = open_fd(r, run->fds, &wl->ops[i]);
 	for (i = first; i < end && !err; i++) {
 		jobs[i].threaded = true;
 		if (pthread_create(&tid[i], NULL, job_thread, &jobs[i]))
@@ -1043,9 +1043,9 @@ static int run_group(struct rec *r, struct rrun *x, struct rjob *jobs,
 			err = jobs[i].err;
 	}
 	for (i = a; i < b; i++)
-		if (wl->ops[i].kind == OP_CLOSE && x->fds[wl->ops[i].fd] >= 0) {
-			close(x->fds[wl->ops[i].fd]);
-			x->fds[wl->ops[i].fd] = -1;
+		if (wl->ops[i].kind == OP_CLOSE && run->fds[wl->ops[i].fd] >= 0) {
+			close(run->fds[wl->ops[i].fd]);
+			run->fds[wl->ops[i].fd] = -1;
 		}
 	return err;
 }
@@ -1054,7 +1054,7 @@ static int run_ops(struct rec *r, int *fds)
 {
 	const struct ralab_workload *wl = r->wl;
 	uint64_t bufsz = max_len(wl), lat[LAT_BUCKETS] = { 0 }, reads = 0;
-	struct rrun *x;
+	struct rrun *run;
 	struct rjob *jobs;
 	unsigned i, k, first;
 	int slack, err = 0;
@@ -1062,39 +1062,39 @@ static int run_ops(struct rec *r, int *fds)
 
 	if (bufsz > (1ull << 31))
 		return rerr(r, -E2BIG, "reads larger than 2 GiB are not recorded");
-	x = calloc(1, sizeof(*x));
+	run = calloc(1, sizeof(*run));
 	jobs = calloc(wl->nr_jobs, sizeof(*jobs));
-	if (!x || !jobs) {
-		free(x);
+	if (!run || !jobs) {
+		free(run);
 		free(jobs);
 		return -ENOMEM;
 	}
-	x->fds = fds;
-	x->bufsz = (size_t)bufsz;
+	run->fds = fds;
+	run->bufsz = (size_t)bufsz;
 	for (i = 0; i < wl->nr_jobs && !err; i++) {
-		jobs[i] = (struct rjob){ .r = r, .x = x, .job = i };
-		x->bufs[i] = malloc((size_t)bufsz);
-		if (!x->bufs[i])
+		jobs[i] = (struct rjob){ .r = r, .run = run, .job = i };
+		run->bufs[i] = malloc((size_t)bufsz);
+		if (!run->bufs[i])
 			err = -ENOMEM;
 	}
 	/* pause and pace sleep: not 50 us late (the default slack). */
 	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	x->t0 = ts_ns(&t);
+	run->t0 = ts_ns(&t);
 	/* Groups of concurrent jobs, one after another ('wait'). */
 	for (first = 0, i = 1; !err && i <= wl->nr_jobs; i++)
 		if (i == wl->nr_jobs || wl->jobs[i].wait) {
-			err = run_group(r, x, jobs, first, i);
+			err = run_group(r, run, jobs, first, i);
 			first = i;
 		}
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
 	for (k = 0; k < MAX_JOBS * MAX_MAPS; k++)
-		if (x->map[k])
-			munmap(x->map[k], x->map_len[k]);
-	r->res->ops_ns = ts_ns(&t) - x->t0;
+		if (run->map[k])
+			munmap(run->map[k], run->map_len[k]);
+	r->res->ops_ns = ts_ns(&t) - run->t0;
 	for (i = 0; i < wl->nr_jobs; i++) {
 		struct rjob *j = &jobs[i];
 		struct ralab_job_stats *js = &r->res->st.job[i];
@@ -1106,14 +1106,14 @@ static int run_ops(struct rec *r, int *fds)
 		r->res->st.bytes_read += j->bytes;
 		snprintf(js->name, sizeof(js->name), "%s", wl->jobs[i].name);
 		if (j->start_ns) {
-			js->start_ns = j->start_ns - x->t0;
+			js->start_ns = j->start_ns - run->t0;
 			js->elapsed_ns = j->end_ns - j->start_ns;
 		}
 		js->reads = j->reads;
 		js->bytes = j->bytes;
 		js->lat_p50_ns = lat_pct(j->lat, j->reads, 50);
 		js->lat_p99_ns = lat_pct(j->lat, j->reads, 99);
-		free(x->bufs[i]);
+		free(run->bufs[i]);
 	}
 	r->res->st.nr_jobs = wl->nr_jobs;
 	r->res->st.lat_p50_ns = lat_pct(lat, reads, 50);
@@ -1121,7 +1121,7 @@ static int run_ops(struct rec *r, int *fds)
 	r->res->st.lat_p99_ns = lat_pct(lat, reads, 99);
 	r->res->st.lat_max_ns = lat_pct(lat, reads, 100);
 	free(jobs);
-	free(x);
+	free(run);
 	return err;
 }
 

@@ -607,10 +607,13 @@ static int emit_jobs(struct emit *e, const bool *active)
 			if (!replayed(t, op))
 				continue;
 			if (op->start >= 0) {
-				if (op->start > last)
+				uint64_t gap = op->start > last ?
+						       (uint64_t)(op->start - last) : 0;
+
+				if (gap)
 					out(&e->b, "pause %llu\n",
-					    (unsigned long long)(op->start - last < (int64_t)TB_MAX_USEC ?
-						op->start - last : (int64_t)TB_MAX_USEC));
+					    (unsigned long long)(gap < TB_MAX_USEC ?
+								 gap : TB_MAX_USEC));
 				if (op->end > last)
 					last = op->end;
 			}
