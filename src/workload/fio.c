@@ -24,8 +24,8 @@
  *   exitall (the jobs running beside the one that ends stop), rate and
  *   rate_iops (the reads' value; linear),
  *   runtime (plus ramp_time) and time_based (the job stops
- *   starting reads at its runtime; time_based repeats a reopening pass
- *   until then), stonewall; offset patterns: rw=read:N
+ *   starting reads at its runtime; time_based repeats a pass until then:
+ *   one file invalidated in place, several reopened), stonewall; offset patterns: rw=read:N
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
  * Random offsets: fio visits every block once (its random map) in an
@@ -1159,10 +1159,30 @@ static int generate(struct fio *f)
 					 ino ? oname : "main");
 				open_hints(f, j, c);
 			}
+			/*
+			 * time_based with one file: fio never closes it; at
+			 * its end (get_next_seq_offset, get_next_rand_block)
+			 * it starts again from the job's offset on the same
+			 * descriptor, so the same readahead state, after
+			 * invalidating the cache (invalidate=1), and loops do
+			 * not matter (keep_running).
+			 */
+			if (j->time_based && j->nrfiles == 1) {
+				gen_io(f, j, c, fds, 1, 0);
+				emit(f, "repeat\n");
+				if (j->invalidate) /* on the file's descriptor */
+					emit(f, "fadvise 0 0 dontneed\n");
+				gen_io(f, j, c, fds, 1, 1);
+				if (f->nr_ops >= FIO_MAX_OPS)
+					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
+				continue;
+			}
 			for (l = 0; l < j->loops + j->time_based; l++) {
 				/*
-				 * time_based: after the loops, one more pass
-				 * that repeats until the runtime has passed.
+				 * time_based (several files): after the
+				 * loops, one more pass that repeats until the
+				 * runtime has passed; fio closes and opens
+				 * the files again when all are done.
 				 */
 				if (l == j->loops)
 					emit(f, "repeat\n");
