@@ -755,6 +755,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (has_pattern(j) && j->engine == 2)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random or zonemode=strided is not modelled",
 			    sec->name);
+	/* fio_madvise_file() knows no madvise for noreuse: the job fails. */
+	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
+		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
+			    sec->name);
 	if (has_pattern(j) && j->nrfiles > 1 && j->service != 1)
 		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random or zonemode=strided are not modelled (file_service_type=sequential is)",
 			    sec->name, j->service ? "at random" : "round-robin");
@@ -993,7 +997,19 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					    j->randseed + fi + l + 1);
 				continue;
 			}
-			if (j->engine == 2) {
+			if (j->engine == 2 && j->fadvise_hint != HINT_NONE) {
+				/*
+				 * fio's mmap engine advises the mapping as
+				 * it advises files (fio_madvise_file):
+				 * MADV_SEQUENTIAL makes the faults read
+				 * ahead as read(2) does.
+				 */
+				unsigned long long off = start & ~4095ull,
+						   len = m * j->bs + (start & 4095);
+
+				emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\nmunmap\n",
+				     off, len, off, len, fadvise_name(j), off, len);
+			} else if (j->engine == 2) {
 				emit(f, "mmap-read %llu %llu %llu\n",
 				     (unsigned long long)(start & ~4095ull),
 				     (unsigned long long)(m * j->bs + (start & 4095)),

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Run a fio job file with fio itself on this machine's kernel and record
+# the readahead, page-cache and block events of its one data file, in
+# ralab's event format (as 'ralab sim --trace' prints them: no dev/ino,
+# sectors from the file's first sector), to compare with what ralab makes
+# of the same job file.
+#
+#   tests/tools/record-fio.sh JOB.fio OUT.events
+#
+# Needs root, fio, xfsprogs, a tracefs with the readahead tracepoints.
+# A loop device with direct I/O over a sparse image of its own, XFS,
+# read_ahead_kb 128 and max_sectors_kb 512 (written in that order), a
+# tracefs instance of its own; all removed on exit.  The job must have
+# one job with one file (the file is laid out by fio first, then synced
+# and evicted, so that only the measured run is traced).
+set -euo pipefail
+job=$(realpath "${1:?usage: record-fio.sh JOB.fio OUT.events}")
+out=$(realpath -m "${2:?usage: record-fio.sh JOB.fio OUT.events}")
+w=$(mktemp -d /tmp/ralab-fio.XXXXXX)
+inst=/sys/kernel/tracing/instances/ralab-fio-$$
+loop=
+cleanup() {
+	cd /
+	[ -d "$inst" ] && { echo 0 > "$inst/tracing_on"; rmdir "$inst"; } || true
+	mountpoint -q "$w/mnt" && umount "$w/mnt" || true
+	[ -n "$loop" ] && losetup -d "$loop" || true
+	rm -rf "$w"
+}
+trap cleanup EXIT
+mkdir "$w/mnt"
+truncate -s 8G "$w/img"
+loop=$(losetup -f --show --direct-io=on "$w/img")
+mkfs.xfs -q -f "$loop"
+mount "$loop" "$w/mnt"
+q=/sys/block/$(basename "$loop")/queue
+echo 512 > "$q/max_sectors_kb"
+echo 128 > "$q/read_ahead_kb"
+cd "$w/mnt"
+fio --create_only=1 --output=/dev/null "$job"
+files=$(find . -maxdepth 1 -type f)
+[ "$(echo "$files" | wc -l)" = 1 ] || { echo "record-fio.sh: the job must use one file" >&2; exit 2; }
+f=$(echo "$files" | head -1)
+sync
+xfs_io -c "fadvise -d 0 0" "$f"
+first=$(xfs_io -c fiemap "$f" | awk 'NR == 2 { split($3, a, "\\.\\."); print a[1] }')
+[ "$(xfs_io -c fiemap "$f" | wc -l)" = 2 ] || { echo "record-fio.sh: the file has more than one extent" >&2; exit 1; }
+dev=$(cat "/sys/block/$(basename "$loop")/dev")
+mkdir "$inst"
+echo 65536 > "$inst/buffer_size_kb"
+for e in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
+	 readahead/page_cache_ra_order readahead/page_cache_ra_unbounded \
+	 filemap/mm_filemap_add_to_page_cache block/block_rq_issue; do
+	echo 1 > "$inst/events/$e/enable"
+done
+echo 1 > "$inst/tracing_on"
+fio --output=/dev/null "$job"
+echo 0 > "$inst/tracing_on"
+awk -v dev="$dev" -v first="$first" '
+{ sub(/^.*[0-9]+\.[0-9]+: /, "") }
+/^(page_cache_|mm_filemap)/ {
+	if (index($0, "dev=" dev " ") == 0 && index($0, "dev " dev " ") == 0) next
+	gsub(/dev=[0-9]+:[0-9]+ ino=[0-9a-f]+ /, "")
+	gsub(/dev [0-9]+:[0-9]+ ino [0-9a-f]+ pfn=0x[0-9a-f]+ /, "")
+	print; next }
+/^block_rq_issue:/ {
+	split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
+	printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - first, $8 }' \
+	"$inst/trace" > "$out"
+echo "record-fio.sh: $(wc -l < "$out") events in $out"
