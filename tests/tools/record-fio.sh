@@ -10,9 +10,10 @@
 # Needs root, fio, xfsprogs, a tracefs with the readahead tracepoints.
 # A loop device with direct I/O over a sparse image of its own, XFS,
 # read_ahead_kb 128 and max_sectors_kb 512 (written in that order), a
-# tracefs instance of its own; all removed on exit.  The job must have
-# one job with one file (the file is laid out by fio first, then synced
-# and evicted, so that only the measured run is traced).
+# tracefs instance of its own; all removed on exit.  fio lays the files
+# out first; they are synced and evicted, so that only the measured run is
+# traced.  Each file must be one extent; requests outside the files
+# (metadata) are left out, and sectors count from each file's start.
 set -euo pipefail
 job=$(realpath "${1:?usage: record-fio.sh JOB.fio OUT.events}")
 out=$(realpath -m "${2:?usage: record-fio.sh JOB.fio OUT.events}")
@@ -37,13 +38,16 @@ echo 512 > "$q/max_sectors_kb"
 echo 128 > "$q/read_ahead_kb"
 cd "$w/mnt"
 fio --create_only=1 --output=/dev/null "$job"
-files=$(find . -maxdepth 1 -type f)
-[ "$(echo "$files" | wc -l)" = 1 ] || { echo "record-fio.sh: the job must use one file" >&2; exit 2; }
-f=$(echo "$files" | head -1)
 sync
-xfs_io -c "fadvise -d 0 0" "$f"
-first=$(xfs_io -c fiemap "$f" | awk 'NR == 2 { split($3, a, "\\.\\."); print a[1] }')
-[ "$(xfs_io -c fiemap "$f" | wc -l)" = 2 ] || { echo "record-fio.sh: the file has more than one extent" >&2; exit 1; }
+# Each file's first sector (the files must be one extent each).
+: > "$w/extents"
+for f in $(find . -maxdepth 1 -type f | sort); do
+	xfs_io -c "fadvise -d 0 0" "$f"
+	[ "$(xfs_io -c fiemap "$f" | wc -l)" = 2 ] ||
+		{ echo "record-fio.sh: $f has more than one extent" >&2; exit 1; }
+	xfs_io -c fiemap "$f" | awk 'NR == 2 { split($3, a, "\\.\\."); print a[1], a[2] }' >> "$w/extents"
+done
+[ -s "$w/extents" ] || { echo "record-fio.sh: fio laid out no file" >&2; exit 2; }
 dev=$(cat "/sys/block/$(basename "$loop")/dev")
 mkdir "$inst"
 echo 65536 > "$inst/buffer_size_kb"
@@ -55,7 +59,8 @@ done
 echo 1 > "$inst/tracing_on"
 fio --output=/dev/null "$job"
 echo 0 > "$inst/tracing_on"
-awk -v dev="$dev" -v first="$first" '
+awk -v dev="$dev" -v ext="$w/extents" '
+BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
 { sub(/^.*[0-9]+\.[0-9]+: /, "") }
 /^(page_cache_|mm_filemap)/ {
 	if (index($0, "dev=" dev " ") == 0 && index($0, "dev " dev " ") == 0) next
@@ -64,6 +69,9 @@ awk -v dev="$dev" -v first="$first" '
 	print; next }
 /^block_rq_issue:/ {
 	split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
-	printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - first, $8 }' \
-	"$inst/trace" > "$out"
+	for (i = 1; i <= n; i++)
+		if ($6 >= lo[i] && $6 <= hi[i]) {
+			printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i], $8
+			next
+		} }' "$inst/trace" > "$out"
 echo "record-fio.sh: $(wc -l < "$out") events in $out"
