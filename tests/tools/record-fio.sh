@@ -5,7 +5,9 @@
 # sectors from the file's first sector), to compare with what ralab makes
 # of the same job file.
 #
-#   tests/tools/record-fio.sh JOB.fio OUT.events
+#   tests/tools/record-fio.sh JOB.fio OUT.events [FIO_OUTPUT]
+#
+# FIO_OUTPUT keeps fio's own report of the traced run (bandwidth etc.).
 #
 # Needs root, fio, xfsprogs, a tracefs with the readahead tracepoints.
 # A loop device with direct I/O over a sparse image of its own, XFS,
@@ -17,6 +19,7 @@
 set -euo pipefail
 job=$(realpath "${1:?usage: record-fio.sh JOB.fio OUT.events}")
 out=$(realpath -m "${2:?usage: record-fio.sh JOB.fio OUT.events}")
+fio_out=$(realpath -m "${3:-/dev/null}")
 w=$(mktemp -d /tmp/ralab-fio.XXXXXX)
 inst=/sys/kernel/tracing/instances/ralab-fio-$$
 loop=
@@ -57,7 +60,7 @@ for e in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
 	echo 1 > "$inst/events/$e/enable"
 done
 echo 1 > "$inst/tracing_on"
-fio --output=/dev/null "$job"
+fio --output="$fio_out" "$job"
 echo 0 > "$inst/tracing_on"
 awk -v dev="$dev" -v ext="$w/extents" '
 BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
