@@ -13,6 +13,13 @@
  *
  * One worker alone never switches: a single reader costs only clock
  * arithmetic.
+ *
+ * A ring job (iodepth N ring, io_uring) has N workers too, but one task
+ * issues its reads: a worker takes the next read no earlier than the
+ * task is free (cpu_free), does not give way while it issues, and frees
+ * the task when it must wait for I/O; the rest of the read after the
+ * wait is the task's again.  So the reads' lookups and readahead happen
+ * in order, one read after another, while their waits overlap.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -216,10 +223,19 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 			} else {
 				/* A rate limit holds it back until due. */
 				sim_rate_wait(s);
+				/*
+				 * ring: one task issues the reads, in order,
+				 * each up to where it must wait; the waits
+				 * overlap (io_uring's buffered reads).
+				 */
+				if (w->ring && j->cpu_free > w->now)
+					w->now = j->cpu_free;
 				j->busy++;
 				w->op_start = w->now; /* for a 'pace' after it */
 				sim_pread(s, &s->files[op->fd], off, len);
 				j->busy--;
+				if (w->ring && w->now > j->cpu_free)
+					j->cpu_free = w->now;
 				/* fio's thinktime: after each I/O. */
 				sim_think(s);
 			}
@@ -368,6 +384,8 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
 			s->workers[n].job = &s->jobs[i];
 			s->workers[n].id = n;
 			s->workers[n].now = s->jobs[i].start_ns;
+			s->workers[n].ring = wl->jobs[i].ring &&
+					     s->jobs[i].nr_workers > 1;
 			n++;
 		}
 	s->multi = s->nr_workers > 1;

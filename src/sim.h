@@ -113,6 +113,7 @@ struct sim_job {
 	uint64_t pass_start; /* when the shared cursor last went to 'repeat' */
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t think_calls; /* read calls since its last think (EVERY) */
+	uint64_t cpu_free; /* ring: when its issuing task is free */
 	uint64_t lat[LAT_BUCKETS];
 	/* Its mappings, by slot (op.map); threads share an address space,
 	 * but each job names only its own. */
@@ -137,6 +138,7 @@ struct sim_worker {
 	/* In job_wait(): 1 for the job's barrier op to end, 2 for its
 	 * preads to end; 0 not waiting. */
 	unsigned char wait_for;
+	bool ring;         /* its job issues in order (iodepth N ring) */
 	/* Folios added since the last read_pages(), in order: per task,
 	 * since a worker can be preempted in the middle of a window. */
 	struct folio **batch;
@@ -177,11 +179,14 @@ struct sim {
 
 void sim_yield(struct sim *s);
 
-/* The current worker spends @ns of CPU time. */
+/*
+ * The current worker spends @ns of CPU time.  A ring job's worker does
+ * not give way while it issues: one task issues its reads in order.
+ */
 static inline void sim_spend(struct sim *s, uint64_t ns)
 {
 	s->cur->now += ns;
-	if (s->multi)
+	if (s->multi && !s->cur->ring)
 		sim_yield(s);
 }
 
@@ -215,10 +220,16 @@ static inline void sim_wait(struct sim *s, uint64_t t, bool late)
 		w->job->wait_ns += t - w->now;
 		w->job->waits++;
 		w->job->late_waits += late;
+		/* ring: the task issues the next reads meanwhile. */
+		if (w->ring && w->now > w->job->cpu_free)
+			w->job->cpu_free = w->now;
 		w->now = t;
 	}
 	if (s->multi)
 		sim_yield(s);
+	/* ring: the rest of the read is the task's again (task_work). */
+	if (w->ring && w->job->cpu_free > w->now)
+		w->now = w->job->cpu_free;
 }
 
 void folio_first_use(struct sim *s, struct folio *f);

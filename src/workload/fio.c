@@ -1116,12 +1116,15 @@ static int generate(struct fio *f)
 			 * one its helper thread is running for the same
 			 * descriptor (aio_misc.c, __aio_enqueue_request), so on
 			 * one descriptor posixaio preads run one at a time, in
-			 * order, too.  io_uring punts a buffered read that would
-			 * block to its io-wq workers, which do not serialize
-			 * reads: iodepth of them are in flight.
+			 * order, too.  io_uring issues the reads in order from
+			 * the submitting task, each without blocking up to
+			 * where it must wait (its readahead included), and
+			 * waits for iodepth of them at once ('ring'; fio
+			 * itself on 6.18: the same events as preads in order,
+			 * but for prev_pos).
 			 */
 			if (j->engine == 3 && j->iodepth > 1)
-				emit(f, "iodepth %u\n", j->iodepth);
+				emit(f, "iodepth %u ring\n", j->iodepth);
 			if (j->think_us && j->think_blocks > 1)
 				emit(f, "think %llu %llu\n", (unsigned long long)j->think_us,
 				     (unsigned long long)j->think_blocks);

@@ -784,14 +784,23 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		return 0;
 	}
 	if (!strcmp(tok[0], "iodepth") || !strcmp(tok[0], "think")) {
-		if ((err = nargs(p, tok[0], na, 1, tok[0][0] == 'i' ? 1 : 2,
-				 tok[0][0] == 'i' ? "iodepth N" : "think USEC [EVERY]")) ||
+		if ((err = nargs(p, tok[0], na, 1, 2,
+				 tok[0][0] == 'i' ? "iodepth N [threads|ring]" : "think USEC [EVERY]")) ||
 		    (err = parse_u64(tok[1], &v, false) ? perr(p, "%s must be a whole number, not '%.*s'", tok[0], TOK(tok[1])) : 0))
 			return err;
 		if (tok[0][0] == 'i') {
 			if (!v || v > 1024)
 				return perr(p, "iodepth must be from 1 to 1024");
 			j->iodepth = (unsigned)v;
+			/*
+			 * threads: N tasks doing blocking preads; ring: N
+			 * preads in flight, issued in order by one task (see
+			 * engine.c), as buffered io_uring reads are.
+			 */
+			if (na == 2 && strcmp(tok[2], "threads") && strcmp(tok[2], "ring"))
+				return perr(p, "iodepth N takes threads or ring, not '%.*s'",
+					    TOK(tok[2]));
+			j->ring = na == 2 && !strcmp(tok[2], "ring");
 		} else {
 			if (v > 1000000000ull)
 				return perr(p, "think time must be at most 10^9 microseconds");

@@ -112,6 +112,7 @@ struct wl_job {
 	char name[32];
 	unsigned first_op, nr_ops;
 	unsigned iodepth;  /* concurrent preads (workers) */
+	bool ring;         /* iodepth N ring: issued in order by one task */
 	uint64_t think_ns; /* after each read call (fio's thinktime) */
 	unsigned think_every; /* ... or every this many (thinktime_blocks) */
 	bool wait;         /* starts when every earlier job has ended */
