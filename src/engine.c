@@ -236,6 +236,14 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 				j->busy--;
 				if (w->ring && w->now > j->cpu_free)
 					j->cpu_free = w->now;
+				/*
+				 * Between two reads a ring worker gives way,
+				 * so that other jobs keep to the clock (its
+				 * own job's next read still waits for
+				 * cpu_free).
+				 */
+				if (w->ring)
+					sim_yield(s);
 				/* fio's thinktime: after each I/O. */
 				sim_think(s);
 			}

@@ -24,8 +24,9 @@
  *   exitall (the jobs running beside the one that ends stop), rate and
  *   rate_iops (the reads' value; linear),
  *   runtime (plus ramp_time) and time_based (the job stops
- *   starting reads at its runtime; time_based repeats a pass until then:
- *   one file invalidated in place, several reopened), stonewall; offset patterns: rw=read:N
+ *   starting reads at its runtime; time_based repeats a pass until
+ *   then: one file invalidated in place, several reopened), stonewall;
+ *   offset patterns: rw=read:N
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
  * Random offsets: fio visits every block once (its random map) in an
