@@ -27,7 +27,8 @@ int cli_record(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: ralab record [-o LOG] -- COMMAND [ARGS...]\n\n"
 			       "Run COMMAND under 'strace -f -tt -T' with the system calls that\n"
-			       "read files (%s)\n"
+			       "read files, and those that make processes and threads (whose\n"
+			       "descriptors they share) (%s)\n"
 			       "and write the log to LOG (default ralab.strace), for 'ralab sim LOG'.\n",
 			       TRACE_SET);
 			return 0;
