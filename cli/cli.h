@@ -41,6 +41,11 @@ void cli_progress_start(struct cli_progress *p, unsigned total);
 void cli_progress_step(struct cli_progress *p, const char *what);
 void cli_progress_end(struct cli_progress *p);
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
+/*
+ * job.NAME.* lines of a run with several jobs; @waits: the time model's
+ * wait figures too (a kernel run has none).
+ */
+void cli_print_jobs(FILE *out, const struct ralab_stats *st, bool waits);
 /* @time_model: print the time model's figures (not for a kernel run). */
 void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		       const char *policy, const struct ralab_stats *st,

@@ -122,17 +122,7 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "read_lat_p99_us=%.2f\n", (double)res->st.lat_p99_ns / 1e3);
 	fprintf(out, "read_lat_max_us=%.2f\n", (double)res->st.lat_max_ns / 1e3);
 	/* Jobs: wall time, from the run's start; waits are not visible. */
-	for (unsigned i = 0; res->st.nr_jobs > 1 && i < res->st.nr_jobs; i++) {
-		const struct ralab_job_stats *j = &res->st.job[i];
-
-		if (j->start_ns)
-			fprintf(out, "job.%s.start_us=%.1f\n", j->name, (double)j->start_ns / 1e3);
-		fprintf(out, "job.%s.elapsed_us=%.1f\n", j->name, (double)j->elapsed_ns / 1e3);
-		fprintf(out, "job.%s.throughput_mb_s=%.1f\n", j->name,
-			j->elapsed_ns ? (double)j->bytes * 1e3 / (double)j->elapsed_ns : 0.0);
-		fprintf(out, "job.%s.read_lat_p50_us=%.2f\n", j->name, (double)j->lat_p50_ns / 1e3);
-		fprintf(out, "job.%s.read_lat_p99_us=%.2f\n", j->name, (double)j->lat_p99_ns / 1e3);
-	}
+	cli_print_jobs(out, &res->st, false);
 }
 
 static int record(const struct ralab_workload *wl, const char *workdir,

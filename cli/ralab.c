@@ -217,6 +217,13 @@ static void print_time(FILE *out, const struct ralab_config *c,
 		}
 	}
 	fprintf(out, "\n");
+	cli_print_jobs(out, st, true);
+}
+
+void cli_print_jobs(FILE *out, const struct ralab_stats *st, bool waits)
+{
+	unsigned i;
+
 	if (st->nr_jobs < 2)
 		return;
 	for (i = 0; i < st->nr_jobs; i++) {
@@ -229,6 +236,8 @@ static void print_time(FILE *out, const struct ralab_config *c,
 			j->elapsed_ns ? (double)j->bytes * 1e3 / (double)j->elapsed_ns : 0.0);
 		fprintf(out, "job.%s.read_lat_p50_us=%.2f\n", j->name, (double)j->lat_p50_ns / 1e3);
 		fprintf(out, "job.%s.read_lat_p99_us=%.2f\n", j->name, (double)j->lat_p99_ns / 1e3);
+		if (!waits)
+			continue;
 		fprintf(out, "job.%s.wait_us=%.1f\n", j->name, (double)j->wait_ns / 1e3);
 		fprintf(out, "job.%s.late_ra_waits=%llu\n", j->name,
 			(unsigned long long)j->late_ra_waits);

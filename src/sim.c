@@ -626,7 +626,7 @@ static int64_t read_think(struct sim *s, struct sim_file *f, int64_t pos,
 
 /* read LEN COUNT|eof under a rate limit, or thinking every EVERY calls:
  * one call at a time, not the fast loop (run_reads). */
-static void run_reads_rated(struct sim *s, struct sim_file *f,
+static void run_reads_by_call(struct sim *s, struct sim_file *f,
 			    const struct op *op)
 {
 	uint64_t i;
@@ -659,7 +659,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		/* Rate limits and think time every EVERY calls: not the
 		 * fast loop. */
 		if (rated(s->cur->job->def) || s->cur->job->def->think_every > 1)
-			run_reads_rated(s, f, op);
+			run_reads_by_call(s, f, op);
 		else
 			run_reads(s, f, op);
 		break;

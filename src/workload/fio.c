@@ -998,23 +998,21 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					    j->randseed + fi + l + 1);
 				continue;
 			}
-			if (j->engine == 2 && j->fadvise_hint != HINT_NONE) {
+			if (j->engine == 2) {
+				unsigned long long off = start & ~4095ull,
+						   len = m * j->bs + (start & 4095);
+
 				/*
 				 * fio's mmap engine advises the mapping as
 				 * it advises files (fio_madvise_file):
 				 * MADV_SEQUENTIAL makes the faults read
 				 * ahead as read(2) does.
 				 */
-				unsigned long long off = start & ~4095ull,
-						   len = m * j->bs + (start & 4095);
-
-				emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\nmunmap\n",
-				     off, len, off, len, fadvise_name(j), off, len);
-			} else if (j->engine == 2) {
-				emit(f, "mmap-read %llu %llu %llu\n",
-				     (unsigned long long)(start & ~4095ull),
-				     (unsigned long long)(m * j->bs + (start & 4095)),
-				     4096ull);
+				if (j->fadvise_hint != HINT_NONE)
+					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\nmunmap\n",
+					     off, len, off, len, fadvise_name(j), off, len);
+				else
+					emit(f, "mmap-read %llu %llu 4096\n", off, len);
 			} else if (j->random && !j->norandommap && !j->rw) {
 				emit(f, "shuffle-pread %llu %llu %llu %llu\n",
 				     (unsigned long long)start,

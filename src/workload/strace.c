@@ -119,15 +119,9 @@ static int share_table(struct st *s, long parent, long child)
 
 	if (t == child || table_of(s, child) != child)
 		return 0;
-	if (s->nr_tables == s->cap_tables) {
-		unsigned c = s->cap_tables ? s->cap_tables * 2 : 16;
-		struct table *n = realloc(s->tables, c * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->tables = n;
-		s->cap_tables = c;
-	}
+	if (!tb_grow((void **)&s->tables, &s->cap_tables, s->nr_tables + 1,
+		     sizeof(*s->tables)))
+		return -ENOMEM;
 	s->tables[s->nr_tables++] = (struct table){ child, t };
 	tb_share(s->tb, child, t);
 	for (i = 0; i < s->nr_pos; i++)
@@ -149,15 +143,9 @@ static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
 			return &s->pos[i];
 	if (!create)
 		return NULL;
-	if (s->nr_pos == s->cap_pos) {
-		unsigned c = s->cap_pos ? s->cap_pos * 2 : 64;
-		struct pos *n = realloc(s->pos, c * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->pos = n;
-		s->cap_pos = c;
-	}
+	if (!tb_grow((void **)&s->pos, &s->cap_pos, s->nr_pos + 1,
+		     sizeof(*s->pos)))
+		return NULL;
 	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL };
 	return &s->pos[s->nr_pos++];
 }

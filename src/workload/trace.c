@@ -96,7 +96,7 @@ void tb_free(struct tb *t)
 	free(t);
 }
 
-static bool grow(void **p, unsigned *cap, size_t need, size_t size)
+bool tb_grow(void **p, unsigned *cap, size_t need, size_t size)
 {
 	void *n;
 	unsigned c;
@@ -154,7 +154,7 @@ int tb_file(struct tb *t, const char *path)
 			return (int)i;
 	if (t->nr_files == TB_MAX_FILES)
 		return -ENOSPC;
-	if (!grow((void **)&t->files, &t->cap_files, t->nr_files + 1,
+	if (!tb_grow((void **)&t->files, &t->cap_files, t->nr_files + 1,
 		  sizeof(*t->files)))
 		return -ENOMEM;
 	f = &t->files[t->nr_files];
@@ -202,7 +202,7 @@ int tb_open(struct tb *t, long k1, long k2, int file)
 
 	if (old >= 0 && t->descs[old].key1 == k1)
 		tb_close(t, k1, k2); /* a reused number: the old one is gone */
-	if (!grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
+	if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
 		  sizeof(*t->descs)))
 		return -ENOMEM;
 	t->descs[t->nr_descs] = (struct tb_desc){ k1, k2, (unsigned)file,
@@ -352,7 +352,7 @@ void tb_call(struct tb *t, long pid)
 			t->cur_job = i;
 			return;
 		}
-	if (!grow((void **)&t->pids, &t->cap_jobs, t->nr_jobs + 1,
+	if (!tb_grow((void **)&t->pids, &t->cap_jobs, t->nr_jobs + 1,
 		  sizeof(*t->pids))) {
 		t->oom = true;
 		return;

@@ -15,6 +15,10 @@
 
 struct tb;
 
+/* Make *@p (of *@cap elements of @size bytes) hold @need: false if out of
+ * memory. */
+bool tb_grow(void **p, unsigned *cap, size_t need, size_t size);
+
 struct tb *tb_new(void);
 void tb_free(struct tb *t);
 /* The file of @path (created on first use); -errno if too many. */

@@ -56,6 +56,9 @@ awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 100 && a < b && b > 100) }' && ok "
 # Timing: with -T, the time a process spends between two replayed calls
 # (the end of one to the start of the next) is a pause before the second.
 # By hand: 300 -> 1300 us is 1000; 1304 -> 5000 is 3696; 5050 -> 5100 is 50.
+tgot() { # NAME WANT: $got is WANT
+	[ "$got" = "$2" ] && ok "$1" || bad "$1" "$got"
+}
 replay() { # STRACE: its preads and pauses, '/'-separated
 	"$RALAB" sim --dump-ops "$1" | grep -E '^(pread|pause)' | tr '\n' '/'
 }
@@ -66,8 +69,7 @@ printf '%s\n' '12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.0000
 	'12:00:00.005000 pread64(3, "..."..., 4096, 8192) = 4096 <0.000050>' \
 	'12:00:00.005100 read(3, ""..., 4096) = 0 <0.000001>' > "$T/timed.strace"
 got=$(replay "$T/timed.strace")
-[ "$got" = "pread 0 4096/pause 1000/pread 4096 4096/pread 8192 4096/pause 3696/pread 8192 4096/pause 50/pread 12288 4096/" ] &&
-	ok "strace -T pauses" || bad "strace -T pauses" "$got"
+tgot "strace -T pauses" "pread 0 4096/pause 1000/pread 4096 4096/pread 8192 4096/pause 3696/pread 8192 4096/pause 50/pread 12288 4096/"
 # An interrupted call starts where its first half is logged.
 printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.000010>' \
 	'7 12:00:00.000100 read(3, "..."..., 4096) = 4096 <0.000100>' \
@@ -76,8 +78,7 @@ printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.00
 	'7 12:00:00.000900 <... read resumed>"..."..., 4096) = 4096 <0.000400>' \
 	'7 12:00:00.001000 read(3, "..."..., 4096) = 4096 <0.000001>' > "$T/resumed.strace"
 got=$(replay "$T/resumed.strace")
-[ "$got" = "pread 0 4096/pause 300/pread 4096 4096/pause 100/pread 8192 4096/" ] &&
-	ok "strace -T resumed calls" || bad "strace -T resumed calls" "$got"
+tgot "strace -T resumed calls" "pread 0 4096/pause 300/pread 4096 4096/pause 100/pread 8192 4096/"
 # Without -T the replay has no pauses.
 sed 's/ <[0-9.]*>$//' "$T/timed.strace" > "$T/untimed.strace"
 "$RALAB" sim --dump-ops "$T/untimed.strace" > "$T/untimed.ops"
@@ -92,8 +93,7 @@ printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/f", O_RDONLY) = 3 <0.00
 # Processes taking turns keep the timeline (gaps 200 -> 1000, 1100 ->
 # 1200, 1300 -> 2000) in one stream.
 got=$(replay "$T/twopid.strace")
-[ "$got" = "pread 0 4096/pause 800/pread 4096 4096/pause 100/pread 0 4096/pause 700/pread 4096 4096/" ] &&
-	ok "strace processes taking turns" || bad "strace processes taking turns" "$got"
+tgot "strace processes taking turns" "pread 0 4096/pause 800/pread 4096 4096/pause 100/pread 0 4096/pause 700/pread 4096 4096/"
 # Calls that overlap (pid 9's read from 1050 while pid 7's runs to 1100)
 # cannot be one stream: a job per process, each with its own timeline
 # from the first replayed call (at 100): pid 9 starts 950 after it and
@@ -101,13 +101,11 @@ got=$(replay "$T/twopid.strace")
 # the first job, before any job reads.
 sed 's/^9 12:00:00.001200 read/9 12:00:00.001050 read/; s/^9 12:00:00.001100 openat/9 12:00:00.001040 openat/' "$T/twopid.strace" > "$T/overlap.strace"
 got=$("$RALAB" sim --dump-ops "$T/overlap.strace" | grep -v '^#' | tr '\n' '/')
-[ "$got" = "job p7/close/open main/open main/fd 1/pread 0 4096/pause 800/pread 4096 4096/job p9/close/pause 950/fd 2/pread 0 4096/pause 850/pread 4096 4096/" ] &&
-	ok "strace overlapping processes: a job each" || bad "strace overlapping processes: a job each" "$got"
+tgot "strace overlapping processes: a job each" "job p7/close/open main/open main/fd 1/pread 0 4096/pause 800/pread 4096 4096/job p9/close/pause 950/fd 2/pread 0 4096/pause 850/pread 4096 4096/"
 # Without -T there is no timeline to keep: one stream, no pauses.
 sed 's/ <0\.[0-9]*>$//' "$T/overlap.strace" > "$T/overlap-untimed.strace"
 got=$("$RALAB" sim --dump-ops "$T/overlap-untimed.strace" | grep -v '^#' | tr '\n' '/')
-[ "$got" = "close/open main/pread 0 4096/pread 4096 4096/open main/pread 0 4096/pread 4096 4096/" ] &&
-	ok "strace overlapping processes without -T: one stream" || bad "strace overlapping processes without -T: one stream" "$got"
+tgot "strace overlapping processes without -T: one stream" "close/open main/pread 0 4096/pread 4096 4096/open main/pread 0 4096/pread 4096 4096/"
 # Descriptor numbers are per process: pid 9 closing its own descriptor 3
 # (a library, not replayed) does not close pid 7's descriptor 3.
 printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/a", O_RDONLY) = 3 <0.000010>' \
@@ -116,8 +114,7 @@ printf '%s\n' '7 12:00:00.000000 openat(AT_FDCWD, "/data/a", O_RDONLY) = 3 <0.00
 	'7 12:00:00.000100 read(3, "..."..., 4096) = 4096 <0.000100>' \
 	'7 12:00:00.001000 read(3, "..."..., 4096) = 4096 <0.000100>' > "$T/libclose.strace"
 got=$(replay "$T/libclose.strace")
-[ "$got" = "pread 0 4096/pause 800/pread 4096 4096/" ] &&
-	ok "strace: descriptors are per process" || bad "strace: descriptors are per process" "$got"
+tgot "strace: descriptors are per process" "pread 0 4096/pause 800/pread 4096 4096/"
 # Threads share their process's descriptors (clone with CLONE_FILES), also
 # ones the thread opened before the log showed the clone return: pid 7
 # reads descriptor 5 that its thread 9 opened, not process 11's 5.
@@ -128,8 +125,7 @@ printf '%s\n' '7 12:00:00.000000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLO
 	'11 12:00:00.000040 read(5, "..."..., 4096) = 4096 <0.000010>' \
 	'7 12:00:00.000100 read(5, "..."..., 8192) = 8192 <0.000100>' > "$T/thread.strace"
 got=$("$RALAB" sim --dump-ops "$T/thread.strace" | grep -E '^(# f[0-9]|# main|pread|fd|open|file)' | tr '\n' '/')
-[ "$got" = "# main = /data/b (size: the largest offset read)/# f2_c = /data/c (size: the largest offset read)/open main/file f2_c 4096/pread 0 4096/fd 1/pread 0 8192/" ] &&
-	ok "strace: threads share descriptors" || bad "strace: threads share descriptors" "$got"
+tgot "strace: threads share descriptors" "# main = /data/b (size: the largest offset read)/# f2_c = /data/c (size: the largest offset read)/open main/file f2_c 4096/pread 0 4096/fd 1/pread 0 8192/"
 # A recorded program of two processes at once (ralab record -- sh -c
 # 'sha256sum a.bin & sha256sum b.bin; wait', 16 MiB each): a job each,
 # and the replay's time per job is within 5% of the kernel's replay of
