@@ -91,6 +91,7 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 		case OP_RAND_PREAD:
 		case OP_STRIDE_PREAD:
 		case OP_SHUFFLE_PREAD:
+		case OP_FIO_PREAD:
 			if (j->i >= o->count) {
 				j->op++;
 				j->i = 0;
@@ -100,8 +101,9 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 			}
 			if (!j->i) {
 				j->x = o->seed;
-				if (o->kind == OP_SHUFFLE_PREAD) {
-					j->order = ralab__shuffle(o->count, o->seed);
+				if (o->kind == OP_SHUFFLE_PREAD ||
+				    o->kind == OP_FIO_PREAD) {
+					j->order = ralab__op_order(o);
 					if (!j->order) {
 						j->op++;
 						continue;

@@ -681,8 +681,9 @@ void sim_run_op(struct sim *s, const struct op *op)
 				   op->len);
 		}
 		break;
-	case OP_SHUFFLE_PREAD: {
-		uint64_t *order = ralab__shuffle(op->count, op->seed);
+	case OP_SHUFFLE_PREAD:
+	case OP_FIO_PREAD: {
+		uint64_t *order = ralab__op_order(op);
 
 		for (i = 0; order && i < op->count && !past_runtime(s); i++)
 			read_think(s, f, (int64_t)(op->off + order[i] * op->len),

@@ -701,7 +701,8 @@ static uint64_t max_len(const struct ralab_workload *wl)
 		enum op_kind k = wl->ops[i].kind;
 
 		if ((k == OP_READ || k == OP_PREAD || k == OP_RAND_PREAD ||
-		     k == OP_STRIDE_PREAD || k == OP_SHUFFLE_PREAD) &&
+		     k == OP_STRIDE_PREAD || k == OP_SHUFFLE_PREAD ||
+		     k == OP_FIO_PREAD) &&
 		    wl->ops[i].len > m)
 			m = wl->ops[i].len;
 	}
@@ -898,8 +899,9 @@ static int run_job(struct rjob *j)
 					err = -EINTR;
 			}
 			break;
-		case OP_SHUFFLE_PREAD: {
-			uint64_t *order = ralab__shuffle(op->count, op->seed);
+		case OP_SHUFFLE_PREAD:
+		case OP_FIO_PREAD: {
+			uint64_t *order = ralab__op_order(op);
 
 			if (!order) {
 				err = -ENOMEM;

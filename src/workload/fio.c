@@ -29,9 +29,9 @@
  *   offset patterns: rw=read:N
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
- * Random offsets: fio visits every block once (its random map) in an
- * order from its own generator; ralab visits every block once in an order
- * from xorshift64 (shuffle-pread), so the set is fio's, the order is not.
+ * Random offsets are fio's own, draw for draw (fio_rand.c: its generator,
+ * seeds and random map); the reads of a plain random job are one
+ * fio-pread op.
  * Each clone of each job is a job of the case, and they run concurrently,
  * except that a job with stonewall (or wait_for_previous) starts when the
  * jobs before it have ended.
@@ -860,52 +860,41 @@ static uint64_t xorshift(uint64_t *x)
 	return *x;
 }
 
-/*
- * A random block of [0, blocks), as fio picks it: uniform, and with its
- * random map (norandommap unset) the next block not yet done after the
- * pick, so that every block is done once.  fio's generator is not
- * reproduced (see shuffle-pread); the coverage is.
- */
-static uint64_t rand_block(uint64_t *x, uint64_t blocks, uint64_t *map,
-			   uint64_t *done)
+/* The seed of a job's offset generator (randrepeat=1: fio_rand.c). */
+static uint32_t offset_seed(unsigned thread)
 {
-	uint64_t b = xorshift(x) % blocks, k;
-
-	if (!map)
-		return b;
-	if (*done == blocks) { /* all done: fio resets its map */
-		memset(map, 0, (size_t)((blocks + 63) / 64) * sizeof(*map));
-		*done = 0;
-	}
-	for (k = 0; k < blocks; k++, b = b + 1 == blocks ? 0 : b + 1)
-		if (!(map[b / 64] >> (b % 64) & 1))
-			break;
-	return b;
+	return FIO_RANDSEED * thread;
 }
 
 /*
  * The @m I/Os of one file of a job with an offset pattern (has_pattern()),
  * I/O by I/O as fio's get_next_offset() makes them, run-length encoded
  * into ops.  Random offsets fall in [@start, @start + @region); sequential
- * ones run on to the end of the file.
+ * ones run on to the end of the file.  @thread is the job's fio thread
+ * number: its generators are fio's (fio_rand.c).  Only blocks drawn at
+ * random go into the random map; fio marks sequential I/Os of a random
+ * job "busy ok" and leaves them out.
  */
 static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
-			uint64_t region, uint64_t m, uint64_t seed)
+			uint64_t region, uint64_t m, unsigned thread)
 {
-	uint64_t blocks = region / j->bs, x = seed ? seed : 0x9e3779b97f4a7c15ull;
+	uint64_t blocks = region / j->bs;
 	uint64_t last = start, last_start = start, zone = start, zone_bytes = 0;
-	uint64_t *map = NULL, done = 0, k, off;
+	uint64_t k, off;
+	struct fio_taus88 offs, seqr;
+	struct fio_map map = { 0 };
 	struct run r = { 0 };
 
-	if (j->random && !j->norandommap && blocks) {
-		map = calloc((size_t)((blocks + 63) / 64), sizeof(*map));
-		if (!map) {
-			f->oom = true;
-			return;
-		}
+	if (j->random && !j->norandommap && blocks &&
+	    ralab__fio_map_init(&map, blocks)) {
+		f->oom = true;
+		return;
 	}
+	ralab__taus88_seed(&offs, offset_seed(thread));
+	ralab__taus88_seed(&seqr, (uint32_t)ralab__fio_seed(j->randseed, thread,
+							    FIO_SLOT_SEQ_RAND_READ));
 	for (k = 0; k < m && f->nr_ops < FIO_MAX_OPS; k++) {
-		bool fresh = !j->seq_nr || k % j->seq_nr == 0;
+		bool fresh = !j->seq_nr || k % j->seq_nr == 0, mark = false;
 
 		if (j->strided) {
 			if (zone_bytes >= j->zone_size) {
@@ -924,35 +913,78 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 			off = k ? last + j->seq_add : start;
 		} else if (!fresh && j->seq_identical) {
 			off = last_start;
-		} else if (!fresh || xorshift(&x) % 100 >= j->perc_rand) {
+		} else if (!fresh ||
+			   (j->perc_rand < 100 &&
+			    1 + (unsigned)(100.0 * (ralab__taus88(&seqr) /
+						   4294967296.0)) >
+				    j->perc_rand)) {
 			off = last; /* sequential: on from the last I/O */
 		} else {
 			off = UINT64_MAX;
+			mark = true;
 		}
-		if (j->random && (off == UINT64_MAX || off + j->bs > j->filesize)) {
+		/*
+		 * Past the end of the file, a sequential I/O of a random
+		 * job draws (get_next_seq_offset fails); an identical one
+		 * does not look.
+		 */
+		if (j->random && (off == UINT64_MAX ||
+				  (off == last && last >= j->filesize))) {
 			uint64_t b;
 
 			if (!blocks)
 				break;
-			b = rand_block(&x, blocks, map, &done);
+			b = ralab__fio_pick(ralab__taus88(&offs), blocks);
+			if (map.bits && ralab__fio_map_test(&map, b)) {
+				b = ralab__fio_map_next_free(&map, b);
+				if (b == UINT64_MAX)
+					break; /* fio: the file is done */
+			}
+			if (map.bits && mark)
+				ralab__fio_map_set(&map, b);
 			off = start + b * j->bs;
 		}
 		if (off + j->bs > j->filesize)
 			break; /* fio: "offset too large", the file is done */
-		if (map && off >= start && (off - start) / j->bs < blocks) {
-			uint64_t b = (off - start) / j->bs;
-
-			if (!(map[b / 64] >> (b % 64) & 1)) {
-				map[b / 64] |= 1ull << (b % 64);
-				done++;
-			}
-		}
 		run_add(f, j, &r, off);
 		last_start = off;
 		last = off + j->bs;
 	}
 	run_flush(f, j, &r);
-	free(map);
+	ralab__fio_map_free(&map);
+}
+
+/*
+ * fio's mmap engine on a random job: it maps the job's region, advises it
+ * as it advises files, and copies each block it draws out of the mapping
+ * (a fault per page not yet mapped, in order).  Returns nonzero when the
+ * ops are full or memory ran out.
+ */
+static int gen_mmap_random(struct fio *f, const struct job *j, uint64_t start,
+			   uint64_t region, uint64_t m, unsigned thread)
+{
+	unsigned long long off = start & ~4095ull,
+			   len = region + (start & 4095);
+	uint64_t *order, k;
+
+	if (m > region / j->bs)
+		m = region / j->bs; /* the random map: each block once */
+	order = ralab__fio_order(region / j->bs, m, offset_seed(thread),
+				 !j->norandommap);
+	if (!order) {
+		f->oom = true;
+		return 1;
+	}
+	emit(f, "mmap %llu %llu\n", off, len);
+	if (j->fadvise_hint != HINT_NONE)
+		emit(f, "madvise %llu %llu %s\n", off, len, fadvise_name(j));
+	for (k = 0; k < m && f->nr_ops < FIO_MAX_OPS; k++, f->nr_ops++)
+		emit(f, "touch %llu %llu 4096\n",
+		     (unsigned long long)(start + order[k] * j->bs),
+		     (unsigned long long)j->bs);
+	emit(f, "munmap\n");
+	free(order);
+	return f->nr_ops >= FIO_MAX_OPS;
 }
 
 /* What fio does on opening a file: invalidate, then the fadvise hint. */
@@ -968,15 +1000,24 @@ static void open_hints(struct fio *f, const struct job *j, unsigned clone)
 
 /* The I/O of one loop @l of a job clone over its open descriptors @fds. */
 static void gen_io(struct fio *f, const struct job *j, unsigned clone,
-		   const unsigned *fds, unsigned nfd, uint64_t l)
+		   unsigned thread, const unsigned *fds, unsigned nfd,
+		   uint64_t l)
 {
 	uint64_t start = j->offset + clone * j->offset_inc;
 	uint64_t span = j->filesize > start ? j->filesize - start : 0;
 	uint64_t per_file = j->size / nfd, blocks, n, k, x = j->randseed + l;
+	uint64_t region;
 	unsigned fi;
 
 	if (per_file > span)
 		per_file = span;
+	/*
+	 * Random offsets fall in the file's I/O region (fio's f->io_size,
+	 * last_block()): the rest of the file past the offset when the job
+	 * gives filesize, else its share of size; the job still reads only
+	 * its share.
+	 */
+	region = j->filesize_set ? span : per_file;
 	blocks = per_file / j->bs;
 	n = blocks * nfd;
 	if (j->rw)
@@ -994,11 +1035,14 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				continue;
 			emit(f, "fd %u\n", fds[fi]);
 			if (has_pattern(j)) {
-				gen_pattern(f, j, start, per_file, m,
-					    j->randseed + fi + l + 1);
+				gen_pattern(f, j, start, region, m, thread);
 				continue;
 			}
-			if (j->engine == 2) {
+			if (j->engine == 2 && j->random) {
+				if (gen_mmap_random(f, j, start, region, m,
+						    thread))
+					return;
+			} else if (j->engine == 2) {
 				unsigned long long off = start & ~4095ull,
 						   len = m * j->bs + (start & 4095);
 
@@ -1013,12 +1057,19 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					     off, len, off, len, fadvise_name(j), off, len);
 				else
 					emit(f, "mmap-read %llu %llu 4096\n", off, len);
-			} else if (j->random && !j->norandommap && !j->rw) {
-				emit(f, "shuffle-pread %llu %llu %llu %llu\n",
+			} else if (j->random && !j->rw) {
+				/*
+				 * fio reseeds its generators at every loop
+				 * (randrepeat): each loop reads in the same
+				 * order.
+				 */
+				emit(f, "fio-pread %llu %llu %llu %llu %lu%s\n",
 				     (unsigned long long)start,
-				     (unsigned long long)(m * j->bs),
+				     (unsigned long long)region,
 				     (unsigned long long)j->bs,
-				     (unsigned long long)(j->randseed + fi + l));
+				     (unsigned long long)m,
+				     (unsigned long)offset_seed(thread),
+				     j->norandommap ? " nomap" : "");
 			} else if (j->random) {
 				emit(f, "rand-pread %llu %llu %llu\n",
 				     (unsigned long long)j->bs,
@@ -1040,20 +1091,43 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		}
 		return;
 	}
-	/* roundrobin / random: switch file at every I/O. */
-	for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
-		uint64_t b = k / nfd;
+	/*
+	 * roundrobin / random: switch file at every I/O.  The files share
+	 * the job's offset generator; each has its own random map.
+	 */
+	{
+		struct fio_map maps[16] = { { 0 } };
+		struct fio_taus88 offs;
+		uint64_t rblocks = region / j->bs;
+		bool use_map = j->random && !j->norandommap && !j->rw && rblocks;
 
-		if (j->service == 2)
-			fi = (unsigned)(xorshift(&x) % nfd);
-		else
-			fi = (unsigned)(k % nfd);
-		if (j->random)
-			b = xorshift(&x) % (blocks ? blocks : 1);
-		emit(f, "fd %u\npread %llu %llu\n", fds[fi],
-		     (unsigned long long)(start + b * j->bs),
-		     (unsigned long long)j->bs);
-		f->nr_ops += 2;
+		ralab__taus88_seed(&offs, offset_seed(thread));
+		for (fi = 0; use_map && fi < nfd; fi++)
+			if (ralab__fio_map_init(&maps[fi], rblocks))
+				f->oom = true;
+		for (k = 0; k < n && !f->oom && f->nr_ops < FIO_MAX_OPS; k++) {
+			uint64_t b = k / nfd;
+
+			if (j->service == 2)
+				fi = (unsigned)(xorshift(&x) % nfd);
+			else
+				fi = (unsigned)(k % nfd);
+			if (j->random && rblocks) {
+				b = ralab__fio_pick(ralab__taus88(&offs), rblocks);
+				if (use_map && ralab__fio_map_test(&maps[fi], b))
+					b = ralab__fio_map_next_free(&maps[fi], b);
+				if (b == UINT64_MAX)
+					continue; /* fio: this file is done */
+				if (use_map)
+					ralab__fio_map_set(&maps[fi], b);
+			}
+			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
+			     (unsigned long long)(start + b * j->bs),
+			     (unsigned long long)j->bs);
+			f->nr_ops += 2;
+		}
+		for (fi = 0; fi < nfd; fi++)
+			ralab__fio_map_free(&maps[fi]);
 	}
 }
 
@@ -1072,7 +1146,7 @@ static int generate(struct fio *f)
 {
 	struct job jobs[MAX_SECTIONS];
 	struct gen g = { .nr = 0 };
-	unsigned nj = 0, s, c, i, nfd = 0;
+	unsigned nj = 0, s, c, i, nfd = 0, threads = 0;
 	char *body_out;
 	size_t body_len;
 	int err;
@@ -1092,7 +1166,7 @@ static int generate(struct fio *f)
 		const struct job *j = &jobs[i];
 
 		for (c = 0; c < j->numjobs; c++) {
-			unsigned fds[16], k, k2;
+			unsigned fds[16], k, k2, thread = ++threads;
 			char onames[16][32];
 			uint64_t l;
 
@@ -1186,11 +1260,11 @@ static int generate(struct fio *f)
 			 * not matter (keep_running).
 			 */
 			if (j->time_based && j->nrfiles == 1) {
-				gen_io(f, j, c, fds, 1, 0);
+				gen_io(f, j, c, thread, fds, 1, 0);
 				emit(f, "repeat\n");
 				if (j->invalidate) /* on the file's descriptor */
 					emit(f, "fadvise 0 0 dontneed\n");
-				gen_io(f, j, c, fds, 1, 1);
+				gen_io(f, j, c, thread, fds, 1, 1);
 				if (f->nr_ops >= FIO_MAX_OPS)
 					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 				continue;
@@ -1222,7 +1296,7 @@ static int generate(struct fio *f)
 					fds[k] = ++nfd;
 					open_hints(f, j, c);
 				}
-				gen_io(f, j, c, fds, j->nrfiles, l);
+				gen_io(f, j, c, thread, fds, j->nrfiles, l);
 				if (f->nr_ops >= FIO_MAX_OPS)
 					break;
 			}

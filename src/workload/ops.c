@@ -643,8 +643,9 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		return err;
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
-	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
+	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
+	    strcmp(name, "fio-pread"))
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -714,6 +715,47 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		if (na == 4 && parse_u64(tok[4], &op.seed, false))
 			return perr(p, "shuffle-pread seed must be an unsigned 64-bit number, not '%.*s'",
 				    TOK(tok[4]));
+	} else if (!strcmp(name, "fio-pread")) {
+		uint64_t size;
+
+		/*
+		 * fio's random reads: COUNT blocks of LEN bytes in
+		 * [OFF, OFF + SIZE), drawn as fio 3.x draws them with the
+		 * offset generator seeded with SEED (fio_rand.c).
+		 */
+		op.kind = OP_FIO_PREAD;
+		if ((err = nargs(p, name, na, 5, 6,
+				 "fio-pread OFF SIZE LEN COUNT SEED [nomap]")) ||
+		    (err = arg_size(p, "fio-pread offset", tok[1], &op.off)) ||
+		    (err = arg_size(p, "fio-pread size", tok[2], &size)) ||
+		    (err = arg_size(p, "fio-pread length", tok[3], &op.len)) ||
+		    (err = arg_count(p, "fio-pread count", tok[4], &op.count)))
+			return err;
+		if (!op.len)
+			return perr(p, "fio-pread length must not be 0");
+		if (size > RALAB_MAX_POS - op.off)
+			return perr(p, "fio-pread range ends past 2^63 - 1");
+		op.blocks = size / op.len;
+		if (!op.blocks)
+			return perr(p, "fio-pread size %llu holds no block of %llu bytes",
+				    (unsigned long long)size,
+				    (unsigned long long)op.len);
+		if (parse_u64(tok[5], &op.seed, false) || op.seed > UINT32_MAX)
+			return perr(p, "fio-pread seed must be an unsigned 32-bit number, not '%.*s'",
+				    TOK(tok[5]));
+		if (na == 6) {
+			if (strcmp(tok[6], "nomap"))
+				return perr(p, "fio-pread: '%.*s' is not 'nomap'",
+					    TOK(tok[6]));
+			op.nomap = true;
+		}
+		if (op.count > MAX_SHUFFLE_BLOCKS)
+			return perr(p, "fio-pread of %llu reads: at most 2^27",
+				    (unsigned long long)op.count);
+		if (!op.nomap && op.count > op.blocks)
+			return perr(p, "fio-pread: %llu reads of %llu blocks: with the random map each block is read once (add 'nomap')",
+				    (unsigned long long)op.count,
+				    (unsigned long long)op.blocks);
 	} else if (!strcmp(name, "stride-pread")) {
 		int64_t stride;
 		uint64_t mag, span;
@@ -1321,6 +1363,14 @@ uint64_t *ralab__shuffle(uint64_t n, uint64_t seed)
 		v[j] = t;
 	}
 	return v;
+}
+
+uint64_t *ralab__op_order(const struct op *op)
+{
+	if (op->kind == OP_FIO_PREAD)
+		return ralab__fio_order(op->blocks, op->count,
+					(uint32_t)op->seed, !op->nomap);
+	return ralab__shuffle(op->count, op->seed);
 }
 
 void ralab_workload_free(struct ralab_workload *wl)

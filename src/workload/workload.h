@@ -21,6 +21,8 @@ enum op_kind {
 	OP_RAND_PREAD,   /* rand-pread LEN COUNT [SEED] */
 	OP_STRIDE_PREAD, /* stride-pread OFF LEN STRIDE COUNT */
 	OP_SHUFFLE_PREAD, /* shuffle-pread OFF SIZE LEN [SEED]: each block once */
+	OP_FIO_PREAD,    /* fio-pread OFF SIZE LEN COUNT SEED [nomap]: fio's
+			  * random offsets (fio_rand.c) */
 	OP_OPEN,         /* open, or file NAME SIZE: descriptor @fd on @ino */
 	OP_CLOSE,        /* close */
 	OP_FADVISE,      /* fadvise OFF LEN ADVICE */
@@ -72,6 +74,8 @@ struct op {
 	int advice;
 	uint64_t off, len, count, seed;
 	int64_t stride;
+	uint64_t blocks; /* fio-pread: the blocks of its region (fio's lastb) */
+	bool nomap;      /* fio-pread: without fio's random map */
 };
 
 #define MAX_FILES 64
@@ -82,6 +86,48 @@ struct op {
  * driven by xorshift64 from @seed.  Returns a malloc'ed array, or NULL.
  */
 uint64_t *ralab__shuffle(uint64_t n, uint64_t seed);
+
+/*
+ * The blocks an op reads in order (shuffle-pread, fio-pread): a malloc'ed
+ * array of @op->count block numbers, or NULL (out of memory).
+ */
+uint64_t *ralab__op_order(const struct op *op);
+
+/* fio_rand.c: fio 3.x's random offsets, draw for draw. */
+struct fio_taus88 {
+	uint32_t s1, s2, s3;
+};
+
+#define FIO_RANDSEED 0xb1899bedu /* the offset seed with randrepeat=1 */
+#define FIO_SLOT_SEQ_RAND_READ 10 /* percentage_random's generator */
+
+void ralab__taus88_seed(struct fio_taus88 *t, uint32_t seed);
+uint32_t ralab__taus88(struct fio_taus88 *t);
+/* The seed of generator @slot of the job with thread number @thread. */
+uint64_t ralab__fio_seed(uint64_t randseed, unsigned thread, unsigned slot);
+/* Block floor(@lastb * @r / 2^32), as fio scales a draw. */
+uint64_t ralab__fio_pick(uint32_t r, uint64_t lastb);
+
+/* fio's random map: which blocks of a file a job has done. */
+struct fio_map {
+	uint64_t *bits; /* owned */
+	uint64_t n, done;
+};
+
+int ralab__fio_map_init(struct fio_map *m, uint64_t n);
+void ralab__fio_map_free(struct fio_map *m);
+void ralab__fio_map_reset(struct fio_map *m);
+bool ralab__fio_map_test(const struct fio_map *m, uint64_t b);
+void ralab__fio_map_set(struct fio_map *m, uint64_t b);
+/* The next free block after @b, wrapping to 0; UINT64_MAX when full. */
+uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b);
+/*
+ * The first @count blocks fio draws from @lastb with generator seed @seed
+ * (with its random map if @map: then @count <= @lastb).  A malloc'ed
+ * array, or NULL.
+ */
+uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
+			   bool map);
 
 /* strace.c, iolog.c: recorded traces. */
 bool ralab__is_strace(const char *text, size_t len);

@@ -172,12 +172,12 @@ printf '[j]\nrw=read\nsize=1m\nrate=1m,2m\nrate_iops=300\n' > "$T/rate.fio"
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
 # 128, max_sectors_kb 512) and their events recorded.  What ralab makes of
-# the job file must reproduce them: in order, or, for jobs marked
-# '; compare: multiset' (random ones, whose order comes from fio's
-# generator, which ralab does not reproduce, and concurrent ones), as a
-# multiset without prev_pos (the offset of the read before); io_uring's
-# sequential reads in order without prev_pos ('; compare: without
-# prev_pos': a read that waited moves it early).
+# the job file must reproduce them: in order (random jobs too: ralab draws
+# fio's offsets, src/workload/fio_rand.c), or, for jobs marked
+# '; compare: multiset' (concurrent ones), as a multiset without prev_pos
+# (the offset of the read before); io_uring's reads in order without
+# prev_pos ('; compare: without prev_pos': a read that waited moves it
+# early).
 nreal=0
 for f in tests/fio/real/*.fio; do
 	n=${f%.fio}; name=$(basename "$n")
@@ -199,4 +199,4 @@ for f in tests/fio/real/*.fio; do
 		bad "fio itself: $name" "$(cat "$T/real.err"; diff "$T/real.b" "$T/real.a" | head -6)"
 	fi
 done
-[ $nreal -ge 23 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 29 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Record the reads fio itself issues for a job file, in order, without
+# touching a device: fio runs it with ioengine=null and writes an iolog per
+# job section (write_iolog); the reads are kept as "JOB FILE OFFSET LENGTH"
+# lines, JOB being the section, FILE the file's name as fio made it.
+#
+#   tests/tools/record-fio-reads.sh JOB.fio OUT.reads
+#
+# tests/unit/test_fio_rand.c checks that ralab's reading of JOB.fio makes
+# the same reads in the same order (fio's random generator, reproduced in
+# src/workload/fio_rand.c).  Needs fio (3.33 for the fixtures).
+set -euo pipefail
+job=$(realpath "${1:?usage: record-fio-reads.sh JOB.fio OUT.reads}")
+out=$(realpath -m "${2:?usage: record-fio-reads.sh JOB.fio OUT.reads}")
+w=$(mktemp -d /tmp/ralab-fio-reads.XXXXXX)
+trap 'rm -rf "$w"' EXIT
+cd "$w"
+# Every section but [global] logs to a file of its own; the engine is null.
+awk '/^\[/ { print; if ($0 != "[global]") { n = substr($0, 2, length($0) - 2); print "write_iolog=" n ".iolog" } next }
+     /^ioengine=/ { next } { print }
+     END { }' "$job" > job.fio
+sed -i '0,/^\[global\]/s//[global]\nioengine=null/' job.fio
+grep -q '^ioengine=null' job.fio || sed -i '1i [global]\nioengine=null' job.fio
+fio --output=/dev/null job.fio
+: > "$out"
+for l in *.iolog; do
+	n=${l%.iolog}
+	awk -v n="$n" '$3 == "read" { f = $2; sub(".*/", "", f); print n, f, $4, $5 }' "$l" >> "$out"
+done
