@@ -852,14 +852,6 @@ static void run_add(struct fio *f, const struct job *j, struct run *r,
 	r->n = 1;
 }
 
-static uint64_t xorshift(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
 /* The seed of a job's offset generator (randrepeat=1: fio_rand.c). */
 static uint32_t offset_seed(unsigned thread)
 {
@@ -1005,7 +997,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 {
 	uint64_t start = j->offset + clone * j->offset_inc;
 	uint64_t span = j->filesize > start ? j->filesize - start : 0;
-	uint64_t per_file = j->size / nfd, blocks, n, k, x = j->randseed + l;
+	uint64_t per_file = j->size / nfd, blocks, n, k;
 	uint64_t region;
 	unsigned fi;
 
@@ -1092,35 +1084,55 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		return;
 	}
 	/*
-	 * roundrobin / random: switch file at every I/O.  The files share
-	 * the job's offset generator; each has its own random map.
+	 * roundrobin / random: switch file at every I/O (set_io_u_file).
+	 * The files share the job's offset generator; each has its own
+	 * random map and position.  A file that cannot give an offset
+	 * (its map is full: the draw is spent; or it is read to its end)
+	 * is done, and the next file is taken: the next one round-robin,
+	 * or drawn again from the file generator.
 	 */
 	{
 		struct fio_map maps[16] = { { 0 } };
-		struct fio_taus88 offs;
-		uint64_t rblocks = region / j->bs;
+		struct fio_taus88 offs, files;
+		uint64_t rblocks = region / j->bs, pos[16] = { 0 };
 		bool use_map = j->random && !j->norandommap && !j->rw && rblocks;
+		bool done[16] = { false };
+		unsigned ndone = 0, next = 0;
 
 		ralab__taus88_seed(&offs, offset_seed(thread));
+		ralab__taus88_seed(&files, (uint32_t)ralab__fio_seed(j->randseed, thread,
+								    FIO_SLOT_FILE));
 		for (fi = 0; use_map && fi < nfd; fi++)
 			if (ralab__fio_map_init(&maps[fi], rblocks))
 				f->oom = true;
 		for (k = 0; k < n && !f->oom && f->nr_ops < FIO_MAX_OPS; k++) {
-			uint64_t b = k / nfd;
+			uint64_t b = 0;
 
-			if (j->service == 2)
-				fi = (unsigned)(xorshift(&x) % nfd);
-			else
-				fi = (unsigned)(k % nfd);
-			if (j->random && rblocks) {
-				b = ralab__fio_pick(ralab__taus88(&offs), rblocks);
-				if (use_map && ralab__fio_map_test(&maps[fi], b))
-					b = ralab__fio_map_next_free(&maps[fi], b);
-				if (b == UINT64_MAX)
-					continue; /* fio: this file is done */
-				if (use_map)
-					ralab__fio_map_set(&maps[fi], b);
+			while (ndone < nfd) {
+				if (j->service == 2) {
+					fi = (unsigned)ralab__fio_pick(ralab__taus88(&files), nfd);
+				} else {
+					fi = next;
+					next = (next + 1) % nfd;
+				}
+				if (done[fi])
+					continue;
+				if (j->random && rblocks) {
+					b = ralab__fio_pick(ralab__taus88(&offs), rblocks);
+					if (use_map && ralab__fio_map_test(&maps[fi], b))
+						b = ralab__fio_map_next_free(&maps[fi], b);
+				} else if (!j->random) {
+					b = pos[fi] < blocks ? pos[fi]++ : UINT64_MAX;
+				}
+				if (b != UINT64_MAX)
+					break;
+				done[fi] = true; /* fio: this file is done */
+				ndone++;
 			}
+			if (ndone == nfd)
+				break;
+			if (use_map)
+				ralab__fio_map_set(&maps[fi], b);
 			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
 			     (unsigned long long)(start + b * j->bs),
 			     (unsigned long long)j->bs);
