@@ -55,7 +55,7 @@ $(O)/%.o: %.c
 $(O)/tests/%: tests/unit/%.c $(O)/libralab.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(O)/libralab.a
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(O)/libralab.a -lm
 
 units: $(UNIT_BIN)
 
@@ -70,7 +70,7 @@ $(O)/examples/%: examples/%.c $(O)/libralab.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(filter-out -Isrc,$(CFLAGS)) $(EX_CFLAGS) $(LDFLAGS) -o $@ $< \
-		$(O)/libralab.a $(EX_LIBS)
+		$(O)/libralab.a $(EX_LIBS) -lm
 
 examples: $(EX_BIN)
 
@@ -86,7 +86,7 @@ check:
 $(O)/bench/bench: bench/bench.c $(O)/libralab.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(O)/libralab.a
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(O)/libralab.a -lm
 
 bench: $(O)/ralab $(O)/bench/bench
 	$(Q)bench/run.sh $(O)/ralab $(O)/bench/bench
@@ -97,15 +97,15 @@ fuzz:
 		build/fuzz/libralab.a
 	@echo "  CC      fuzz/fuzz_ops.c"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
-		-o build/fuzz/fuzz_ops fuzz/fuzz_ops.c build/fuzz/libralab.a
+		-o build/fuzz/fuzz_ops fuzz/fuzz_ops.c build/fuzz/libralab.a -lm
 	@echo "  CC      fuzz/fuzz_api.c"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
-		-o build/fuzz/fuzz_api fuzz/fuzz_api.c build/fuzz/libralab.a
+		-o build/fuzz/fuzz_api fuzz/fuzz_api.c build/fuzz/libralab.a -lm
 	$(Q)for f in fio strace iolog rawlog; do \
 		echo "  CC      fuzz/fuzz_formats.c ($$f)"; \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 			-DFUZZ_$$(echo $$f | tr a-z A-Z) -o build/fuzz/fuzz_$$f \
-			fuzz/fuzz_formats.c build/fuzz/libralab.a || exit 1; \
+			fuzz/fuzz_formats.c build/fuzz/libralab.a -lm || exit 1; \
 	done
 
 format:

@@ -30,8 +30,8 @@
  *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
  * Random offsets are fio's own, draw for draw (fio_rand.c: its generator,
- * seeds and random map); the reads of a plain random job are one
- * fio-pread op.
+ * seeds, random map and random_distribution zipf, pareto, normal and
+ * zoned); the reads of a plain uniform random job are one fio-pread op.
  * Each clone of each job is a job of the case, and they run concurrently,
  * except that a job with stonewall (or wait_for_previous) starts when the
  * jobs before it have ended.
@@ -148,7 +148,7 @@ static const char *const modelled[] = {
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
 	"rate_process", "thinktime_blocks", "thinktime_spin",
-	"thinktime_blocks_type",
+	"thinktime_blocks_type", "random_distribution",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -387,14 +387,114 @@ struct job {
 	unsigned perc_rand;
 	bool strided;
 	uint64_t zone_size, zone_range, zone_skip;
+	/*
+	 * random_distribution (fio_rand.c): 0 uniform, or FIO_DIST_*
+	 * with its parameter and center (-1: none); zoned: up to 16
+	 * zones of access percent / size percent, as fio's table of the
+	 * 100 access percents.
+	 */
+	int dist;
+	double dist_param, dist_center;
+	bool zoned;
+	unsigned char zone_lo[100], zone_hi[100]; /* size percents */
+	char directory[128];
 };
 
 /* Whether a job needs the per-I/O offset generator (gen_pattern). */
 static bool has_pattern(const struct job *j)
 {
 	return j->seq_add || j->seq_nr > 1 || j->strided ||
-	       (j->random && j->perc_rand < 100);
+	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned));
 }
+
+/* A number of fio's "zipf:1.2"-style arguments. */
+static bool dist_num(const char *s, double *v, const char **end)
+{
+	char *e;
+
+	*v = strtod(s, &e);
+	*end = e;
+	return e != s;
+}
+
+/*
+ * random_distribution=random | zipf:THETA[:CENTER] | pareto:H[:CENTER] |
+ * normal:DEV[:CENTER] (gauss) | zoned:A/S[:A/S...] (access and size
+ * percents, the accesses summing to 100).  zoned_abs is not modelled.
+ */
+static int parse_distribution(struct fio *f, const struct opt *o,
+			      struct job *j)
+{
+	const char *v = o->val, *e;
+	double x, c = -1;
+	int kind;
+
+	j->dist_center = -1;
+	if (!strcmp(v, "random"))
+		return 0;
+	if (!strncmp(v, "zoned:", 6)) {
+		unsigned acc = 0, size = 0, n = 0;
+
+		v += 6;
+		while (*v) {
+			double a, sz;
+
+			if (!dist_num(v, &a, &e) || *e != '/' ||
+			    !dist_num(e + 1, &sz, &e) || (*e && *e != ':') ||
+			    a < 0 || sz < 0 || a != (unsigned)a ||
+			    sz != (unsigned)sz || ++n > 16)
+				return ferr(f, o->line, "random_distribution=%s: zoned takes ACCESS/SIZE percents separated by ':' (at most 16)",
+					    o->val);
+			if (acc + (unsigned)a > 100 || size + (unsigned)sz > 100)
+				return ferr(f, o->line, "random_distribution=%s: the percents add up to more than 100",
+					    o->val);
+			for (; a > 0; a--, acc++) {
+				j->zone_lo[acc] = (unsigned char)size;
+				j->zone_hi[acc] = (unsigned char)(size + sz);
+			}
+			size += (unsigned)sz;
+			v = *e ? e + 1 : e;
+		}
+		if (acc != 100)
+			return ferr(f, o->line, "random_distribution=%s: the access percents add up to %u, not 100",
+				    o->val, acc);
+		j->zoned = true;
+		return 0;
+	}
+	if (!strcmp(v, "zipf") || !strcmp(v, "pareto") || !strcmp(v, "normal") ||
+	    !strcmp(v, "gauss"))
+		return ferr(f, o->line, "random_distribution=%s needs its parameter (%s:NUMBER)",
+			    o->val, o->val);
+	if (!strncmp(v, "zipf:", 5))
+		kind = FIO_DIST_ZIPF, v += 5;
+	else if (!strncmp(v, "pareto:", 7))
+		kind = FIO_DIST_PARETO, v += 7;
+	else if (!strncmp(v, "normal:", 7))
+		kind = FIO_DIST_NORMAL, v += 7;
+	else if (!strncmp(v, "gauss:", 6))
+		kind = FIO_DIST_NORMAL, v += 6;
+	else
+		return ferr(f, o->line, "random_distribution=%s is not modelled (random, zipf:T, pareto:H, normal:D, zoned:A/S:...)",
+			    o->val);
+	if (!dist_num(v, &x, &e) || (*e && (*e != ':' || !dist_num(e + 1, &c, &e) ||
+					   *e || c < 0 || c > 1)))
+		return ferr(f, o->line, "random_distribution=%s: want a number, then optionally ':' and a center from 0 to 1",
+			    o->val);
+	if (kind == FIO_DIST_ZIPF && (x <= 0 || x == 1.0))
+		return ferr(f, o->line, "random_distribution=%s: zipf theta must be above 0 and not 1",
+			    o->val);
+	if (kind == FIO_DIST_PARETO && (x <= 0 || x >= 1))
+		return ferr(f, o->line, "random_distribution=%s: pareto h must be between 0 and 1",
+			    o->val);
+	if (kind == FIO_DIST_NORMAL && (x < 0 || x > 100))
+		return ferr(f, o->line, "random_distribution=%s: the normal deviation is a percent from 0 to 100",
+			    o->val);
+	j->dist = kind;
+	j->dist_param = x;
+	j->dist_center = c;
+	return 0;
+}
+
 
 /* The fadvise op of a job's fadvise_hint (fio: "1" follows the workload). */
 static const char *fadvise_name(const struct job *j)
@@ -424,6 +524,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	j->invalidate = true;
 	j->fadvise_hint = HINT_WORKLOAD;
 	j->randseed = 0x89;
+	j->dist_center = -1;
 
 	/* Every option of the job and of [global]: known, or an error. */
 	for (s = 0; s <= (unsigned)(sec - f->sec); s++) {
@@ -500,6 +601,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o->line, "percentage_random must be from 0 to 100");
 		j->perc_rand = (unsigned)v;
 	}
+	if ((o = get(f, sec, "random_distribution")) &&
+	    (err = parse_distribution(f, o, j)))
+		return err;
+	if ((o = get(f, sec, "directory")))
+		snprintf(j->directory, sizeof(j->directory), "%.*s",
+			 (int)strcspn(o->val, ":"), o->val);
 	if ((o = get(f, sec, "zonemode"))) {
 		if (!strcmp(o->val, "strided"))
 			j->strided = true;
@@ -754,14 +861,14 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    sec->name, (unsigned long long)j->bs,
 			    (unsigned long long)j->filesize);
 	if (has_pattern(j) && j->engine == 2)
-		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random or zonemode=strided is not modelled",
+		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random, random_distribution or zonemode=strided is not modelled",
 			    sec->name);
 	/* fio_madvise_file() knows no madvise for noreuse: the job fails. */
 	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
 			    sec->name);
 	if (has_pattern(j) && j->nrfiles > 1 && j->service != 1)
-		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random or zonemode=strided are not modelled (file_service_type=sequential is)",
+		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random, random_distribution or zonemode=strided are not modelled (file_service_type=sequential is)",
 			    sec->name, j->service ? "at random" : "round-robin");
 	return 0;
 }
@@ -852,6 +959,26 @@ static void run_add(struct fio *f, const struct job *j, struct run *r,
 	r->n = 1;
 }
 
+/*
+ * The name fio gives file @k of clone @clone of a job (f->file_name):
+ * the filename, or jobname.clone.k, after the first directory if any.
+ */
+static const char *fio_name(const struct job *j, unsigned clone, unsigned k,
+			    char *buf, size_t len)
+{
+	char name[160];
+
+	if (j->filename[0])
+		snprintf(name, sizeof(name), "%s", j->filename);
+	else
+		snprintf(name, sizeof(name), "%.100s.%u.%u", j->name, clone, k);
+	if (j->directory[0])
+		snprintf(buf, len, "%.120s/%s", j->directory, name);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 /* The seed of a job's offset generator (randrepeat=1: fio_rand.c). */
 static uint32_t offset_seed(unsigned thread)
 {
@@ -868,16 +995,34 @@ static uint32_t offset_seed(unsigned thread)
  * job "busy ok" and leaves them out.
  */
 static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
-			uint64_t region, uint64_t m, unsigned thread)
+			uint64_t region, uint64_t m, unsigned thread,
+			const char *fio_name)
 {
 	uint64_t blocks = region / j->bs;
+	struct fio_dist dist;
+	struct fio_taus88 zgen;
 	uint64_t last = start, last_start = start, zone = start, zone_bytes = 0;
 	uint64_t k, off;
 	struct fio_taus88 offs, seqr;
 	struct fio_map map = { 0 };
 	struct run r = { 0 };
 
-	if (j->random && !j->norandommap && blocks &&
+	/*
+	 * zipf, pareto and normal draw per file, seeded from the file's
+	 * name and the thread number; zoned picks a zone (from its own
+	 * generator), then a block of it from the offset generator.  Both
+	 * without the random map: fio 3.33 reads blocks twice with them.
+	 */
+	if (j->dist && ralab__fio_dist_init(&dist, j->dist,
+					    (region + j->bs - 1) / j->bs,
+					    j->dist_param, j->dist_center,
+					    ralab__fio_jhash(fio_name,
+							     (uint32_t)strlen(fio_name)) *
+						    thread))
+		return;
+	ralab__taus88_seed(&zgen, (uint32_t)ralab__fio_seed(j->randseed, thread,
+							    FIO_SLOT_ZONE));
+	if (j->random && !j->norandommap && !j->dist && !j->zoned && blocks &&
 	    ralab__fio_map_init(&map, blocks)) {
 		f->oom = true;
 		return;
@@ -924,15 +1069,30 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 				  (off == last && last >= j->filesize))) {
 			uint64_t b;
 
+			uint64_t lastb = blocks, zoff = 0;
+
 			if (!blocks)
 				break;
-			b = ralab__fio_pick(ralab__taus88(&offs), blocks);
-			if (map.bits && ralab__fio_map_test(&map, b)) {
-				b = ralab__fio_map_next_free(&map, b);
-				if (b == UINT64_MAX)
-					break; /* fio: the file is done */
+			if (j->zoned) {
+				/* A zone by access percent (fio's table). */
+				unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&zgen) /
+								      4294967296.0));
+
+				zoff = j->zone_lo[v - 1] * blocks / 100;
+				lastb = blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
 			}
-			if (map.bits && mark)
+			if (j->dist) {
+				b = ralab__fio_dist_next(&dist);
+			} else {
+				b = ralab__fio_pick(ralab__taus88(&offs), lastb);
+				if (map.bits && ralab__fio_map_test(&map, b)) {
+					b = ralab__fio_map_next_free(&map, b);
+					if (b == UINT64_MAX)
+						break; /* fio: the file is done */
+				}
+				b += zoff;
+			}
+			if (map.bits && mark && b < blocks)
 				ralab__fio_map_set(&map, b);
 			off = start + b * j->bs;
 		}
@@ -1000,6 +1160,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	uint64_t per_file = j->size / nfd, blocks, n, k;
 	uint64_t region;
 	unsigned fi;
+	char namebuf[300];
 
 	if (per_file > span)
 		per_file = span;
@@ -1027,7 +1188,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				continue;
 			emit(f, "fd %u\n", fds[fi]);
 			if (has_pattern(j)) {
-				gen_pattern(f, j, start, region, m, thread);
+				gen_pattern(f, j, start, region, m, thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
 				continue;
 			}
 			if (j->engine == 2 && j->random) {

@@ -26,6 +26,7 @@
  * Checked against fio 3.33's own iologs (ioengine=null, write_iolog):
  * the fixtures in tests/fio/rand.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,4 +155,156 @@ uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
 	}
 	ralab__fio_map_free(&m);
 	return v;
+}
+
+/*
+ * Bob Jenkins' hash as fio 3.33 has it (hash.h): the loop over 12-byte
+ * blocks adds one byte of each word, not the word.  It seeds the
+ * non-uniform distributions from the file's name.
+ */
+static uint32_t rol32(uint32_t w, unsigned s)
+{
+	return (w << s) | (w >> (32 - s));
+}
+
+uint32_t ralab__fio_jhash(const char *key, uint32_t len)
+{
+	const unsigned char *k = (const unsigned char *)key;
+	uint32_t a, b, c;
+
+	a = b = c = 0x61c88647u + len;
+	while (len > 12) {
+		a += k[0];
+		b += k[4];
+		c += k[8];
+		a -= c; a ^= rol32(c, 4); c += b;
+		b -= a; b ^= rol32(a, 6); a += c;
+		c -= b; c ^= rol32(b, 8); b += a;
+		a -= c; a ^= rol32(c, 16); c += b;
+		b -= a; b ^= rol32(a, 19); a += c;
+		c -= b; c ^= rol32(b, 4); b += a;
+		len -= 12;
+		k += 12;
+	}
+	switch (len) {
+	case 12: c += (uint32_t)k[11] << 24; /* fall through */
+	case 11: c += (uint32_t)k[10] << 16; /* fall through */
+	case 10: c += (uint32_t)k[9] << 8; /* fall through */
+	case 9: c += k[8]; /* fall through */
+	case 8: b += (uint32_t)k[7] << 24; /* fall through */
+	case 7: b += (uint32_t)k[6] << 16; /* fall through */
+	case 6: b += (uint32_t)k[5] << 8; /* fall through */
+	case 5: b += k[4]; /* fall through */
+	case 4: a += (uint32_t)k[3] << 24; /* fall through */
+	case 3: a += (uint32_t)k[2] << 16; /* fall through */
+	case 2: a += (uint32_t)k[1] << 8; /* fall through */
+	case 1:
+		a += k[0];
+		c ^= b; c -= rol32(b, 14);
+		a ^= c; a -= rol32(c, 11);
+		b ^= a; b -= rol32(a, 25);
+		c ^= b; c -= rol32(b, 16);
+		a ^= c; a -= rol32(c, 4);
+		b ^= a; b -= rol32(a, 14);
+		c ^= b; c -= rol32(b, 24);
+		break;
+	default:
+		break;
+	}
+	return c;
+}
+
+#define GOLDEN_RATIO_64 0x61c8864680b583ebull
+#define ZIPF_MAX_GEN 10000000ull
+
+/*
+ * A non-uniform distribution of fio (lib/zipf.c, lib/gauss.c): block
+ * numbers of [0, nranges), scrambled by a multiplicative hash and turned
+ * by rand_off (the first draw, or nranges * center).
+ */
+int ralab__fio_dist_init(struct fio_dist *d, int kind, uint64_t nranges,
+			 double param, double center, uint32_t seed)
+{
+	uint64_t i;
+
+	memset(d, 0, sizeof(*d));
+	if (!nranges)
+		return -1;
+	d->kind = kind;
+	d->nranges = nranges;
+	ralab__taus88_seed(&d->t, seed);
+	if (kind == FIO_DIST_NORMAL) {
+		if (param != 0.0) {
+			d->stddev = (uint64_t)ceil((double)nranges * param / 100.0);
+			if (d->stddev > nranges / 2)
+				d->stddev = nranges / 2;
+		}
+		d->rand_off = center == -1 ? 0
+					   : (uint64_t)(int64_t)((double)nranges *
+								 (center - 0.5));
+		return 0;
+	}
+	d->rand_off = ralab__taus88(&d->t);
+	if (center != -1)
+		d->rand_off = (uint64_t)((double)nranges * center);
+	d->theta = param;
+	if (kind == FIO_DIST_ZIPF) {
+		uint64_t to_gen = nranges < ZIPF_MAX_GEN ? nranges : ZIPF_MAX_GEN;
+
+		d->zeta2 = pow(1.0, param) + pow(0.5, param);
+		for (i = 0; i < to_gen; i++)
+			d->zetan += pow(1.0 / (double)(unsigned)(i + 1), param);
+	} else {
+		d->pareto_pow = log(param) / log(1.0 - param);
+	}
+	return 0;
+}
+
+uint64_t ralab__fio_dist_next(struct fio_dist *d)
+{
+	unsigned long long val;
+
+	if (d->kind == FIO_DIST_NORMAL) {
+		unsigned long long sum = 0;
+		int i;
+
+		/* The mean of 12 uniform draws, moved by one deviation. */
+		for (i = 0; i < 12; i++)
+			sum += ralab__taus88(&d->t) % (d->nranges + 1);
+		sum = (sum + 11) / 12;
+		if (d->stddev) {
+			uint32_t r = ralab__taus88(&d->t);
+			int dev = (int)((double)d->stddev * (r / 4294967296.0)) -
+				  (int)(d->stddev / 2);
+
+			while (dev + sum >= d->nranges)
+				dev /= 2;
+			sum += (unsigned long long)(long long)dev;
+		}
+		return (sum * GOLDEN_RATIO_64 + d->rand_off) % d->nranges;
+	}
+	if (d->kind == FIO_DIST_ZIPF) {
+		double n = (double)d->nranges;
+		double alpha = 1.0 / (1.0 - d->theta);
+		double eta = (1.0 - pow(2.0 / n, 1.0 - d->theta)) /
+			     (1.0 - d->zeta2 / d->zetan);
+		double rand_uni = (double)ralab__taus88(&d->t) / 4294967295.0;
+		double rand_z = rand_uni * d->zetan;
+
+		if (rand_z < 1.0)
+			val = 1;
+		else if (rand_z < 1.0 + pow(0.5, d->theta))
+			val = 2;
+		else
+			val = 1 + (unsigned long long)(n * pow(eta * rand_uni -
+								     eta + 1.0,
+								 alpha));
+		val--;
+	} else {
+		double r = (double)ralab__taus88(&d->t) / 4294967295.0;
+
+		val = (unsigned long long)((double)(d->nranges - 1) *
+					   pow(r, d->pareto_pow));
+	}
+	return (val * GOLDEN_RATIO_64 + d->rand_off) % d->nranges;
 }

@@ -101,6 +101,7 @@ struct fio_taus88 {
 #define FIO_RANDSEED 0xb1899bedu /* the offset seed with randrepeat=1 */
 #define FIO_SLOT_FILE 5           /* file_service_type=random's generator */
 #define FIO_SLOT_SEQ_RAND_READ 10 /* percentage_random's generator */
+#define FIO_SLOT_ZONE 16          /* random_distribution=zoned's */
 
 void ralab__taus88_seed(struct fio_taus88 *t, uint32_t seed);
 uint32_t ralab__taus88(struct fio_taus88 *t);
@@ -129,6 +130,23 @@ uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b);
  */
 uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
 			   bool map);
+
+/* fio's non-uniform random_distribution: zipf, pareto, normal. */
+enum { FIO_DIST_ZIPF = 1, FIO_DIST_PARETO, FIO_DIST_NORMAL };
+
+struct fio_dist {
+	int kind;
+	uint64_t nranges, rand_off, stddev;
+	double theta, zeta2, zetan, pareto_pow;
+	struct fio_taus88 t;
+};
+
+/* fio's jhash of a file name: with the thread number, the seed. */
+uint32_t ralab__fio_jhash(const char *key, uint32_t len);
+/* @center: 0..1, or -1 for none.  Returns 0, or -1 if @nranges is 0. */
+int ralab__fio_dist_init(struct fio_dist *d, int kind, uint64_t nranges,
+			 double param, double center, uint32_t seed);
+uint64_t ralab__fio_dist_next(struct fio_dist *d);
 
 /* strace.c, iolog.c: recorded traces. */
 bool ralab__is_strace(const char *text, size_t len);

@@ -165,11 +165,7 @@ static int check(const char *name)
 	for (i = 0; i < wl->nr_jobs; i++)
 		ASSERT_TRUE(!walk_job(wl, &wl->jobs[i], got, &ng));
 	ralab_workload_free(wl);
-	if (ng != nw)
-		fprintf(stderr, "%s: fio made %u reads, ralab %u\n", name, nw,
-			ng);
-	ASSERT_EQ_U64(ng, nw);
-	for (i = 0; i < nw; i++) {
+	for (i = 0; i < nw && i < ng; i++) {
 		if (strcmp(want[i].job, got[i].job) ||
 		    want[i].file != got[i].file || want[i].off != got[i].off ||
 		    want[i].len != got[i].len) {
@@ -181,6 +177,10 @@ static int check(const char *name)
 			return 1;
 		}
 	}
+	if (ng != nw)
+		fprintf(stderr, "%s: fio made %u reads, ralab %u\n", name, nw,
+			ng);
+	ASSERT_EQ_U64(ng, nw);
 	return 0;
 }
 
@@ -223,7 +223,7 @@ int main(void)
 		}
 	}
 	closedir(d);
-	if (n < 14) {
+	if (n < 19) {
 		fprintf(stderr, "only %u job files in %s\n", n, DIR_);
 		t_failed++;
 	}
