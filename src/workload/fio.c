@@ -148,7 +148,8 @@ static const char *const modelled[] = {
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
 	"rate_process", "thinktime_blocks", "thinktime_spin",
-	"thinktime_blocks_type", "random_distribution",
+	"thinktime_blocks_type", "random_distribution", "bsrange",
+	"blocksize_range", "bssplit",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -395,6 +396,11 @@ struct job {
 	 */
 	int dist;
 	double dist_param, dist_center;
+	/* bsrange / bssplit: bs is the smallest size (and the alignment) */
+	uint64_t max_bs;
+	unsigned nsplit;
+	uint64_t split_bs[16];
+	unsigned split_perc[16];
 	bool zoned;
 	unsigned char zone_lo[100], zone_hi[100]; /* size percents */
 	char directory[128];
@@ -403,8 +409,79 @@ struct job {
 /* Whether a job needs the per-I/O offset generator (gen_pattern). */
 static bool has_pattern(const struct job *j)
 {
-	return j->seq_add || j->seq_nr > 1 || j->strided ||
+	return j->seq_add || j->seq_nr > 1 || j->strided || j->max_bs > j->bs ||
 	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned));
+}
+
+/*
+ * bssplit=BS/PERCENT:BS/PERCENT...[,writes]: the reads' sizes and their
+ * shares; sizes without a share split what is left.  Kept, as fio keeps
+ * them, in increasing share; bs becomes the smallest size.
+ */
+static int parse_bssplit(struct fio *f, const struct opt *o, struct job *j)
+{
+	char buf[256], *p, *save = NULL;
+	unsigned n = 0, i, k, sum = 0, missing = 0;
+	bool has[16];
+	int err;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(o->val, ","), o->val);
+	for (p = strtok_r(buf, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+		struct opt sz = *o;
+		char *slash = strchr(p, '/');
+		uint64_t v;
+
+		if (n == 16)
+			return ferr(f, o->line, "bssplit: at most 16 sizes");
+		if (slash)
+			*slash = '\0';
+		snprintf(sz.val, sizeof(sz.val), "%s", p);
+		if ((err = fio_size(f, &sz, &j->split_bs[n])))
+			return err;
+		if (!j->split_bs[n])
+			return ferr(f, o->line, "bssplit: a size must not be 0");
+		has[n] = slash != NULL;
+		j->split_perc[n] = 0;
+		if (slash) {
+			snprintf(sz.val, sizeof(sz.val), "%s", slash + 1);
+			if ((err = fio_uint(f, &sz, &v)))
+				return err;
+			if (v > 100)
+				return ferr(f, o->line, "bssplit: '%s' is not a percent", slash + 1);
+			j->split_perc[n] = (unsigned)v;
+			sum += (unsigned)v;
+		} else {
+			missing++;
+		}
+		n++;
+	}
+	if (!n)
+		return ferr(f, o->line, "bssplit: no size");
+	if (sum > 100)
+		return ferr(f, o->line, "bssplit: the percents add up to %u, more than 100", sum);
+	for (i = 0; i < n; i++)
+		if (!has[i])
+			j->split_perc[i] = missing == 1 && n == 1 ? 100 : (100 - sum) / missing;
+	/* In increasing share, equal shares in their order (a stable sort). */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && j->split_perc[k - 1] > j->split_perc[k]; k--) {
+			uint64_t b = j->split_bs[k];
+			unsigned pc = j->split_perc[k];
+
+			j->split_bs[k] = j->split_bs[k - 1];
+			j->split_perc[k] = j->split_perc[k - 1];
+			j->split_bs[k - 1] = b;
+			j->split_perc[k - 1] = pc;
+		}
+	j->nsplit = n;
+	j->bs = j->max_bs = j->split_bs[0];
+	for (i = 0; i < n; i++) {
+		if (j->split_bs[i] < j->bs)
+			j->bs = j->split_bs[i];
+		if (j->split_bs[i] > j->max_bs)
+			j->max_bs = j->split_bs[i];
+	}
+	return 0;
 }
 
 /* A number of fio's "zipf:1.2"-style arguments. */
@@ -641,6 +718,27 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (!j->bs)
 			return ferr(f, o->line, "%s must not be 0", o->key);
 	}
+	j->max_bs = j->bs;
+	if ((o = get(f, sec, "bsrange")) || (o = get(f, sec, "blocksize_range"))) {
+		struct opt a = *o, b;
+		char *dash = strpbrk(a.val, "-:"), *comma = strchr(a.val, ',');
+
+		/* "MIN-MAX[,writes]": the reads' range is the first. */
+		if (comma)
+			*comma = '\0';
+		if (!dash || (comma && dash > comma))
+			return ferr(f, o->line, "%s: '%s' is not a range (MIN-MAX)", o->key, o->val);
+		*dash = '\0';
+		b = a;
+		snprintf(b.val, sizeof(b.val), "%s", dash + 1);
+		if ((err = fio_size(f, &a, &j->bs)) || (err = fio_size(f, &b, &j->max_bs)))
+			return err;
+		if (!j->bs || j->max_bs < j->bs)
+			return ferr(f, o->line, "%s: '%s' is not a range of sizes from small to large",
+				    o->key, o->val);
+	}
+	if ((o = get(f, sec, "bssplit")) && (err = parse_bssplit(f, o, j)))
+		return err;
 	if ((o = get(f, sec, "size")) && (err = fio_size(f, o, &j->size)))
 		return err;
 	if ((o = get(f, sec, "filesize")) && (err = fio_size(f, o, &j->filesize)))
@@ -861,14 +959,14 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    sec->name, (unsigned long long)j->bs,
 			    (unsigned long long)j->filesize);
 	if (has_pattern(j) && j->engine == 2)
-		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random, random_distribution or zonemode=strided is not modelled",
+		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random, random_distribution, bsrange, bssplit or zonemode=strided is not modelled",
 			    sec->name);
 	/* fio_madvise_file() knows no madvise for noreuse: the job fails. */
 	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
 			    sec->name);
 	if (has_pattern(j) && j->nrfiles > 1 && j->service != 1)
-		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random, random_distribution or zonemode=strided are not modelled (file_service_type=sequential is)",
+		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random, random_distribution, bsrange, bssplit or zonemode=strided are not modelled (file_service_type=sequential is)",
 			    sec->name, j->service ? "at random" : "round-robin");
 	return 0;
 }
@@ -914,17 +1012,17 @@ static int file_index(struct gen *g, const char *name, uint64_t size,
 
 /* A run of equally spaced I/Os, emitted as one op (gen_pattern). */
 struct run {
-	uint64_t off, n;
+	uint64_t off, n, len;
 	int64_t stride;
 };
 
 static void run_flush(struct fio *f, const struct job *j, struct run *r)
 {
-	unsigned long long off = r->off, bs = j->bs, n = r->n;
+	unsigned long long off = r->off, bs = r->len, n = r->n;
 
 	if (!r->n)
 		return;
-	if (j->engine == 0 && (r->n == 1 || r->stride == (int64_t)j->bs)) {
+	if (j->engine == 0 && (r->n == 1 || r->stride == (int64_t)r->len)) {
 		/* fio's sync engine: lseek when the offset moved, then read. */
 		emit(f, "seek %llu\nread %llu %llu\n", off, bs, n);
 		f->nr_ops += 2;
@@ -943,19 +1041,21 @@ static void run_flush(struct fio *f, const struct job *j, struct run *r)
 }
 
 static void run_add(struct fio *f, const struct job *j, struct run *r,
-		    uint64_t off)
+		    uint64_t off, uint64_t len)
 {
-	if (r->n == 1) {
+	if (r->n == 1 && len == r->len) {
 		r->stride = (int64_t)(off - r->off);
 		r->n = 2;
 		return;
 	}
-	if (r->n > 1 && off == r->off + r->n * (uint64_t)r->stride) {
+	if (r->n > 1 && len == r->len &&
+	    off == r->off + r->n * (uint64_t)r->stride) {
 		r->n++;
 		return;
 	}
 	run_flush(f, j, r);
 	r->off = off;
+	r->len = len;
 	r->n = 1;
 }
 
@@ -986,24 +1086,71 @@ static uint32_t offset_seed(unsigned thread)
 }
 
 /*
- * The @m I/Os of one file of a job with an offset pattern (has_pattern()),
- * I/O by I/O as fio's get_next_offset() makes them, run-length encoded
- * into ops.  Random offsets fall in [@start, @start + @region); sequential
+ * The length of the next read (fio's get_next_buflen): bs, or with
+ * bsrange / bssplit a draw from the block-size generator, aligned down to
+ * the smallest size, drawn again until the read fits in the file's I/O
+ * region (@end); 0 when not even the smallest fits.
+ */
+static uint64_t next_len(const struct job *j, struct fio_taus88 *bsr,
+			 uint64_t off, uint64_t end)
+{
+	uint64_t len = 0;
+
+	if (j->max_bs == j->bs)
+		return j->bs;
+	if (off + j->bs > end)
+		return 0;
+	do {
+		uint32_t r = ralab__taus88(bsr);
+		unsigned i;
+
+		if (!j->nsplit) {
+			len = j->bs + (uint64_t)((double)j->max_bs *
+						 (r / 4294967296.0));
+		} else {
+			unsigned long long perc = 0;
+
+			/* bssplit: in increasing share (fio sorts them). */
+			for (i = 0; i < j->nsplit; i++) {
+				if (!j->split_perc[i])
+					continue;
+				len = j->split_bs[i];
+				perc += j->split_perc[i];
+				if (r / perc <= 0xffffffffull / 100 &&
+				    off + len <= end)
+					break;
+			}
+		}
+		if (!(j->bs & (j->bs - 1)))
+			len &= ~(j->bs - 1);
+		else
+			len -= len % j->bs;
+		if (len > j->max_bs)
+			len = j->max_bs;
+	} while (off + len > end);
+	return len;
+}
+
+/*
+ * The I/Os of one file of a job with an offset pattern (has_pattern()),
+ * I/O by I/O as fio's get_next_offset() and get_next_buflen() make
+ * them, run-length encoded into ops: at most @m of them and @budget
+ * bytes.  Random offsets fall in [@start, @start + @region); sequential
  * ones run on to the end of the file.  @thread is the job's fio thread
- * number: its generators are fio's (fio_rand.c).  Only blocks drawn at
- * random go into the random map; fio marks sequential I/Os of a random
- * job "busy ok" and leaves them out.
+ * number: its generators are fio's (fio_rand.c).  Only reads drawn at
+ * random go into the random map (and a read is cut where the map has
+ * a block already done); fio marks sequential I/Os of a random job
+ * "busy ok" and leaves them out.
  */
 static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
-			uint64_t region, uint64_t m, unsigned thread,
-			const char *fio_name)
+			uint64_t region, uint64_t m, uint64_t budget,
+			unsigned thread, const char *fio_name)
 {
-	uint64_t blocks = region / j->bs;
-	struct fio_dist dist;
-	struct fio_taus88 zgen;
+	uint64_t blocks = region / j->bs, bytes = 0;
 	uint64_t last = start, last_start = start, zone = start, zone_bytes = 0;
-	uint64_t k, off;
-	struct fio_taus88 offs, seqr;
+	uint64_t k, off, len;
+	struct fio_dist dist;
+	struct fio_taus88 offs, seqr, zgen, bsr;
 	struct fio_map map = { 0 };
 	struct run r = { 0 };
 
@@ -1020,8 +1167,6 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 							     (uint32_t)strlen(fio_name)) *
 						    thread))
 		return;
-	ralab__taus88_seed(&zgen, (uint32_t)ralab__fio_seed(j->randseed, thread,
-							    FIO_SLOT_ZONE));
 	if (j->random && !j->norandommap && !j->dist && !j->zoned && blocks &&
 	    ralab__fio_map_init(&map, blocks)) {
 		f->oom = true;
@@ -1030,8 +1175,13 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 	ralab__taus88_seed(&offs, offset_seed(thread));
 	ralab__taus88_seed(&seqr, (uint32_t)ralab__fio_seed(j->randseed, thread,
 							    FIO_SLOT_SEQ_RAND_READ));
-	for (k = 0; k < m && f->nr_ops < FIO_MAX_OPS; k++) {
+	ralab__taus88_seed(&zgen, (uint32_t)ralab__fio_seed(j->randseed, thread,
+							    FIO_SLOT_ZONE));
+	ralab__taus88_seed(&bsr, (uint32_t)ralab__fio_seed(j->randseed, thread,
+							   FIO_SLOT_BS));
+	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		bool fresh = !j->seq_nr || k % j->seq_nr == 0, mark = false;
+		uint64_t b = 0;
 
 		if (j->strided) {
 			if (zone_bytes >= j->zone_size) {
@@ -1045,7 +1195,6 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 			if (last >= zone + j->zone_range)
 				last = zone;
 			off = last;
-			zone_bytes += j->bs;
 		} else if (!j->random) {
 			off = k ? last + j->seq_add : start;
 		} else if (!fresh && j->seq_identical) {
@@ -1067,8 +1216,6 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 		 */
 		if (j->random && (off == UINT64_MAX ||
 				  (off == last && last >= j->filesize))) {
-			uint64_t b;
-
 			uint64_t lastb = blocks, zoff = 0;
 
 			if (!blocks)
@@ -1092,15 +1239,29 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 				}
 				b += zoff;
 			}
-			if (map.bits && mark && b < blocks)
-				ralab__fio_map_set(&map, b);
 			off = start + b * j->bs;
+		} else {
+			mark = false;
 		}
-		if (off + j->bs > j->filesize)
+		len = next_len(j, &bsr, off, start + region);
+		if (!len || off + len > j->filesize)
 			break; /* fio: "offset too large", the file is done */
-		run_add(f, j, &r, off);
+		if (map.bits && mark && b < blocks) {
+			/* axmap_set_nr: up to the first block already done. */
+			uint64_t n = 0, want = (len + j->bs - 1) / j->bs;
+
+			while (n < want && b + n < blocks &&
+			       !ralab__fio_map_test(&map, b + n))
+				ralab__fio_map_set(&map, b + n++);
+			if (n * j->bs < len)
+				len = n * j->bs;
+		}
+		run_add(f, j, &r, off, len);
+		if (j->strided)
+			zone_bytes += len;
+		bytes += len;
 		last_start = off;
-		last = off + j->bs;
+		last = off + len;
 	}
 	run_flush(f, j, &r);
 	ralab__fio_map_free(&map);
@@ -1188,7 +1349,10 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				continue;
 			emit(f, "fd %u\n", fds[fi]);
 			if (has_pattern(j)) {
-				gen_pattern(f, j, start, region, m, thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
+				gen_pattern(f, j, start, region,
+					    j->max_bs > j->bs ? (j->number_ios ? j->number_ios : UINT64_MAX) : m,
+					    j->max_bs > j->bs ? per_file : m * j->bs, thread,
+					    fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
 				continue;
 			}
 			if (j->engine == 2 && j->random) {

@@ -99,6 +99,7 @@ struct fio_taus88 {
 };
 
 #define FIO_RANDSEED 0xb1899bedu /* the offset seed with randrepeat=1 */
+#define FIO_SLOT_BS 0             /* bsrange / bssplit's generator */
 #define FIO_SLOT_FILE 5           /* file_service_type=random's generator */
 #define FIO_SLOT_SEQ_RAND_READ 10 /* percentage_random's generator */
 #define FIO_SLOT_ZONE 16          /* random_distribution=zoned's */
