@@ -149,7 +149,7 @@ static const char *const modelled[] = {
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
-	"blocksize_range", "bssplit",
+	"blocksize_range", "bssplit", "io_size", "io_limit",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -398,6 +398,7 @@ struct job {
 	double dist_param, dist_center;
 	/* bsrange / bssplit: bs is the smallest size (and the alignment) */
 	uint64_t max_bs;
+	uint64_t io_size; /* 0: size */
 	unsigned nsplit;
 	uint64_t split_bs[16];
 	unsigned split_perc[16];
@@ -968,6 +969,28 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (has_pattern(j) && j->nrfiles > 1 && j->service != 1)
 		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random, random_distribution, bsrange, bssplit or zonemode=strided are not modelled (file_service_type=sequential is)",
 			    sec->name, j->service ? "at random" : "round-robin");
+	/*
+	 * io_size (io_limit): the bytes to read, size being the region.
+	 * More than size: fio starts over as for another loop (files
+	 * closed and opened again, generators reseeded), the last pass
+	 * cut short; less: one pass cut short.
+	 */
+	if ((o = get(f, sec, "io_size")) || (o = get(f, sec, "io_limit"))) {
+		if ((err = fio_size(f, o, &j->io_size)))
+			return err;
+		if (!j->io_size)
+			return ferr(f, o->line, "%s must not be 0", o->key);
+		if (get(f, sec, "loops") && j->loops > 1)
+			return ferr(f, o->line, "%s with loops is not modelled", o->key);
+		if (j->time_based)
+			return ferr(f, o->line, "%s with time_based is not modelled", o->key);
+		if (j->nrfiles > 1 && j->io_size % j->size)
+			return ferr(f, o->line, "%s that is not a multiple of size with several files is not modelled",
+				    o->key);
+		if ((j->io_size + j->size - 1) / j->size > 1000)
+			return ferr(f, o->line, "%s: more than 1000 passes over size", o->key);
+		j->loops = (j->io_size + j->size - 1) / j->size;
+	}
 	return 0;
 }
 
@@ -1319,7 +1342,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	uint64_t start = j->offset + clone * j->offset_inc;
 	uint64_t span = j->filesize > start ? j->filesize - start : 0;
 	uint64_t per_file = j->size / nfd, blocks, n, k;
-	uint64_t region;
+	uint64_t region, pass = UINT64_MAX;
 	unsigned fi;
 	char namebuf[300];
 
@@ -1338,6 +1361,12 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		n = n * j->mix / 100;
 	if (j->number_ios && j->number_ios < n)
 		n = j->number_ios;
+	if (j->io_size && j->io_size - l * j->size < j->size) {
+		/* The last pass of io_size: reads while bytes are left. */
+		pass = j->io_size - l * j->size;
+		if (n > (pass + j->bs - 1) / j->bs)
+			n = (pass + j->bs - 1) / j->bs;
+	}
 	if (!n)
 		return;
 	if (nfd == 1 || j->service == 1) {
@@ -1351,7 +1380,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			if (has_pattern(j)) {
 				gen_pattern(f, j, start, region,
 					    j->max_bs > j->bs ? (j->number_ios ? j->number_ios : UINT64_MAX) : m,
-					    j->max_bs > j->bs ? per_file : m * j->bs, thread,
+					    j->max_bs > j->bs ? (per_file < pass ? per_file : pass) : m * j->bs, thread,
 					    fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
 				continue;
 			}
