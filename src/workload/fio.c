@@ -369,6 +369,7 @@ struct job {
 	bool exitall;
 	bool time_based;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
+	unsigned service_nr; /* I/Os on a file before the next (TYPE:N) */
 	bool invalidate, norandommap, stonewall;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
@@ -714,7 +715,11 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o ? o->line : sec->line, "zonemode=strided with random I/O is not modelled");
 	}
 	if ((o = get(f, sec, "bs")) || (o = get(f, sec, "blocksize"))) {
-		if ((err = fio_size(f, o, &j->bs)))
+		struct opt r = *o;
+
+		/* "READS[,WRITES[,TRIMS]]": an empty first keeps 4k. */
+		r.val[strcspn(r.val, ",")] = '\0';
+		if (r.val[0] && (err = fio_size(f, &r, &j->bs)))
 			return err;
 		if (!j->bs)
 			return ferr(f, o->line, "%s must not be 0", o->key);
@@ -933,16 +938,31 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o->line, "ioengine=%s is not supported (sync, psync, pvsync, libaio, posixaio, io_uring, mmap)",
 				    e);
 	}
+	j->service_nr = 1;
 	if ((o = get(f, sec, "file_service_type"))) {
-		if (!strcmp(o->val, "roundrobin"))
+		size_t n = strcspn(o->val, ":");
+
+		if (n == 10 && !strncmp(o->val, "roundrobin", n))
 			j->service = 0;
-		else if (!strcmp(o->val, "sequential"))
+		else if (n == 10 && !strncmp(o->val, "sequential", n))
 			j->service = 1;
-		else if (!strcmp(o->val, "random"))
+		else if (n == 6 && !strncmp(o->val, "random", n))
 			j->service = 2;
 		else
-			return ferr(f, o->line, "file_service_type=%s is not supported (roundrobin, sequential, random)",
+			return ferr(f, o->line, "file_service_type=%s is not supported (roundrobin, sequential, random, with :N)",
 				    o->val);
+		/* TYPE:N: N I/Os on a file before the next is taken. */
+		if (o->val[n]) {
+			struct opt nr = *o;
+
+			snprintf(nr.val, sizeof(nr.val), "%s", o->val + n + 1);
+			if ((err = fio_uint(f, &nr, &v)))
+				return err;
+			if (!v || v > 1u << 30)
+				return ferr(f, o->line, "file_service_type=%s: N must be from 1 to 2^30",
+					    o->val);
+			j->service_nr = (unsigned)v;
+		}
 	}
 	if ((o = get(f, sec, "filename"))) {
 		if (strchr(o->val, ':'))
@@ -1451,7 +1471,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		uint64_t rblocks = region / j->bs, pos[16] = { 0 };
 		bool use_map = j->random && !j->norandommap && !j->rw && rblocks;
 		bool done[16] = { false };
-		unsigned ndone = 0, next = 0;
+		unsigned ndone = 0, next = 0, left = 0, cur = 0;
+		bool have = false;
 
 		ralab__taus88_seed(&offs, offset_seed(thread));
 		ralab__taus88_seed(&files, (uint32_t)ralab__fio_seed(j->randseed, thread,
@@ -1463,14 +1484,23 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			uint64_t b = 0;
 
 			while (ndone < nfd) {
-				if (j->service == 2) {
-					fi = (unsigned)ralab__fio_pick(ralab__taus88(&files), nfd);
+				/* __get_next_file: the same file for N I/Os. */
+				if (have && left && !done[cur]) {
+					fi = cur;
+					left--;
 				} else {
-					fi = next;
-					next = (next + 1) % nfd;
+					if (j->service == 2) {
+						fi = (unsigned)ralab__fio_pick(ralab__taus88(&files), nfd);
+					} else {
+						fi = next;
+						next = (next + 1) % nfd;
+					}
+					if (done[fi])
+						continue;
+					cur = fi;
+					have = true;
+					left = j->service_nr - 1;
 				}
-				if (done[fi])
-					continue;
 				if (j->random && rblocks) {
 					b = ralab__fio_pick(ralab__taus88(&offs), rblocks);
 					if (use_map && ralab__fio_map_test(&maps[fi], b))
