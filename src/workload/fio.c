@@ -149,7 +149,7 @@ static const char *const modelled[] = {
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
-	"blocksize_range", "bssplit", "io_size", "io_limit",
+	"blocksize_range", "bssplit", "io_size", "io_limit", "allrandrepeat",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -358,6 +358,7 @@ struct job {
 	unsigned mix;        /* rwmixread percent */
 	uint64_t bs, size, filesize, offset, offset_inc, loops, number_ios;
 	uint64_t randseed;
+	bool allrand;        /* allrandrepeat */
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
@@ -793,6 +794,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "randseed")) && (err = fio_uint(f, o, &j->randseed)))
 		return err;
+	if ((o = get(f, sec, "allrandrepeat")) && (err = fio_bool(f, o, &j->allrand)))
+		return err;
 	if ((o = get(f, sec, "invalidate")) && (err = fio_bool(f, o, &j->invalidate)))
 		return err;
 	if ((o = get(f, sec, "fadvise_hint"))) {
@@ -1122,6 +1125,18 @@ static const char *fio_name(const struct job *j, unsigned clone, unsigned k,
 	return buf;
 }
 
+/*
+ * The seed of generator @slot of a job (td_fill_rand_seeds):
+ * allrandrepeat makes it FIO_RANDSEED * thread + slot, else it comes from
+ * randseed.
+ */
+static uint32_t slot_seed(const struct job *j, unsigned thread, unsigned slot)
+{
+	if (j->allrand)
+		return FIO_RANDSEED * thread + slot;
+	return (uint32_t)ralab__fio_seed(j->randseed, thread, slot);
+}
+
 /* The seed of a job's offset generator (randrepeat=1: fio_rand.c). */
 static uint32_t offset_seed(unsigned thread)
 {
@@ -1216,12 +1231,9 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 		return;
 	}
 	ralab__taus88_seed(&offs, offset_seed(thread));
-	ralab__taus88_seed(&seqr, (uint32_t)ralab__fio_seed(j->randseed, thread,
-							    FIO_SLOT_SEQ_RAND_READ));
-	ralab__taus88_seed(&zgen, (uint32_t)ralab__fio_seed(j->randseed, thread,
-							    FIO_SLOT_ZONE));
-	ralab__taus88_seed(&bsr, (uint32_t)ralab__fio_seed(j->randseed, thread,
-							   FIO_SLOT_BS));
+	ralab__taus88_seed(&seqr, slot_seed(j, thread, FIO_SLOT_SEQ_RAND_READ));
+	ralab__taus88_seed(&zgen, slot_seed(j, thread, FIO_SLOT_ZONE));
+	ralab__taus88_seed(&bsr, slot_seed(j, thread, FIO_SLOT_BS));
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		bool fresh = !j->seq_nr || k % j->seq_nr == 0, mark = false;
 		uint64_t b = 0;
@@ -1475,8 +1487,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		bool have = false;
 
 		ralab__taus88_seed(&offs, offset_seed(thread));
-		ralab__taus88_seed(&files, (uint32_t)ralab__fio_seed(j->randseed, thread,
-								    FIO_SLOT_FILE));
+		ralab__taus88_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE));
 		for (fi = 0; use_map && fi < nfd; fi++)
 			if (ralab__fio_map_init(&maps[fi], rblocks))
 				f->oom = true;
