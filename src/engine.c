@@ -103,7 +103,7 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 				j->x = o->seed;
 				if (o->kind == OP_SHUFFLE_PREAD ||
 				    o->kind == OP_FIO_PREAD) {
-					j->order = ralab__op_order(o);
+					j->order = ralab__op_order(o, &j->carry);
 					if (!j->order) {
 						j->op++;
 						continue;

@@ -683,7 +683,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_SHUFFLE_PREAD:
 	case OP_FIO_PREAD: {
-		uint64_t *order = ralab__op_order(op);
+		uint64_t *order = ralab__op_order(op, &s->cur->job->carry);
 
 		for (i = 0; order && i < op->count && !past_runtime(s); i++)
 			read_think(s, f, (int64_t)(op->off + order[i] * op->len),

@@ -114,6 +114,7 @@ struct sim_job {
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t think_calls; /* read calls since its last think (EVERY) */
 	uint64_t cpu_free; /* ring: when its issuing task is free */
+	struct fio_carry carry; /* its fio-pread generator (cont) */
 	uint64_t lat[LAT_BUCKETS];
 	/* Its mappings, by slot (op.map); threads share an address space,
 	 * but each job names only its own. */

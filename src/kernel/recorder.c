@@ -759,6 +759,7 @@ struct rjob {
 	uint64_t lat[LAT_BUCKETS], reads, syscalls, bytes;
 	uint64_t think_calls; /* read calls since its last think */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
+	struct fio_carry carry; /* its fio-pread generator (cont) */
 	int err;
 };
 
@@ -901,7 +902,7 @@ static int run_job(struct rjob *j)
 			break;
 		case OP_SHUFFLE_PREAD:
 		case OP_FIO_PREAD: {
-			uint64_t *order = ralab__op_order(op);
+			uint64_t *order = ralab__op_order(op, &j->carry);
 
 			if (!order) {
 				err = -ENOMEM;

@@ -1441,13 +1441,19 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * (randrepeat): each loop reads in the same
 				 * order.
 				 */
-				emit(f, "fio-pread %llu %llu %llu %llu %lu%s\n",
+				emit(f, "fio-pread %llu %llu %llu %llu %lu%s%s\n",
 				     (unsigned long long)start,
 				     (unsigned long long)region,
 				     (unsigned long long)j->bs,
 				     (unsigned long long)m,
 				     (unsigned long)offset_seed(thread),
-				     j->norandommap ? " nomap" : "");
+				     j->norandommap ? " nomap" : "",
+				     /*
+				      * time_based, one file: fio does not
+				      * reseed; its map full, it starts the
+				      * map again and draws on.
+				      */
+				     j->time_based && nfd == 1 && l ? " cont" : "");
 			} else if (j->random) {
 				emit(f, "rand-pread %llu %llu %llu\n",
 				     (unsigned long long)j->bs,

@@ -134,17 +134,24 @@ uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b)
 uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
 			   bool map)
 {
-	uint64_t *v = malloc((size_t)(count ? count : 1) * sizeof(*v)), i;
 	struct fio_taus88 t;
+
+	ralab__taus88_seed(&t, seed);
+	return ralab__fio_order_from(&t, lastb, count, map);
+}
+
+uint64_t *ralab__fio_order_from(struct fio_taus88 *t, uint64_t lastb,
+				uint64_t count, bool map)
+{
+	uint64_t *v = malloc((size_t)(count ? count : 1) * sizeof(*v)), i;
 	struct fio_map m = { 0 };
 
 	if (!v || (map && ralab__fio_map_init(&m, lastb))) {
 		free(v);
 		return NULL;
 	}
-	ralab__taus88_seed(&t, seed);
 	for (i = 0; i < count; i++) {
-		uint64_t b = ralab__fio_pick(ralab__taus88(&t), lastb);
+		uint64_t b = ralab__fio_pick(ralab__taus88(t), lastb);
 
 		if (map) {
 			if (ralab__fio_map_test(&m, b))

@@ -717,6 +717,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 				    TOK(tok[4]));
 	} else if (!strcmp(name, "fio-pread")) {
 		uint64_t size;
+		int k;
 
 		/*
 		 * fio's random reads: COUNT blocks of LEN bytes in
@@ -724,8 +725,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		 * offset generator seeded with SEED (fio_rand.c).
 		 */
 		op.kind = OP_FIO_PREAD;
-		if ((err = nargs(p, name, na, 5, 6,
-				 "fio-pread OFF SIZE LEN COUNT SEED [nomap]")) ||
+		if ((err = nargs(p, name, na, 5, 7,
+				 "fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont]")) ||
 		    (err = arg_size(p, "fio-pread offset", tok[1], &op.off)) ||
 		    (err = arg_size(p, "fio-pread size", tok[2], &size)) ||
 		    (err = arg_size(p, "fio-pread length", tok[3], &op.len)) ||
@@ -743,11 +744,14 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		if (parse_u64(tok[5], &op.seed, false) || op.seed > UINT32_MAX)
 			return perr(p, "fio-pread seed must be an unsigned 32-bit number, not '%.*s'",
 				    TOK(tok[5]));
-		if (na == 6) {
-			if (strcmp(tok[6], "nomap"))
-				return perr(p, "fio-pread: '%.*s' is not 'nomap'",
-					    TOK(tok[6]));
-			op.nomap = true;
+		for (k = 6; k <= na; k++) {
+			if (!strcmp(tok[k], "nomap") && !op.nomap)
+				op.nomap = true;
+			else if (!strcmp(tok[k], "cont") && !op.cont)
+				op.cont = true;
+			else
+				return perr(p, "fio-pread: '%.*s' is not 'nomap' or 'cont' (each at most once)",
+					    TOK(tok[k]));
 		}
 		if (op.count > MAX_SHUFFLE_BLOCKS)
 			return perr(p, "fio-pread of %llu reads: at most 2^27",
@@ -1365,12 +1369,23 @@ uint64_t *ralab__shuffle(uint64_t n, uint64_t seed)
 	return v;
 }
 
-uint64_t *ralab__op_order(const struct op *op)
+uint64_t *ralab__op_order(const struct op *op, struct fio_carry *carry)
 {
-	if (op->kind == OP_FIO_PREAD)
-		return ralab__fio_order(op->blocks, op->count,
-					(uint32_t)op->seed, !op->nomap);
-	return ralab__shuffle(op->count, op->seed);
+	struct fio_carry local = { .valid = false };
+	uint64_t *v;
+
+	if (op->kind != OP_FIO_PREAD)
+		return ralab__shuffle(op->count, op->seed);
+	if (!carry)
+		carry = &local;
+	if (!op->cont || !carry->valid)
+		ralab__taus88_seed(&carry->t, (uint32_t)op->seed);
+	else if (!op->nomap)
+		/* fio spent a draw finding the map full (time_based). */
+		ralab__taus88(&carry->t);
+	v = ralab__fio_order_from(&carry->t, op->blocks, op->count, !op->nomap);
+	carry->valid = true;
+	return v;
 }
 
 void ralab_workload_free(struct ralab_workload *wl)

@@ -76,6 +76,8 @@ struct op {
 	int64_t stride;
 	uint64_t blocks; /* fio-pread: the blocks of its region (fio's lastb) */
 	bool nomap;      /* fio-pread: without fio's random map */
+	bool cont;       /* fio-pread: draws go on from the job's last one
+			  * (past the draw that found the map full) */
 };
 
 #define MAX_FILES 64
@@ -87,16 +89,27 @@ struct op {
  */
 uint64_t *ralab__shuffle(uint64_t n, uint64_t seed);
 
-/*
- * The blocks an op reads in order (shuffle-pread, fio-pread): a malloc'ed
- * array of @op->count block numbers, or NULL (out of memory).
- */
-uint64_t *ralab__op_order(const struct op *op);
-
 /* fio_rand.c: fio 3.x's random offsets, draw for draw. */
 struct fio_taus88 {
 	uint32_t s1, s2, s3;
 };
+
+/*
+ * A job's offset generator after its last fio-pread, which a 'cont'
+ * fio-pread goes on from (a time_based pass: fio does not reseed).
+ */
+struct fio_carry {
+	struct fio_taus88 t;
+	bool valid;
+};
+
+/*
+ * The blocks an op reads in order (shuffle-pread, fio-pread): a malloc'ed
+ * array of @op->count block numbers, or NULL (out of memory).  @carry
+ * (may be NULL) is the job's generator for fio-pread: a 'cont' op starts
+ * from it, and every fio-pread leaves its generator there.
+ */
+uint64_t *ralab__op_order(const struct op *op, struct fio_carry *carry);
 
 #define FIO_RANDSEED 0xb1899bedu /* the offset seed with randrepeat=1 */
 #define FIO_SLOT_BS 0             /* bsrange / bssplit's generator */
@@ -131,6 +144,9 @@ uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b);
  */
 uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
 			   bool map);
+/* The same from generator @t, which it leaves after the last draw. */
+uint64_t *ralab__fio_order_from(struct fio_taus88 *t, uint64_t lastb,
+				uint64_t count, bool map);
 
 /* fio's non-uniform random_distribution: zipf, pareto, normal. */
 enum { FIO_DIST_ZIPF = 1, FIO_DIST_PARETO, FIO_DIST_NORMAL };

@@ -4,7 +4,9 @@
 # job section (write_iolog); the reads are kept as "JOB FILE OFFSET LENGTH"
 # lines, JOB being the section, FILE the file's name as fio made it.
 #
-#   tests/tools/record-fio-reads.sh JOB.fio OUT.reads
+#   tests/tools/record-fio-reads.sh JOB.fio OUT.reads [MAX]
+#
+# MAX keeps only the first MAX reads of each job (time_based jobs).
 #
 # tests/unit/test_fio_rand.c checks that ralab's reading of JOB.fio makes
 # the same reads in the same order (fio's random generator, reproduced in
@@ -12,6 +14,7 @@
 set -euo pipefail
 job=$(realpath "${1:?usage: record-fio-reads.sh JOB.fio OUT.reads}")
 out=$(realpath -m "${2:?usage: record-fio-reads.sh JOB.fio OUT.reads}")
+max=${3:-0}
 w=$(mktemp -d /tmp/ralab-fio-reads.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
@@ -25,5 +28,5 @@ fio --output=/dev/null job.fio
 : > "$out"
 for l in *.iolog; do
 	n=${l%.iolog}
-	awk -v n="$n" '$3 == "read" { f = $2; sub(".*/", "", f); print n, f, $4, $5 }' "$l" >> "$out"
+	awk -v n="$n" -v max="$max" '$3 == "read" && (max == 0 || k++ < max) { f = $2; sub(".*/", "", f); print n, f, $4, $5 }' "$l" >> "$out"
 done
