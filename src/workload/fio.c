@@ -521,8 +521,8 @@ static int parse_distribution(struct fio *f, const struct opt *o,
 
 			if (!dist_num(v, &a, &e) || *e != '/' ||
 			    !dist_num(e + 1, &sz, &e) || (*e && *e != ':') ||
-			    a < 0 || sz < 0 || a != (unsigned)a ||
-			    sz != (unsigned)sz || ++n > 16)
+			    a < 0 || sz < 0 || a > 100 || sz > 100 ||
+			    a != (unsigned)a || sz != (unsigned)sz || ++n > 16)
 				return ferr(f, o->line, "random_distribution=%s: zoned takes ACCESS/SIZE percents separated by ':' (at most 16)",
 					    o->val);
 			if (acc + (unsigned)a > 100 || size + (unsigned)sz > 100)
@@ -1295,8 +1295,6 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 				b += zoff;
 			}
 			off = start + b * j->bs;
-		} else {
-			mark = false;
 		}
 		len = next_len(j, &bsr, off, start + region);
 		if (!len || off + len > j->filesize)

@@ -19,12 +19,20 @@
  *    done gives the next free block after it, wrapping to the start;
  *  - the other generators come from randseed (default 0x89): seed the
  *    slot with randseed * 0x9e370001^4, then for slot i the seed is
- *    s_i * T + i with s_{i+1} = s_i * 0x9e370001; percentage_random
- *    decides "random" when 1 + floor(100 * r / 2^32) <= the percentage,
- *    with r from slot 10 (FIO_RAND_SEQ_RAND_READ_OFF).
+ *    s_i * T + i with s_{i+1} = s_i * 0x9e370001 (allrandrepeat:
+ *    0xb1899bed * T + i); percentage_random decides "random" when
+ *    1 + floor(100 * r / 2^32) <= the percentage, with r from slot 10
+ *    (FIO_RAND_SEQ_RAND_READ_OFF); zoned picks its zone with slot 16,
+ *    bsrange and bssplit their sizes with slot 0, file_service_type=
+ *    random its files with slot 5 (fio.c);
+ *  - zipf, pareto and normal (lib/zipf.c, lib/gauss.c) draw per file from
+ *    a generator seeded with jhash(file name) * T (fio_dist below).
  *
  * Checked against fio 3.33's own iologs (ioengine=null, write_iolog):
- * the fixtures in tests/fio/rand.
+ * the fixtures in tests/fio/rand.  Where the source could be read in
+ * more than one way (the jhash constant, the hash, the seeds of the
+ * distributions), fio 3.33 itself decided: its iologs, and gdb on
+ * zipf_init()'s arguments.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -222,6 +230,18 @@ uint32_t ralab__fio_jhash(const char *key, uint32_t len)
 }
 
 #define GOLDEN_RATIO_64 0x61c8864680b583ebull
+
+/*
+ * A double to an unsigned 64-bit value as x86-64 converts it: what C
+ * leaves undefined (NaN, out of range; zipf over two blocks can give
+ * NaN, in fio too) becomes 2^63.
+ */
+static unsigned long long to_u64(double x)
+{
+	if (!(x >= 0.0 && x < 18446744073709551616.0))
+		return 1ull << 63;
+	return (unsigned long long)x;
+}
 #define ZIPF_MAX_GEN 10000000ull
 
 /*
@@ -303,9 +323,8 @@ uint64_t ralab__fio_dist_next(struct fio_dist *d)
 		else if (rand_z < 1.0 + pow(0.5, d->theta))
 			val = 2;
 		else
-			val = 1 + (unsigned long long)(n * pow(eta * rand_uni -
-								     eta + 1.0,
-								 alpha));
+			val = 1 + to_u64(n * pow(eta * rand_uni - eta + 1.0,
+						 alpha));
 		val--;
 	} else {
 		double r = (double)ralab__taus88(&d->t) / 4294967295.0;

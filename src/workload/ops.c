@@ -756,6 +756,11 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		if (op.count > MAX_SHUFFLE_BLOCKS)
 			return perr(p, "fio-pread of %llu reads: at most 2^27",
 				    (unsigned long long)op.count);
+		/* fio's 32-bit generator; the map is a bit per block. */
+		if (op.blocks > (op.nomap ? UINT32_MAX : MAX_SHUFFLE_BLOCKS))
+			return perr(p, "fio-pread over %llu blocks: at most %s",
+				    (unsigned long long)op.blocks,
+				    op.nomap ? "2^32 - 1" : "2^27 with the random map");
 		if (!op.nomap && op.count > op.blocks)
 			return perr(p, "fio-pread: %llu reads of %llu blocks: with the random map each block is read once (add 'nomap')",
 				    (unsigned long long)op.count,
