@@ -989,9 +989,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
 			    sec->name);
-	if (has_pattern(j) && j->nrfiles > 1 && j->service != 1)
-		return ferr(f, sec->line, "job [%s]: several files served %s with rw=...:N, percentage_random, random_distribution, bsrange, bssplit or zonemode=strided are not modelled (file_service_type=sequential is)",
-			    sec->name, j->service ? "at random" : "round-robin");
 	/*
 	 * io_size (io_limit): the bytes to read, size being the region.
 	 * More than size: fio starts over as for another loop (files
@@ -1189,135 +1186,189 @@ static uint64_t next_len(const struct job *j, struct fio_taus88 *bsr,
 	return len;
 }
 
+/* What fio keeps per job (struct thread_data) to make its I/Os. */
+struct gjob {
+	const struct job *j;
+	uint64_t start, region, blocks; /* every file's I/O region */
+	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
+	struct fio_taus88 offs, seqr, zgen, bsr;
+};
+
+/* What fio keeps per file (struct fio_file). */
+struct gfile {
+	uint64_t last, last_start, zone, zone_bytes, nios;
+	struct fio_map map;
+	struct fio_dist dist;
+	struct run r;
+	bool done;
+};
+
+static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
+		      uint64_t region, unsigned thread)
+{
+	g->j = j;
+	g->start = start;
+	g->region = region;
+	g->blocks = region / j->bs;
+	g->k = 0;
+	ralab__taus88_seed(&g->offs, offset_seed(thread));
+	ralab__taus88_seed(&g->seqr, slot_seed(j, thread, FIO_SLOT_SEQ_RAND_READ));
+	ralab__taus88_seed(&g->zgen, slot_seed(j, thread, FIO_SLOT_ZONE));
+	ralab__taus88_seed(&g->bsr, slot_seed(j, thread, FIO_SLOT_BS));
+}
+
+/*
+ * zipf, pareto and normal draw per file, seeded from the file's name and
+ * the thread number; zoned picks a zone (from the job's zone generator),
+ * then a block of it from the offset generator.  Both without the random
+ * map: fio 3.33 reads blocks twice with them.  Returns nonzero when out
+ * of memory.
+ */
+static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
+		      unsigned thread)
+{
+	const struct job *j = g->j;
+
+	memset(gf, 0, sizeof(*gf));
+	gf->last = gf->last_start = gf->zone = g->start;
+	if (j->random && j->dist &&
+	    ralab__fio_dist_init(&gf->dist, j->dist,
+				 (g->region + j->bs - 1) / j->bs, j->dist_param,
+				 j->dist_center,
+				 ralab__fio_jhash(fio_name, (uint32_t)strlen(fio_name)) *
+					 thread))
+		gf->done = true; /* no block to draw */
+	if (j->random && !j->norandommap && !j->dist && !j->zoned && !j->rw &&
+	    g->blocks)
+		return ralab__fio_map_init(&gf->map, g->blocks);
+	return 0;
+}
+
+/*
+ * The next I/O of a file, as fio's get_next_offset() and
+ * get_next_buflen() make it; false when the file is done.  Only reads
+ * drawn at random go into the random map (and a read is cut where the
+ * map has a block already done); fio marks sequential I/Os of a random
+ * job "busy ok" and leaves them out.
+ */
+static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
+		    uint64_t *lenp)
+{
+	const struct job *j = g->j;
+	bool fresh = !j->seq_nr || g->k++ % j->seq_nr == 0, mark = false;
+	uint64_t off, len, b = 0;
+
+	if (gf->done)
+		return false;
+	if (j->strided) {
+		if (gf->zone_bytes >= j->zone_size) {
+			gf->zone_bytes = 0;
+			gf->zone += j->zone_range + j->zone_skip;
+			if (gf->zone >= j->filesize)
+				gf->zone = g->start;
+			gf->last = gf->zone;
+		}
+		/* zonesize > zonerange: the zone is read again. */
+		if (gf->last >= gf->zone + j->zone_range)
+			gf->last = gf->zone;
+		off = gf->last;
+	} else if (!j->random) {
+		off = gf->nios ? gf->last + j->seq_add : g->start;
+	} else if (!fresh && j->seq_identical) {
+		off = gf->last_start;
+	} else if (!fresh ||
+		   (j->perc_rand < 100 &&
+		    1 + (unsigned)(100.0 * (ralab__taus88(&g->seqr) / 4294967296.0)) >
+			    j->perc_rand)) {
+		off = gf->last; /* sequential: on from the last I/O */
+	} else {
+		off = UINT64_MAX;
+		mark = true;
+	}
+	/*
+	 * Past the end of the file, a sequential I/O of a random job draws
+	 * (get_next_seq_offset fails); an identical one does not look.
+	 */
+	if (j->random && (off == UINT64_MAX ||
+			  (off == gf->last && gf->last >= j->filesize))) {
+		uint64_t lastb = g->blocks, zoff = 0;
+
+		if (!g->blocks)
+			return false;
+		if (j->zoned) {
+			/* A zone by access percent (fio's table). */
+			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&g->zgen) /
+							      4294967296.0));
+
+			zoff = j->zone_lo[v - 1] * g->blocks / 100;
+			lastb = g->blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
+		}
+		if (j->dist) {
+			b = ralab__fio_dist_next(&gf->dist);
+		} else {
+			b = ralab__fio_pick(ralab__taus88(&g->offs), lastb);
+			if (gf->map.bits && ralab__fio_map_test(&gf->map, b)) {
+				b = ralab__fio_map_next_free(&gf->map, b);
+				if (b == UINT64_MAX)
+					return false; /* its map is full */
+			}
+			b += zoff;
+		}
+		off = g->start + b * j->bs;
+	} else if (!j->random && !j->strided && off >= g->start + g->region) {
+		return false; /* read to the end of its region */
+	}
+	len = next_len(j, &g->bsr, off, g->start + g->region);
+	if (!len || off + len > j->filesize)
+		return false; /* fio: "offset too large" */
+	if (gf->map.bits && mark && b < g->blocks) {
+		/* axmap_set_nr: up to the first block already done. */
+		uint64_t n = 0, want = (len + j->bs - 1) / j->bs;
+
+		while (n < want && b + n < g->blocks &&
+		       !ralab__fio_map_test(&gf->map, b + n))
+			ralab__fio_map_set(&gf->map, b + n++);
+		if (n * j->bs < len)
+			len = n * j->bs;
+	}
+	if (j->strided)
+		gf->zone_bytes += len;
+	gf->nios++;
+	gf->last_start = off;
+	gf->last = off + len;
+	*offp = off;
+	*lenp = len;
+	return true;
+}
+
 /*
  * The I/Os of one file of a job with an offset pattern (has_pattern()),
- * I/O by I/O as fio's get_next_offset() and get_next_buflen() make
- * them, run-length encoded into ops: at most @m of them and @budget
- * bytes.  Random offsets fall in [@start, @start + @region); sequential
- * ones run on to the end of the file.  @thread is the job's fio thread
- * number: its generators are fio's (fio_rand.c).  Only reads drawn at
- * random go into the random map (and a read is cut where the map has
- * a block already done); fio marks sequential I/Os of a random job
- * "busy ok" and leaves them out.
+ * I/O by I/O, run-length encoded into ops: at most @m of them and
+ * @budget bytes.  Random offsets fall in [@start, @start + @region);
+ * sequential ones run on to the end of the file.  @thread is the job's
+ * fio thread number: its generators are fio's (fio_rand.c).
  */
 static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 			uint64_t region, uint64_t m, uint64_t budget,
 			unsigned thread, const char *fio_name)
 {
-	uint64_t blocks = region / j->bs, bytes = 0;
-	uint64_t last = start, last_start = start, zone = start, zone_bytes = 0;
-	uint64_t k, off, len;
-	struct fio_dist dist;
-	struct fio_taus88 offs, seqr, zgen, bsr;
-	struct fio_map map = { 0 };
-	struct run r = { 0 };
+	struct gjob g;
+	struct gfile gf;
+	uint64_t k, bytes = 0, off, len;
 
-	/*
-	 * zipf, pareto and normal draw per file, seeded from the file's
-	 * name and the thread number; zoned picks a zone (from its own
-	 * generator), then a block of it from the offset generator.  Both
-	 * without the random map: fio 3.33 reads blocks twice with them.
-	 */
-	if (j->dist && ralab__fio_dist_init(&dist, j->dist,
-					    (region + j->bs - 1) / j->bs,
-					    j->dist_param, j->dist_center,
-					    ralab__fio_jhash(fio_name,
-							     (uint32_t)strlen(fio_name)) *
-						    thread))
-		return;
-	if (j->random && !j->norandommap && !j->dist && !j->zoned && blocks &&
-	    ralab__fio_map_init(&map, blocks)) {
+	gjob_init(&g, j, start, region, thread);
+	if (gfile_init(&g, &gf, fio_name, thread)) {
 		f->oom = true;
 		return;
 	}
-	ralab__taus88_seed(&offs, offset_seed(thread));
-	ralab__taus88_seed(&seqr, slot_seed(j, thread, FIO_SLOT_SEQ_RAND_READ));
-	ralab__taus88_seed(&zgen, slot_seed(j, thread, FIO_SLOT_ZONE));
-	ralab__taus88_seed(&bsr, slot_seed(j, thread, FIO_SLOT_BS));
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
-		bool fresh = !j->seq_nr || k % j->seq_nr == 0, mark = false;
-		uint64_t b = 0;
-
-		if (j->strided) {
-			if (zone_bytes >= j->zone_size) {
-				zone_bytes = 0;
-				zone += j->zone_range + j->zone_skip;
-				if (zone >= j->filesize)
-					zone = start;
-				last = zone;
-			}
-			/* zonesize > zonerange: the zone is read again. */
-			if (last >= zone + j->zone_range)
-				last = zone;
-			off = last;
-		} else if (!j->random) {
-			off = k ? last + j->seq_add : start;
-		} else if (!fresh && j->seq_identical) {
-			off = last_start;
-		} else if (!fresh ||
-			   (j->perc_rand < 100 &&
-			    1 + (unsigned)(100.0 * (ralab__taus88(&seqr) /
-						   4294967296.0)) >
-				    j->perc_rand)) {
-			off = last; /* sequential: on from the last I/O */
-		} else {
-			off = UINT64_MAX;
-			mark = true;
-		}
-		/*
-		 * Past the end of the file, a sequential I/O of a random
-		 * job draws (get_next_seq_offset fails); an identical one
-		 * does not look.
-		 */
-		if (j->random && (off == UINT64_MAX ||
-				  (off == last && last >= j->filesize))) {
-			uint64_t lastb = blocks, zoff = 0;
-
-			if (!blocks)
-				break;
-			if (j->zoned) {
-				/* A zone by access percent (fio's table). */
-				unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&zgen) /
-								      4294967296.0));
-
-				zoff = j->zone_lo[v - 1] * blocks / 100;
-				lastb = blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
-			}
-			if (j->dist) {
-				b = ralab__fio_dist_next(&dist);
-			} else {
-				b = ralab__fio_pick(ralab__taus88(&offs), lastb);
-				if (map.bits && ralab__fio_map_test(&map, b)) {
-					b = ralab__fio_map_next_free(&map, b);
-					if (b == UINT64_MAX)
-						break; /* fio: the file is done */
-				}
-				b += zoff;
-			}
-			off = start + b * j->bs;
-		}
-		len = next_len(j, &bsr, off, start + region);
-		if (!len || off + len > j->filesize)
-			break; /* fio: "offset too large", the file is done */
-		if (map.bits && mark && b < blocks) {
-			/* axmap_set_nr: up to the first block already done. */
-			uint64_t n = 0, want = (len + j->bs - 1) / j->bs;
-
-			while (n < want && b + n < blocks &&
-			       !ralab__fio_map_test(&map, b + n))
-				ralab__fio_map_set(&map, b + n++);
-			if (n * j->bs < len)
-				len = n * j->bs;
-		}
-		run_add(f, j, &r, off, len);
-		if (j->strided)
-			zone_bytes += len;
+		if (!next_io(&g, &gf, &off, &len))
+			break;
+		run_add(f, j, &gf.r, off, len);
 		bytes += len;
-		last_start = off;
-		last = off + len;
 	}
-	run_flush(f, j, &r);
-	ralab__fio_map_free(&map);
+	run_flush(f, j, &gf.r);
+	ralab__fio_map_free(&gf.map);
 }
 
 /*
@@ -1474,33 +1525,41 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		return;
 	}
 	/*
-	 * roundrobin / random: switch file at every I/O (set_io_u_file).
-	 * The files share the job's offset generator; each has its own
-	 * random map and position.  A file that cannot give an offset
-	 * (its map is full: the draw is spent; or it is read to its end)
-	 * is done, and the next file is taken: the next one round-robin,
-	 * or drawn again from the file generator.
+	 * roundrobin / random: switch files as set_io_u_file() does.  The
+	 * files share the job's generators; each has its own position,
+	 * random map and distribution.  A file that cannot give an I/O (its
+	 * map is full: the draw is spent; or it is read to its end) is
+	 * done, and the next file is taken: the next one round-robin, or
+	 * drawn again from the file generator.
 	 */
 	{
-		struct fio_map maps[16] = { { 0 } };
-		struct fio_taus88 offs, files;
-		uint64_t rblocks = region / j->bs, pos[16] = { 0 };
-		bool use_map = j->random && !j->norandommap && !j->rw && rblocks;
-		bool done[16] = { false };
+		struct gfile *gf = calloc(nfd, sizeof(*gf));
+		struct gjob g;
+		struct fio_taus88 files;
 		unsigned ndone = 0, next = 0, left = 0, cur = 0;
+		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
 		bool have = false;
 
-		ralab__taus88_seed(&offs, offset_seed(thread));
+		if (pass < budget)
+			budget = pass;
+		if (!gf) {
+			f->oom = true;
+			return;
+		}
+		gjob_init(&g, j, start, region, thread);
 		ralab__taus88_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE));
-		for (fi = 0; use_map && fi < nfd; fi++)
-			if (ralab__fio_map_init(&maps[fi], rblocks))
+		for (fi = 0; fi < nfd && !f->oom; fi++)
+			if (gfile_init(&g, &gf[fi], fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
+				       thread))
 				f->oom = true;
-		for (k = 0; k < n && !f->oom && f->nr_ops < FIO_MAX_OPS; k++) {
-			uint64_t b = 0;
+		for (k = 0; k < n && bytes < budget && !f->oom &&
+			    f->nr_ops < FIO_MAX_OPS;
+		     k++) {
+			uint64_t off = 0, len = 0;
 
 			while (ndone < nfd) {
 				/* __get_next_file: the same file for N I/Os. */
-				if (have && left && !done[cur]) {
+				if (have && left && !gf[cur].done) {
 					fi = cur;
 					left--;
 				} else {
@@ -1510,35 +1569,27 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 						fi = next;
 						next = (next + 1) % nfd;
 					}
-					if (done[fi])
+					if (gf[fi].done)
 						continue;
 					cur = fi;
 					have = true;
 					left = j->service_nr - 1;
 				}
-				if (j->random && rblocks) {
-					b = ralab__fio_pick(ralab__taus88(&offs), rblocks);
-					if (use_map && ralab__fio_map_test(&maps[fi], b))
-						b = ralab__fio_map_next_free(&maps[fi], b);
-				} else if (!j->random) {
-					b = pos[fi] < blocks ? pos[fi]++ : UINT64_MAX;
-				}
-				if (b != UINT64_MAX)
+				if (next_io(&g, &gf[fi], &off, &len))
 					break;
-				done[fi] = true; /* fio: this file is done */
+				gf[fi].done = true; /* fio: this file is done */
 				ndone++;
 			}
 			if (ndone == nfd)
 				break;
-			if (use_map)
-				ralab__fio_map_set(&maps[fi], b);
 			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
-			     (unsigned long long)(start + b * j->bs),
-			     (unsigned long long)j->bs);
+			     (unsigned long long)off, (unsigned long long)len);
 			f->nr_ops += 2;
+			bytes += len;
 		}
 		for (fi = 0; fi < nfd; fi++)
-			ralab__fio_map_free(&maps[fi]);
+			ralab__fio_map_free(&gf[fi].map);
+		free(gf);
 	}
 }
 
