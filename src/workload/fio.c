@@ -982,9 +982,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return ferr(f, sec->line, "job [%s]: bs %llu is larger than its files (%llu bytes)",
 			    sec->name, (unsigned long long)j->bs,
 			    (unsigned long long)j->filesize);
-	if (has_pattern(j) && j->engine == 2)
-		return ferr(f, sec->line, "job [%s]: ioengine=mmap with rw=...:N, percentage_random, random_distribution, bsrange, bssplit or zonemode=strided is not modelled",
-			    sec->name);
+	if (j->engine == 2 && j->nrfiles > MAX_MAPS && j->service != 1)
+		return ferr(f, sec->line, "job [%s]: ioengine=mmap over more than %d files served %s is not modelled (a job holds %d mappings)",
+			    sec->name, MAX_MAPS,
+			    j->service ? "at random" : "round-robin", MAX_MAPS);
 	/* fio_madvise_file() knows no madvise for noreuse: the job fails. */
 	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
@@ -1372,35 +1373,39 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 }
 
 /*
- * fio's mmap engine on a random job: it maps the job's region, advises it
- * as it advises files, and copies each block it draws out of the mapping
- * (a fault per page not yet mapped, in order).  Returns nonzero when the
- * ops are full or memory ran out.
+ * fio's mmap engine on a random job or one with an offset pattern: it
+ * maps the job's region, advises it as it advises files, and copies each
+ * I/O out of the mapping (a fault per page not yet mapped, in order).
+ * Returns nonzero when the ops are full or memory ran out.
  */
-static int gen_mmap_random(struct fio *f, const struct job *j, uint64_t start,
-			   uint64_t region, uint64_t m, unsigned thread)
+static int gen_mmap_io(struct fio *f, const struct job *j, uint64_t start,
+		       uint64_t region, uint64_t m, uint64_t budget,
+		       unsigned thread, const char *fio_name)
 {
-	unsigned long long off = start & ~4095ull,
-			   len = region + (start & 4095);
-	uint64_t *order, k;
+	unsigned long long moff = start & ~4095ull,
+			   mlen = region + (start & 4095);
+	uint64_t k, bytes = 0, off, len;
+	struct gjob g;
+	struct gfile gf;
 
-	if (m > region / j->bs)
-		m = region / j->bs; /* the random map: each block once */
-	order = ralab__fio_order(region / j->bs, m, offset_seed(thread),
-				 !j->norandommap);
-	if (!order) {
+	gjob_init(&g, j, start, region, thread);
+	if (gfile_init(&g, &gf, fio_name, thread)) {
 		f->oom = true;
 		return 1;
 	}
-	emit(f, "mmap %llu %llu\n", off, len);
+	emit(f, "mmap %llu %llu\n", moff, mlen);
 	if (j->fadvise_hint != HINT_NONE)
-		emit(f, "madvise %llu %llu %s\n", off, len, fadvise_name(j));
-	for (k = 0; k < m && f->nr_ops < FIO_MAX_OPS; k++, f->nr_ops++)
-		emit(f, "touch %llu %llu 4096\n",
-		     (unsigned long long)(start + order[k] * j->bs),
-		     (unsigned long long)j->bs);
+		emit(f, "madvise %llu %llu %s\n", moff, mlen, fadvise_name(j));
+	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS;
+	     k++, f->nr_ops++) {
+		if (!next_io(&g, &gf, &off, &len))
+			break;
+		emit(f, "touch %llu %llu 4096\n", (unsigned long long)off,
+		     (unsigned long long)len);
+		bytes += len;
+	}
 	emit(f, "munmap\n");
-	free(order);
+	ralab__fio_map_free(&gf.map);
 	return f->nr_ops >= FIO_MAX_OPS;
 }
 
@@ -1458,6 +1463,14 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			if (!m)
 				continue;
 			emit(f, "fd %u\n", fds[fi]);
+			if (j->engine == 2 && (j->random || has_pattern(j))) {
+				if (gen_mmap_io(f, j, start, region,
+						j->max_bs > j->bs ? (j->number_ios ? j->number_ios : UINT64_MAX) : m,
+						j->max_bs > j->bs ? (per_file < pass ? per_file : pass) : m * j->bs,
+						thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf))))
+					return;
+				continue;
+			}
 			if (has_pattern(j)) {
 				gen_pattern(f, j, start, region,
 					    j->max_bs > j->bs ? (j->number_ios ? j->number_ios : UINT64_MAX) : m,
@@ -1465,11 +1478,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					    fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
 				continue;
 			}
-			if (j->engine == 2 && j->random) {
-				if (gen_mmap_random(f, j, start, region, m,
-						    thread))
-					return;
-			} else if (j->engine == 2) {
+			if (j->engine == 2) {
 				unsigned long long off = start & ~4095ull,
 						   len = m * j->bs + (start & 4095);
 
@@ -1552,6 +1561,16 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			if (gfile_init(&g, &gf[fi], fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
 				       thread))
 				f->oom = true;
+		/* The mmap engine maps (and advises) every file first. */
+		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
+			unsigned long long moff = start & ~4095ull,
+					   mlen = region + (start & 4095);
+
+			emit(f, "fd %u\nmmap %llu %llu\n", fds[fi], moff, mlen);
+			if (j->fadvise_hint != HINT_NONE)
+				emit(f, "madvise %llu %llu %s\n", moff, mlen,
+				     fadvise_name(j));
+		}
 		for (k = 0; k < n && bytes < budget && !f->oom &&
 			    f->nr_ops < FIO_MAX_OPS;
 		     k++) {
@@ -1582,13 +1601,22 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			}
 			if (ndone == nfd)
 				break;
-			emit(f, "fd %u\npread %llu %llu\n", fds[fi],
-			     (unsigned long long)off, (unsigned long long)len);
+			if (j->engine == 2)
+				emit(f, "fd %u\ntouch %llu %llu 4096\n", fds[fi],
+				     (unsigned long long)off,
+				     (unsigned long long)len);
+			else
+				emit(f, "fd %u\npread %llu %llu\n", fds[fi],
+				     (unsigned long long)off,
+				     (unsigned long long)len);
 			f->nr_ops += 2;
 			bytes += len;
 		}
-		for (fi = 0; fi < nfd; fi++)
+		for (fi = 0; fi < nfd; fi++) {
+			if (j->engine == 2)
+				emit(f, "fd %u\nmunmap\n", fds[fi]);
 			ralab__fio_map_free(&gf[fi].map);
+		}
 		free(gf);
 	}
 }

@@ -99,6 +99,7 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 {
 	static unsigned long long pos[MAX_FDS];
 	struct fio_carry carry = { .valid = false };
+	unsigned map_ino[MAX_MAPS] = { 0 };
 	char names[64][64];
 	unsigned nr = 0, i, start = *n;
 	uint64_t k;
@@ -121,13 +122,21 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			pos[o->fd] = o->off;
 			continue;
 		}
-		if (o->kind != OP_READ && o->kind != OP_PREAD &&
-		    o->kind != OP_STRIDE_PREAD && o->kind != OP_FIO_PREAD)
+		if (o->kind == OP_MMAP) {
+			map_ino[o->map] = o->ino;
 			continue;
-		f = rank(names, &nr, wl->files[o->ino].name);
+		}
+		/* The mmap engine's I/Os are touches (one per I/O). */
+		if (o->kind != OP_READ && o->kind != OP_PREAD &&
+		    o->kind != OP_STRIDE_PREAD && o->kind != OP_FIO_PREAD &&
+		    o->kind != OP_TOUCH)
+			continue;
+		f = rank(names, &nr,
+			 wl->files[o->kind == OP_TOUCH ? map_ino[o->map] : o->ino].name);
 		if (o->kind == OP_FIO_PREAD && !(order = ralab__op_order(o, &carry)))
 			return 1;
-		for (k = 0; k < (o->kind == OP_PREAD ? 1 : o->count); k++) {
+		for (k = 0; k < (o->kind == OP_PREAD || o->kind == OP_TOUCH ? 1 : o->count);
+		     k++) {
 			struct rd *r = &v[*n];
 
 			if (*n == MAX_READS)
@@ -138,7 +147,7 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			if (o->kind == OP_READ) {
 				r->off = pos[o->fd];
 				pos[o->fd] += o->len;
-			} else if (o->kind == OP_PREAD) {
+			} else if (o->kind == OP_PREAD || o->kind == OP_TOUCH) {
 				r->off = o->off;
 			} else if (o->kind == OP_STRIDE_PREAD) {
 				r->off = o->off + k * (uint64_t)o->stride;
@@ -234,7 +243,7 @@ int main(void)
 		}
 	}
 	closedir(d);
-	if (n < 34) {
+	if (n < 36) {
 		fprintf(stderr, "only %u job files in %s\n", n, DIR_);
 		t_failed++;
 	}
