@@ -1156,6 +1156,18 @@ static uint64_t next_len(const struct job *j, struct fio_taus88 *bsr,
 		return j->bs;
 	if (off + j->bs > end)
 		return 0;
+	if (j->nsplit) {
+		/*
+		 * fio draws until a size fits: forever when none with a
+		 * share does (it hangs); ralab ends the file there.
+		 */
+		unsigned i, fits = 0;
+
+		for (i = 0; i < j->nsplit; i++)
+			fits += j->split_perc[i] && off + j->split_bs[i] <= end;
+		if (!fits)
+			return 0;
+	}
 	do {
 		uint32_t r = ralab__taus88(bsr);
 		unsigned i;

@@ -169,6 +169,13 @@ printf '[j]\nrw=read\nsize=1m\nrate=1m,2m\nrate_iops=300\n' > "$T/rate.fio"
 [ "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate' | tr '\n' /)" = "rate-iops 300/rate 1048576/" ] &&
 	ok "fio rate" || bad "fio rate" "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate')"
 
+# bssplit whose only sizes with a share cannot fit: fio itself spins
+# drawing sizes; ralab ends the file (a fuzzer found the hang).
+if out=$(timeout 20 "$RALAB" sim fuzz/corpus/fio-fixed-hang-bssplit.fio 2>&1) &&
+   echo "$out" | grep -qx 'bytes_read=618496'; then
+	ok "fio bssplit that cannot fit ends"
+else bad "fio bssplit that cannot fit ends" "$(echo "$out" | tail -3)"; fi
+
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
 # 128, max_sectors_kb 512) and their events recorded.  What ralab makes of
