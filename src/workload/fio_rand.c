@@ -304,7 +304,8 @@ uint64_t ralab__fio_dist_next(struct fio_dist *d)
 			int dev = (int)((double)d->stddev * (r / 4294967296.0)) -
 				  (int)(d->stddev / 2);
 
-			while (dev + sum >= d->nranges)
+			/* (fio spins here when dev is 0; ralab stops) */
+			while (dev && dev + sum >= d->nranges)
 				dev /= 2;
 			sum += (unsigned long long)(long long)dev;
 		}
