@@ -20,8 +20,7 @@ trap 'rm -rf "$w"' EXIT
 cd "$w"
 # Every section but [global] logs to a file of its own; the engine is null.
 awk '/^\[/ { print; if ($0 != "[global]") { n = substr($0, 2, length($0) - 2); print "write_iolog=" n ".iolog" } next }
-     /^ioengine=/ { next } { print }
-     END { }' "$job" > job.fio
+     /^ioengine=/ { next } { print }' "$job" > job.fio
 sed -i '0,/^\[global\]/s//[global]\nioengine=null/' job.fio
 grep -q '^ioengine=null' job.fio || sed -i '1i [global]\nioengine=null' job.fio
 fio --output=/dev/null job.fio

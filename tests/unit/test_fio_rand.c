@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * fio's random offsets.  Each tests/fio/rand/NAME.fio was run by fio 3.33
- * itself (ioengine=null, an iolog per job: tests/tools/record-fio-reads.sh)
- * and NAME.reads lists the reads it issued, "JOB FILE OFFSET LENGTH", in
- * order per job.  ralab's reading of the job file must issue the same
- * reads in the same order: every offset, not only the set.  Files are
- * compared by the order in which a job first uses them.
+ * fio's I/Os: offsets, sizes and files.  Each tests/fio/rand/NAME.fio was
+ * run by fio 3.33 itself (ioengine=null, an iolog per job:
+ * tests/tools/record-fio-reads.sh) and NAME.reads lists the reads it
+ * issued, "JOB FILE OFFSET LENGTH", in order per job (a time_based job:
+ * its first reads).  ralab's reading of the job file must issue the same
+ * reads in the same order: every offset and length, not only the set.
+ * Files are compared by the order in which a job first uses them; the
+ * mmap engine's I/Os are its touches.
  */
 #include <dirent.h>
 #include <stdio.h>
