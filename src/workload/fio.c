@@ -374,7 +374,8 @@ struct job {
 	bool invalidate, norandommap, stonewall;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
-	char filename[128];
+	char names[16][128]; /* filename=a:b: the files' names */
+	unsigned nnames;
 	/*
 	 * Offset patterns beyond plain sequential and random (fio io_u.c,
 	 * get_next_offset): rw=read:N adds N bytes after each I/O
@@ -968,9 +969,23 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		}
 	}
 	if ((o = get(f, sec, "filename"))) {
-		if (strchr(o->val, ':'))
-			return ferr(f, o->line, "several files in filename= are not supported: use nrfiles");
-		snprintf(j->filename, sizeof(j->filename), "%.127s", o->val);
+		/* "a:b:c": that many files (nrfiles does not count then). */
+		const char *p = o->val;
+
+		j->nnames = 0;
+		do {
+			size_t n = strcspn(p, ":");
+
+			if (!n || n >= sizeof(j->names[0]))
+				return ferr(f, o->line, "filename=%s: %s", o->val,
+					    n ? "a name is too long" : "an empty name");
+			if (j->nnames == 16)
+				return ferr(f, o->line, "filename=%s: at most 16 files", o->val);
+			snprintf(j->names[j->nnames++], sizeof(j->names[0]), "%.*s",
+				 (int)n, p);
+			p += n;
+		} while (*p++ == ':');
+		j->nrfiles = j->nnames;
 	}
 	if (!j->size && !j->filesize)
 		return ferr(f, sec->line, "job [%s] has no size or filesize", sec->name);
@@ -1112,8 +1127,8 @@ static const char *fio_name(const struct job *j, unsigned clone, unsigned k,
 {
 	char name[160];
 
-	if (j->filename[0])
-		snprintf(name, sizeof(name), "%s", j->filename);
+	if (j->nnames)
+		snprintf(name, sizeof(name), "%s", j->names[k]);
 	else
 		snprintf(name, sizeof(name), "%.100s.%u.%u", j->name, clone, k);
 	if (j->directory[0])
@@ -1729,8 +1744,8 @@ static int generate(struct fio *f)
 				bool fresh;
 				int ino;
 
-				if (j->filename[0])
-					snprintf(fname, sizeof(fname), "%.127s", j->filename);
+				if (j->nnames)
+					snprintf(fname, sizeof(fname), "%.127s", j->names[k]);
 				else
 					snprintf(fname, sizeof(fname), "%.60s.%u.%u", j->name, c, k);
 				ops_name(oname, sizeof(oname), fname);

@@ -206,4 +206,4 @@ for f in tests/fio/real/*.fio; do
 		bad "fio itself: $name" "$(cat "$T/real.err"; diff "$T/real.b" "$T/real.a" | head -6)"
 	fi
 done
-[ $nreal -ge 37 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 38 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"

@@ -72,12 +72,17 @@ static int load_fio(const char *path, struct rd *v, unsigned *n)
 	*n = 0;
 	while (*n < MAX_READS &&
 	       fscanf(fp, "%31s %63s %llu %llu", job, file, &off, &len) == 4) {
-		/* Clones of a section: "b.1.0" is the second clone's file. */
+		/*
+		 * Clones of a section: "b.1.0" is the second clone's file;
+		 * a file named otherwise (filename=) is the first clone's.
+		 */
 		char key[40];
-		const char *dot = strchr(file, '.');
+		size_t jl = strlen(job);
+		const char *c = !strncmp(file, job, jl) && file[jl] == '.'
+					? file + jl + 1
+					: "0";
 
-		snprintf(key, sizeof(key), "%s.%.*s", job,
-			 dot ? (int)strcspn(dot + 1, ".") : 0, dot ? dot + 1 : "");
+		snprintf(key, sizeof(key), "%s.%.*s", job, (int)strcspn(c, "."), c);
 		if (strcmp(key, last)) {
 			snprintf(last, sizeof(last), "%s", key);
 			nr = 0;
@@ -245,7 +250,7 @@ int main(void)
 		}
 	}
 	closedir(d);
-	if (n < 36) {
+	if (n < 37) {
 		fprintf(stderr, "only %u job files in %s\n", n, DIR_);
 		t_failed++;
 	}
