@@ -106,7 +106,7 @@ static void usage_sim(FILE *out)
 		"  rand-pread LEN COUNT [SEED]          xorshift64 offsets, LEN-aligned\n"
 		"  stride-pread OFF LEN STRIDE COUNT    STRIDE may be negative\n"
 		"  shuffle-pread OFF SIZE LEN [SEED]    every LEN block once, random order\n"
-		"  fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont]\n"
+		"  fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont] [t64]\n"
 		"                                       the blocks fio 3.x draws\n"
 		"  fadvise OFF LEN normal|random|sequential|willneed|dontneed|noreuse\n"
 		"  readahead OFF LEN                    readahead(2)\n"

@@ -359,6 +359,7 @@ struct job {
 	uint64_t bs, size, filesize, offset, offset_inc, loops, number_ios;
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
+	bool t64;            /* random_generator=tausworthe64 */
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
@@ -797,6 +798,18 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "allrandrepeat")) && (err = fio_bool(f, o, &j->allrand)))
 		return err;
+	/*
+	 * random_generator: tausworthe64 makes the offset, block-size and
+	 * file generators 64-bit; lfsr is drawn with tausworthe (the set of
+	 * blocks is fio's, the order is not: docs/design.md).
+	 */
+	if ((o = get(f, sec, "random_generator"))) {
+		if (!strcmp(o->val, "tausworthe64"))
+			j->t64 = true;
+		else if (strcmp(o->val, "tausworthe") && strcmp(o->val, "lfsr"))
+			return ferr(f, o->line, "random_generator=%s: tausworthe, tausworthe64 or lfsr",
+				    o->val);
+	}
 	if ((o = get(f, sec, "invalidate")) && (err = fio_bool(f, o, &j->invalidate)))
 		return err;
 	if ((o = get(f, sec, "fadvise_hint"))) {
@@ -1143,17 +1156,22 @@ static const char *fio_name(const struct job *j, unsigned clone, unsigned k,
  * allrandrepeat makes it FIO_RANDSEED * thread + slot, else it comes from
  * randseed.
  */
-static uint32_t slot_seed(const struct job *j, unsigned thread, unsigned slot)
+static uint64_t slot_seed(const struct job *j, unsigned thread, unsigned slot)
 {
 	if (j->allrand)
-		return FIO_RANDSEED * thread + slot;
-	return (uint32_t)ralab__fio_seed(j->randseed, thread, slot);
+		return (uint64_t)FIO_RANDSEED * thread + slot;
+	return ralab__fio_seed(j->randseed, thread, slot);
 }
 
-/* The seed of a job's offset generator (randrepeat=1: fio_rand.c). */
-static uint32_t offset_seed(unsigned thread)
+/*
+ * The seed of a job's offset generator (randrepeat=1: fio_rand.c); a
+ * 32-bit generator takes its low half.
+ */
+static uint64_t offset_seed(const struct job *j, unsigned thread)
 {
-	return FIO_RANDSEED * thread;
+	uint64_t seed = (uint64_t)FIO_RANDSEED * thread;
+
+	return j->t64 ? seed : (uint32_t)seed;
 }
 
 /*
@@ -1162,7 +1180,7 @@ static uint32_t offset_seed(unsigned thread)
  * the smallest size, drawn again until the read fits in the file's I/O
  * region (@end); 0 when not even the smallest fits.
  */
-static uint64_t next_len(const struct job *j, struct fio_taus88 *bsr,
+static uint64_t next_len(const struct job *j, struct fio_rng *bsr,
 			 uint64_t off, uint64_t end)
 {
 	uint64_t len = 0, tries = 0;
@@ -1184,12 +1202,12 @@ static uint64_t next_len(const struct job *j, struct fio_taus88 *bsr,
 			return 0;
 	}
 	do {
-		uint32_t r = ralab__taus88(bsr);
+		uint64_t r = ralab__rng(bsr);
 		unsigned i;
 
 		if (!j->nsplit) {
 			len = j->bs + (uint64_t)((double)j->max_bs *
-						 (r / 4294967296.0));
+						 (r / ralab__rng_span(bsr)));
 		} else {
 			unsigned long long perc = 0;
 
@@ -1199,7 +1217,7 @@ static uint64_t next_len(const struct job *j, struct fio_taus88 *bsr,
 					continue;
 				len = j->split_bs[i];
 				perc += j->split_perc[i];
-				if (r / perc <= 0xffffffffull / 100 &&
+				if (r / perc <= (bsr->use64 ? UINT64_MAX : 0xffffffffull) / 100 &&
 				    off + len <= end)
 					break;
 			}
@@ -1225,7 +1243,8 @@ struct gjob {
 	const struct job *j;
 	uint64_t start, region, blocks; /* every file's I/O region */
 	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
-	struct fio_taus88 offs, seqr, zgen, bsr;
+	struct fio_rng offs, bsr;      /* 64-bit with tausworthe64 */
+	struct fio_taus88 seqr, zgen;  /* always 32-bit */
 };
 
 /* What fio keeps per file (struct fio_file). */
@@ -1245,10 +1264,11 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->region = region;
 	g->blocks = region / j->bs;
 	g->k = 0;
-	ralab__taus88_seed(&g->offs, offset_seed(thread));
-	ralab__taus88_seed(&g->seqr, slot_seed(j, thread, FIO_SLOT_SEQ_RAND_READ));
-	ralab__taus88_seed(&g->zgen, slot_seed(j, thread, FIO_SLOT_ZONE));
-	ralab__taus88_seed(&g->bsr, slot_seed(j, thread, FIO_SLOT_BS));
+	ralab__rng_seed(&g->offs, offset_seed(j, thread), j->t64);
+	ralab__taus88_seed(&g->seqr,
+			   (uint32_t)slot_seed(j, thread, FIO_SLOT_SEQ_RAND_READ));
+	ralab__taus88_seed(&g->zgen, (uint32_t)slot_seed(j, thread, FIO_SLOT_ZONE));
+	ralab__rng_seed(&g->bsr, slot_seed(j, thread, FIO_SLOT_BS), j->t64);
 }
 
 /*
@@ -1340,7 +1360,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 		if (j->dist) {
 			b = ralab__fio_dist_next(&gf->dist);
 		} else {
-			b = ralab__fio_pick(ralab__taus88(&g->offs), lastb);
+			b = ralab__fio_pick_rng(&g->offs, lastb);
 			if (gf->map.bits && ralab__fio_map_test(&gf->map, b)) {
 				b = ralab__fio_map_next_free(&gf->map, b);
 				if (b == UINT64_MAX)
@@ -1532,13 +1552,14 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * (randrepeat): each loop reads in the same
 				 * order.
 				 */
-				emit(f, "fio-pread %llu %llu %llu %llu %lu%s%s\n",
+				emit(f, "fio-pread %llu %llu %llu %llu %llu%s%s%s\n",
 				     (unsigned long long)start,
 				     (unsigned long long)region,
 				     (unsigned long long)j->bs,
 				     (unsigned long long)m,
-				     (unsigned long)offset_seed(thread),
+				     (unsigned long long)offset_seed(j, thread),
 				     j->norandommap ? " nomap" : "",
+				     j->t64 ? " t64" : "",
 				     /*
 				      * time_based, one file: fio does not
 				      * reseed; its map full, it starts the
@@ -1577,7 +1598,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	{
 		struct gfile *gf = calloc(nfd, sizeof(*gf));
 		struct gjob g;
-		struct fio_taus88 files;
+		struct fio_rng files;
 		unsigned ndone = 0, next = 0, left = 0, cur = 0;
 		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
 		bool have = false;
@@ -1589,7 +1610,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			return;
 		}
 		gjob_init(&g, j, start, region, thread);
-		ralab__taus88_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE));
+		ralab__rng_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE), j->t64);
 		for (fi = 0; fi < nfd && !f->oom; fi++)
 			if (gfile_init(&g, &gf[fi], fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
 				       thread))
@@ -1616,7 +1637,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					left--;
 				} else {
 					if (j->service == 2) {
-						fi = (unsigned)ralab__fio_pick(ralab__taus88(&files), nfd);
+						fi = (unsigned)ralab__fio_pick_rng(&files, nfd);
 					} else {
 						fi = next;
 						next = (next + 1) % nfd;

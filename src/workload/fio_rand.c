@@ -65,6 +65,58 @@ void ralab__taus88_seed(struct fio_taus88 *t, uint32_t seed)
 		ralab__taus88(t);
 }
 
+/* taus258 (fio's __rand64), and its seeding (__init_rand64). */
+static uint64_t taus258(uint64_t *s)
+{
+	uint64_t x;
+
+	x = ((s[0] << 1) ^ s[0]) >> 53;
+	s[0] = ((s[0] & 18446744073709551614ull) << 10) ^ x;
+	x = ((s[1] << 24) ^ s[1]) >> 50;
+	s[1] = ((s[1] & 18446744073709551104ull) << 5) ^ x;
+	x = ((s[2] << 3) ^ s[2]) >> 23;
+	s[2] = ((s[2] & 18446744073709547520ull) << 29) ^ x;
+	x = ((s[3] << 5) ^ s[3]) >> 24;
+	s[3] = ((s[3] & 18446744073709420544ull) << 23) ^ x;
+	x = ((s[4] << 3) ^ s[4]) >> 33;
+	s[4] = ((s[4] & 18446744073701163008ull) << 8) ^ x;
+	return s[0] ^ s[1] ^ s[2] ^ s[3] ^ s[4];
+}
+
+void ralab__rng_seed(struct fio_rng *r, uint64_t seed, bool use64)
+{
+	static const uint64_t min[5] = { 1, 7, 15, 33, 49 };
+	uint64_t x = 53;
+	int i;
+
+	r->use64 = use64;
+	if (!use64) {
+		ralab__taus88_seed(&r->t, (uint32_t)seed);
+		return;
+	}
+	for (i = 0; i < 5; i++)
+		x = r->s[i] = seed_min(x * 6906969069ull ^ seed, min[i]);
+	for (i = 0; i < 6; i++)
+		taus258(r->s);
+}
+
+uint64_t ralab__rng(struct fio_rng *r)
+{
+	return r->use64 ? taus258(r->s) : ralab__taus88(&r->t);
+}
+
+double ralab__rng_span(const struct fio_rng *r)
+{
+	return r->use64 ? 18446744073709551616.0 : 4294967296.0;
+}
+
+uint64_t ralab__fio_pick_rng(struct fio_rng *g, uint64_t lastb)
+{
+	uint64_t r = ralab__rng(g);
+
+	return (uint64_t)((double)lastb * (r / ralab__rng_span(g)));
+}
+
 uint64_t ralab__fio_seed(uint64_t randseed, unsigned thread, unsigned slot)
 {
 	uint64_t s = randseed;
@@ -142,13 +194,13 @@ uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b)
 uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
 			   bool map)
 {
-	struct fio_taus88 t;
+	struct fio_rng t;
 
-	ralab__taus88_seed(&t, seed);
+	ralab__rng_seed(&t, seed, false);
 	return ralab__fio_order_from(&t, lastb, count, map);
 }
 
-uint64_t *ralab__fio_order_from(struct fio_taus88 *t, uint64_t lastb,
+uint64_t *ralab__fio_order_from(struct fio_rng *t, uint64_t lastb,
 				uint64_t count, bool map)
 {
 	uint64_t *v = malloc((size_t)(count ? count : 1) * sizeof(*v)), i;
@@ -159,7 +211,7 @@ uint64_t *ralab__fio_order_from(struct fio_taus88 *t, uint64_t lastb,
 		return NULL;
 	}
 	for (i = 0; i < count; i++) {
-		uint64_t b = ralab__fio_pick(ralab__taus88(t), lastb);
+		uint64_t b = ralab__fio_pick_rng(t, lastb);
 
 		if (map) {
 			if (ralab__fio_map_test(&m, b))

@@ -725,8 +725,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		 * offset generator seeded with SEED (fio_rand.c).
 		 */
 		op.kind = OP_FIO_PREAD;
-		if ((err = nargs(p, name, na, 5, 7,
-				 "fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont]")) ||
+		if ((err = nargs(p, name, na, 5, 8,
+				 "fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont] [t64]")) ||
 		    (err = arg_size(p, "fio-pread offset", tok[1], &op.off)) ||
 		    (err = arg_size(p, "fio-pread size", tok[2], &size)) ||
 		    (err = arg_size(p, "fio-pread length", tok[3], &op.len)) ||
@@ -741,26 +741,30 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			return perr(p, "fio-pread size %llu holds no block of %llu bytes",
 				    (unsigned long long)size,
 				    (unsigned long long)op.len);
-		if (parse_u64(tok[5], &op.seed, false) || op.seed > UINT32_MAX)
-			return perr(p, "fio-pread seed must be an unsigned 32-bit number, not '%.*s'",
-				    TOK(tok[5]));
 		for (k = 6; k <= na; k++) {
 			if (!strcmp(tok[k], "nomap") && !op.nomap)
 				op.nomap = true;
 			else if (!strcmp(tok[k], "cont") && !op.cont)
 				op.cont = true;
+			else if (!strcmp(tok[k], "t64") && !op.t64)
+				op.t64 = true;
 			else
-				return perr(p, "fio-pread: '%.*s' is not 'nomap' or 'cont' (each at most once)",
+				return perr(p, "fio-pread: '%.*s' is not 'nomap', 'cont' or 't64' (each at most once)",
 					    TOK(tok[k]));
 		}
+		if (parse_u64(tok[5], &op.seed, false) ||
+		    (!op.t64 && op.seed > UINT32_MAX))
+			return perr(p, "fio-pread seed must be an unsigned %s-bit number, not '%.*s'",
+				    op.t64 ? "64" : "32", TOK(tok[5]));
 		if (op.count > MAX_SHUFFLE_BLOCKS)
 			return perr(p, "fio-pread of %llu reads: at most 2^27",
 				    (unsigned long long)op.count);
 		/* fio's 32-bit generator; the map is a bit per block. */
-		if (op.blocks > (op.nomap ? UINT32_MAX : MAX_SHUFFLE_BLOCKS))
+		if (op.blocks > (!op.nomap ? MAX_SHUFFLE_BLOCKS
+			     : op.t64 ? UINT64_MAX : UINT32_MAX))
 			return perr(p, "fio-pread over %llu blocks: at most %s",
 				    (unsigned long long)op.blocks,
-				    op.nomap ? "2^32 - 1" : "2^27 with the random map");
+				    op.nomap ? "2^32 - 1 (without t64)" : "2^27 with the random map");
 		if (!op.nomap && op.count > op.blocks)
 			return perr(p, "fio-pread: %llu reads of %llu blocks: with the random map each block is read once (add 'nomap')",
 				    (unsigned long long)op.count,
@@ -1384,10 +1388,10 @@ uint64_t *ralab__op_order(const struct op *op, struct fio_carry *carry)
 	if (!carry)
 		carry = &local;
 	if (!op->cont || !carry->valid)
-		ralab__taus88_seed(&carry->t, (uint32_t)op->seed);
+		ralab__rng_seed(&carry->t, op->seed, op->t64);
 	else if (!op->nomap)
 		/* fio spent a draw finding the map full (time_based). */
-		ralab__taus88(&carry->t);
+		ralab__rng(&carry->t);
 	v = ralab__fio_order_from(&carry->t, op->blocks, op->count, !op->nomap);
 	carry->valid = true;
 	return v;

@@ -78,6 +78,7 @@ struct op {
 	bool nomap;      /* fio-pread: without fio's random map */
 	bool cont;       /* fio-pread: draws go on from the job's last one
 			  * (past the draw that found the map full) */
+	bool t64;        /* fio-pread: tausworthe64 (SEED is 64-bit) */
 };
 
 #define MAX_FILES 64
@@ -95,11 +96,26 @@ struct fio_taus88 {
 };
 
 /*
+ * A generator fio may make 64-bit (random_generator=tausworthe64: the
+ * offset, block-size and file generators; the others stay 32-bit).
+ */
+struct fio_rng {
+	bool use64;
+	struct fio_taus88 t;
+	uint64_t s[5]; /* taus258 */
+};
+
+void ralab__rng_seed(struct fio_rng *r, uint64_t seed, bool use64);
+uint64_t ralab__rng(struct fio_rng *r);
+/* The generator's largest value plus one, as a double (2^32 or 2^64). */
+double ralab__rng_span(const struct fio_rng *r);
+
+/*
  * A job's offset generator after its last fio-pread, which a 'cont'
  * fio-pread goes on from (a time_based pass: fio does not reseed).
  */
 struct fio_carry {
-	struct fio_taus88 t;
+	struct fio_rng t;
 	bool valid;
 };
 
@@ -123,6 +139,8 @@ uint32_t ralab__taus88(struct fio_taus88 *t);
 uint64_t ralab__fio_seed(uint64_t randseed, unsigned thread, unsigned slot);
 /* Block floor(@lastb * @r / 2^32), as fio scales a draw. */
 uint64_t ralab__fio_pick(uint32_t r, uint64_t lastb);
+/* The same from generator @g (2^32 or 2^64). */
+uint64_t ralab__fio_pick_rng(struct fio_rng *g, uint64_t lastb);
 
 /* fio's random map: which blocks of a file a job has done. */
 struct fio_map {
@@ -145,7 +163,7 @@ uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b);
 uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
 			   bool map);
 /* The same from generator @t, which it leaves after the last draw. */
-uint64_t *ralab__fio_order_from(struct fio_taus88 *t, uint64_t lastb,
+uint64_t *ralab__fio_order_from(struct fio_rng *t, uint64_t lastb,
 				uint64_t count, bool map);
 
 /* fio's non-uniform random_distribution: zipf, pareto, normal. */

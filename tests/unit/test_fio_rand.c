@@ -223,6 +223,18 @@ static int test_taus88(void)
 	return 0;
 }
 
+/* tausworthe64: fio 3.33's first draws for thread 1 (--debug=random). */
+static int test_taus258(void)
+{
+	struct fio_rng r;
+
+	ralab__rng_seed(&r, FIO_RANDSEED, true);
+	ASSERT_EQ_U64(ralab__rng(&r), 17311067694306724737ull);
+	ASSERT_EQ_U64(ralab__rng(&r), 485009114434689783ull);
+	ASSERT_EQ_U64(ralab__rng(&r), 1488059811897507987ull);
+	return 0;
+}
+
 int main(void)
 {
 	DIR *d = opendir(DIR_);
@@ -230,6 +242,7 @@ int main(void)
 	unsigned n = 0;
 
 	TEST(test_taus88);
+	TEST(test_taus258);
 	if (!d) {
 		fprintf(stderr, "no %s\n", DIR_);
 		return 1;
@@ -250,7 +263,7 @@ int main(void)
 		}
 	}
 	closedir(d);
-	if (n < 37) {
+	if (n < 39) {
 		fprintf(stderr, "only %u job files in %s\n", n, DIR_);
 		t_failed++;
 	}
