@@ -135,6 +135,17 @@ static const char *const reporting_only[] = {
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
 	"iodepth_batch", "iodepth_batch_complete", "iodepth_low", "end_fsync",
 	"fsync_on_close", "direct_io", "unlink",
+	/*
+	 * Reads unaffected: buffer contents, the libaio reaping path,
+	 * io_uring's registered buffers and files, batching (buffered
+	 * libaio reads run inside io_submit, io_uring issues in order
+	 * anyway), write-overlap checks, O_SYNC and O_DSYNC (writes only),
+	 * minimum-rate thresholds that only fail a job, statistics.
+	 */
+	"zero_buffers", "userspace_reap", "fixedbufs", "registerfiles",
+	"iodepth_batch_submit", "iodepth_batch_complete_min",
+	"iodepth_batch_complete_max", "serialize_overlap", "sync", "rate_min",
+	"rate_iops_min", "stats",
 };
 
 static const char *const modelled[] = {
@@ -150,6 +161,7 @@ static const char *const modelled[] = {
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"blocksize_range", "bssplit", "io_size", "io_limit", "allrandrepeat",
+	"pre_read", "size_increment", "lockfile",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -798,6 +810,25 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "allrandrepeat")) && (err = fio_bool(f, o, &j->allrand)))
 		return err;
+	/* Accepted at the values that leave the reads as they are. */
+	if ((o = get(f, sec, "pre_read"))) {
+		bool pre;
+
+		if ((err = fio_bool(f, o, &pre)))
+			return err;
+		if (pre)
+			return ferr(f, o->line, "pre_read=%s reads the files into the cache first, which ralab does not model",
+				    o->val);
+	}
+	if ((o = get(f, sec, "size_increment"))) {
+		if ((err = fio_size(f, o, &v)))
+			return err;
+		if (v)
+			return ferr(f, o->line, "size_increment=%s is not modelled", o->val);
+	}
+	if ((o = get(f, sec, "lockfile")) && strcmp(o->val, "none"))
+		return ferr(f, o->line, "lockfile=%s (file locking between jobs) is not modelled",
+			    o->val);
 	/*
 	 * random_generator: tausworthe64 makes the offset, block-size and
 	 * file generators 64-bit; lfsr is drawn with tausworthe (the set of

@@ -169,6 +169,15 @@ printf '[j]\nrw=read\nsize=1m\nrate=1m,2m\nrate_iops=300\n' > "$T/rate.fio"
 [ "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate' | tr '\n' /)" = "rate-iops 300/rate 1048576/" ] &&
 	ok "fio rate" || bad "fio rate" "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate')"
 
+# Options that leave buffered reads as they are run as the job without
+# them: the same .ops.
+printf '[j]\nrw=randread\nbs=4k\nsize=1m\n' > "$T/plain.fio"
+printf '[j]\nrw=randread\nbs=4k\nsize=1m\nzero_buffers\nsync=1\nfixedbufs\niodepth_batch_submit=8\nstats=0\npre_read=0\nlockfile=none\nsize_increment=0\n' > "$T/quiet.fio"
+if [ "$("$RALAB" sim --dump-ops "$T/quiet.fio" | grep -v '^#')" = \
+     "$("$RALAB" sim --dump-ops "$T/plain.fio" | grep -v '^#')" ]; then
+	ok "fio options that leave reads alone"
+else bad "fio options that leave reads alone" "$("$RALAB" sim --dump-ops "$T/quiet.fio" 2>&1 | head -3)"; fi
+
 # bssplit whose only sizes with a share cannot fit: fio itself spins
 # drawing sizes; ralab ends the file (a fuzzer found the hang).
 if out=$(timeout 20 "$RALAB" sim fuzz/corpus/fio-fixed-hang-bssplit.fio 2>&1) &&
