@@ -1391,7 +1391,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 		if (j->dist) {
 			b = ralab__fio_dist_next(&gf->dist);
 		} else {
-			b = ralab__fio_pick_rng(&g->offs, lastb);
+			b = ralab__fio_pick(&g->offs, lastb);
 			if (gf->map.bits && ralab__fio_map_test(&gf->map, b)) {
 				b = ralab__fio_map_next_free(&gf->map, b);
 				if (b == UINT64_MAX)
@@ -1427,11 +1427,28 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 }
 
 /*
- * The I/Os of one file of a job with an offset pattern (has_pattern()),
- * I/O by I/O, run-length encoded into ops: at most @m of them and
- * @budget bytes.  Random offsets fall in [@start, @start + @region);
- * sequential ones run on to the end of the file.  @thread is the job's
- * fio thread number: its generators are fio's (fio_rand.c).
+ * The mmap engine's mapping of a file's region, advised as fio advises
+ * files (fio_madvise_file): the current descriptor's.
+ */
+static void map_region(struct fio *f, const struct job *j, uint64_t start,
+		       uint64_t region)
+{
+	unsigned long long moff = start & ~4095ull,
+			   mlen = region + (start & 4095);
+
+	emit(f, "mmap %llu %llu\n", moff, mlen);
+	if (j->fadvise_hint != HINT_NONE)
+		emit(f, "madvise %llu %llu %s\n", moff, mlen, fadvise_name(j));
+}
+
+/*
+ * The I/Os of one file of a job with an offset pattern (has_pattern())
+ * or of a random mmap job, I/O by I/O: at most @m of them and @budget
+ * bytes.  Reads are run-length encoded into ops; the mmap engine maps
+ * the region and copies each I/O out of it (a touch: a fault per page
+ * not yet mapped, in order).  Random offsets fall in [@start, @start +
+ * @region); sequential ones run on to the end of the file.  @thread is
+ * the job's fio thread number: its generators are fio's (fio_rand.c).
  */
 static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 			uint64_t region, uint64_t m, uint64_t budget,
@@ -1446,51 +1463,25 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 		f->oom = true;
 		return;
 	}
+	if (j->engine == 2)
+		map_region(f, j, start, region);
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		if (!next_io(&g, &gf, &off, &len))
 			break;
-		run_add(f, j, &gf.r, off, len);
+		if (j->engine == 2) {
+			emit(f, "touch %llu %llu 4096\n",
+			     (unsigned long long)off, (unsigned long long)len);
+			f->nr_ops++;
+		} else {
+			run_add(f, j, &gf.r, off, len);
+		}
 		bytes += len;
 	}
-	run_flush(f, j, &gf.r);
+	if (j->engine == 2)
+		emit(f, "munmap\n");
+	else
+		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
-}
-
-/*
- * fio's mmap engine on a random job or one with an offset pattern: it
- * maps the job's region, advises it as it advises files, and copies each
- * I/O out of the mapping (a fault per page not yet mapped, in order).
- * Returns nonzero when the ops are full or memory ran out.
- */
-static int gen_mmap_io(struct fio *f, const struct job *j, uint64_t start,
-		       uint64_t region, uint64_t m, uint64_t budget,
-		       unsigned thread, const char *fio_name)
-{
-	unsigned long long moff = start & ~4095ull,
-			   mlen = region + (start & 4095);
-	uint64_t k, bytes = 0, off, len;
-	struct gjob g;
-	struct gfile gf;
-
-	gjob_init(&g, j, start, region, thread);
-	if (gfile_init(&g, &gf, fio_name, thread)) {
-		f->oom = true;
-		return 1;
-	}
-	emit(f, "mmap %llu %llu\n", moff, mlen);
-	if (j->fadvise_hint != HINT_NONE)
-		emit(f, "madvise %llu %llu %s\n", moff, mlen, fadvise_name(j));
-	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS;
-	     k++, f->nr_ops++) {
-		if (!next_io(&g, &gf, &off, &len))
-			break;
-		emit(f, "touch %llu %llu 4096\n", (unsigned long long)off,
-		     (unsigned long long)len);
-		bytes += len;
-	}
-	emit(f, "munmap\n");
-	ralab__fio_map_free(&gf.map);
-	return f->nr_ops >= FIO_MAX_OPS;
 }
 
 /* What fio does on opening a file: invalidate, then the fadvise hint. */
@@ -1547,19 +1538,18 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			if (!m)
 				continue;
 			emit(f, "fd %u\n", fds[fi]);
-			if (j->engine == 2 && (j->random || has_pattern(j))) {
-				if (gen_mmap_io(f, j, start, region,
-						j->max_bs > j->bs ? (j->number_ios ? j->number_ios : UINT64_MAX) : m,
-						j->max_bs > j->bs ? (per_file < pass ? per_file : pass) : m * j->bs,
-						thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf))))
-					return;
-				continue;
-			}
-			if (has_pattern(j)) {
+			if (has_pattern(j) || (j->engine == 2 && j->random)) {
+				/*
+				 * Mixed sizes: the bytes of the file's
+				 * share (or of the last io_size pass) end
+				 * it, not a count of reads.
+				 */
+				bool mixed = j->max_bs > j->bs;
+
 				gen_pattern(f, j, start, region,
-					    j->max_bs > j->bs ? (j->number_ios ? j->number_ios : UINT64_MAX) : m,
-					    j->max_bs > j->bs ? (per_file < pass ? per_file : pass) : m * j->bs, thread,
-					    fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
+					    !mixed ? m : j->number_ios ? j->number_ios : UINT64_MAX,
+					    !mixed ? m * j->bs : per_file < pass ? per_file : pass,
+					    thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
 				continue;
 			}
 			if (j->engine == 2) {
@@ -1648,13 +1638,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				f->oom = true;
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
-			unsigned long long moff = start & ~4095ull,
-					   mlen = region + (start & 4095);
-
-			emit(f, "fd %u\nmmap %llu %llu\n", fds[fi], moff, mlen);
-			if (j->fadvise_hint != HINT_NONE)
-				emit(f, "madvise %llu %llu %s\n", moff, mlen,
-				     fadvise_name(j));
+			emit(f, "fd %u\n", fds[fi]);
+			map_region(f, j, start, region);
 		}
 		for (k = 0; k < n && bytes < budget && !f->oom &&
 			    f->nr_ops < FIO_MAX_OPS;
@@ -1668,7 +1653,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					left--;
 				} else {
 					if (j->service == 2) {
-						fi = (unsigned)ralab__fio_pick_rng(&files, nfd);
+						fi = (unsigned)ralab__fio_pick(&files, nfd);
 					} else {
 						fi = next;
 						next = (next + 1) % nfd;

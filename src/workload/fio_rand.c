@@ -110,7 +110,7 @@ double ralab__rng_span(const struct fio_rng *r)
 	return r->use64 ? 18446744073709551616.0 : 4294967296.0;
 }
 
-uint64_t ralab__fio_pick_rng(struct fio_rng *g, uint64_t lastb)
+uint64_t ralab__fio_pick(struct fio_rng *g, uint64_t lastb)
 {
 	uint64_t r = ralab__rng(g);
 
@@ -129,15 +129,9 @@ uint64_t ralab__fio_seed(uint64_t randseed, unsigned thread, unsigned slot)
 	return s * thread + slot;
 }
 
-uint64_t ralab__fio_pick(uint32_t r, uint64_t lastb)
-{
-	return (uint64_t)((double)lastb * (r / 4294967296.0));
-}
-
 int ralab__fio_map_init(struct fio_map *m, uint64_t n)
 {
 	m->n = n;
-	m->done = 0;
 	m->bits = calloc((size_t)((n + 63) / 64) + 1, sizeof(*m->bits));
 	return m->bits ? 0 : -1;
 }
@@ -148,12 +142,6 @@ void ralab__fio_map_free(struct fio_map *m)
 	m->bits = NULL;
 }
 
-void ralab__fio_map_reset(struct fio_map *m)
-{
-	memset(m->bits, 0, (size_t)((m->n + 63) / 64) * sizeof(*m->bits));
-	m->done = 0;
-}
-
 bool ralab__fio_map_test(const struct fio_map *m, uint64_t b)
 {
 	return m->bits[b / 64] >> (b % 64) & 1;
@@ -161,10 +149,7 @@ bool ralab__fio_map_test(const struct fio_map *m, uint64_t b)
 
 void ralab__fio_map_set(struct fio_map *m, uint64_t b)
 {
-	if (!ralab__fio_map_test(m, b)) {
-		m->bits[b / 64] |= 1ull << (b % 64);
-		m->done++;
-	}
+	m->bits[b / 64] |= 1ull << (b % 64);
 }
 
 /* The first free block in [from, to), or UINT64_MAX. */
@@ -191,17 +176,8 @@ uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b)
 	return f != UINT64_MAX ? f : first_free(m, 0, b < m->n ? b : m->n);
 }
 
-uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
+uint64_t *ralab__fio_order(struct fio_rng *t, uint64_t lastb, uint64_t count,
 			   bool map)
-{
-	struct fio_rng t;
-
-	ralab__rng_seed(&t, seed, false);
-	return ralab__fio_order_from(&t, lastb, count, map);
-}
-
-uint64_t *ralab__fio_order_from(struct fio_rng *t, uint64_t lastb,
-				uint64_t count, bool map)
 {
 	uint64_t *v = malloc((size_t)(count ? count : 1) * sizeof(*v)), i;
 	struct fio_map m = { 0 };
@@ -211,7 +187,7 @@ uint64_t *ralab__fio_order_from(struct fio_rng *t, uint64_t lastb,
 		return NULL;
 	}
 	for (i = 0; i < count; i++) {
-		uint64_t b = ralab__fio_pick_rng(t, lastb);
+		uint64_t b = ralab__fio_pick(t, lastb);
 
 		if (map) {
 			if (ralab__fio_map_test(&m, b))

@@ -210,6 +210,38 @@ static int arg_count(struct parser *p, const char *what, const char *tok,
 	return 0;
 }
 
+/*
+ * "OFF SIZE LEN" of shuffle-pread and fio-pread (tok[1..3]): @op->off,
+ * @op->len and the region's blocks of LEN bytes (at least one).
+ */
+static int arg_region(struct parser *p, const char *name, char **tok,
+		      struct op *op, uint64_t *blocks)
+{
+	char what[40];
+	uint64_t size;
+	int err;
+
+	snprintf(what, sizeof(what), "%s offset", name);
+	if ((err = arg_size(p, what, tok[1], &op->off)))
+		return err;
+	snprintf(what, sizeof(what), "%s size", name);
+	if ((err = arg_size(p, what, tok[2], &size)))
+		return err;
+	snprintf(what, sizeof(what), "%s length", name);
+	if ((err = arg_size(p, what, tok[3], &op->len)))
+		return err;
+	if (!op->len)
+		return perr(p, "%s length must not be 0", name);
+	if (size > RALAB_MAX_POS - op->off)
+		return perr(p, "%s range ends past 2^63 - 1", name);
+	*blocks = size / op->len;
+	if (!*blocks)
+		return perr(p, "%s size %llu holds no block of %llu bytes", name,
+			    (unsigned long long)size,
+			    (unsigned long long)op->len);
+	return 0;
+}
+
 static int nargs(struct parser *p, const char *op, int have, int min, int max,
 		 const char *usage)
 {
@@ -691,24 +723,11 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		if ((err = check_op_vs_config(p, wl, &op)))
 			return err;
 	} else if (!strcmp(name, "shuffle-pread")) {
-		uint64_t size;
-
 		op.kind = OP_SHUFFLE_PREAD;
 		if ((err = nargs(p, name, na, 3, 4,
 				 "shuffle-pread OFF SIZE LEN [SEED]")) ||
-		    (err = arg_size(p, "shuffle-pread offset", tok[1], &op.off)) ||
-		    (err = arg_size(p, "shuffle-pread size", tok[2], &size)) ||
-		    (err = arg_size(p, "shuffle-pread length", tok[3], &op.len)))
+		    (err = arg_region(p, name, tok, &op, &op.count)))
 			return err;
-		if (!op.len)
-			return perr(p, "shuffle-pread length must not be 0");
-		if (size > RALAB_MAX_POS - op.off)
-			return perr(p, "shuffle-pread range ends past 2^63 - 1");
-		op.count = size / op.len;
-		if (!op.count)
-			return perr(p, "shuffle-pread size %llu holds no block of %llu bytes",
-				    (unsigned long long)size,
-				    (unsigned long long)op.len);
 		if (op.count > MAX_SHUFFLE_BLOCKS)
 			return perr(p, "shuffle-pread of %llu blocks: at most 2^27",
 				    (unsigned long long)op.count);
@@ -716,7 +735,6 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			return perr(p, "shuffle-pread seed must be an unsigned 64-bit number, not '%.*s'",
 				    TOK(tok[4]));
 	} else if (!strcmp(name, "fio-pread")) {
-		uint64_t size;
 		int k;
 
 		/*
@@ -727,20 +745,9 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		op.kind = OP_FIO_PREAD;
 		if ((err = nargs(p, name, na, 5, 8,
 				 "fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont] [t64]")) ||
-		    (err = arg_size(p, "fio-pread offset", tok[1], &op.off)) ||
-		    (err = arg_size(p, "fio-pread size", tok[2], &size)) ||
-		    (err = arg_size(p, "fio-pread length", tok[3], &op.len)) ||
+		    (err = arg_region(p, name, tok, &op, &op.blocks)) ||
 		    (err = arg_count(p, "fio-pread count", tok[4], &op.count)))
 			return err;
-		if (!op.len)
-			return perr(p, "fio-pread length must not be 0");
-		if (size > RALAB_MAX_POS - op.off)
-			return perr(p, "fio-pread range ends past 2^63 - 1");
-		op.blocks = size / op.len;
-		if (!op.blocks)
-			return perr(p, "fio-pread size %llu holds no block of %llu bytes",
-				    (unsigned long long)size,
-				    (unsigned long long)op.len);
 		for (k = 6; k <= na; k++) {
 			if (!strcmp(tok[k], "nomap") && !op.nomap)
 				op.nomap = true;
@@ -1392,7 +1399,7 @@ uint64_t *ralab__op_order(const struct op *op, struct fio_carry *carry)
 	else if (!op->nomap)
 		/* fio spent a draw finding the map full (time_based). */
 		ralab__rng(&carry->t);
-	v = ralab__fio_order_from(&carry->t, op->blocks, op->count, !op->nomap);
+	v = ralab__fio_order(&carry->t, op->blocks, op->count, !op->nomap);
 	carry->valid = true;
 	return v;
 }

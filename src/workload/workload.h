@@ -137,34 +137,28 @@ void ralab__taus88_seed(struct fio_taus88 *t, uint32_t seed);
 uint32_t ralab__taus88(struct fio_taus88 *t);
 /* The seed of generator @slot of the job with thread number @thread. */
 uint64_t ralab__fio_seed(uint64_t randseed, unsigned thread, unsigned slot);
-/* Block floor(@lastb * @r / 2^32), as fio scales a draw. */
-uint64_t ralab__fio_pick(uint32_t r, uint64_t lastb);
-/* The same from generator @g (2^32 or 2^64). */
-uint64_t ralab__fio_pick_rng(struct fio_rng *g, uint64_t lastb);
+/* A draw of @g scaled to a block of @lastb, as fio scales it. */
+uint64_t ralab__fio_pick(struct fio_rng *g, uint64_t lastb);
 
 /* fio's random map: which blocks of a file a job has done. */
 struct fio_map {
 	uint64_t *bits; /* owned */
-	uint64_t n, done;
+	uint64_t n;
 };
 
 int ralab__fio_map_init(struct fio_map *m, uint64_t n);
 void ralab__fio_map_free(struct fio_map *m);
-void ralab__fio_map_reset(struct fio_map *m);
 bool ralab__fio_map_test(const struct fio_map *m, uint64_t b);
 void ralab__fio_map_set(struct fio_map *m, uint64_t b);
 /* The next free block after @b, wrapping to 0; UINT64_MAX when full. */
 uint64_t ralab__fio_map_next_free(const struct fio_map *m, uint64_t b);
 /*
- * The first @count blocks fio draws from @lastb with generator seed @seed
- * (with its random map if @map: then @count <= @lastb).  A malloc'ed
- * array, or NULL.
+ * The next @count blocks fio draws from @lastb with generator @t, which
+ * it leaves after the last draw (with a fresh random map if @map: then
+ * @count <= @lastb).  A malloc'ed array, or NULL.
  */
-uint64_t *ralab__fio_order(uint64_t lastb, uint64_t count, uint32_t seed,
+uint64_t *ralab__fio_order(struct fio_rng *t, uint64_t lastb, uint64_t count,
 			   bool map);
-/* The same from generator @t, which it leaves after the last draw. */
-uint64_t *ralab__fio_order_from(struct fio_rng *t, uint64_t lastb,
-				uint64_t count, bool map);
 
 /* fio's non-uniform random_distribution: zipf, pareto, normal. */
 enum { FIO_DIST_ZIPF = 1, FIO_DIST_PARETO, FIO_DIST_NORMAL };
