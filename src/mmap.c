@@ -238,6 +238,18 @@ out:
 	return hit;
 }
 
+/* page_cache_ra_order() of the policy, on the window set in @ra. */
+static void mmap_ra_order(struct sim *s, struct readahead_control *ractl,
+			  struct file_ra_state *ra, unsigned order)
+{
+	if (s->policy->mmap_ra_order) {
+		s->policy->mmap_ra_order(ractl, ra, order);
+		return;
+	}
+	ra->order = (unsigned short)order;
+	page_cache_ra_order(ractl, ra);
+}
+
 /* do_sync_mmap_readahead(); true if it dropped the mmap lock (retry). */
 static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 			 bool tried)
@@ -256,8 +268,7 @@ static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 		if (!(vm_flags & VM_RAND_READ))
 			ra->size *= 2;
 		ra->async_size = HPAGE_PMD_NR;
-		ra->order = HPAGE_PMD_ORDER;
-		page_cache_ra_order(&ractl, ra);
+		mmap_ra_order(s, &ractl, ra, HPAGE_PMD_ORDER);
 		return !tried;
 	}
 	if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
@@ -277,9 +288,8 @@ static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 	ra->start = p > ra->ra_pages / 2 ? p - ra->ra_pages / 2 : 0;
 	ra->size = ra->ra_pages;
 	ra->async_size = ra->ra_pages / 4;
-	ra->order = 0;
 	ractl._index = ra->start;
-	page_cache_ra_order(&ractl, ra);
+	mmap_ra_order(s, &ractl, ra, 0);
 	return !tried;
 }
 

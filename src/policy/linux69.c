@@ -201,9 +201,81 @@ static void async_ra_69(struct readahead_control *ractl,
 	ondemand_readahead(ractl, folio, req_count);
 }
 
+/*
+ * Linux 6.1 (LTS; checked on Debian 12's 6.1.192): 6.9's readahead, but
+ * the page cache took no order-1 folio until "mm: support order-1 folios
+ * in the page cache" (M. Wilcox, 6.8), so page_cache_ra_order() allocated
+ * two order-0 folios where 6.9 allocates one of order 1.
+ */
+static void sync_ra_61(struct readahead_control *ractl,
+		       unsigned long req_count)
+{
+	ractl->no_order1 = true;
+	sync_ra_69(ractl, req_count);
+}
+
+static void async_ra_61(struct readahead_control *ractl,
+			const struct ra_folio *folio, unsigned long req_count)
+{
+	ractl->no_order1 = true;
+	async_ra_69(ractl, folio, req_count);
+}
+
+static void mmap_ra_order_61(struct readahead_control *ractl,
+			     struct file_ra_state *ra, unsigned order)
+{
+	ractl->no_order1 = true;
+	ra_order_69(ractl, ra, order);
+}
+
+const struct ralab_policy_ops ralab_policy_linux_6_1 = {
+	.name = "linux-6.1",
+	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.9 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.8)",
+	.sync_ra = sync_ra_61,
+	.async_ra = async_ra_61,
+	.mmap_ra_order = mmap_ra_order_61,
+};
+
+/*
+ * Linux 6.12 (LTS; checked on Debian's 6.12.117): 6.9 with the whole
+ * series, as merged for 6.10; nothing after it changed these paths
+ * before 6.17's ra->order.
+ */
+#define K24_ALL (K24(11) - 1)
+
+static void sync_ra_612(struct readahead_control *ractl,
+			unsigned long req_count)
+{
+	ractl->patches |= K24_ALL;
+	sync_ra_69(ractl, req_count);
+}
+
+static void async_ra_612(struct readahead_control *ractl,
+			 const struct ra_folio *folio, unsigned long req_count)
+{
+	ractl->patches |= K24_ALL;
+	async_ra_69(ractl, folio, req_count);
+}
+
+static void mmap_ra_order_612(struct readahead_control *ractl,
+			      struct file_ra_state *ra, unsigned order)
+{
+	ractl->patches |= K24_ALL;
+	ra_order_69(ractl, ra, order);
+}
+
+const struct ralab_policy_ops ralab_policy_linux_6_12 = {
+	.name = "linux-6.12",
+	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the whole kara-2024 series (6.10)",
+	.sync_ra = sync_ra_612,
+	.async_ra = async_ra_612,
+	.mmap_ra_order = mmap_ra_order_612,
+};
+
 const struct ralab_policy_ops ralab_policy_linux_6_9 = {
 	.name = "linux-6.9",
 	.source = "Linux 6.9 mm/readahead.c, before \"mm: Fix various readahead quirks\" (J. Kara, 2024); patches kara-2024/01..10",
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,
+	.mmap_ra_order = ra_order_69,
 };

@@ -95,10 +95,12 @@ struct readahead_control {
 	 * Variant switches, not in the kernel's struct: the patches applied
 	 * on top of the policy (bit n-1 for patch n of its series), and
 	 * kara-2026's "may shrink the window instead of allocating small
-	 * folios" flag for page_cache_ra_order().
+	 * folios" flag for page_cache_ra_order(), and linux-6.1's page cache
+	 * without order-1 folios.
 	 */
 	unsigned long patches;
 	bool may_shrink;
+	bool no_order1;
 };
 
 /*
@@ -126,6 +128,15 @@ struct ralab_policy_ops {
 	void (*async_ra)(struct readahead_control *ractl,
 			 const struct ra_folio *folio,
 			 unsigned long req_count);
+	/*
+	 * page_cache_ra_order() as do_sync_mmap_readahead() calls it, on the
+	 * window the caller set in @ra (read-around, VM_HUGEPAGE), asking
+	 * for @order.  NULL: 6.18's, which takes the order from ra->order.
+	 * Before 6.10 the order was an argument and gained 2 on the way in,
+	 * so a 6.9 read-around allocates order-2 folios, 6.18's order 0.
+	 */
+	void (*mmap_ra_order)(struct readahead_control *ractl,
+			      struct file_ra_state *ra, unsigned order);
 };
 
 const struct ralab_policy_ops *ralab__policy_find(const char *name);
@@ -239,6 +250,9 @@ static inline int ra_add_folios(struct readahead_control *ractl,
 		/* Do not allocate past EOF or the window. */
 		while (order > min_order && i + ((pgoff_t)1 << order) - 1 > limit)
 			order--;
+		/* Before 6.8 the page cache took no order-1 folio. */
+		if (order == 1 && ractl->no_order1)
+			order = 0;
 		err = m->ops->add_folio(m->priv, i, order,
 					i == (mark & ~(((pgoff_t)1 << order) - 1)));
 		if (err)

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Run fio job files under an older Debian kernel in a VM and record their
+# page-cache and block events in ralab's format (as record-fio.sh does on
+# the running kernel), to check ralab's models of older kernels.
+#
+#   tests/tools/record-fio-vm.sh PACKAGE OUTDIR JOB.fio...
+#
+# PACKAGE is a Debian kernel image package this machine's apt can fetch,
+# e.g. linux-image-6.1.0-57-cloud-amd64-unsigned (6.1.192) or
+# linux-image-6.12.117+deb12-cloud-amd64-unsigned; OUTDIR gets
+# NAME.events.gz for each JOB.fio; fio's bandwidth and the files' extents
+# are printed.
+#
+# Needs root, apt (network), fio, gcc, qemu-system-x86, busybox-static,
+# cpio, kmod, xfsprogs and xz-utils.  The kernel runs under qemu (TCG:
+# nested KVM failed on the machine this was written on), from an initramfs
+# holding busybox, fio with its libraries, the xfs modules and a small
+# FIEMAP/evict helper; the disk is an emulated NVMe device over a sparse
+# image, XFS, read_ahead_kb 128 and max_sectors_kb 512 (written in that
+# order).  Nothing is installed on this machine's /boot; everything lives
+# in a temporary directory removed on exit.  Those kernels have no
+# readahead tracepoints: only filemap:mm_filemap_add_to_page_cache and
+# block:block_rq_issue are recorded.  Times under TCG are the emulator's.
+set -euo pipefail
+pkg=${1:?usage: record-fio-vm.sh PACKAGE OUTDIR JOB.fio...}
+out=$(realpath -m "${2:?usage: record-fio-vm.sh PACKAGE OUTDIR JOB.fio...}")
+shift 2
+[ $# -gt 0 ] || { echo "record-fio-vm.sh: no job file" >&2; exit 2; }
+w=$(mktemp -d /tmp/ralab-vm.XXXXXX)
+trap 'rm -rf "$w"' EXIT
+mkdir -p "$out" "$w/k" "$w/r/jobs"
+cp "$@" "$w/r/jobs/"
+
+(cd "$w" && apt-get download -q "$pkg" >/dev/null)
+dpkg-deb -x "$w"/*.deb "$w/k"
+kv=$(ls "$w/k/lib/modules")
+/usr/sbin/depmod -b "$w/k" "$kv"
+
+# The FIEMAP/evict helper: "fiemap FILE" prints the first extent's first
+# and last sector and the number of extents; "fiemap -d FILE" evicts.
+cat > "$w/fiemap.c" <<'EOC'
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	struct fiemap *fm;
+	int fd = open(argv[argc - 1], O_RDONLY);
+
+	if (fd < 0)
+		return 1;
+	if (argc == 3) {
+		fsync(fd);
+		return posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	}
+	fm = calloc(1, sizeof(*fm) + 8 * sizeof(struct fiemap_extent));
+	fm->fm_length = ~0ULL;
+	fm->fm_extent_count = 8;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	if (!fm || ioctl(fd, FS_IOC_FIEMAP, fm) < 0)
+		return 1;
+	printf("%llu %llu %u\n",
+	       (unsigned long long)(fm->fm_extents[0].fe_physical >> 9),
+	       (unsigned long long)((fm->fm_extents[0].fe_physical +
+				     fm->fm_extents[0].fe_length) >> 9) - 1,
+	       fm->fm_mapped_extents);
+	return 0;
+}
+EOC
+r=$w/r
+mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/mods"
+gcc -O2 -static -o "$r/bin/fiemap" "$w/fiemap.c"
+cp /bin/busybox "$r/bin/busybox"
+cp /usr/bin/fio "$r/bin/fio"
+for l in $(ldd /usr/bin/fio | grep -o '/[^ ]*'); do
+	mkdir -p "$r$(dirname "$l")"; cp -L "$l" "$r$l"
+done
+for m in lib/libcrc32c arch/x86/crypto/crc32c-intel fs/xfs/xfs; do
+	f=$(ls "$w/k/lib/modules/$kv/kernel/$m".ko*)
+	case $f in
+	*.xz) xz -dc "$f" > "$r/mods/$(basename "$m").ko" ;;
+	*) cp "$f" "$r/mods/" ;;
+	esac
+done
+cat > "$r/init" <<'EOI'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+mount -t tracefs none /sys/kernel/tracing
+insmod /mods/crc32c-intel.ko 2>/dev/null; insmod /mods/libcrc32c.ko; insmod /mods/xfs.ko
+mount -t xfs /dev/nvme0n1 /mnt || echo "@@@ MOUNT FAILED"
+q=/sys/block/nvme0n1/queue
+echo 512 > $q/max_sectors_kb; echo 128 > $q/read_ahead_kb
+T=/sys/kernel/tracing/instances/ralab
+mkdir $T
+echo 65536 > $T/buffer_size_kb
+echo 1 > $T/events/filemap/mm_filemap_add_to_page_cache/enable
+echo 1 > $T/events/block/block_rq_issue/enable
+dev=$(cat /sys/block/nvme0n1/dev)
+for job in /jobs/*.fio; do
+	n=$(basename $job .fio)
+	mkdir -p /mnt/w/$n; cd /mnt/w/$n
+	fio --create_only=1 --output=/dev/null $job
+	sync
+	: > /tmp/ext
+	for f in $(find . -maxdepth 1 -type f | sort); do
+		fiemap -d $f; fiemap $f >> /tmp/ext
+	done
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	fio --output=/tmp/fio.out $job
+	echo 0 > $T/tracing_on
+	echo "@@@ BEGIN $n $(uname -r) $(grep -o 'READ: bw=[^ ]*' /tmp/fio.out) ext: $(tr '\n' ' ' < /tmp/ext)"
+	awk -v dev=$dev -v ext=/tmp/ext '
+	BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
+	{ sub(/^.*[0-9]+\.[0-9]+: /, "") }
+	/^mm_filemap/ {
+		if (index($0, "dev " dev " ") == 0) next
+		gsub(/dev [0-9]+:[0-9]+ ino [0-9a-f]+ pfn=0x[0-9a-f]+ /, "")
+		print; next }
+	/^block_rq_issue:/ {
+		split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
+		for (i = 1; i <= n; i++)
+			if ($6 >= lo[i] && $6 <= hi[i]) {
+				printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i], $8
+				next
+			} }' $T/trace
+	echo "@@@ END $n"
+	cd /; rm -rf /mnt/w/$n
+done
+umount /mnt
+poweroff -f
+EOI
+chmod +x "$r/init"
+(cd "$r" && find . | cpio -o -H newc 2>/dev/null) > "$w/initrd"
+truncate -s 8G "$w/disk.img"
+mkfs.xfs -q -f "$w/disk.img"
+timeout 3600 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 3000 \
+	-nographic -no-reboot -kernel "$w/k/boot/vmlinuz-$kv" -initrd "$w/initrd" \
+	-append "console=ttyS0 loglevel=4 panic=-1" \
+	-drive "file=$w/disk.img,if=none,id=d0,format=raw,cache=writeback" \
+	-device nvme,drive=d0,serial=ralab0 < /dev/null | tr -d '\r' > "$w/console"
+grep -q '@@@ MOUNT FAILED' "$w/console" && { echo "record-fio-vm.sh: XFS did not mount" >&2; exit 1; }
+awk -v d="$w" '
+# (The first line follows the escape sequences of the firmware.)
+/@@@ BEGIN/ { sub(/^.*@@@ BEGIN/, "@@@ BEGIN")
+	f = d "/" $3 ".events"; print > (d "/" $3 ".info"); next }
+/^@@@ END/ { close(f); f = ""; next }
+f != "" && /^(mm_filemap|block_rq)/ { print > f }' "$w/console"
+for f in "$w"/*.events; do
+	n=$(basename "$f" .events)
+	sed 's/.*ext: //' "$w/$n.info" |
+		awk '{ for (i = 3; i <= NF; i += 3) if ($i != 1) exit 1 }' ||
+		echo "record-fio-vm.sh: $n: a file of more than one extent" >&2
+	gzip -9n < "$f" > "$out/$n.events.gz"
+	echo "record-fio-vm.sh: $(wc -l < "$f") events: $(sed 's/^@@@ BEGIN //' "$w/$n.info")"
+done
