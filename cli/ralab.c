@@ -585,6 +585,7 @@ static int cmd_sim(int argc, char **argv)
 {
 	struct ralab_run_opts ro = { 0 };
 	struct ralab_workload *wl = NULL;
+	const struct ralab_config *cfg;
 	struct ralab_diag d = { 0 };
 	struct ralab_stats st;
 	const char *path = NULL;
@@ -673,6 +674,11 @@ static int cmd_sim(int argc, char **argv)
 		ralab_workload_free(wl);
 		return 0;
 	}
+	cfg = ralab_workload_config(wl);
+	if (ralab_workload_nr_jobs(wl) > 1 && !cfg->dev_latency_ns &&
+	    !cfg->dev_bandwidth)
+		fprintf(stderr, "ralab sim: note: %u jobs on a device whose I/O takes no time never wait for each other's reads; where their interleaving decides readahead (one file or descriptor read by several), give them a device that takes time (--set device=loop or nvme)\n",
+			ralab_workload_nr_jobs(wl));
 	if (json) {
 		win.trace = trace;
 		ro.on_event = cli_collect_window;

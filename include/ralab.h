@@ -144,6 +144,9 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 /* The workload's name (its file name), borrowed. */
 const char *ralab_workload_name(const struct ralab_workload *wl);
 
+/* The number of jobs (threads) the workload runs; 1 without 'job' lines. */
+unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl);
+
 /*
  * The workload as .ops text, borrowed: the file itself for .ops input,
  * the generated equivalent for fio job files, strace logs and iologs.

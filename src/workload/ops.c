@@ -1424,6 +1424,11 @@ const char *ralab_workload_name(const struct ralab_workload *wl)
 	return wl->name;
 }
 
+unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl)
+{
+	return wl->nr_jobs ? wl->nr_jobs : 1;
+}
+
 const char *ralab_workload_ops_text(const struct ralab_workload *wl)
 {
 	return wl->text;

@@ -227,3 +227,26 @@ printf '# file_size: 4M\nrate 1M\nread 4K 256\n' > "$T/rb.ops"
 a=$("$RALAB" sim "$T/ri.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/rb.ops" | sed -n 's/^elapsed_us=//p')
 awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 99000 && a < 99100 && b >= 996093.75 && b < 996200) }' &&
 	ok "rate limits" || bad "rate limits" "rate-iops: $a us, rate: $b us"
+
+# nfsd-like readers: four jobs pread every fourth 16 KiB chunk through one
+# descriptor.  On a device that takes time the model's threads fall into
+# one sequential stream, as the kernel's do (five runs on 6.18.44 in
+# tests/jobs/nfsd-4x16k.kernel); on the ideal device they never wait and
+# miss each other's windows, which ralab sim notes on stderr.
+N=tests/jobs/nfsd-4x16k.ops
+"$RALAB" sim --set device=loop --trace $N > "$T/nfsd" 2> "$T/nfsd.err"
+nreq=$(grep -c '^block_rq_issue: R' "$T/nfsd"); nsync=$(grep -c '^page_cache_sync_ra' "$T/nfsd")
+kmin=$(grep -v '^#' tests/jobs/nfsd-4x16k.kernel | cut -d' ' -f1 | sort -n | head -1)
+kmax=$(grep -v '^#' tests/jobs/nfsd-4x16k.kernel | cut -d' ' -f1 | sort -n | tail -1)
+if [ "$nreq" -ge $((kmin * 97 / 100)) ] && [ "$nreq" -le $((kmax * 103 / 100)) ] &&
+   [ "$nsync" -le 16 ] && ! grep -q 'note:' "$T/nfsd.err"; then
+	ok "nfsd-like shared-fd readers: $nreq requests, $nsync sync calls (kernel $kmin-$kmax)"
+else
+	bad "nfsd-like shared-fd readers" "$nreq requests, $nsync sync (kernel $kmin-$kmax); $(head -2 "$T/nfsd.err")"
+fi
+"$RALAB" sim $N > /dev/null 2> "$T/nfsd.err"
+grep -q "note: 4 jobs on a device whose I/O takes no time" "$T/nfsd.err" &&
+	ok "ralab sim notes jobs on the ideal device" ||
+	bad "ralab sim notes jobs on the ideal device" "$(cat "$T/nfsd.err")"
+"$RALAB" sim tests/cases/seed001-seq4k/case.ops > /dev/null 2> "$T/nfsd.err"
+grep -q 'note:' "$T/nfsd.err" && bad "one job: no note" "$(cat "$T/nfsd.err")" || ok "one job: no note"
