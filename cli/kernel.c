@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -92,10 +93,17 @@ static void usage_check(FILE *out)
 		"events.txt (raw kernel events, absolute sectors); nothing runs on\n"
 		"the kernel and root is not needed.\n"
 		"\n"
+		"A kernel before 6.18 has no readahead tracepoints: its recording\n"
+		"holds the page-cache and block events, which are then compared in\n"
+		"order (as with --strict).\n"
+		"\n"
 		"options:\n"
 		"  --strict            the folio and request streams must match too\n"
 		"  --workdir DIR       as for 'ralab kernel'\n"
-		"  --policy NAME       simulate with this policy (default linux-6.18)\n"
+		"  --policy NAME       simulate with this policy (default: linux-6.18\n"
+		"                      for recorded cases; for cases recorded now, the\n"
+		"                      running kernel's: linux-6.12 on 6.10 to 6.16,\n"
+		"                      linux-6.9 on 6.8 and 6.9, linux-6.1 before)\n"
 		"  --format FMT        text (default); json: one object with a verdict\n"
 		"                      per case (docs/schema/check.schema.json); csv:\n"
 		"                      a row per case; printed after the last case\n"
@@ -309,6 +317,26 @@ static int find_recording(const char *arg, char **ops, char **rec)
 	return -1;
 }
 
+/*
+ * The policy nearest the running kernel, for cases recorded now without
+ * --policy: 6.17 brought ra->order and the async trim (linux-6.18); 6.10
+ * the 2024 series (linux-6.12); 6.8 order-1 folios (linux-6.9); before
+ * that linux-6.1.  Checked on 6.1.192, 6.12.117 and 6.18.44 only.
+ */
+static const char *policy_for_kernel(const char *release)
+{
+	unsigned major = 0, minor = 0;
+
+	if (sscanf(release, "%u.%u", &major, &minor) != 2 || major > 6 ||
+	    (major == 6 && minor >= 17))
+		return "linux-6.18";
+	if (major == 6 && minor >= 10)
+		return "linux-6.12";
+	if (major == 6 && minor >= 8)
+		return "linux-6.9";
+	return "linux-6.1";
+}
+
 int cli_check(int argc, char **argv)
 {
 	const char *workdir = NULL, *policy = NULL;
@@ -365,10 +393,20 @@ int cli_check(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	struct cli_policy pol;
+	struct cli_policy pol, live;
 	struct cli_progress prog;
+	struct utsname u;
+	bool all_live = true;
 
 	if (cli_policy_parse(policy, NULL, 0, &pol)) {
+		ret = 2;
+		goto out;
+	}
+	/* Cases recorded now are compared with the running kernel's model. */
+	if (uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	if (cli_policy_parse(policy ? policy : policy_for_kernel(u.release),
+			     NULL, 0, &live)) {
 		ret = 2;
 		goto out;
 	}
@@ -405,10 +443,11 @@ int cli_check(int argc, char **argv)
 	cli_catch_signals();
 	cli_progress_start(&prog, ncases);
 	for (c = 0; c < ncases; c++) {
+		const struct cli_policy *cp = rec[c] ? &pol : &live;
 		struct ralab_run_opts ro = {
-			.policy = pol.name,
-			.patches = pol.patches,
-			.nr_patches = pol.nr_patches,
+			.policy = cp->name,
+			.patches = cp->patches,
+			.nr_patches = cp->nr_patches,
 		};
 		struct ralab_workload *wl = NULL;
 		struct ralab_diag d = { 0 };
@@ -454,7 +493,7 @@ int cli_check(int argc, char **argv)
 		ro.event_arg = sf;
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
-			cli_print_summary(sf, wl, pol.label, &st, false);
+			cli_print_summary(sf, wl, cp->label, &st, false);
 		fclose(kf);
 		fclose(sf);
 		if (r || err) {
@@ -467,6 +506,9 @@ int cli_check(int argc, char **argv)
 		cli_progress_end(&prog);
 		if (fmt == CLI_FMT_TEXT) {
 			printf("== %s\n", cases[c]);
+			if (!rec[c] && !policy)
+				printf("policy: %s (for the running kernel %s)\n",
+				       live.label, u.release);
 			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
 					      stext, strict, NULL);
 		} else {
@@ -492,9 +534,12 @@ int cli_check(int argc, char **argv)
 		cli_progress_step(&prog, cases[c]);
 	}
 	cli_progress_end(&prog);
+	for (c = 0; c < ncases; c++)
+		all_live = all_live && !rec[c];
 	if (fmt != CLI_FMT_TEXT)
 		cli_print_verdicts(stdout, fmt, "check", cases, "kernel",
-				   pol.label, strict, verdicts, reports, nv);
+				   all_live ? live.label : pol.label, strict,
+				   verdicts, reports, nv);
 out:
 	if (reports)
 		for (i = 0; (unsigned)i < nv; i++)

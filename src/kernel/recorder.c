@@ -69,6 +69,27 @@ static const char *const events[] = {
 };
 
 #define NR_EVENTS (sizeof(events) / sizeof(events[0]))
+/* events[] before this one are the readahead tracepoints (6.18 and later). */
+#define FIRST_NON_RA_EVENT 4
+
+/*
+ * Kernels before 6.18 have no readahead tracepoints; recording there keeps
+ * the page-cache and block events only, which ralab check then compares
+ * in order (cli/diff.c).  Return: true if the readahead ones exist.
+ */
+static bool have_ra_events(const char *tracefs)
+{
+	char path[256];
+	unsigned i;
+
+	for (i = 0; i < FIRST_NON_RA_EVENT; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/enable", tracefs,
+			 events[i]);
+		if (access(path, W_OK))
+			return false;
+	}
+	return true;
+}
 
 struct extent {
 	uint64_t logical, physical, length; /* bytes */
@@ -202,10 +223,10 @@ int ralab_kernel_check(enum ralab_fs fs, struct ralab_diag *diag)
 	t = find_tracefs();
 	if (!t)
 		return rerr(&r, -ENOENT, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-	for (i = 0; i < NR_EVENTS; i++) {
+	for (i = have_ra_events(t) ? 0 : FIRST_NON_RA_EVENT; i < NR_EVENTS; i++) {
 		snprintf(path, sizeof(path), "%s/events/%s/enable", t, events[i]);
 		if (access(path, W_OK))
-			return rerr(&r, -ENOENT, "this kernel has no tracepoint %s (Linux 6.18 or later has the readahead ones)",
+			return rerr(&r, -ENOENT, "this kernel has no tracepoint %s",
 				    events[i]);
 	}
 	if (!have_program(fs == RALAB_FS_EXT4 ? "mkfs.ext4" : "mkfs.xfs"))
@@ -660,7 +681,8 @@ static int trace_setup(struct rec *r)
 	snprintf(val, sizeof(val), "%u", TRACE_BUFFER_KB);
 	if ((err = write_file(path, val)))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
-	for (i = 0; i < NR_EVENTS; i++) {
+	for (i = have_ra_events(r->tracefs) ? 0 : FIRST_NON_RA_EVENT;
+	     i < NR_EVENTS; i++) {
 		if (i == NR_EVENTS - 1)
 			snprintf(val, sizeof(val), "dev == %u", r->kdev);
 		else

@@ -21,12 +21,19 @@
  *      the request gets async_size = size / 2.
  *   08 async and sync paths separated: an async hit at index 0 is no
  *      longer an initial window; sync calls never take the sequential test.
+ * And, not of the series (bit 11, "shao-2024"): Y. Shao's "mm/readahead: fix
+ * large folio support in async readahead" (Dec 2024, 6.13, Cc: stable):
+ * the sequential step keeps a window larger than get_next_ra_size() gives
+ * (max(size, next)), in the one branch where 6.9 takes that step.  The
+ * stable kernels have it: 6.1.192 and 6.12.117 behave so in the VM.
  * Patches 04, 05, 06, 09 and 10 change no behaviour (refactoring, dead
  * code); applying them gives identical results, which the tests check.
  */
 #include "policy.h"
 
 #define K24(n) (1ul << ((n) - 1))
+#define K24_ALL (K24(11) - 1) /* the ten patches of the series */
+#define SHAO_2024 K24(11)     /* registry.c: "shao-2024" */
 
 static bool has(const struct readahead_control *ractl, unsigned n)
 {
@@ -110,8 +117,12 @@ static void ondemand_readahead(struct readahead_control *ractl,
 		  : !has(ractl, 1) && !has(ractl, 8) &&
 			    (index == expected ||
 			     index == ra->start + ra->size)) {
+		unsigned long next = get_next_ra_size(ra, max_pages);
+
 		ra->start += ra->size;
-		ra->size = (unsigned)get_next_ra_size(ra, max_pages);
+		/* shao-2024: a window larger than the next size is kept. */
+		if (!has(ractl, 11) || next > ra->size)
+			ra->size = (unsigned)next;
 		ra->async_size = ra->size;
 		goto readit;
 	}
@@ -211,6 +222,7 @@ static void sync_ra_61(struct readahead_control *ractl,
 		       unsigned long req_count)
 {
 	ractl->no_order1 = true;
+	ractl->patches |= SHAO_2024;
 	sync_ra_69(ractl, req_count);
 }
 
@@ -218,6 +230,7 @@ static void async_ra_61(struct readahead_control *ractl,
 			const struct ra_folio *folio, unsigned long req_count)
 {
 	ractl->no_order1 = true;
+	ractl->patches |= SHAO_2024;
 	async_ra_69(ractl, folio, req_count);
 }
 
@@ -225,6 +238,7 @@ static void mmap_ra_order_61(struct readahead_control *ractl,
 			     struct file_ra_state *ra, unsigned order)
 {
 	ractl->no_order1 = true;
+	ractl->patches |= SHAO_2024;
 	ra_order_69(ractl, ra, order);
 }
 
@@ -241,26 +255,25 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
  * series, as merged for 6.10; nothing after it changed these paths
  * before 6.17's ra->order.
  */
-#define K24_ALL (K24(11) - 1)
 
 static void sync_ra_612(struct readahead_control *ractl,
 			unsigned long req_count)
 {
-	ractl->patches |= K24_ALL;
+	ractl->patches |= K24_ALL | SHAO_2024;
 	sync_ra_69(ractl, req_count);
 }
 
 static void async_ra_612(struct readahead_control *ractl,
 			 const struct ra_folio *folio, unsigned long req_count)
 {
-	ractl->patches |= K24_ALL;
+	ractl->patches |= K24_ALL | SHAO_2024;
 	async_ra_69(ractl, folio, req_count);
 }
 
 static void mmap_ra_order_612(struct readahead_control *ractl,
 			      struct file_ra_state *ra, unsigned order)
 {
-	ractl->patches |= K24_ALL;
+	ractl->patches |= K24_ALL | SHAO_2024;
 	ra_order_69(ractl, ra, order);
 }
 

@@ -44,6 +44,8 @@ static const struct ralab_patch patches[] = {
 	{ "kara-2024/08", "linux-6.9", 8, "readahead: Disentangle async and sync readahead", true },
 	{ "kara-2024/09", "linux-6.9", 9, "readahead: Fold try_context_readahead() into its single caller", false },
 	{ "kara-2024/10", "linux-6.9", 10, "readahead: Simplify gotos in page_cache_sync_ra()", false },
+	/* Y. Shao, Dec 2024, 6.13, backported to the stable kernels. */
+	{ "shao-2024", "linux-6.9", 11, "mm/readahead: fix large folio support in async readahead", true },
 };
 
 #define NR_PATCHES (sizeof(patches) / sizeof(patches[0]))
