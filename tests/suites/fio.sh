@@ -241,3 +241,21 @@ for kv in 6.1 6.12; do
 	done
 	[ $nold -ge 38 ] || bad "fio on linux-$kv" "only $nold recorded jobs in tests/fio/real-$kv"
 done
+
+# ralab check on a recording without readahead events (a kernel before
+# 6.18): the page-cache and block streams are compared in order.
+mkdir -p "$T/old61"
+"$RALAB" sim --dump-ops tests/fio/real/mmap-perc.fio > "$T/old61/case.ops"
+cp tests/fio/real-6.1/mmap-perc.events.gz "$T/old61/events.txt.gz"
+if "$RALAB" check --policy linux-6.1 "$T/old61" > "$T/old61.out" 2>&1 &&
+   grep -q '^readahead_events: not recorded' "$T/old61.out" &&
+   grep -q '^folio stream: MATCH' "$T/old61.out"; then
+	ok "check without readahead events: linux-6.1 matches"
+else bad "check without readahead events" "$(head -5 "$T/old61.out")"; fi
+if "$RALAB" check --policy linux-6.9 "$T/old61" > "$T/old61.out" 2>&1; then
+	bad "check without readahead events: linux-6.9 differs" "$(tail -3 "$T/old61.out")"
+else
+	grep -q '^folio stream: DIFFER' "$T/old61.out" &&
+		ok "check without readahead events: linux-6.9 differs (order-1 folios)" ||
+		bad "check without readahead events: linux-6.9 differs" "$(tail -3 "$T/old61.out")"
+fi
