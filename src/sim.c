@@ -312,6 +312,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->q.st = st;
 	s->q.emit = on_event ? blk_emit : NULL;
 	s->q.emit_arg = s;
+	s->q.plug_lifo = policy->flags & RA_POLICY_PLUG_LIFO;
 	s->s_maxbytes = cfg->fs == RALAB_FS_EXT4 ? EXT4_S_MAXBYTES
 						 : (uint64_t)INT64_MAX;
 	s->inodes = calloc(nr_inodes, sizeof(*s->inodes));
@@ -320,7 +321,11 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->nr_inodes = nr_inodes;
 	for (i = 0; i < nr_inodes; i++) {
 		struct sim_inode *in = &s->inodes[i];
+		unsigned max_order = cfg->max_folio_order;
 
+		if (cfg->fs == RALAB_FS_EXT4 &&
+		    (policy->flags & RA_POLICY_EXT4_ORDER0))
+			max_order = 0;
 		in->sim = s;
 		pc_init(&in->pc);
 		in->mapping = (struct ra_mapping){
@@ -328,8 +333,8 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			.priv = in,
 			.i_size = sizes[i],
 			.min_order = 0,
-			.max_order = cfg->max_folio_order,
-			.large_folios = cfg->max_folio_order > 0,
+			.max_order = max_order,
+			.large_folios = max_order > 0,
 			.io_pages = s->q.io_pages,
 		};
 	}

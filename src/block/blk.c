@@ -159,7 +159,7 @@ static void plug_flush(struct blk_queue *q)
 	unsigned i;
 
 	for (i = 0; i < q->plug_count; i++)
-		rq_issue(q, &q->plug[i]);
+		rq_issue(q, &q->plug[q->plug_lifo ? q->plug_count - 1 - i : i]);
 	q->plug_count = 0;
 }
 

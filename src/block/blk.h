@@ -41,6 +41,12 @@ struct blk_queue {
 
 	struct blk_rq plug[BLK_PLUG_MAX_RQ];
 	unsigned plug_count;
+	/*
+	 * Issue a flushed plug's requests last first: blk-mq's plug list was
+	 * popped from its head (6.1.192 does so; 6.12.117 and 6.18 issue
+	 * them in order).
+	 */
+	bool plug_lifo;
 
 	/*
 	 * The device: up to @qd requests in service, each done @lat_ns after

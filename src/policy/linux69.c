@@ -244,7 +244,8 @@ static void mmap_ra_order_61(struct readahead_control *ractl,
 
 const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
-	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.9 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.8)",
+	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.9+shao-2024 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.8)",
+	.flags = RA_POLICY_EXT4_ORDER0 | RA_POLICY_PLUG_LIFO,
 	.sync_ra = sync_ra_61,
 	.async_ra = async_ra_61,
 	.mmap_ra_order = mmap_ra_order_61,
@@ -279,7 +280,8 @@ static void mmap_ra_order_612(struct readahead_control *ractl,
 
 const struct ralab_policy_ops ralab_policy_linux_6_12 = {
 	.name = "linux-6.12",
-	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the whole kara-2024 series (6.10)",
+	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the whole kara-2024 series (6.10) + shao-2024",
+	.flags = RA_POLICY_EXT4_ORDER0,
 	.sync_ra = sync_ra_612,
 	.async_ra = async_ra_612,
 	.mmap_ra_order = mmap_ra_order_612,
@@ -288,6 +290,7 @@ const struct ralab_policy_ops ralab_policy_linux_6_12 = {
 const struct ralab_policy_ops ralab_policy_linux_6_9 = {
 	.name = "linux-6.9",
 	.source = "Linux 6.9 mm/readahead.c, before \"mm: Fix various readahead quirks\" (J. Kara, 2024); patches kara-2024/01..10",
+	.flags = RA_POLICY_EXT4_ORDER0,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,
 	.mmap_ra_order = ra_order_69,

@@ -117,6 +117,13 @@ enum {
 	 * offset within the last page read.
 	 */
 	RA_POLICY_READ_PAGEWISE = 1u << 0,
+	/*
+	 * ext4 mappings have no large folios: before "ext4: enable large
+	 * folio for regular file" (Zhang Yi, 6.16) ext4 read in order 0.
+	 */
+	RA_POLICY_EXT4_ORDER0 = 1u << 1,
+	/* The block layer issues a plug's requests last first (6.1). */
+	RA_POLICY_PLUG_LIFO = 1u << 2,
 };
 
 struct ralab_policy_ops {
