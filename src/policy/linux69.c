@@ -213,10 +213,12 @@ static void async_ra_69(struct readahead_control *ractl,
 }
 
 /*
- * Linux 6.1 (LTS; checked on Debian 12's 6.1.192): 6.9's readahead, but
- * the page cache took no order-1 folio until "mm: support order-1 folios
- * in the page cache" (M. Wilcox, 6.8), so page_cache_ra_order() allocated
- * two order-0 folios where 6.9 allocates one of order 1.
+ * Linux 6.1 (LTS; checked on Debian 12's 6.1.192): 6.9's readahead with
+ * shao-2024 (a stable backport), but the page cache took no order-1 folio
+ * until "mm: support order-1 folios in the page cache" (M. Wilcox, 6.8),
+ * so page_cache_ra_order() allocated two order-0 folios where 6.9
+ * allocates one of order 1.  Outside readahead (policy flags): ext4 reads
+ * in order 0, and blk-mq issues a flushed plug's requests last first.
  */
 static void sync_ra_61(struct readahead_control *ractl,
 		       unsigned long req_count)
@@ -253,8 +255,9 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 
 /*
  * Linux 6.12 (LTS; checked on Debian's 6.12.117): 6.9 with the whole
- * series, as merged for 6.10; nothing after it changed these paths
- * before 6.17's ra->order.
+ * series, as merged for 6.10, and shao-2024 (6.13, backported); ext4
+ * reads in order 0 (large folios came to ext4 in 6.16).  9 of 109
+ * recorded cases still differ (tests/kernels/linux-6.12/KNOWN).
  */
 
 static void sync_ra_612(struct readahead_control *ractl,
