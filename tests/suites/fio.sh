@@ -32,8 +32,9 @@ done
 [ $n = 9 ] && ok "fio seed002 jobs" || bad "fio seed002 jobs" "$n of 9 ran"
 # A job file and its --dump-ops text are the same workload.
 "$RALAB" sim --dump-ops tests/fio/mixed-small.fio > "$T/mixed.ops"
-"$RALAB" sim tests/fio/mixed-small.fio | grep -v '^case=' > "$T/a"
-"$RALAB" sim "$T/mixed.ops" | grep -v '^case=' > "$T/b"
+# (Six jobs on the ideal device: ralab sim's note on stderr is expected.)
+"$RALAB" sim tests/fio/mixed-small.fio 2> /dev/null | grep -v '^case=' > "$T/a"
+"$RALAB" sim "$T/mixed.ops" 2> /dev/null | grep -v '^case=' > "$T/b"
 cmp -s "$T/a" "$T/b" && ok "fio dump-ops equivalent" || bad "fio dump-ops equivalent" "$(diff "$T/a" "$T/b" | head)"
 
 # fadvise_hint takes fio's values: 0 (none), 1 (as the workload), or an

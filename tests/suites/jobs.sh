@@ -10,9 +10,9 @@ skipped_syncs() { # TRACE: sync misses whose window started elsewhere
 		split($2, a, "="); if (a[2] != want) print want " -> " a[2]; want = "" }' "$1"
 }
 R=tests/jobs/race-patch01.ops
-"$RALAB" sim --trace --policy linux-6.9 $R > "$T/r69"
-"$RALAB" sim --trace --policy linux-6.9+kara-2024/01 $R > "$T/r01"
-"$RALAB" sim --trace --policy linux-6.18 $R > "$T/r618"
+"$RALAB" sim --trace --policy linux-6.9 $R 2> /dev/null > "$T/r69"
+"$RALAB" sim --trace --policy linux-6.9+kara-2024/01 $R 2> /dev/null > "$T/r01"
+"$RALAB" sim --trace --policy linux-6.18 $R 2> /dev/null > "$T/r618"
 if [ "$(skipped_syncs "$T/r69")" = "28 -> 60" ] && [ -z "$(skipped_syncs "$T/r618")" ] &&
    [ -z "$(skipped_syncs "$T/r01")" ]; then
 	ok "race kara-2024/01: 6.9 skips the missed page, 01 and 6.18 read it"
@@ -58,10 +58,10 @@ done
 # 'wait' (fio stonewall) serialises jobs; without it they overlap.
 printf '# file_size: 8M\n# device: loop\njob a\nread 64K eof\njob b\nread 64K eof\n' > "$T/par.ops"
 printf '# file_size: 8M\n# device: loop\njob a\nread 64K eof\njob b\nwait\nread 64K eof\n' > "$T/seq.ops"
-pa=$("$RALAB" sim "$T/par.ops" | sed -n 's/^job.b.elapsed_us=//p')
-sa=$("$RALAB" sim "$T/seq.ops" | sed -n 's/^job.a.elapsed_us=//p')
-sb=$("$RALAB" sim "$T/seq.ops" | sed -n 's/^job.b.elapsed_us=//p')
-st=$("$RALAB" sim "$T/seq.ops" | sed -n 's/^job.b.start_us=//p')
+pa=$("$RALAB" sim "$T/par.ops" 2> /dev/null | sed -n 's/^job.b.elapsed_us=//p')
+sa=$("$RALAB" sim "$T/seq.ops" 2> /dev/null | sed -n 's/^job.a.elapsed_us=//p')
+sb=$("$RALAB" sim "$T/seq.ops" 2> /dev/null | sed -n 's/^job.b.elapsed_us=//p')
+st=$("$RALAB" sim "$T/seq.ops" 2> /dev/null | sed -n 's/^job.b.start_us=//p')
 # Serial: b starts when a has ended (and finds the file cached); parallel:
 # b reads it cold beside a.  A job's elapsed time counts from its start.
 awk -v pa="$pa" -v sa="$sa" -v sb="$sb" -v st="$st" 'BEGIN { exit !(st == sa && sb < sa / 2 && pa > sb) }' &&
