@@ -315,6 +315,7 @@ static inline struct readahead_control sim_ractl(const struct sim *s,
 		.has_file = true,
 		._index = index,
 		.patches = s->patches,
+		.no_order1 = s->policy->flags & RA_POLICY_NO_ORDER1,
 	};
 
 	return ractl;

@@ -167,6 +167,7 @@ static struct readahead_control api_ractl(struct ralab_ra *ra, pgoff_t index)
 		.has_file = true,
 		._index = index,
 		.patches = ra->patches,
+		.no_order1 = ra->policy->flags & RA_POLICY_NO_ORDER1,
 	};
 
 	return ractl;

@@ -220,37 +220,15 @@ static void async_ra_69(struct readahead_control *ractl,
  * allocates one of order 1.  Outside readahead (policy flags): ext4 reads
  * in order 0, and blk-mq issues a flushed plug's requests last first.
  */
-static void sync_ra_61(struct readahead_control *ractl,
-		       unsigned long req_count)
-{
-	ractl->no_order1 = true;
-	ractl->patches |= SHAO_2024;
-	sync_ra_69(ractl, req_count);
-}
-
-static void async_ra_61(struct readahead_control *ractl,
-			const struct ra_folio *folio, unsigned long req_count)
-{
-	ractl->no_order1 = true;
-	ractl->patches |= SHAO_2024;
-	async_ra_69(ractl, folio, req_count);
-}
-
-static void mmap_ra_order_61(struct readahead_control *ractl,
-			     struct file_ra_state *ra, unsigned order)
-{
-	ractl->no_order1 = true;
-	ractl->patches |= SHAO_2024;
-	ra_order_69(ractl, ra, order);
-}
-
 const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
 	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.9+shao-2024 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.8)",
-	.flags = RA_POLICY_EXT4_ORDER0 | RA_POLICY_PLUG_LIFO,
-	.sync_ra = sync_ra_61,
-	.async_ra = async_ra_61,
-	.mmap_ra_order = mmap_ra_order_61,
+	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
+		 RA_POLICY_PLUG_LIFO,
+	.patches = SHAO_2024,
+	.sync_ra = sync_ra_69,
+	.async_ra = async_ra_69,
+	.mmap_ra_order = ra_order_69,
 };
 
 /*
@@ -259,35 +237,14 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
  * reads in order 0 (large folios came to ext4 in 6.16).  9 of 109
  * recorded cases still differ (tests/kernels/linux-6.12/KNOWN).
  */
-
-static void sync_ra_612(struct readahead_control *ractl,
-			unsigned long req_count)
-{
-	ractl->patches |= K24_ALL | SHAO_2024;
-	sync_ra_69(ractl, req_count);
-}
-
-static void async_ra_612(struct readahead_control *ractl,
-			 const struct ra_folio *folio, unsigned long req_count)
-{
-	ractl->patches |= K24_ALL | SHAO_2024;
-	async_ra_69(ractl, folio, req_count);
-}
-
-static void mmap_ra_order_612(struct readahead_control *ractl,
-			      struct file_ra_state *ra, unsigned order)
-{
-	ractl->patches |= K24_ALL | SHAO_2024;
-	ra_order_69(ractl, ra, order);
-}
-
 const struct ralab_policy_ops ralab_policy_linux_6_12 = {
 	.name = "linux-6.12",
 	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the whole kara-2024 series (6.10) + shao-2024",
 	.flags = RA_POLICY_EXT4_ORDER0,
-	.sync_ra = sync_ra_612,
-	.async_ra = async_ra_612,
-	.mmap_ra_order = mmap_ra_order_612,
+	.patches = K24_ALL | SHAO_2024,
+	.sync_ra = sync_ra_69,
+	.async_ra = async_ra_69,
+	.mmap_ra_order = ra_order_69,
 };
 
 const struct ralab_policy_ops ralab_policy_linux_6_9 = {

@@ -124,12 +124,19 @@ enum {
 	RA_POLICY_EXT4_ORDER0 = 1u << 1,
 	/* The block layer issues a plug's requests last first (6.1). */
 	RA_POLICY_PLUG_LIFO = 1u << 2,
+	/* No order-1 folio in the page cache (before 6.8): ractl->no_order1. */
+	RA_POLICY_NO_ORDER1 = 1u << 3,
 };
 
 struct ralab_policy_ops {
 	const char *name;
 	const char *source; /* where the behaviour comes from */
 	unsigned flags;     /* RA_POLICY_* */
+	/*
+	 * Patch bits always applied (ralab_patch.bit of the code this policy
+	 * runs): a kernel that is a base plus patches, e.g. linux-6.12.
+	 */
+	unsigned long patches;
 	void (*sync_ra)(struct readahead_control *ractl,
 			unsigned long req_count);
 	void (*async_ra)(struct readahead_control *ractl,

@@ -119,7 +119,7 @@ int ralab__policy_resolve(const char *name, const char *const *patch_names,
 	*policy = ralab__policy_find(name);
 	if (!*policy)
 		return -ENOENT;
-	*bits = 0;
+	*bits = (*policy)->patches;
 	for (i = 0; i < nr_patches; i++) {
 		const struct ralab_patch *p = ralab__patch_find(patch_names[i]);
 

@@ -195,6 +195,16 @@ else bad "fio bssplit that cannot fit ends" "$(echo "$out" | tail -3)"; fi
 # (the offset of the read before); io_uring's reads in order without
 # prev_pos ('; compare: without prev_pos': a read that waited moves it
 # early).
+# fio_events_match LABEL A B ERR: the events A (ralab) are those of B
+# (the kernel, not empty); else the error output ERR and a diff.
+fio_events_match() {
+	if [ -s "$3" ] && cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		bad "$1" "$(cat "$4"; diff "$3" "$2" | head -6)"
+	fi
+}
+
 nreal=0
 for f in tests/fio/real/*.fio; do
 	n=${f%.fio}; name=$(basename "$n")
@@ -210,11 +220,7 @@ for f in tests/fio/real/*.fio; do
 	else
 		cp "$T/real.sim" "$T/real.a"; cp "$T/real.k" "$T/real.b"
 	fi
-	if [ -s "$T/real.b" ] && cmp -s "$T/real.a" "$T/real.b"; then
-		ok "fio itself: $name"
-	else
-		bad "fio itself: $name" "$(cat "$T/real.err"; diff "$T/real.b" "$T/real.a" | head -6)"
-	fi
+	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
 [ $nreal -ge 38 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
@@ -234,11 +240,7 @@ for kv in 6.1 6.12; do
 		if grep -q '^; compare: multiset' "$f"; then
 			sort -o "$T/old.a" "$T/old.a"; sort -o "$T/old.b" "$T/old.b"
 		fi
-		if [ -s "$T/old.b" ] && cmp -s "$T/old.a" "$T/old.b"; then
-			ok "fio on linux-$kv: $name"
-		else
-			bad "fio on linux-$kv: $name" "$(cat "$T/old.err"; diff "$T/old.b" "$T/old.a" | head -6)"
-		fi
+		fio_events_match "fio on linux-$kv: $name" "$T/old.a" "$T/old.b" "$T/old.err"
 	done
 	[ $nold -ge 38 ] || bad "fio on linux-$kv" "only $nold recorded jobs in tests/fio/real-$kv"
 done
