@@ -3,16 +3,19 @@
 # page-cache and block events in ralab's format (as record-fio.sh does on
 # the running kernel), to check ralab's models of older kernels.
 #
-#   tests/tools/record-fio-vm.sh PACKAGE OUTDIR JOB.fio...
+#   tests/tools/record-fio-vm.sh KERNEL OUTDIR JOB.fio...
 #
-# PACKAGE is a Debian kernel image package this machine's apt can fetch,
+# KERNEL is a Debian kernel image package this machine's apt can fetch,
 # e.g. linux-image-6.1.0-57-cloud-amd64-unsigned (6.1.192) or
-# linux-image-6.12.117+deb12-cloud-amd64-unsigned; OUTDIR gets
+# linux-image-6.12.117+deb12-cloud-amd64-unsigned, or a comma-separated
+# list of .deb files holding a kernel and its modules (Ubuntu splits them:
+# linux-image-unsigned-6.8.0-31-generic_*.deb,linux-modules-6.8.0-31-...,
+# from archive.ubuntu.com's pool/main/l/linux/); OUTDIR gets
 # NAME.events.gz for each JOB.fio; fio's bandwidth and the files' extents
 # are printed.
 #
 # Needs root, apt (network), fio, gcc, qemu-system-x86, busybox-static,
-# cpio, kmod, xfsprogs and xz-utils.  The kernel runs under qemu (TCG:
+# cpio, kmod, xfsprogs, xz-utils and zstd.  The kernel runs under qemu (TCG:
 # nested KVM failed on the machine this was written on), from an initramfs
 # holding busybox, fio with its libraries, the xfs modules and a small
 # FIEMAP/evict helper; the disk is an emulated NVMe device over a sparse
@@ -22,8 +25,8 @@
 # readahead tracepoints: only filemap:mm_filemap_add_to_page_cache and
 # block:block_rq_issue are recorded.  Times under TCG are the emulator's.
 set -euo pipefail
-pkg=${1:?usage: record-fio-vm.sh PACKAGE OUTDIR JOB.fio...}
-out=$(realpath -m "${2:?usage: record-fio-vm.sh PACKAGE OUTDIR JOB.fio...}")
+pkg=${1:?usage: record-fio-vm.sh KERNEL OUTDIR JOB.fio...}
+out=$(realpath -m "${2:?usage: record-fio-vm.sh KERNEL OUTDIR JOB.fio...}")
 shift 2
 [ $# -gt 0 ] || { echo "record-fio-vm.sh: no job file" >&2; exit 2; }
 w=$(mktemp -d /tmp/ralab-vm.XXXXXX)
@@ -31,8 +34,12 @@ trap 'rm -rf "$w"' EXIT
 mkdir -p "$out" "$w/k" "$w/r/jobs"
 cp "$@" "$w/r/jobs/"
 
-(cd "$w" && apt-get download -q "$pkg" >/dev/null)
-dpkg-deb -x "$w"/*.deb "$w/k"
+case $pkg in
+*.deb*)	IFS=, read -ra debs <<< "$pkg"
+	for d in "${debs[@]}"; do dpkg-deb -x "$d" "$w/k"; done ;;
+*)	(cd "$w" && apt-get download -q "$pkg" >/dev/null)
+	dpkg-deb -x "$w"/*.deb "$w/k" ;;
+esac
 kv=$(ls "$w/k/lib/modules")
 /usr/sbin/depmod -b "$w/k" "$kv"
 
@@ -79,12 +86,18 @@ cp /usr/bin/fio "$r/bin/fio"
 for l in $(ldd /usr/bin/fio | grep -o '/[^ ]*'); do
 	mkdir -p "$r$(dirname "$l")"; cp -L "$l" "$r$l"
 done
-for m in lib/libcrc32c arch/x86/crypto/crc32c-intel fs/xfs/xfs; do
-	f=$(ls "$w/k/lib/modules/$kv/kernel/$m".ko*)
+# The modules XFS and NVMe need, in load order (numbered for the init's
+# glob); those built in print "builtin" and are skipped.
+i=10
+for f in $(/usr/sbin/modprobe -d "$w/k" -S "$kv" --show-depends \
+		-a crc32c-intel xfs nvme | awk '$1 == "insmod" { print $2 }'); do
+	m=$r/mods/$i-$(basename "${f%%.ko*}").ko
 	case $f in
-	*.xz) xz -dc "$f" > "$r/mods/$(basename "$m").ko" ;;
-	*) cp "$f" "$r/mods/" ;;
+	*.xz) xz -dc "$f" > "$m" ;;
+	*.zst) zstd -qdc "$f" > "$m" ;;
+	*) cp "$f" "$m" ;;
 	esac
+	i=$((i + 1))
 done
 cat > "$r/init" <<'EOI'
 #!/bin/busybox sh
@@ -92,7 +105,8 @@ cat > "$r/init" <<'EOI'
 export PATH=/bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 mount -t tracefs none /sys/kernel/tracing
-insmod /mods/crc32c-intel.ko 2>/dev/null; insmod /mods/libcrc32c.ko; insmod /mods/xfs.ko
+for m in /mods/*.ko; do insmod $m; done
+i=0; while [ ! -e /dev/nvme0n1 ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
 mount -t xfs /dev/nvme0n1 /mnt || echo "@@@ MOUNT FAILED"
 q=/sys/block/nvme0n1/queue
 echo 512 > $q/max_sectors_kb; echo 128 > $q/read_ahead_kb
