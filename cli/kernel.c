@@ -320,8 +320,10 @@ static int find_recording(const char *arg, char **ops, char **rec)
 /*
  * The policy nearest the running kernel, for cases recorded now without
  * --policy: 6.17 brought ra->order and the async trim (linux-6.18); 6.10
- * the 2024 series (linux-6.12); 6.8 order-1 folios (linux-6.9); before
- * that linux-6.1.  Checked on 6.1.192, 6.12.117 and 6.18.44 only.
+ * the 2024 series (linux-6.12); 6.9 order-1 folios in readahead
+ * (linux-6.9); 6.8 is linux-6.8 (a loop device without merges, no
+ * shao-2024); before that linux-6.1.  Checked on 6.1.192, Ubuntu's
+ * 6.8.0-31, 6.12.117 and 6.18.44 only.
  */
 static const char *policy_for_kernel(const char *release)
 {
@@ -332,8 +334,10 @@ static const char *policy_for_kernel(const char *release)
 		return "linux-6.18";
 	if (major == 6 && minor >= 10)
 		return "linux-6.12";
-	if (major == 6 && minor >= 8)
+	if (major == 6 && minor >= 9)
 		return "linux-6.9";
+	if (major == 6 && minor == 8)
+		return "linux-6.8";
 	return "linux-6.1";
 }
 

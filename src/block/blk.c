@@ -172,7 +172,7 @@ static void submit_piece(struct blk_queue *q, uint64_t sector,
 	if (q->plug_count) {
 		last = &q->plug[q->plug_count - 1];
 		/* blk_attempt_plug_merge(): back merge into the last one. */
-		if (last->readahead == ra &&
+		if (!q->nomerges && last->readahead == ra &&
 		    last->sector + last->nr_sectors == sector &&
 		    last->nr_sectors + nr_sectors <= q->max_sectors &&
 		    last->nr_segs + nr_segs <= q->max_segments) {
@@ -182,7 +182,8 @@ static void submit_piece(struct blk_queue *q, uint64_t sector,
 		}
 		/* blk_add_rq_to_plug(). */
 		if (q->plug_count >= BLK_PLUG_MAX_RQ ||
-		    (uint64_t)last->nr_sectors * 512 >= BLK_PLUG_FLUSH_SIZE)
+		    (!q->nomerges &&
+		     (uint64_t)last->nr_sectors * 512 >= BLK_PLUG_FLUSH_SIZE))
 			plug_flush(q);
 	}
 	q->plug[q->plug_count++] = (struct blk_rq){

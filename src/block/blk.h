@@ -43,10 +43,16 @@ struct blk_queue {
 	unsigned plug_count;
 	/*
 	 * Issue a flushed plug's requests last first: blk-mq's plug list was
-	 * popped from its head (6.1.192 does so; 6.12.117 and 6.18 issue
-	 * them in order).
+	 * popped from its head (6.1.192 and 6.8.0-31 do so; 6.12.117 and
+	 * 6.18 issue them in order).
 	 */
 	bool plug_lifo;
+	/*
+	 * QUEUE_FLAG_NOMERGES (sysfs nomerges 2): blk_mq_submit_bio() tries
+	 * no plug merge, and blk_add_rq_to_plug() does not flush the plug
+	 * behind a request of BLK_PLUG_FLUSH_SIZE or more.
+	 */
+	bool nomerges;
 
 	/*
 	 * The device: up to @qd requests in service, each done @lat_ns after

@@ -213,16 +213,31 @@ static void async_ra_69(struct readahead_control *ractl,
 }
 
 /*
- * Linux 6.1 (LTS; checked on Debian 12's 6.1.192): 6.9's readahead with
- * shao-2024 (a stable backport), but the page cache took no order-1 folio
- * until "mm: support order-1 folios in the page cache" (M. Wilcox, 6.8),
- * so page_cache_ra_order() allocated two order-0 folios where 6.9
- * allocates one of order 1.  Outside readahead (policy flags): ext4 reads
- * in order 0, and blk-mq issues a flushed plug's requests last first.
+ * Linux 6.8 (checked on Ubuntu 24.04's 6.8.0-31): 6.9's readahead, but
+ * page_cache_ra_order() turned order 1 into order 0 ("mm/readahead: do not
+ * allow order-1 folio", R. Roberts, 6.8) until "mm: support order-1 folios
+ * in the page cache" (M. Wilcox, 6.9) let the page cache hold them: two
+ * order-0 folios where 6.9 allocates one of order 1.  ext4 reads in order 0.
+ */
+const struct ralab_policy_ops ralab_policy_linux_6_8 = {
+	.name = "linux-6.8",
+	.source = "Linux 6.8 (Ubuntu 24.04's 6.8.0-31): linux-6.9 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.9)",
+	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
+		 RA_POLICY_PLUG_LIFO | RA_POLICY_LOOP_NOMERGES,
+	.sync_ra = sync_ra_69,
+	.async_ra = async_ra_69,
+	.mmap_ra_order = ra_order_69,
+};
+
+/*
+ * Linux 6.1 (LTS; checked on Debian 12's 6.1.192): 6.8's readahead (no
+ * order-1 folios) with shao-2024 (a stable backport).  Outside readahead
+ * (policy flags): ext4 reads in order 0, and blk-mq issues a flushed
+ * plug's requests last first.
  */
 const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
-	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.9+shao-2024 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.8)",
+	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024, a plug's requests issued last first",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
 		 RA_POLICY_PLUG_LIFO,
 	.patches = SHAO_2024,

@@ -122,10 +122,19 @@ enum {
 	 * folio for regular file" (Zhang Yi, 6.16) ext4 read in order 0.
 	 */
 	RA_POLICY_EXT4_ORDER0 = 1u << 1,
-	/* The block layer issues a plug's requests last first (6.1). */
+	/* The block layer issues a plug's requests last first (6.1, 6.8). */
 	RA_POLICY_PLUG_LIFO = 1u << 2,
-	/* No order-1 folio in the page cache (before 6.8): ractl->no_order1. */
+	/* No order-1 folio in readahead (before 6.9): ractl->no_order1. */
 	RA_POLICY_NO_ORDER1 = 1u << 3,
+	/*
+	 * The loop driver leaves QUEUE_FLAG_NOMERGES set (nomerges 2) on a
+	 * direct-I/O device, as before "loop: don't set QUEUE_FLAG_NOMERGES"
+	 * (C. Hellwig, 6.11; backported to 6.1.y and 6.6.y): no plug merge
+	 * and no plug flush at BLK_PLUG_FLUSH_SIZE.  Checked in a VM on
+	 * Ubuntu's 6.8.0-31: /sys/block/loopN/queue/nomerges reads 2 there,
+	 * 0 on 6.1.192, 6.12.117 and 6.18.
+	 */
+	RA_POLICY_LOOP_NOMERGES = 1u << 4,
 };
 
 struct ralab_policy_ops {

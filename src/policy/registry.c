@@ -11,6 +11,7 @@
 extern const struct ralab_policy_ops ralab_policy_linux_6_18;
 extern const struct ralab_policy_ops ralab_policy_linux_6_12;
 extern const struct ralab_policy_ops ralab_policy_linux_6_9;
+extern const struct ralab_policy_ops ralab_policy_linux_6_8;
 extern const struct ralab_policy_ops ralab_policy_linux_6_1;
 extern const struct ralab_policy_ops ralab_policy_park_2026;
 extern const struct ralab_policy_ops ralab_policy_kara_2026;
@@ -23,6 +24,7 @@ static const struct ralab_policy_ops *const policies[] = {
 	&ralab_policy_linux_6_18,
 	&ralab_policy_linux_6_12,
 	&ralab_policy_linux_6_9,
+	&ralab_policy_linux_6_8,
 	&ralab_policy_linux_6_1,
 	&ralab_policy_park_2026,
 	&ralab_policy_kara_2026,

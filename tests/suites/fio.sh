@@ -226,10 +226,11 @@ done
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192
-# (before the 2024 series and before order-1 folios) and 6.12.117 (with the
-# series); tests/tools/record-fio-vm.sh.  Those kernels have no readahead
-# tracepoints: the page-cache and block events must match, in order.
-for kv in 6.1 6.12; do
+# and Ubuntu's 6.8.0-31 (before the 2024 series and before order-1 folios)
+# and Debian's 6.12.117 (with the series); tests/tools/record-fio-vm.sh.
+# Those kernels have no readahead tracepoints: the page-cache and block
+# events must match, in order.
+for kv in 6.1 6.8 6.12; do
 	nold=0
 	for g in tests/fio/real-$kv/*.events.gz; do
 		name=$(basename "$g" .events.gz); f=tests/fio/real/$name.fio

@@ -159,8 +159,8 @@ done
 	bad "linux-6.1 = linux-6.9 without order-1" "differs on:$(echo $bad61 | cut -c1-200)"
 
 # Older kernels, event for event: recorded cases run live by 'ralab kernel'
-# under Debian's 6.1.192 and 6.12.117 in a VM (every fourth case of
-# tests/cases; tests/kernels/README).  Those kernels have no readahead
+# under Debian's 6.1.192 and 6.12.117 and Ubuntu's 6.8.0-31 in a VM (every
+# fourth case of tests/cases; tests/kernels/README).  Those kernels have no readahead
 # tracepoints: the page-cache and block events must match in order, but
 # for the cases listed in KNOWN (printed as skips, with what is known).
 for kd in tests/kernels/linux-*/; do
