@@ -154,6 +154,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 	struct file_ra_state *ra = &f->ra;
 	int64_t last_pos = ra->prev_pos;
 	uint64_t already = 0;
+	bool per_folio = s->policy->flags & RA_POLICY_PREV_POS_PER_FOLIO;
 
 	if ((uint64_t)pos >= s->s_maxbytes || !count)
 		return 0;
@@ -194,6 +195,8 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			count -= bytes;
 			already += bytes;
 			last_pos = pos;
+			if (per_folio)
+				ra->prev_pos = pos;
 		}
 		sim_spend(s, pages * s->cfg.cpu_page_ns);
 	} while (count && (uint64_t)pos < f->inode->mapping.i_size);

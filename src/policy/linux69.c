@@ -239,7 +239,7 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
 	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024, a plug's requests issued last first",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
-		 RA_POLICY_PLUG_LIFO,
+		 RA_POLICY_PLUG_LIFO | RA_POLICY_PREV_POS_PER_FOLIO,
 	.patches = SHAO_2024,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,

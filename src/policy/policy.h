@@ -135,6 +135,13 @@ enum {
 	 * 0 on 6.1.192, 6.12.117 and 6.18.
 	 */
 	RA_POLICY_LOOP_NOMERGES = 1u << 4,
+	/*
+	 * filemap_read() sets ra->prev_pos after each folio it copies, so the
+	 * readahead of a read's second batch sees the first one's end (6.1;
+	 * by 6.8 it kept the position in last_pos and set ra->prev_pos once,
+	 * after the read, as 6.18 does).
+	 */
+	RA_POLICY_PREV_POS_PER_FOLIO = 1u << 5,
 };
 
 struct ralab_policy_ops {
