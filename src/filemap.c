@@ -27,7 +27,7 @@ static unsigned get_read_batch(struct sim *s, struct sim_inode *in,
 		pgoff_t next;
 
 		batch[n++] = f;
-		if (n == FOLIO_BATCH_SIZE)
+		if (n == s->batch_size)
 			break;
 		if (!(f->flags & PG_uptodate) || !folio_ready(s, f) ||
 		    (f->flags & PG_readahead))

@@ -314,6 +314,8 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->q.emit_arg = s;
 	s->q.plug_lifo = policy->flags & RA_POLICY_PLUG_LIFO;
 	s->q.nomerges = policy->flags & RA_POLICY_LOOP_NOMERGES;
+	s->batch_size = policy->flags & RA_POLICY_PAGEVEC15 ? 15
+							  : FOLIO_BATCH_SIZE;
 	s->s_maxbytes = cfg->fs == RALAB_FS_EXT4 ? EXT4_S_MAXBYTES
 						 : (uint64_t)INT64_MAX;
 	s->inodes = calloc(nr_inodes, sizeof(*s->inodes));

@@ -15,7 +15,7 @@
 #include "report/latency.h"
 #include "workload/workload.h"
 
-#define FOLIO_BATCH_SIZE 31 /* PAGEVEC_SIZE */
+#define FOLIO_BATCH_SIZE 31 /* PAGEVEC_SIZE; 15 before (RA_POLICY_PAGEVEC15) */
 #define MAX_RW_COUNT 0x7ffff000ull /* INT_MAX & PAGE_MASK */
 
 /*
@@ -152,6 +152,7 @@ struct sim {
 	struct ralab_config cfg;
 	const struct ralab_policy_ops *policy;
 	unsigned long patches; /* readahead_control.patches for every call */
+	unsigned batch_size;   /* folios per filemap_get_read_batch() */
 	struct blk_queue q;
 	uint64_t s_maxbytes;
 	struct ralab_stats *st;

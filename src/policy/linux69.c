@@ -26,6 +26,12 @@
  * the sequential step keeps a window larger than get_next_ra_size() gives
  * (max(size, next)), in the one branch where 6.9 takes that step.  The
  * stable kernels have it: 6.1.192 and 6.12.117 behave so in the VM.
+ * And bit 12, "chi-2025": C. Zhiling's "readahead: fix return value of
+ * page_cache_next_miss() when no hole is found" (Jun 2025, 6.17, Cc:
+ * stable): without a hole it returns index + max_scan, so an async hit on
+ * a fully cached range reads nothing (with 02 alone the scan returned
+ * index - 1 and a window over the cached pages was set up).  6.12.117
+ * behaves so (kprobes in the VM, sweep-t46).
  * Patches 04, 05, 06, 09 and 10 change no behaviour (refactoring, dead
  * code); applying them gives identical results, which the tests check.
  */
@@ -34,6 +40,7 @@
 #define K24(n) (1ul << ((n) - 1))
 #define K24_ALL (K24(11) - 1) /* the ten patches of the series */
 #define SHAO_2024 K24(11)     /* registry.c: "shao-2024" */
+#define CHI_2025 K24(12)      /* registry.c: "chi-2025" */
 
 static bool has(const struct readahead_control *ractl, unsigned n)
 {
@@ -49,7 +56,12 @@ static pgoff_t next_miss_69(struct readahead_control *ractl, pgoff_t index,
 
 	if (!max_scan || miss != index + max_scan)
 		return miss;
-	/* No hole: 6.9 returned the last index scanned; patch 02 index - 1. */
+	/*
+	 * No hole: 6.9 returned the last index scanned; patch 02 index - 1;
+	 * chi-2025 index + max_scan, outside the range as documented.
+	 */
+	if (has(ractl, 12))
+		return miss;
 	return has(ractl, 2) ? index - 1 : index + max_scan - 1;
 }
 
@@ -239,7 +251,8 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
 	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024, a plug's requests issued last first",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
-		 RA_POLICY_PLUG_LIFO | RA_POLICY_PREV_POS_PER_FOLIO,
+		 RA_POLICY_PLUG_LIFO | RA_POLICY_PREV_POS_PER_FOLIO |
+		 RA_POLICY_PAGEVEC15,
 	.patches = SHAO_2024,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,
@@ -248,9 +261,10 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 
 /*
  * Linux 6.12 (LTS; checked on Debian's 6.12.117): 6.9 with the series, as
- * merged for 6.10, and shao-2024 (6.13, backported); ext4 reads in order
- * 0 (large folios came to ext4 in 6.16).  But not patch 03's shortened
- * fallback: when page_cache_ra_order() stops at a folio already cached,
+ * merged for 6.10, shao-2024 (6.13) and chi-2025 (6.17; both backported
+ * to the stable kernels); ext4 reads in order 0 (large folios came to
+ * ext4 in 6.16).  But not patch 03's shortened fallback: when
+ * page_cache_ra_order() stops at a folio already cached,
  * 6.12.117 reads ra->size pages from there.  Kprobes on
  * page_cache_ra_unbounded() in the VM showed it (sweep-t42: an order-2
  * run stopped 48 pages into a 123-page window, then nr_to_read = 123);
@@ -259,9 +273,9 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
  */
 const struct ralab_policy_ops ralab_policy_linux_6_12 = {
 	.name = "linux-6.12",
-	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the kara-2024 series (6.10) but for 03's shortened fallback + shao-2024",
+	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the kara-2024 series (6.10) but for 03's shortened fallback + shao-2024 + chi-2025",
 	.flags = RA_POLICY_EXT4_ORDER0,
-	.patches = (K24_ALL & ~K24(3)) | SHAO_2024,
+	.patches = (K24_ALL & ~K24(3)) | SHAO_2024 | CHI_2025,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,
 	.mmap_ra_order = ra_order_69,

@@ -142,6 +142,13 @@ enum {
 	 * after the read, as 6.18 does).
 	 */
 	RA_POLICY_PREV_POS_PER_FOLIO = 1u << 5,
+	/*
+	 * A read batch holds 15 folios (PAGEVEC_SIZE of 6.1), not 31: seen
+	 * through RA_POLICY_PREV_POS_PER_FOLIO, as where a read's second
+	 * batch starts.  (Kernels that move prev_pos once per read cannot
+	 * show their batch size in these events.)
+	 */
+	RA_POLICY_PAGEVEC15 = 1u << 6,
 };
 
 struct ralab_policy_ops {

@@ -48,6 +48,8 @@ static const struct ralab_patch patches[] = {
 	{ "kara-2024/10", "linux-6.9", 10, "readahead: Simplify gotos in page_cache_sync_ra()", false },
 	/* Y. Shao, Dec 2024, 6.13, backported to the stable kernels. */
 	{ "shao-2024", "linux-6.9", 11, "mm/readahead: fix large folio support in async readahead", true },
+	/* C. Zhiling, Jun 2025, 6.17, backported to the stable kernels. */
+	{ "chi-2025", "linux-6.9", 12, "readahead: fix return value of page_cache_next_miss() when no hole is found", true },
 };
 
 #define NR_PATCHES (sizeof(patches) / sizeof(patches[0]))

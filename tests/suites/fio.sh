@@ -246,6 +246,14 @@ for kv in 6.1 6.8 6.12; do
 	[ $nold -ge 38 ] || bad "fio on linux-$kv" "only $nold recorded jobs in tests/fio/real-$kv"
 done
 
+# Seed 002's seqread-4k-sync at full size (1 GiB) under Ubuntu's 6.8.0-31,
+# the nearest kernel to the seed's 6.9 recorded here (docs/seeds.md): 4098
+# requests, folios 2:8198 3:4095 4:12287, event for event.
+"$RALAB" sim --policy linux-6.8 --trace tests/fio/seed002-seqread-4k-sync.fio 2> "$T/s68.err" |
+	grep -E '^(mm_filemap|block_rq)' > "$T/s68.a"
+zcat tests/fio/seed002-6.8/seed002-seqread-4k-sync.events.gz > "$T/s68.b"
+fio_events_match "seed 002 seqread-4k-sync, 1 GiB, on linux-6.8" "$T/s68.a" "$T/s68.b" "$T/s68.err"
+
 # ralab check on a recording without readahead events (a kernel before
 # 6.18): the page-cache and block streams are compared in order.
 mkdir -p "$T/old61"

@@ -34,14 +34,8 @@ trap 'rm -rf "$w"' EXIT
 mkdir -p "$out" "$w/k" "$w/r/jobs"
 cp "$@" "$w/r/jobs/"
 
-case $pkg in
-*.deb*)	IFS=, read -ra debs <<< "$pkg"
-	for d in "${debs[@]}"; do dpkg-deb -x "$d" "$w/k"; done ;;
-*)	(cd "$w" && apt-get download -q "$pkg" >/dev/null)
-	dpkg-deb -x "$w"/*.deb "$w/k" ;;
-esac
-kv=$(ls "$w/k/lib/modules")
-/usr/sbin/depmod -b "$w/k" "$kv"
+. "$(dirname "$0")/vm-kernel.sh"
+vm_kernel_unpack "$pkg" "$w/k"
 
 # The FIEMAP/evict helper: "fiemap FILE" prints the first extent's first
 # and last sector and the number of extents; "fiemap -d FILE" evicts.
@@ -82,32 +76,9 @@ r=$w/r
 mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/mods"
 gcc -O2 -static -o "$r/bin/fiemap" "$w/fiemap.c"
 cp /bin/busybox "$r/bin/busybox"
-cp /usr/bin/fio "$r/bin/fio"
-for l in $(ldd /usr/bin/fio | grep -o '/[^ ]*'); do
-	mkdir -p "$r$(dirname "$l")"; cp -L "$l" "$r$l"
-done
-# The modules XFS and NVMe need, in load order (numbered for the init's
-# glob); those built in print "builtin" and are skipped.
-i=10
-for f in $(/usr/sbin/modprobe -d "$w/k" -S "$kv" --show-depends \
-		-a crc32c-intel xfs nvme | awk '$1 == "insmod" { print $2 }'); do
-	m=$r/mods/$i-$(basename "${f%%.ko*}").ko
-	case $f in
-	*.xz) xz -dc "$f" > "$m" ;;
-	*.zst) zstd -qdc "$f" > "$m" ;;
-	*) cp "$f" "$m" ;;
-	esac
-	i=$((i + 1))
-done
-cat > "$r/init" <<'EOI'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
-mount -t tracefs none /sys/kernel/tracing
-for m in /mods/*.ko; do insmod $m; done
-i=0; while [ ! -e /dev/nvme0n1 ] && [ $i -lt 30 ]; do sleep 1; i=$((i + 1)); done
-mount -t xfs /dev/nvme0n1 /mnt || echo "@@@ MOUNT FAILED"
+vm_copy_bin "$r" /usr/bin/fio
+vm_kernel_modules "$w/k" "$r/mods" crc32c-intel xfs nvme
+{ vm_init_prologue; cat <<'EOI'; } > "$r/init"
 q=/sys/block/nvme0n1/queue
 echo 512 > $q/max_sectors_kb; echo 128 > $q/read_ahead_kb
 T=/sys/kernel/tracing/instances/ralab
@@ -150,16 +121,7 @@ done
 umount /mnt
 poweroff -f
 EOI
-chmod +x "$r/init"
-(cd "$r" && find . | cpio -o -H newc 2>/dev/null) > "$w/initrd"
-truncate -s 8G "$w/disk.img"
-mkfs.xfs -q -f "$w/disk.img"
-timeout 3600 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 3000 \
-	-nographic -no-reboot -kernel "$w/k/boot/vmlinuz-$kv" -initrd "$w/initrd" \
-	-append "console=ttyS0 loglevel=4 panic=-1" \
-	-drive "file=$w/disk.img,if=none,id=d0,format=raw,cache=writeback" \
-	-device nvme,drive=d0,serial=ralab0 < /dev/null | tr -d '\r' > "$w/console"
-grep -q '@@@ MOUNT FAILED' "$w/console" && { echo "record-fio-vm.sh: XFS did not mount" >&2; exit 1; }
+vm_boot "$w" 3600 record-fio-vm.sh
 awk -v d="$w" '
 # (The first line follows the escape sequences of the firmware.)
 /@@@ BEGIN/ { sub(/^.*@@@ BEGIN/, "@@@ BEGIN")
