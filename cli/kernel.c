@@ -172,6 +172,14 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 			       2 :
 			       1;
 	}
+	/*
+	 * The model lays each file out in one extent; where the filesystem
+	 * split one, the kernel starts a new bio at the break.
+	 */
+	if (res.extents > ralab_workload_nr_files(wl))
+		fprintf(stderr,
+			"ralab kernel: note: the %u file(s) took %u extents; ralab models one extent per file, so requests may be cut where the model's are not\n",
+			ralab_workload_nr_files(wl), res.extents);
 	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);

@@ -147,6 +147,9 @@ const char *ralab_workload_name(const struct ralab_workload *wl);
 /* The number of jobs (threads) the workload runs; 1 without 'job' lines. */
 unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl);
 
+/* The number of files the workload reads (the case's own and the others). */
+unsigned ralab_workload_nr_files(const struct ralab_workload *wl);
+
 /*
  * The workload as .ops text, borrowed: the file itself for .ops input,
  * the generated equivalent for fio job files, strace logs and iologs.

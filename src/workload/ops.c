@@ -1429,6 +1429,11 @@ unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl)
 	return wl->nr_jobs ? wl->nr_jobs : 1;
 }
 
+unsigned ralab_workload_nr_files(const struct ralab_workload *wl)
+{
+	return wl->nr_files;
+}
+
 const char *ralab_workload_ops_text(const struct ralab_workload *wl)
 {
 	return wl->text;
