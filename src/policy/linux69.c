@@ -244,12 +244,14 @@ const struct ralab_policy_ops ralab_policy_linux_6_8 = {
 /*
  * Linux 6.1 (LTS; checked on Debian 12's 6.1.192): 6.8's readahead (no
  * order-1 folios) with shao-2024 (a stable backport).  Outside readahead
- * (policy flags): ext4 reads in order 0, and blk-mq issues a flushed
- * plug's requests last first.
+ * (policy flags): ext4 reads in order 0, blk-mq issues a flushed plug's
+ * requests last first (the loop device merges, unlike 6.8's), and
+ * filemap_read() moves ra->prev_pos after each folio it copies, in
+ * batches of 15 folios.
  */
 const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
-	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024, a plug's requests issued last first",
+	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024 with loop-device merges, ra->prev_pos moved per folio copied",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
 		 RA_POLICY_PLUG_LIFO | RA_POLICY_PREV_POS_PER_FOLIO |
 		 RA_POLICY_PAGEVEC15,
@@ -264,10 +266,10 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
  * merged for 6.10, shao-2024 (6.13) and chi-2025 (6.17; both backported
  * to the stable kernels); ext4 reads in order 0 (large folios came to
  * ext4 in 6.16).  But not patch 03's shortened fallback: when
- * page_cache_ra_order() stops at a folio already cached,
- * 6.12.117 reads ra->size pages from there.  Kprobes on
- * page_cache_ra_unbounded() in the VM showed it (sweep-t42: an order-2
- * run stopped 48 pages into a 123-page window, then nr_to_read = 123);
+ * page_cache_ra_order() stops at a folio already cached, 6.12.117 reads
+ * ra->size pages from there.  Kprobes on page_cache_ra_unbounded() in the
+ * VM showed it (sweep-t42: an order-2 run stopped 48 pages into a
+ * 123-page window, then nr_to_read = 123);
  * 6.18 reads what is left, as the patch says.  Which later change made
  * the shortening take effect is not known here.
  */
