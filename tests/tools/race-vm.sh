@@ -18,20 +18,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 w=$(mktemp -d /tmp/ralab-vm.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 r=$w/r
-mkdir -p "$w/k" "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/mods"
+mkdir -p "$w/k"
 . "$here/vm-kernel.sh"
+vm_root "$r"
 vm_kernel_unpack "$pkg" "$w/k"
 gcc -O2 -static -pthread -o "$r/bin/shared-fd-readers" "$here/shared-fd-readers.c"
-cp /bin/busybox "$r/bin/busybox"
 vm_copy_bin "$r" /usr/bin/fio
 vm_kernel_modules "$w/k" "$r/mods" crc32c-intel xfs nvme
-{ vm_init_prologue; cat <<'EOI'; } > "$r/init"
-q=/sys/block/nvme0n1/queue
-echo 512 > $q/max_sectors_kb; echo 128 > $q/read_ahead_kb
-T=/sys/kernel/tracing/instances/ralab
-mkdir $T
-echo 65536 > $T/buffer_size_kb
-echo 1 > $T/events/block/block_rq_issue/enable
+{ vm_init_prologue; vm_init_nvme_trace block/block_rq_issue; cat <<'EOI'; } > "$r/init"
 mkdir -p /mnt/w
 fio --name=mk --rw=write --bs=1m --size=1g --filename=/mnt/w/f --end_fsync=1 >/dev/null
 dev=$(tr : , < /sys/block/nvme0n1/dev)
@@ -48,4 +42,4 @@ umount /mnt
 poweroff -f
 EOI
 vm_boot "$w" 3600 race-vm.sh
-grep '^RACE ' "$w/console" || { echo "race-vm.sh: no run finished" >&2; tail -5 "$w/console" >&2; exit 1; }
+grep -ao 'RACE [0-9].*' "$w/console" || { echo "race-vm.sh: no run finished" >&2; tail -5 "$w/console" >&2; exit 1; }

@@ -36,18 +36,16 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 w=$(mktemp -d /tmp/ralab-vm.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 r=$w/r
-mkdir -p "$out" "$w/k" "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/mnt" \
-	"$r/tmp" "$r/mods" "$r/cases"
+. "$top/tests/tools/vm-kernel.sh"
+mkdir -p "$out" "$w/k"
+vm_root "$r"
 for c in "$@"; do
 	[ -f "$c/case.ops" ] || { echo "record-cases-vm.sh: $c: no case.ops" >&2; exit 2; }
 	mkdir -p "$r/cases/$(basename "$c")"
 	cp "$c/case.ops" "$r/cases/$(basename "$c")/"
 done
 
-. "$top/tests/tools/vm-kernel.sh"
 vm_kernel_unpack "$pkg" "$w/k"
-
-cp /bin/busybox "$r/bin/busybox"
 vm_copy_bin "$r" "$top/build/ralab" /usr/sbin/mkfs.xfs /sbin/mkfs.ext4
 vm_kernel_modules "$w/k" "$r/mods" crc32c-intel xfs nvme loop
 { vm_init_prologue; cat <<'EOI'; } > "$r/init"

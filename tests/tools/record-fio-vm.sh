@@ -73,19 +73,13 @@ int main(int argc, char **argv)
 }
 EOC
 r=$w/r
-mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/mnt" "$r/tmp" "$r/mods"
+vm_root "$r"
 gcc -O2 -static -o "$r/bin/fiemap" "$w/fiemap.c"
-cp /bin/busybox "$r/bin/busybox"
+cp "$(dirname "$0")/trace-events.awk" "$r/bin/"
 vm_copy_bin "$r" /usr/bin/fio
 vm_kernel_modules "$w/k" "$r/mods" crc32c-intel xfs nvme
-{ vm_init_prologue; cat <<'EOI'; } > "$r/init"
-q=/sys/block/nvme0n1/queue
-echo 512 > $q/max_sectors_kb; echo 128 > $q/read_ahead_kb
-T=/sys/kernel/tracing/instances/ralab
-mkdir $T
-echo 65536 > $T/buffer_size_kb
-echo 1 > $T/events/filemap/mm_filemap_add_to_page_cache/enable
-echo 1 > $T/events/block/block_rq_issue/enable
+{ vm_init_prologue; vm_init_nvme_trace filemap/mm_filemap_add_to_page_cache \
+	block/block_rq_issue; cat <<'EOI'; } > "$r/init"
 dev=$(cat /sys/block/nvme0n1/dev)
 for job in /jobs/*.fio; do
 	n=$(basename $job .fio)
@@ -101,20 +95,7 @@ for job in /jobs/*.fio; do
 	fio --output=/tmp/fio.out $job
 	echo 0 > $T/tracing_on
 	echo "@@@ BEGIN $n $(uname -r) $(grep -o 'READ: bw=[^ ]*' /tmp/fio.out) ext: $(tr '\n' ' ' < /tmp/ext)"
-	awk -v dev=$dev -v ext=/tmp/ext '
-	BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
-	{ sub(/^.*[0-9]+\.[0-9]+: /, "") }
-	/^mm_filemap/ {
-		if (index($0, "dev " dev " ") == 0) next
-		gsub(/dev [0-9]+:[0-9]+ ino [0-9a-f]+ pfn=0x[0-9a-f]+ /, "")
-		print; next }
-	/^block_rq_issue:/ {
-		split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
-		for (i = 1; i <= n; i++)
-			if ($6 >= lo[i] && $6 <= hi[i]) {
-				printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i], $8
-				next
-			} }' $T/trace
+	awk -v dev=$dev -v ext=/tmp/ext -f /bin/trace-events.awk $T/trace
 	echo "@@@ END $n"
 	cd /; rm -rf /mnt/w/$n
 done

@@ -17,6 +17,7 @@
 # traced.  Each file must be one extent; requests outside the files
 # (metadata) are left out, and sectors count from each file's start.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 job=$(realpath "${1:?usage: record-fio.sh JOB.fio OUT.events}")
 out=$(realpath -m "${2:?usage: record-fio.sh JOB.fio OUT.events}")
 fio_out=$(realpath -m "${3:-/dev/null}")
@@ -62,19 +63,6 @@ done
 echo 1 > "$inst/tracing_on"
 fio --output="$fio_out" "$job"
 echo 0 > "$inst/tracing_on"
-awk -v dev="$dev" -v ext="$w/extents" '
-BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
-{ sub(/^.*[0-9]+\.[0-9]+: /, "") }
-/^(page_cache_|mm_filemap)/ {
-	if (index($0, "dev=" dev " ") == 0 && index($0, "dev " dev " ") == 0) next
-	gsub(/dev=[0-9]+:[0-9]+ ino=[0-9a-f]+ /, "")
-	gsub(/dev [0-9]+:[0-9]+ ino [0-9a-f]+ pfn=0x[0-9a-f]+ /, "")
-	print; next }
-/^block_rq_issue:/ {
-	split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
-	for (i = 1; i <= n; i++)
-		if ($6 >= lo[i] && $6 <= hi[i]) {
-			printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i], $8
-			next
-		} }' "$inst/trace" > "$out"
+awk -v dev="$dev" -v ext="$w/extents" -f "$here/trace-events.awk" \
+	"$inst/trace" > "$out"
 echo "record-fio.sh: $(wc -l < "$out") events in $out"

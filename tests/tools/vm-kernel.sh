@@ -35,6 +35,12 @@ vm_kernel_modules() {
 	done
 }
 
+# vm_root ROOT: the initramfs skeleton, with busybox.
+vm_root() {
+	mkdir -p "$1/bin" "$1/proc" "$1/sys" "$1/dev" "$1/mnt" "$1/tmp" "$1/mods"
+	cp /bin/busybox "$1/bin/busybox"
+}
+
 # vm_copy_bin ROOT BIN...: BIN... and the libraries they link into ROOT
 # (binaries in ROOT/bin).
 vm_copy_bin() {
@@ -86,4 +92,20 @@ vm_boot() {
 		echo "$name: XFS did not mount" >&2
 		return 1
 	fi
+}
+
+# vm_init_nvme_trace EVENT...: /init lines after vm_init_prologue that set
+# the NVMe disk's read_ahead_kb 128 and max_sectors_kb 512 (in that order:
+# writing max_sectors_kb re-derives read_ahead_kb) and enable EVENT...
+# (SYSTEM/NAME) in a tracefs instance $T of 64 MiB per CPU.
+vm_init_nvme_trace() {
+	local e
+	cat <<'EOI'
+q=/sys/block/nvme0n1/queue
+echo 512 > $q/max_sectors_kb; echo 128 > $q/read_ahead_kb
+T=/sys/kernel/tracing/instances/ralab
+mkdir $T
+echo 65536 > $T/buffer_size_kb
+EOI
+	for e in "$@"; do echo "echo 1 > \$T/events/$e/enable"; done
 }

@@ -1,0 +1,24 @@
+# trace-events.awk: a tracefs trace as ralab's events (as 'ralab sim
+# --trace' prints them: no dev/ino/pfn, sectors from each file's start).
+# Shared by record-fio.sh (on this machine) and record-fio-vm.sh (inside
+# the VM, under busybox awk).
+#
+#   awk -v dev=MAJ:MIN -v ext=EXTENTS -f trace-events.awk TRACE
+#
+# dev: the traced block device; EXTENTS: one line per file, its first and
+# last sector on the device (more fields are ignored).  Writes and
+# requests outside the files (metadata) are left out.
+BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
+{ sub(/^.*[0-9]+\.[0-9]+: /, "") }
+/^(page_cache_|mm_filemap)/ {
+	if (index($0, "dev=" dev " ") == 0 && index($0, "dev " dev " ") == 0) next
+	gsub(/dev=[0-9]+:[0-9]+ ino=[0-9a-f]+ /, "")
+	gsub(/dev [0-9]+:[0-9]+ ino [0-9a-f]+ pfn=0x[0-9a-f]+ /, "")
+	print; next }
+/^block_rq_issue:/ {
+	split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
+	for (i = 1; i <= n; i++)
+		if ($6 >= lo[i] && $6 <= hi[i]) {
+			printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i], $8
+			next
+		} }
