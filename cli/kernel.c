@@ -46,7 +46,8 @@ static void usage_kernel(FILE *out)
 		"Run the workload on the running kernel and print what 'ralab sim'\n"
 		"prints, from the kernel's own tracepoints, plus kernel=, meta_reads=\n"
 		"(requests outside the file's extents), stat_reads=/stat_sectors= (from\n"
-		"/sys/block/loopN/stat), extents=, ops_seconds= (wall time of the\n"
+		"/sys/block/loopN/stat), extents=, breaks= (where a file is not\n"
+		"disk-contiguous other than extent_kb says), ops_seconds= (wall time of the\n"
 		"ops) and read_lat_p50_us= .. read_lat_max_us= (wall time of each\n"
 		"read, as the time model reports it).  Needs root, a loop device,\n"
 		"tracefs, the readahead tracepoints\n"
@@ -123,6 +124,7 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "stat_reads=%llu\n", (unsigned long long)res->stat_reads);
 	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res->stat_sectors);
 	fprintf(out, "extents=%u\n", res->extents);
+	fprintf(out, "breaks=%u\n", res->breaks);
 	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
 	/* Wall time of each read, bucketed as the model's read_lat_*. */
 	fprintf(out, "read_lat_p50_us=%.2f\n", (double)res->st.lat_p50_ns / 1e3);
@@ -173,13 +175,13 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 			       1;
 	}
 	/*
-	 * The model lays each file out in one extent; where the filesystem
-	 * split one, the kernel starts a new bio at the break.
+	 * The model lays each file out as extent_kb says; where the
+	 * filesystem broke one elsewhere, the kernel starts a new bio there.
 	 */
-	if (res.extents > ralab_workload_nr_files(wl))
+	if (res.breaks)
 		fprintf(stderr,
-			"ralab kernel: note: the %u file(s) took %u extents; ralab models one extent per file, so requests may be cut where the model's are not\n",
-			ralab_workload_nr_files(wl), res.extents);
+			"ralab kernel: note: the filesystem broke the %u file(s) in %u place(s) the case's layout does not (extents=%u); the kernel cuts requests there and the model does not\n",
+			ralab_workload_nr_files(wl), res.breaks, res.extents);
 	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);

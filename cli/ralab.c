@@ -84,7 +84,7 @@ static void usage_sim(FILE *out)
 		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb,\n"
 		"                      the time model (device, dev_*, cpu_*) and memory\n"
 		"                      pressure (alloc_fail_ppm, alloc_fail_order,\n"
-		"                      alloc_fail_seed)\n"
+		"                      alloc_fail_seed), the files' layout (extent_kb)\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
@@ -383,6 +383,8 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "file_size=%llu\n", (unsigned long long)c->file_size);
 	fprintf(out, "read_ahead_kb=%u\n", c->read_ahead_kb);
 	fprintf(out, "max_sectors_kb=%u\n", c->max_sectors_kb);
+	if (c->extent_kb)
+		fprintf(out, "extent_kb=%u\n", c->extent_kb);
 	fprintf(out, "data_reads=%llu\n", (unsigned long long)st->data_reads);
 	fprintf(out, "data_sectors=%llu\n",
 		(unsigned long long)st->data_sectors);
@@ -453,6 +455,8 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "  \"fs\": \"%s\",\n  \"file_size_bytes\": %llu,\n  \"read_ahead_kb\": %u,\n  \"max_sectors_kb\": %u,\n",
 		fs_name(c->fs), (unsigned long long)c->file_size,
 		c->read_ahead_kb, c->max_sectors_kb);
+	if (c->extent_kb)
+		fprintf(out, "  \"extent_kb\": %u,\n", c->extent_kb);
 	fprintf(out, "  \"device_reads\": %llu,\n  \"device_bytes\": %llu,\n",
 		(unsigned long long)st->data_reads,
 		(unsigned long long)st->data_sectors * 512);
@@ -501,10 +505,11 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)st->syscalls,
 		(unsigned long long)st->bytes_read);
 	if (kres) {
-		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu},\n",
+		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu},\n",
 			kres->kernel, (unsigned long long)kres->meta_reads,
 			(unsigned long long)kres->stat_reads,
 			(unsigned long long)kres->stat_sectors, kres->extents,
+			kres->breaks,
 			(unsigned long long)kres->ops_ns,
 			(unsigned long long)kres->st.lat_p50_ns,
 			(unsigned long long)kres->st.lat_p90_ns,

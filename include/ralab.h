@@ -57,6 +57,14 @@ struct ralab_config {
 	uint32_t max_segments;       /* loop: 128 */
 	uint32_t max_segment_size;   /* bytes; loop: 65536 */
 	uint32_t max_folio_order;    /* MAX_PAGECACHE_ORDER (x86-64 THP: 9) */
+	/*
+	 * The files' layout on the device: 0 (the default), each file in one
+	 * extent; otherwise in extents of extent_kb KiB (a multiple of 4),
+	 * each apart on the device from the next, so that the filesystem
+	 * starts a new bio at every extent's start (a fragmented file).
+	 * 'ralab kernel' lays its files out so and checks it with FIEMAP.
+	 */
+	uint32_t extent_kb;
 
 	/*
 	 * The time model (none of it changes a readahead decision of a
@@ -346,7 +354,13 @@ struct ralab_kernel_result {
 	uint64_t stat_reads;   /* /sys/block/loopN/stat field 1, difference */
 	uint64_t stat_sectors; /* field 3 */
 	uint64_t ops_ns;       /* wall time of the ops */
-	unsigned extents;      /* extents of the test file */
+	unsigned extents;      /* extents of the test files (FIEMAP) */
+	/*
+	 * Places where a test file's next block is not disk-contiguous with
+	 * the one before, other than where extent_kb asks for them: the
+	 * kernel starts a new bio there and the model does not.
+	 */
+	unsigned breaks;
 	char kernel[65];       /* uname -r */
 };
 

@@ -237,7 +237,13 @@ static void m_read_pages(void *m)
 		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
 	}
-	blk_submit_read(&s->q, w->vecs, w->nr_batch, true, w->now, w->done);
+	if (blk_submit_read(&s->q, w->vecs, w->nr_batch, true, w->now,
+			    w->done)) {
+		/* The host is out of memory: the run ends with -ENOMEM. */
+		s->host_err = -ENOMEM;
+		for (i = 0; i < w->nr_batch; i++)
+			w->done[i] = w->now;
+	}
 	/* The data is there (the folio unlocked) when its request is done. */
 	for (i = 0; i < w->nr_batch; i++) {
 		struct folio *f = w->batch[i];

@@ -20,6 +20,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The functions from a batch to its requests are kept inline: they are
+ * the per-window cost of every read (make bench, instructions per read).
+ */
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+/*
+ * The filesystem's block map of a fragmented file (extent_sectors set):
+ *
+ *   file:  [ extent 0 ][ extent 1 ][ extent 2 ] ...
+ *   disk:  [ extent 0 ]gap[ extent 1 ]gap[ extent 2 ] ...
+ *
+ * Each extent lies BLK_EXTENT_GAP sectors after the end of the one before,
+ * so no bio or request spans two (iomap_readpage_iter() and
+ * do_mpage_readpage() start a new bio where the next block is not
+ * disk-contiguous, and a plug merges only contiguous requests).
+ */
+static uint64_t disk_sector(const struct blk_queue *q, uint64_t s)
+{
+	return s + s / q->extent_sectors * BLK_EXTENT_GAP;
+}
+
+/* The inverse of disk_sector(), for reporting requests in file sectors. */
+static uint64_t file_sector(const struct blk_queue *q, uint64_t d)
+{
+	return d - d / (q->extent_sectors + BLK_EXTENT_GAP) * BLK_EXTENT_GAP;
+}
+
 int blk_set_max_sectors_kb(struct blk_queue *q, uint32_t kb)
 {
 	uint32_t max_hw_kb = q->max_hw_sectors / 2;
@@ -72,6 +102,8 @@ int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg)
 	if (blk_set_max_sectors_kb(q, cfg->max_sectors_kb))
 		return -EINVAL;
 	blk_set_read_ahead_kb(q, cfg->read_ahead_kb);
+	q->extent_sectors = (uint64_t)cfg->extent_kb * 2;
+	q->by_block = cfg->fs == RALAB_FS_EXT4;
 	return 0;
 }
 
@@ -88,8 +120,15 @@ void blk_queue_release(struct blk_queue *q)
 {
 	free(q->inflight);
 	free(q->log);
+	free(q->pv);
+	free(q->pv_of);
+	free(q->pv_plain);
 	q->inflight = NULL;
 	q->log = NULL;
+	q->pv = NULL;
+	q->pv_of = NULL;
+	q->pv_plain = NULL;
+	q->cap_pv = 0;
 }
 
 /* When a request of @bytes issued at @t completes. */
@@ -118,7 +157,8 @@ static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
 	return done;
 }
 
-static void rq_issue(struct blk_queue *q, const struct blk_rq *rq)
+static __always_inline void rq_issue(struct blk_queue *q,
+				     const struct blk_rq *rq)
 {
 	struct ralab_stats *st = q->st;
 	uint64_t done = q->inflight ? dev_service(q, q->now,
@@ -145,7 +185,9 @@ static void rq_issue(struct blk_queue *q, const struct blk_rq *rq)
 	if (q->emit) {
 		struct ralab_event ev = {
 			.type = RALAB_EV_RQ_ISSUE,
-			.sector = rq->sector,
+			.sector = q->extent_sectors ?
+					  file_sector(q, rq->sector) :
+					  rq->sector,
 			.nr_sectors = rq->nr_sectors,
 			.readahead = rq->readahead,
 		};
@@ -171,8 +213,13 @@ static void submit_piece(struct blk_queue *q, uint64_t sector,
 
 	if (q->plug_count) {
 		last = &q->plug[q->plug_count - 1];
-		/* blk_attempt_plug_merge(): back merge into the last one. */
-		if (!q->nomerges && last->readahead == ra &&
+		/*
+		 * blk_attempt_plug_merge(): back merge into the last one.  A
+		 * plain read merges into a readahead request and the other
+		 * way round (a "mixed merge"); the request keeps the flags
+		 * of its first bio.
+		 */
+		if (!q->nomerges &&
 		    last->sector + last->nr_sectors == sector &&
 		    last->nr_sectors + nr_sectors <= q->max_sectors &&
 		    last->nr_segs + nr_segs <= q->max_segments) {
@@ -199,8 +246,9 @@ static void submit_piece(struct blk_queue *q, uint64_t sector,
  * fits whole costs one segment if it is at most a page, otherwise it is
  * counted in segments of max_segment_size and may be cut in the middle.
  */
-static void submit_bio(struct blk_queue *q, const struct blk_vec *v,
-		       unsigned n, bool ra)
+static __always_inline void submit_bio(struct blk_queue *q,
+				       const struct blk_vec *v, unsigned n,
+				       bool ra)
 {
 	uint64_t max_bytes = (uint64_t)q->max_sectors * 512;
 	uint64_t pos = v[0].sector * 512; /* start of the current piece */
@@ -255,29 +303,165 @@ static void submit_bio(struct blk_queue *q, const struct blk_vec *v,
 		submit_piece(q, pos / 512, (uint32_t)(bytes / 512), nsegs, ra);
 }
 
-void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
-		     unsigned n, bool readahead, uint64_t now, uint64_t *done)
+/*
+ * Bios of up to 256 disk-contiguous vectors, then the plug is flushed.
+ * @plain (or NULL): vectors read as plain reads (no REQ_RAHEAD), which
+ * take bios of their own.
+ */
+static __always_inline void submit_vecs(struct blk_queue *q,
+					const struct blk_vec *vecs,
+					const uint8_t *plain, unsigned n,
+					bool readahead)
 {
-	unsigned first = 0, i, r = 0;
+	unsigned first = 0, i;
 
-	q->now = now;
-	q->nr_log = 0;
 	for (i = 1; i <= n; i++) {
 		if (i < n && i - first < BIO_MAX_VECS &&
 		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
-			    vecs[i].sector)
+			    vecs[i].sector &&
+		    (!plain || plain[i - 1] == plain[i]))
 			continue;
-		submit_bio(q, vecs + first, i - first, readahead);
+		submit_bio(q, vecs + first, i - first,
+			   readahead && !(plain && plain[first]));
 		first = i;
 	}
 	plug_flush(q);
-	/* Each vector is in memory when the request holding its end is done. */
-	for (i = 0; done && i < n; i++) {
-		uint64_t last = vecs[i].sector + vecs[i].bytes / 512 - 1;
+}
 
-		while (r + 1 < q->nr_log &&
-		       !(last >= q->log[r].sector && last < q->log[r].end))
-			r++;
-		done[i] = r < q->nr_log ? q->log[r].done : now;
+/*
+ * When the request holding disk sector @last is done.  Requests are
+ * logged in issue order, which is the vectors' order or (plug_lifo) its
+ * reverse within a plug: search on from *@r, then from the start.
+ */
+static inline bool in_rq(const struct blk_done *l, uint64_t sector)
+{
+	return sector >= l->sector && sector < l->end;
+}
+
+static inline uint64_t done_at(const struct blk_queue *q, uint64_t last,
+			       unsigned *r, uint64_t now)
+{
+	unsigned j = *r;
+
+	while (j < q->nr_log && !in_rq(&q->log[j], last))
+		j++;
+	if (j == q->nr_log) {
+		for (j = 0; j < *r && !in_rq(&q->log[j], last); j++)
+			;
+		if (j == *r)
+			return now;
 	}
+	*r = j;
+	return q->log[j].done;
+}
+
+/*
+ * Cut @vecs at extent ends into q->pv, in disk sectors.  A folio across an
+ * extent's end is two vectors on XFS (iomap_readpage_iter() starts a new
+ * bio at the second extent); on ext4 do_mpage_readpage() finds its blocks
+ * not contiguous and reads it block by block through buffer heads
+ * (block_read_full_folio(): a bio per block, without REQ_RAHEAD), which
+ * the plug merges again where the blocks are contiguous.
+ */
+static int map_extents(struct blk_queue *q, const struct blk_vec *vecs,
+		       unsigned n, unsigned *out)
+{
+	uint64_t e = q->extent_sectors, need = 0;
+	unsigned i, np = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t first = vecs[i].sector;
+		uint64_t last = first + vecs[i].bytes / 512 - 1;
+
+		if (last / e == first / e)
+			need++;
+		else if (q->by_block)
+			need += vecs[i].bytes / RALAB_PAGE_SIZE;
+		else
+			need += last / e - first / e + 1;
+	}
+	if (need > UINT32_MAX / sizeof(uint64_t))
+		return -ENOMEM;
+	if (need > q->cap_pv) {
+		unsigned c = (unsigned)need;
+		struct blk_vec *pv = realloc(q->pv, c * sizeof(*pv));
+		unsigned *of;
+		uint8_t *pl;
+
+		if (!pv)
+			return -ENOMEM;
+		q->pv = pv;
+		of = realloc(q->pv_of, c * sizeof(*of));
+		if (!of)
+			return -ENOMEM;
+		q->pv_of = of;
+		pl = realloc(q->pv_plain, c * sizeof(*pl));
+		if (!pl)
+			return -ENOMEM;
+		q->pv_plain = pl;
+		q->cap_pv = c;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t s = vecs[i].sector, left = vecs[i].bytes / 512;
+		bool across = (s + left - 1) / e != s / e;
+		uint64_t unit = across && q->by_block ? RALAB_PAGE_SIZE / 512 :
+							UINT64_MAX;
+
+		while (left) {
+			uint64_t room = (s / e + 1) * e - s;
+			uint64_t take = left < room ? left : room;
+
+			if (take > unit)
+				take = unit;
+			q->pv[np] = (struct blk_vec){ disk_sector(q, s),
+						      (uint32_t)(take * 512) };
+			q->pv_plain[np] = across && q->by_block;
+			q->pv_of[np++] = i;
+			s += take;
+			left -= take;
+		}
+	}
+	*out = np;
+	return 0;
+}
+
+/* blk_submit_read() for a fragmented file, out of the common path. */
+static __attribute__((noinline)) int
+submit_fragmented(struct blk_queue *q, const struct blk_vec *vecs, unsigned n,
+		  bool readahead, uint64_t now, uint64_t *done)
+{
+	unsigned i, np, r = 0;
+	int err;
+
+	if ((err = map_extents(q, vecs, n, &np)))
+		return err;
+	submit_vecs(q, q->pv, q->pv_plain, np, readahead);
+	/* A folio is in memory when the last request holding a piece is. */
+	for (i = 0; done && i < n; i++)
+		done[i] = now;
+	for (i = 0; done && i < np; i++) {
+		uint64_t d = done_at(q, q->pv[i].sector + q->pv[i].bytes / 512 - 1,
+				     &r, now);
+
+		if (d > done[q->pv_of[i]])
+			done[q->pv_of[i]] = d;
+	}
+	return 0;
+}
+
+int blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
+		    unsigned n, bool readahead, uint64_t now, uint64_t *done)
+{
+	unsigned i, r = 0;
+
+	q->now = now;
+	q->nr_log = 0;
+	if (q->extent_sectors)
+		return submit_fragmented(q, vecs, n, readahead, now, done);
+	submit_vecs(q, vecs, NULL, n, readahead);
+	/* A vector is in memory when the request holding its end is. */
+	for (i = 0; done && i < n; i++)
+		done[i] = done_at(q, vecs[i].sector + vecs[i].bytes / 512 - 1,
+				  &r, now);
+	return 0;
 }

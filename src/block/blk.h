@@ -14,6 +14,7 @@
 #define BLK_PLUG_MAX_RQ 32               /* BLK_MAX_REQUEST_COUNT */
 #define BLK_PLUG_FLUSH_SIZE (128u << 10) /* bytes */
 #define BIO_MAX_VECS 256
+#define BLK_EXTENT_GAP 8 /* sectors between two extents of a file */
 
 /* One request waiting in the plug. */
 struct blk_rq {
@@ -53,6 +54,21 @@ struct blk_queue {
 	 * behind a request of BLK_PLUG_FLUSH_SIZE or more.
 	 */
 	bool nomerges;
+	/*
+	 * The filesystem's block map (ralab_config.extent_kb): every file in
+	 * extents of @extent_sectors, each one block (BLK_EXTENT_GAP) apart
+	 * on the disk from the next, as the recorder lays them out; 0: one
+	 * extent.  @by_block: the filesystem reads a folio across an
+	 * extent's end block by block (ext4's mpage; XFS's iomap does not).
+	 * @pv, @pv_of, @pv_plain are scratch: the vectors cut at extent
+	 * ends, the folio each belongs to, and whether it is read by block.
+	 */
+	uint64_t extent_sectors;
+	bool by_block;
+	struct blk_vec *pv;
+	unsigned *pv_of;
+	uint8_t *pv_plain;
+	unsigned cap_pv;
 
 	/*
 	 * The device: up to @qd requests in service, each done @lat_ns after
@@ -105,13 +121,18 @@ void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
 
 /*
  * blk_submit_read - submit the folios of one read_pages() call (or one
- * read_folio()) inside one plug, at time @now: bios of up to 256
- * disk-contiguous vectors, split at the queue limits, merged in the plug,
- * issued when the plug is flushed.  @done[i] receives when the data of
- * @vecs[i] is in memory (the completion of the request holding its end).
+ * read_folio()) inside one plug, at time @now: @vecs in file sectors,
+ * mapped to the disk (a folio across an extent's end in two pieces), bios
+ * of up to 256 disk-contiguous vectors, split at the queue limits, merged
+ * in the plug, issued when the plug is flushed (and reported in file
+ * sectors).  @done[i] receives when the data of @vecs[i] is in memory
+ * (the completion of the last request holding a piece of it).
+ *
+ * Return: 0, or -ENOMEM (nothing submitted) when the pieces of a
+ * fragmented file do not fit in memory.
  */
-void blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
-		     unsigned n, bool readahead, uint64_t now, uint64_t *done);
+int blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
+		    unsigned n, bool readahead, uint64_t now, uint64_t *done);
 
 /* The device times of @cfg; blk_queue_release() frees the queue's memory. */
 int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg);

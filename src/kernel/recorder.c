@@ -523,37 +523,150 @@ static int make_or_mount(struct rec *r)
 	return 0;
 }
 
+/* The file's extents, MAX_EXTENTS at a time, into @rf->ext. */
 static int load_extents(struct rec *r, struct rfile *rf, int fd)
 {
 	size_t sz = sizeof(struct fiemap) + MAX_EXTENTS * sizeof(struct fiemap_extent);
 	struct fiemap *fm = calloc(1, sz);
-	unsigned i;
+	unsigned cap = 0, i;
+	bool last = false;
 
 	if (!fm)
 		return -ENOMEM;
-	fm->fm_start = 0;
-	fm->fm_length = FIEMAP_MAX_OFFSET;
-	fm->fm_flags = FIEMAP_FLAG_SYNC;
-	fm->fm_extent_count = MAX_EXTENTS;
-	if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
-		int err = -errno;
+	free(rf->ext);
+	rf->ext = NULL;
+	rf->next = 0;
+	while (!last) {
+		struct extent *x;
 
-		free(fm);
-		return rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
+		memset(fm, 0, sz);
+		fm->fm_start = rf->next ? rf->ext[rf->next - 1].logical +
+						  rf->ext[rf->next - 1].length :
+					  0;
+		fm->fm_length = FIEMAP_MAX_OFFSET - fm->fm_start;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = MAX_EXTENTS;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
+			int err = -errno;
+
+			free(fm);
+			return rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
+		}
+		if (!fm->fm_mapped_extents)
+			break;
+		if (rf->next + fm->fm_mapped_extents + 1 > cap) {
+			cap = (rf->next + fm->fm_mapped_extents + 1) * 2;
+			x = realloc(rf->ext, cap * sizeof(*x));
+			if (!x) {
+				free(fm);
+				return -ENOMEM;
+			}
+			rf->ext = x;
+		}
+		for (i = 0; i < fm->fm_mapped_extents; i++) {
+			const struct fiemap_extent *fe = &fm->fm_extents[i];
+
+			rf->ext[rf->next++] = (struct extent){
+				fe->fe_logical, fe->fe_physical, fe->fe_length
+			};
+			last |= fe->fe_flags & FIEMAP_EXTENT_LAST;
+		}
 	}
-	rf->ext = calloc(fm->fm_mapped_extents + 1, sizeof(*rf->ext));
-	if (!rf->ext) {
-		free(fm);
-		return -ENOMEM;
-	}
-	for (i = 0; i < fm->fm_mapped_extents; i++) {
-		rf->ext[i].logical = fm->fm_extents[i].fe_logical;
-		rf->ext[i].physical = fm->fm_extents[i].fe_physical;
-		rf->ext[i].length = fm->fm_extents[i].fe_length;
-	}
-	rf->next = fm->fm_mapped_extents;
 	free(fm);
-	r->res->extents += rf->next;
+	return 0;
+}
+
+/*
+ * Where the file's next block is not disk-contiguous with the one before
+ * (the filesystem starts a new bio there), against where the case's
+ * layout (extent_kb) puts such breaks.  FIEMAP may report one run of
+ * blocks as several extents (ext4: at most 128 MiB each); only the
+ * breaks between them count.  Return: 0, or -EIO with the diagnostic
+ * when a file with extent_kb set did not get exactly that layout.
+ */
+static int check_layout(struct rec *r, const struct rfile *rf)
+{
+	uint64_t e = (uint64_t)r->wl->cfg.extent_kb * 1024, pos = 0;
+	unsigned i;
+
+	for (i = 0; i < rf->next; i++) {
+		const struct extent *x = &rf->ext[i];
+		bool brk = i && (x->logical != pos ||
+				 rf->ext[i - 1].physical + rf->ext[i - 1].length !=
+					 x->physical);
+		bool want = i && e && x->logical % e == 0;
+
+		if (i && e && brk != want)
+			return rerr(r, -EIO,
+				    "%s: the filesystem did not lay the file out in extents of %u KiB (%s at byte %llu; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
+				    rf->path, r->wl->cfg.extent_kb,
+				    brk ? "a break" : "no break",
+				    (unsigned long long)x->logical);
+		if (brk && !want)
+			r->res->breaks++;
+		pos = x->logical + x->length;
+	}
+	/* Every multiple of extent_kb inside the file must start an extent. */
+	if (e) {
+		uint64_t want = rf->size ? (rf->size - 1) / e : 0, got = 0;
+
+		for (i = 1; i < rf->next; i++)
+			got += rf->ext[i].logical % e == 0;
+		if (got != want)
+			return rerr(r, -EIO,
+				    "%s: the filesystem did not lay the file out in extents of %u KiB (%llu breaks, not %llu; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
+				    rf->path, r->wl->cfg.extent_kb,
+				    (unsigned long long)got,
+				    (unsigned long long)want);
+	}
+	return 0;
+}
+
+/*
+ * Preallocate @rf in extents of extent_kb, each one block apart on the
+ * disk from the next (the model's layout, blk.c).  Allocators place a
+ * file's blocks as they see fit, so the gaps are made, not asked for: a
+ * chunk of extents is allocated with a block before each, in one request
+ * (one run on the disk, taken from large free space rather than the holes
+ * such gaps leave behind), and then each gap block is cut out of the file
+ * (FALLOC_FL_COLLAPSE_RANGE moves what follows down in the file, not on
+ * the disk; only the chunk follows, so the work stays linear in the size):
+ *
+ *   fallocate:  [ e0 ]g[ e1 ]g[ e2 ]     a chunk in one run (a later
+ *                                        chunk starts with a g too)
+ *   collapse:   [ e0 ][ e1 ][ e2 ]       in the file; on the disk the g
+ *                                        blocks are free: all apart
+ */
+#define LAYOUT_CHUNK (8ull << 20) /* bytes allocated at once, at most */
+
+static int preallocate(struct rec *r, struct rfile *rf, int fd)
+{
+	uint64_t e = (uint64_t)r->wl->cfg.extent_kb * 1024;
+	uint64_t pieces, k0, k, n;
+
+	if (!rf->size)
+		return 0;
+	if (!e || e >= rf->size)
+		return fallocate(fd, 0, 0, (off_t)rf->size) ? -errno : 0;
+	pieces = (rf->size + e - 1) / e;
+	n = LAYOUT_CHUNK / (e + 4096);
+	n = n < 1 ? 1 : n > 256 ? 256 : n;
+	for (k0 = 0; k0 < pieces; k0 += n) {
+		uint64_t o = k0 * e, end = (k0 + n) * e, gaps;
+
+		if (end > rf->size)
+			end = rf->size;
+		/* A gap before every piece of the chunk but the file's first. */
+		gaps = (end - o + e - 1) / e - (k0 == 0);
+		if (stopped(r))
+			return -EINTR;
+		if (fallocate(fd, 0, (off_t)o, (off_t)(end - o + gaps * 4096)))
+			return -errno;
+		for (k = k0 ? k0 : 1; k * e < end; k++)
+			if (fallocate(fd, FALLOC_FL_COLLAPSE_RANGE,
+				      (off_t)(k * e), 4096))
+				return -errno;
+	}
 	return 0;
 }
 
@@ -574,9 +687,9 @@ static int make_file(struct rec *r, struct rfile *rf)
 	fd = open(rf->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
-	if (rf->size && fallocate(fd, 0, 0, (off_t)rf->size)) {
-		err = rerr(r, -errno, "fallocate %s: %s (is the file too large for the %llu GiB image?)",
-			   rf->path, strerror(errno),
+	if ((err = preallocate(r, rf, fd))) {
+		err = rerr(r, err, "preallocating %s: %s (is the file too large for the %llu GiB image?)",
+			   rf->path, strerror(-err),
 			   (unsigned long long)(IMAGE_BYTES >> 30));
 		goto out;
 	}
@@ -614,6 +727,46 @@ out:
 		fd = open(done, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			close(fd);
+	}
+	return err;
+}
+
+/*
+ * Make (or find) @rf, read its extents and check its layout.  A file kept
+ * from an earlier run that does not have the layout the case asks for (a
+ * filesystem may move blocks; an older ralab laid files out otherwise) is
+ * made again, once.
+ */
+static int prepare_file(struct rec *r, struct rfile *rf, struct stat *st)
+{
+	unsigned extents = r->res->extents, breaks = r->res->breaks;
+	char done[400];
+	int tries, err = 0, fd;
+
+	for (tries = 0; tries < 2; tries++) {
+		r->res->extents = extents;
+		r->res->breaks = breaks;
+		if ((err = make_file(r, rf)) || stopped(r))
+			return err ? err : -EINTR;
+		fd = open(rf->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+		err = fstat(fd, st) ? -errno : load_extents(r, rf, fd);
+		close(fd);
+		if (err)
+			return err;
+		r->res->extents += rf->next;
+		err = check_layout(r, rf);
+		if (err != -EIO || tries)
+			return err;
+		/* Forget the diagnostic and make the file again. */
+		pthread_mutex_lock(&r->lock);
+		if (r->diag)
+			r->diag->msg[0] = '\0';
+		pthread_mutex_unlock(&r->lock);
+		snprintf(done, sizeof(done), "%s.done", rf->path);
+		unlink(done);
+		unlink(rf->path);
 	}
 	return err;
 }
@@ -1414,7 +1567,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	uint64_t reads0 = 0, sect0 = 0, reads1 = 0, sect1 = 0;
 	struct utsname u;
 	struct stat st;
-	int err, fd, *fds = NULL;
+	int err, *fds = NULL;
 	unsigned i;
 
 	memset(res, 0, sizeof(*res));
@@ -1484,24 +1637,24 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		struct rfile *rf = &r->files[i];
 
 		rf->size = wl->files[i].size;
-		if (i)
-			snprintf(rf->path, sizeof(rf->path), "%s/data-%llu-%s.bin",
-				 r->mnt, (unsigned long long)rf->size,
-				 wl->files[i].name);
-		else
-			snprintf(rf->path, sizeof(rf->path), "%s/data-%llu.bin",
-				 r->mnt, (unsigned long long)rf->size);
-		r->nr_files = i + 1;
-		if ((err = make_file(r, rf)) || stopped(r))
-			goto out;
-		fd = open(rf->path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			err = rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
-			goto out;
+		{
+			char lay[16] = "";
+
+			/* A fragmented layout is a file of its own, kept too. */
+			if (c->extent_kb)
+				snprintf(lay, sizeof(lay), "-x%u", c->extent_kb);
+			if (i)
+				snprintf(rf->path, sizeof(rf->path),
+					 "%s/data-%llu%s-%s.bin", r->mnt,
+					 (unsigned long long)rf->size, lay,
+					 wl->files[i].name);
+			else
+				snprintf(rf->path, sizeof(rf->path),
+					 "%s/data-%llu%s.bin", r->mnt,
+					 (unsigned long long)rf->size, lay);
 		}
-		err = fstat(fd, &st) ? -errno : load_extents(r, rf, fd);
-		close(fd);
-		if (err)
+		r->nr_files = i + 1;
+		if ((err = prepare_file(r, rf, &st)))
 			goto out;
 		rf->ino = (unsigned long)st.st_ino;
 	}

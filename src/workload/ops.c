@@ -7,6 +7,7 @@
  *   # read_ahead_kb: 128
  *   # max_sectors_kb: 512
  *   # max_hw_sectors_kb: 1280 (the device's limit)
+ *   # extent_kb: 1024         files in extents of 1 MiB, apart on the disk
  *   read 4K 1                 ops, one per line; '#' starts a comment
  *   read 1M eof
  *
@@ -1046,6 +1047,14 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 			wl->cfg.alloc_fail_seed = v;
 		return 0;
 	}
+	if (!strcmp(key, "extent_kb")) {
+		err = parse_u64(val, &v, false);
+		if (err || v % 4 || v > (1u << 30))
+			return perr(p, "extent_kb must be 0 (one extent per file) or a multiple of 4 up to 1073741824, not '%.*s'",
+				    TOK(val));
+		wl->cfg.extent_kb = (uint32_t)v;
+		return 0;
+	}
 	if (!strcmp(key, "read_ahead_kb") || !strcmp(key, "max_sectors_kb") ||
 	    !strcmp(key, "max_hw_sectors_kb")) {
 		err = parse_u64(val, &v, false);
@@ -1247,7 +1256,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb)",
 			    TOK(key));
 	}
 	if (!err)

@@ -85,9 +85,68 @@ static int test_window_requests(void)
 	return 0;
 }
 
+static struct ralab_event evs[16];
+static unsigned nevs;
+
+static void record(void *arg, const struct ralab_event *ev)
+{
+	(void)arg;
+	if (nevs < 16)
+		evs[nevs++] = *ev;
+}
+
+/*
+ * extent_kb 100: four order-2 folios over file bytes [64K, 128K); the one
+ * at 96K runs across the extent end at 100K (file sector 200).  What
+ * 6.18.44 did with the same folios (tests/cases/frag-40-*): XFS cuts the
+ * folio into two bios; ext4 reads it block by block as plain reads,
+ * which merge with the readahead bios around them (mixed merges).
+ */
+static int test_extents(void)
+{
+	static struct blk_vec v[4];
+	uint64_t done[4];
+	struct blk_queue q;
+	struct ralab_config cfg;
+	unsigned i, fs;
+
+	for (fs = 0; fs < 2; fs++) {
+		ralab_config_default(&cfg);
+		cfg.fs = fs ? RALAB_FS_EXT4 : RALAB_FS_XFS;
+		cfg.extent_kb = 100;
+		cfg.dev_latency_ns = 1000;
+		cfg.dev_queue_depth = 1;
+		memset(&st, 0, sizeof(st));
+		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
+		ASSERT_EQ_U64(blk_queue_timing(&q, &cfg), 0);
+		q.st = &st;
+		q.emit = record;
+		nevs = 0;
+		for (i = 0; i < 4; i++)
+			v[i] = (struct blk_vec){ 128 + 32 * i, 16384 };
+		ASSERT_EQ_U64(blk_submit_read(&q, v, 4, true, 0, done), 0);
+		blk_queue_release(&q);
+		ASSERT_EQ_U64(nevs, 2);
+		/* Reported in file sectors, cut at the extent's end. */
+		ASSERT_EQ_U64(evs[0].sector, 128);
+		ASSERT_EQ_U64(evs[0].nr_sectors, 72);
+		ASSERT_EQ_U64(evs[1].sector, 200);
+		ASSERT_EQ_U64(evs[1].nr_sectors, 56);
+		ASSERT_TRUE(evs[0].readahead);
+		/* ext4's second request starts with a plain block read. */
+		ASSERT_EQ_U64(evs[1].readahead, !fs);
+		/* The folio across the end waits for both requests. */
+		ASSERT_EQ_U64(done[0], 1000);
+		ASSERT_EQ_U64(done[2], 2000);
+		ASSERT_EQ_U64(done[3], 2000);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_sysfs_order);
 	TEST(test_window_requests);
+	TEST(test_extents);
 	return TEST_SUMMARY("test_block");
 }
