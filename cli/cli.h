@@ -86,9 +86,22 @@ struct cli_verdict {
 	bool ra, folio_orders, data_reads, folio_stream, rq_stream, match;
 };
 
+/*
+ * How two outputs are compared: @strict, the folio and request streams
+ * too; @ignore, fields left out of the readahead events (prev_pos where
+ * timing decides it), at most CLI_MAX_IGNORE.
+ */
+#define CLI_MAX_IGNORE 8
+struct cli_cmp {
+	bool strict;
+	unsigned nignore;
+	const char *ignore[CLI_MAX_IGNORE];
+};
+/* Parse a --ignore FIELD value into @c; 2 with a message if invalid. */
+int cli_cmp_ignore(const char *cmd, struct cli_cmp *c, const char *field);
 /* @v: filled if not NULL.  Return: 0 match, 1 differ, 2 bad input. */
-int cli_compare_outputs(FILE *out, const char *a, const char *b, bool strict,
-			struct cli_verdict *v);
+int cli_compare_outputs(FILE *out, const char *a, const char *b,
+			const struct cli_cmp *c, struct cli_verdict *v);
 /* Print verdicts as JSON or CSV; @report: each one's text report. */
 enum cli_fmt { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_CSV };
 int cli_parse_fmt(const char *cmd, const char *a, enum cli_fmt *fmt);
@@ -106,7 +119,7 @@ void cli_print_verdicts(FILE *out, enum cli_fmt fmt, const char *command,
 char *cli_load_recording(const char *path);
 /* Compare two outputs held in memory; takes ownership of @ta and @tb. */
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
-		      char *tb, bool strict, struct cli_verdict *v);
+		      char *tb, const struct cli_cmp *c, struct cli_verdict *v);
 int cli_kernel(int argc, char **argv);
 int cli_check(int argc, char **argv);
 void cli_print_event(void *arg, const struct ralab_event *ev);

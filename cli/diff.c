@@ -260,10 +260,10 @@ static bool compare_stream(FILE *out, const struct output *a,
 }
 
 static int compare(FILE *out, struct output *pa_, struct output *pb_,
-		   bool strict, struct cli_verdict *v);
+		   const struct cli_cmp *c, struct cli_verdict *v);
 
 int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
-			bool strict, struct cli_verdict *v)
+			const struct cli_cmp *c, struct cli_verdict *v)
 {
 	struct output a, b;
 	int ret;
@@ -276,11 +276,11 @@ int cli_compare_outputs(FILE *out, const char *pa, const char *pb,
 		unload(&a);
 		return ret;
 	}
-	return compare(out, &a, &b, strict, v);
+	return compare(out, &a, &b, c, v);
 }
 
 int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
-		      char *tb, bool strict, struct cli_verdict *v)
+		      char *tb, const struct cli_cmp *c, struct cli_verdict *v)
 {
 	struct output a, b;
 	int ret;
@@ -295,16 +295,86 @@ int cli_compare_texts(FILE *out, const char *na, char *ta, const char *nb,
 		unload(&a);
 		return ret;
 	}
-	return compare(out, &a, &b, strict, v);
+	return compare(out, &a, &b, c, v);
+}
+
+static bool is_call(const char *t)
+{
+	return has_prefix(t, "page_cache_sync_ra:") ||
+	       has_prefix(t, "page_cache_async_ra:");
+}
+
+/* Do @o's sync and async calls lack order= (recorded by kprobes)? */
+static bool calls_without_order(const struct output *o)
+{
+	unsigned i;
+
+	for (i = 0; i < o->nev[S_RA]; i++)
+		if (is_call(o->ev[S_RA][i].text))
+			return !strstr(o->ev[S_RA][i].text, " order=");
+	return false;
+}
+
+/*
+ * Drop " @field=VALUE" from @o's readahead events (in its own buffer), or
+ * from its sync and async calls only.
+ */
+static void drop_field(struct output *o, const char *field, bool calls_only)
+{
+	char pat[40];
+	unsigned i;
+
+	snprintf(pat, sizeof(pat), " %s=", field);
+	for (i = 0; i < o->nev[S_RA]; i++) {
+		char *t = (char *)o->ev[S_RA][i].text, *p, *e;
+
+		if ((calls_only && !is_call(t)) || !(p = strstr(t, pat)))
+			continue;
+		e = strchr(p + 1, ' ');
+		if (!e)
+			e = p + strlen(p);
+		memmove(p, e, strlen(e) + 1);
+	}
+}
+
+/* The fields of readahead events that --ignore takes. */
+static const char *const ra_fields[] = {
+	"index", "req_count", "order", "size", "async_size", "ra_pages",
+	"mmap_miss", "prev_pos", "nr_to_read", "lookahead_size",
+};
+
+int cli_cmp_ignore(const char *cmd, struct cli_cmp *c, const char *field)
+{
+	unsigned i, n;
+
+	for (i = 0; i < sizeof(ra_fields) / sizeof(ra_fields[0]); i++)
+		if (!strcmp(field, ra_fields[i]))
+			break;
+	if (i == sizeof(ra_fields) / sizeof(ra_fields[0])) {
+		fprintf(stderr, "ralab %s: --ignore takes a field of the readahead events (index, req_count, order, size, async_size, ra_pages, mmap_miss, prev_pos, nr_to_read, lookahead_size), not '%s'\n",
+			cmd, field);
+		return 2;
+	}
+	for (n = 0; n < c->nignore; n++)
+		if (c->ignore[n] == ra_fields[i])
+			return 0;
+	if (c->nignore == CLI_MAX_IGNORE) {
+		fprintf(stderr, "ralab %s: at most %d --ignore\n", cmd,
+			CLI_MAX_IGNORE);
+		return 2;
+	}
+	c->ignore[c->nignore++] = ra_fields[i];
+	return 0;
 }
 
 /* Compare and report; frees both outputs. */
 static int compare(FILE *out, struct output *pa_, struct output *pb_,
-		   bool strict, struct cli_verdict *v)
+		   const struct cli_cmp *c, struct cli_verdict *v)
 {
 	struct output a = *pa_, b = *pb_;
 	const char *pa = a.name, *pb = b.name;
-	bool ra, fo, dr, fs, rq;
+	bool ra, fo, dr, fs, rq, strict = c->strict;
+	unsigned i;
 	int ret;
 
 	/*
@@ -319,6 +389,23 @@ static int compare(FILE *out, struct output *pa_, struct output *pb_,
 		ra = true;
 		strict = true;
 	} else {
+		/*
+		 * Kernels before 6.17 have no ra->order: their calls, read
+		 * by kprobes, are compared without it.
+		 */
+		bool na = calls_without_order(&a);
+
+		if (na != calls_without_order(&b)) {
+			drop_field(na ? &b : &a, "order", true);
+			fprintf(out, "readahead events: sync and async calls compared without order= (%s has no ra->order)\n",
+				na ? pa : pb);
+		}
+		for (i = 0; i < c->nignore; i++) {
+			drop_field(&a, c->ignore[i], false);
+			drop_field(&b, c->ignore[i], false);
+			fprintf(out, "readahead events: compared without %s=\n",
+				c->ignore[i]);
+		}
 		ra = compare_stream(out, &a, &b, S_RA, true);
 	}
 	fo = !strcmp(a.folio_orders, b.folio_orders);
@@ -426,12 +513,19 @@ int cli_diff(int argc, char **argv)
 {
 	const char *files[2];
 	enum cli_fmt fmt = CLI_FMT_TEXT;
-	bool strict = false;
+	struct cli_cmp c = { 0 };
 	int i, n = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--strict")) {
-			strict = true;
+			c.strict = true;
+		} else if (!strcmp(argv[i], "--ignore")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab diff: --ignore needs a field\n");
+				return 2;
+			}
+			if (cli_cmp_ignore("diff", &c, argv[++i]))
+				return 2;
 		} else if (!strcmp(argv[i], "--format")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab diff: --format needs a value\n");
@@ -450,11 +544,11 @@ int cli_diff(int argc, char **argv)
 		}
 	}
 	if (n != 2) {
-		fprintf(stderr, "usage: ralab diff [--strict] [--format FMT] A B\n");
+		fprintf(stderr, "usage: ralab diff [--strict] [--ignore FIELD]... [--format FMT] A B\n");
 		return 2;
 	}
 	if (fmt == CLI_FMT_TEXT)
-		return cli_compare_outputs(stdout, files[0], files[1], strict,
+		return cli_compare_outputs(stdout, files[0], files[1], &c,
 					   NULL);
 	{
 		struct cli_verdict v;
@@ -466,11 +560,11 @@ int cli_diff(int argc, char **argv)
 
 		if (!m)
 			return 1;
-		ret = cli_compare_outputs(m, files[0], files[1], strict, &v);
+		ret = cli_compare_outputs(m, files[0], files[1], &c, &v);
 		fclose(m);
 		if (ret < 2)
 			cli_print_verdicts(stdout, fmt, "diff", &name, files[0],
-					   files[1], strict, &v, &text, 1);
+					   files[1], c.strict, &v, &text, 1);
 		free(text);
 		return ret;
 	}

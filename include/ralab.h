@@ -185,6 +185,10 @@ struct ralab_event {
 	uint64_t index;      /* ra events: page index */
 	uint64_t req_count;  /* sync/async */
 	uint32_t order;      /* ra events: ra->order; add: folio order */
+#define RALAB_ORDER_UNKNOWN UINT32_MAX /* sync/async recorded by kprobes
+					* on a kernel without ra->order
+					* (before 6.17): printed without
+					* order= */
 	uint32_t size, async_size, ra_pages, mmap_miss;
 	int64_t prev_pos;
 	uint64_t nr_to_read, lookahead_size; /* ra_unbounded */

@@ -118,6 +118,8 @@ struct rec {
 	char loopname[32]; /* "loopN" */
 	int lock_fd, loop_fd;
 	bool mounted, inst_created;
+	bool kprobes; /* ours are defined (group ralab_PID) */
+	char comm[16]; /* this process's, for the kprobe filter */
 	bool win_in_order;  /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
 	pthread_mutex_t lock; /* diag, for jobs running as threads */
@@ -272,6 +274,86 @@ static void umount_dev(unsigned maj, unsigned min)
  * construction), after unmounting them; remove trace instances of
  * recorders that are no longer running.
  */
+/*
+ * Kernels before 6.18 have no readahead tracepoints.  From 6.1 to 6.16 the
+ * recorder puts kprobes of its own (group ralab_PID) on the entry of the
+ * four functions instead, reading their arguments and the file_ra_state
+ * through readahead_control->ra, which those kernels lay out as
+ *
+ *   struct readahead_control: file, mapping, ra (+16), _index (+24)
+ *   struct file_ra_state: start, size (+8, u32), async_size (+12),
+ *                         ra_pages (+16), mmap_miss (+20), prev_pos (+24)
+ *
+ * (6.17 added ra->order where mmap_miss was, and took page_cache_ra_order's
+ * order argument away: not probed.)  Those kernels have no ra->order, so
+ * their sync and async calls carry none (RALAB_ORDER_UNKNOWN).  Kprobe
+ * definitions are global: each run removes its own on every exit path, and
+ * those of recorders that died.  Verified against the same probes of
+ * tests/tools/record-cases-vm.sh under 6.1.192, 6.8.0-31 and 6.12.117
+ * (tests/tools/check-vm.sh).
+ */
+#define KPROBE_GROUP "ralab_"
+#define KP_RA "size=+8(+16($arg1)):u32 async_size=+12(+16($arg1)):u32 " \
+	      "ra_pages=+16(+16($arg1)):u32"
+#define KP_MORE "mmap_miss=+20(+16($arg1)):u32 prev_pos=+24(+16($arg1)):s64"
+
+static const char *const kprobes[][2] = {
+	{ "page_cache_sync_ra",
+	  "index=+24($arg1):u64 req_count=$arg2:u64 " KP_RA " " KP_MORE },
+	{ "page_cache_async_ra",
+	  "index=+24($arg1):u64 req_count=$arg3:u64 " KP_RA " " KP_MORE },
+	{ "page_cache_ra_order",
+	  "index=+24($arg1):u64 order=$arg3:u32 " KP_RA },
+	{ "page_cache_ra_unbounded",
+	  "index=+24($arg1):u64 nr_to_read=$arg2:u64 lookahead_size=$arg3:u64" },
+};
+
+#define NR_KPROBES (sizeof(kprobes) / sizeof(kprobes[0]))
+
+/* Does this kernel lay readahead_control and file_ra_state out as above? */
+static bool kprobe_layout_known(void)
+{
+	struct utsname u;
+	unsigned major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major == 6 && minor >= 1 && minor <= 16;
+}
+
+/* Remove the kprobes of group ralab_@pid (all of them; absent ones too). */
+static void kprobes_remove(const char *tracefs, long pid)
+{
+	char path[256], def[128];
+	unsigned i;
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs);
+	for (i = 0; i < NR_KPROBES; i++) {
+		snprintf(def, sizeof(def), "-:%s%ld/%s", KPROBE_GROUP, pid,
+			 kprobes[i][0]);
+		write_file(path, def);
+	}
+}
+
+/* Remove the kprobes of recorders that are no longer running. */
+static void kprobes_reclaim(const char *tracefs)
+{
+	char path[256], buf[16384], *p;
+	size_t g = strlen(KPROBE_GROUP);
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs);
+	if (read_small(path, buf, sizeof(buf)))
+		return;
+	for (p = buf; (p = strstr(p, ":" KPROBE_GROUP)); p += g) {
+		char *end;
+		long pid = strtol(p + 1 + g, &end, 10);
+
+		if (*end == '/' && pid > 0 && pid != getpid() &&
+		    kill((pid_t)pid, 0) && errno == ESRCH)
+			kprobes_remove(tracefs, pid);
+	}
+}
+
 static void reclaim(const char *workdir, const char *tracefs)
 {
 	DIR *d = opendir("/sys/block");
@@ -327,6 +409,7 @@ static void reclaim(const char *workdir, const char *tracefs)
 	}
 	if (d)
 		closedir(d);
+	kprobes_reclaim(tracefs);
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -814,6 +897,48 @@ static int evict(struct rec *r, struct rfile *rf)
 	return 0;
 }
 
+/*
+ * Before 6.18: define the kprobes and enable them in the run's instance,
+ * where the layout is known (kprobe_layout_known()); elsewhere, or without
+ * kprobe events, the recording has no readahead calls, as before.  The
+ * trace lines carry the thread group (options/record-tgid), so that
+ * parse_line() keeps the calls of this process only.
+ */
+static int kprobes_setup(struct rec *r)
+{
+	char path[512], def[512];
+	unsigned i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", r->tracefs);
+	if (!kprobe_layout_known() || access(path, W_OK))
+		return 0;
+	r->kprobes = true;
+	for (i = 0; i < NR_KPROBES; i++) {
+		snprintf(def, sizeof(def), "p:%s%d/%s %s %s", KPROBE_GROUP,
+			 (int)getpid(), kprobes[i][0], kprobes[i][0],
+			 kprobes[i][1]);
+		if ((err = write_file(path, def)))
+			return rerr(r, err, "defining the kprobe on %s: %s",
+				    kprobes[i][0], strerror(-err));
+	}
+	snprintf(path, sizeof(path), "%s/options/record-tgid", r->inst);
+	if ((err = write_file(path, "1")))
+		return rerr(r, err, "%s: %s", path, strerror(-err));
+	/* Fewer lines in the buffer where the kernel filters on comm. */
+	snprintf(path, sizeof(path), "%s/events/%s%d/filter", r->inst,
+		 KPROBE_GROUP, (int)getpid());
+	if (r->comm[0]) {
+		snprintf(def, sizeof(def), "comm == \"%s\"", r->comm);
+		write_file(path, def);
+	}
+	snprintf(path, sizeof(path), "%s/events/%s%d/enable", r->inst,
+		 KPROBE_GROUP, (int)getpid());
+	if ((err = write_file(path, "1")))
+		return rerr(r, err, "enabling the kprobes: %s", strerror(-err));
+	return 0;
+}
+
 static int trace_setup(struct rec *r)
 {
 	char path[512], val[4096], inos[3072];
@@ -834,6 +959,8 @@ static int trace_setup(struct rec *r)
 	snprintf(val, sizeof(val), "%u", TRACE_BUFFER_KB);
 	if ((err = write_file(path, val)))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
+	if (!have_ra_events(r->tracefs) && (err = kprobes_setup(r)))
+		return err;
 	for (i = have_ra_events(r->tracefs) ? 0 : FIRST_NON_RA_EVENT;
 	     i < NR_EVENTS; i++) {
 		if (i == NR_EVENTS - 1)
@@ -1349,6 +1476,21 @@ static void deliver(struct rec *r, const struct ralab_event *ev)
 		r->opts->on_event(r->opts->event_arg, ev);
 }
 
+/*
+ * Is a trace line (with options/record-tgid: "comm-pid (tgid) [cpu] ...")
+ * from this process?
+ */
+static bool from_us(const char *line)
+{
+	const char *p = strstr(line, ") [");
+	int tgid;
+
+	while (p && p > line && *p != '(')
+		p--;
+	return p && *p == '(' && sscanf(p + 1, " %d", &tgid) == 1 &&
+	       tgid == (int)getpid();
+}
+
 static int parse_line(struct rec *r, char *line)
 {
 	struct ralab_event ev;
@@ -1358,12 +1500,18 @@ static int parse_line(struct rec *r, char *line)
 	char *p;
 
 	memset(&ev, 0, sizeof(ev));
+	/* A kprobe's line: "name: (symbol+0x0/0x..) fields", ours only. */
+	if (strstr(line, ": (page_cache_") && !from_us(line))
+		return 0;
 	if ((p = strstr(line, " page_cache_sync_ra: ")) ||
 	    (p = strstr(line, " page_cache_async_ra: "))) {
 		ev.type = p[12] == 's' ? RALAB_EV_SYNC_RA : RALAB_EV_ASYNC_RA;
 		p = strstr(p, " index=");
-		if (!p || sscanf(p, " index=%llu req_count=%llu order=%u size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
-				 &a, &b, &o, &sz, &as, &rp, &mm, &pp) != 8)
+		if (p && sscanf(p, " index=%llu req_count=%llu size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
+				&a, &b, &sz, &as, &rp, &mm, &pp) == 7)
+			o = RALAB_ORDER_UNKNOWN; /* kprobes: no ra->order */
+		else if (!p || sscanf(p, " index=%llu req_count=%llu order=%u size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
+				      &a, &b, &o, &sz, &as, &rp, &mm, &pp) != 8)
 			return -EPROTO;
 		ev.index = a;
 		ev.req_count = b;
@@ -1511,6 +1659,11 @@ static void cleanup(struct rec *r)
 		rmdir(r->inst);
 		r->inst_created = false;
 	}
+	/* After the instance: kprobes enabled anywhere cannot be removed. */
+	if (r->kprobes) {
+		kprobes_remove(r->tracefs, (long)getpid());
+		r->kprobes = false;
+	}
 	if (r->mounted) {
 		if (umount2(r->mnt, 0))
 			umount2(r->mnt, MNT_DETACH);
@@ -1622,6 +1775,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	pthread_mutex_init(&r->lock, NULL);
 	r->fsname = c->fs == RALAB_FS_EXT4 ? "ext4" : "xfs";
 	r->tracefs = find_tracefs();
+	if (!read_small("/proc/self/comm", r->comm, sizeof(r->comm)))
+		r->comm[strcspn(r->comm, "\n\"")] = '\0';
 	if (!uname(&u))
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
 

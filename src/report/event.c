@@ -14,6 +14,16 @@ int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
 	switch (ev->type) {
 	case RALAB_EV_SYNC_RA:
 	case RALAB_EV_ASYNC_RA:
+		if (ev->order == RALAB_ORDER_UNKNOWN)
+			return snprintf(buf, len,
+					"%s: index=%llu req_count=%llu size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
+					ev->type == RALAB_EV_SYNC_RA ?
+						"page_cache_sync_ra" :
+						"page_cache_async_ra",
+					(unsigned long long)ev->index,
+					(unsigned long long)ev->req_count,
+					ev->size, ev->async_size, ev->ra_pages,
+					ev->mmap_miss, (long long)ev->prev_pos);
 		return snprintf(buf, len,
 				"%s: index=%llu req_count=%llu order=%u size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
 				ev->type == RALAB_EV_SYNC_RA ?

@@ -69,7 +69,7 @@ for c in /cases/*/case.ops; do
 	echo > $K/trace
 	echo "@@@ BEGIN $n"
 	ralab kernel --trace --workdir /mnt/rw $c 2>&1 |
-		grep -E '^(mm_filemap|block_rq|ralab|extents=)'
+		grep -E '^(mm_filemap|block_rq|ralab|breaks=)'
 	echo "@@@ RA $n"
 	grep -E '^ *ralab-[0-9]+ .* page_cache_[a-z_]+: \(' $K/trace |
 		sed 's/^.* \(page_cache_[a-z_]*\): ([^)]*) /\1: /'
@@ -86,7 +86,7 @@ awk -v d="$w" '
 /@@@ BEGIN/ { n = $NF; f = d "/" n ".events"; printf "" > f; next }
 /^@@@ RA / { close(f); f = d "/" n ".ra"; printf "" > f; next }
 /^@@@ END / { close(f); print n > (d "/done"); f = ""; next }
-/^extents=/ { print n, substr($0, 9) > (d "/extents"); next }
+/^breaks=/ { print n, substr($0, 8) > (d "/breaks"); next }
 f != "" && /^(mm_filemap|block_rq|page_cache_|ralab)/ { print > f }' "$w/console"
 [ -f "$w/done" ] || { echo "record-cases-vm.sh: no case finished" >&2; tail -5 "$w/console" >&2; exit 1; }
 while read -r n; do
@@ -94,8 +94,8 @@ while read -r n; do
 		echo "record-cases-vm.sh: $n: $(grep -m1 '^ralab' "$w/$n.events")" >&2
 		continue
 	fi
-	x=$(awk -v n="$n" '$1 == n { print $2 }' "$w/extents")
-	[ "$x" = 1 ] || echo "record-cases-vm.sh: $n: the files take $x extents (ralab models one per file; extra requests may split there)" >&2
+	x=$(awk -v n="$n" '$1 == n { print $2 }' "$w/breaks")
+	[ "$x" = 0 ] || echo "record-cases-vm.sh: $n: the files are not disk-contiguous in $x place(s) the case's layout does not say (requests may split there)" >&2
 	gzip -9n < "$w/$n.events" > "$out/$n.events.gz"
 	gzip -9n < "$w/$n.ra" > "$out/$n.ra.gz"
 done < "$w/done"
