@@ -135,6 +135,16 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res->stat_sectors);
 	fprintf(out, "extents=%u\n", res->extents);
 	fprintf(out, "breaks=%u\n", res->breaks);
+	if (res->breaks) {
+		unsigned i, n = res->breaks < RALAB_MAX_BREAKS ?
+					res->breaks : RALAB_MAX_BREAKS;
+
+		fprintf(out, "breaks_at=");
+		for (i = 0; i < n; i++)
+			fprintf(out, "%s%u:%llu", i ? " " : "", res->brk[i].file,
+				(unsigned long long)res->brk[i].ofs);
+		fprintf(out, "\n");
+	}
 	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
 	/* Wall time of each read, bucketed as the model's read_lat_*. */
 	fprintf(out, "read_lat_p50_us=%.2f\n", (double)res->st.lat_p50_ns / 1e3);
@@ -185,13 +195,13 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 			       1;
 	}
 	/*
-	 * The model lays each file out as extent_kb says; where the
+	 * The model lays each file out as the case says; where the
 	 * filesystem broke one elsewhere, the kernel starts a new bio there.
 	 */
 	if (res.breaks)
 		fprintf(stderr,
-			"ralab kernel: note: the filesystem broke the %u file(s) in %u place(s) the case's layout does not (extents=%u); the kernel cuts requests there and the model does not\n",
-			ralab_workload_nr_files(wl), res.breaks, res.extents);
+			"ralab kernel: note: the filesystem broke the %u file(s) in %u place(s) the case's layout does not (breaks_at=); the kernel cuts requests there, and 'ralab check' has the model do the same\n",
+			ralab_workload_nr_files(wl), res.breaks);
 	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);
@@ -361,6 +371,54 @@ static const char *policy_for_kernel(const char *release)
 	return "linux-6.1";
 }
 
+/*
+ * A recording's breaks_at= (ralab kernel: where the filesystem broke a
+ * file other than the case says) given to the model, added to the case's
+ * own layout of that file.  Return: 0, or 2 if it cannot be.
+ */
+static int model_breaks(struct ralab_workload *wl, const char *ktext)
+{
+	const char *p = strstr(ktext, "\nbreaks_at=");
+	const struct ralab_config *c = ralab_workload_config(wl);
+	unsigned nf = ralab_workload_nr_files(wl), f;
+
+	if (!p)
+		return 0;
+	if (c->extent_kb) {
+		fprintf(stderr, "ralab check: the recording has breaks the case's extent_kb does not; the model cannot take both\n");
+		return 2;
+	}
+	for (f = 0; f < nf; f++) {
+		unsigned n = ralab_workload_breaks(wl, f, NULL, 0), file, k;
+		uint64_t *ofs = malloc((n + RALAB_MAX_BREAKS) * sizeof(*ofs));
+		const char *q = p + strlen("\nbreaks_at=");
+		struct ralab_diag d = { 0 };
+		unsigned long long o;
+		int used, err;
+
+		if (!ofs)
+			return 1;
+		n = ralab_workload_breaks(wl, f, ofs, n);
+		while (sscanf(q, "%u:%llu%n", &file, &o, &used) == 2) {
+			q += used;
+			if (file != f)
+				continue;
+			/* In order, as the recorder lists them. */
+			for (k = n; k > 0 && ofs[k - 1] > o; k--)
+				ofs[k] = ofs[k - 1];
+			ofs[k] = o;
+			n++;
+		}
+		err = ralab_workload_set_breaks(wl, f, ofs, n, &d);
+		free(ofs);
+		if (err) {
+			fprintf(stderr, "ralab check: %s\n", d.msg);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int cli_check(int argc, char **argv)
 {
 	const char *workdir = NULL, *policy = NULL;
@@ -528,6 +586,9 @@ int cli_check(int argc, char **argv)
 		}
 		ro.on_event = cli_print_event;
 		ro.event_arg = sf;
+		/* Where the filesystem broke a file itself, so does the model. */
+		if (!r && fflush(kf) == 0 && ktext)
+			r = model_breaks(wl, ktext);
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
 			cli_print_summary(sf, wl, cp->label, &st, false);

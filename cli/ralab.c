@@ -505,7 +505,7 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)st->syscalls,
 		(unsigned long long)st->bytes_read);
 	if (kres) {
-		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu},\n",
+		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu, \"breaks_at\": [",
 			kres->kernel, (unsigned long long)kres->meta_reads,
 			(unsigned long long)kres->stat_reads,
 			(unsigned long long)kres->stat_sectors, kres->extents,
@@ -515,6 +515,12 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)kres->st.lat_p90_ns,
 			(unsigned long long)kres->st.lat_p99_ns,
 			(unsigned long long)kres->st.lat_max_ns);
+		for (unsigned b = 0; b < kres->breaks && b < RALAB_MAX_BREAKS;
+		     b++)
+			fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",
+				b ? ", " : "", kres->brk[b].file,
+				(unsigned long long)kres->brk[b].ofs);
+		fprintf(out, "]},\n");
 		fprintf(out, "  \"jobs\": [");
 	} else {
 		fprintf(out, "  \"device\": \"%s\",\n  \"elapsed_ns\": %llu,\n  \"wait_ns\": %llu,\n  \"waits\": %llu,\n  \"late_ra_waits\": %llu,\n",

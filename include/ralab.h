@@ -149,6 +149,28 @@ const struct ralab_config *ralab_workload_config(const struct ralab_workload *wl
 int ralab_workload_set(struct ralab_workload *wl, const char *key,
 		       const char *value, struct ralab_diag *diag);
 
+/*
+ * ralab_workload_set_breaks - where file @file of the workload (0: the
+ * case's own, then in the order its 'file' ops name them) is not
+ * disk-contiguous: its extents start at the @n byte offsets @ofs
+ * (ascending multiples of 4096 inside the file; copied).  Replaces the
+ * file's earlier list (the header's extent_breaks for file 0) and, for
+ * that file, extent_kb; n = 0 drops the list.  What 'ralab check' does
+ * with a recording's breaks= where the filesystem broke a file itself.
+ * Return: 0, -EINVAL (see @diag) or -ENOMEM.
+ */
+int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
+			      const uint64_t *ofs, unsigned n,
+			      struct ralab_diag *diag);
+
+/*
+ * ralab_workload_breaks - file @file's extent starts as set (extent_breaks
+ * or ralab_workload_set_breaks(); not those of extent_kb): copies up to
+ * @max into @ofs, returns how many there are.
+ */
+unsigned ralab_workload_breaks(const struct ralab_workload *wl, unsigned file,
+			       uint64_t *ofs, unsigned max);
+
 /* The workload's name (its file name), borrowed. */
 const char *ralab_workload_name(const struct ralab_workload *wl);
 
@@ -361,10 +383,18 @@ struct ralab_kernel_result {
 	unsigned extents;      /* extents of the test files (FIEMAP) */
 	/*
 	 * Places where a test file's next block is not disk-contiguous with
-	 * the one before, other than where extent_kb asks for them: the
-	 * kernel starts a new bio there and the model does not.
+	 * the one before, other than where the case's layout (extent_kb,
+	 * extent_breaks) puts them: the kernel starts a new bio there.  The
+	 * first RALAB_MAX_BREAKS are listed in @brk (file: 0 for the case's
+	 * own, as ralab_workload_set_breaks() numbers them; ofs: the byte
+	 * offset where the next extent starts).
 	 */
 	unsigned breaks;
+#define RALAB_MAX_BREAKS 64
+	struct ralab_break {
+		unsigned file;
+		uint64_t ofs;
+	} brk[RALAB_MAX_BREAKS];
 	char kernel[65];       /* uname -r */
 };
 

@@ -75,7 +75,8 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 
 		v.sector = index * (RALAB_PAGE_SIZE / 512);
 		v.bytes = RALAB_PAGE_SIZE << order;
-		if (blk_submit_read(&s->q, &v, 1, false, s->cur->now, &done)) {
+		if (blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
+				    &done)) {
 			s->host_err = -ENOMEM;
 			done = s->cur->now;
 		}

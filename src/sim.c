@@ -237,8 +237,8 @@ static void m_read_pages(void *m)
 		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
 	}
-	if (blk_submit_read(&s->q, w->vecs, w->nr_batch, true, w->now,
-			    w->done)) {
+	if (blk_submit_read(&s->q, &in->lay, w->vecs, w->nr_batch, true,
+			    w->now, w->done)) {
 		/* The host is out of memory: the run ends with -ENOMEM. */
 		s->host_err = -ENOMEM;
 		for (i = 0; i < w->nr_batch; i++)
@@ -346,7 +346,37 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			.large_folios = max_order > 0,
 			.io_pages = s->q.io_pages,
 		};
+		if (sim_set_layout(s, i, NULL, 0))
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
+		   unsigned n)
+{
+	struct sim_inode *in = &s->inodes[i];
+	uint64_t e = (uint64_t)s->cfg.extent_kb * 1024, size = in->mapping.i_size;
+	uint64_t *brk;
+	unsigned k;
+
+	free((void *)in->lay.brk);
+	in->lay = (struct blk_layout){ NULL, 0 };
+	if (!n && e && size > e) {
+		uint64_t m = (size - 1) / e;
+
+		if (m > UINT32_MAX)
+			return -ENOMEM;
+		n = (unsigned)m;
+	}
+	if (!n)
+		return 0;
+	brk = malloc((size_t)n * sizeof(*brk));
+	if (!brk)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		brk[k] = (ofs ? ofs[k] : (k + 1) * e) / 512;
+	in->lay = (struct blk_layout){ brk, n };
 	return 0;
 }
 
@@ -355,6 +385,7 @@ void sim_destroy(struct sim *s)
 	unsigned i;
 
 	for (i = 0; i < s->nr_inodes; i++) {
+		free((void *)s->inodes[i].lay.brk);
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
 	}
@@ -823,6 +854,10 @@ int ralab_run(const struct ralab_workload *wl,
 		sizes[i] = wl->files[i].size;
 	err = sim_init(s, &wl->cfg, sizes, wl->nr_files, policy, stats,
 		       opts->on_event, opts->event_arg);
+	for (i = 0; !err && i < wl->nr_files; i++)
+		if (wl->files[i].nbrk)
+			err = sim_set_layout(s, i, wl->files[i].brk,
+					     wl->files[i].nbrk);
 	s->patches = patches;
 	s->on_dump = opts->on_dump;
 	s->dump_arg = opts->dump_arg;

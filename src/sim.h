@@ -46,6 +46,8 @@ struct sim_inode {
 	 * the same folio many times.  Cleared when a folio leaves the cache.
 	 */
 	struct folio *last_hit;
+	/* Where the file is not disk-contiguous (owned: lay.brk). */
+	struct blk_layout lay;
 };
 
 /* struct file: one open file description. */
@@ -298,6 +300,13 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	     const struct ralab_policy_ops *policy, struct ralab_stats *st,
 	     ralab_event_fn on_event, void *event_arg);
 void sim_destroy(struct sim *s);
+/*
+ * The layout of inode @i: @n byte offsets where extents start (ascending,
+ * inside the file), or, with none, extents of cfg->extent_kb (0: one).
+ * Return: 0 or -ENOMEM.
+ */
+int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
+		   unsigned n);
 /* open(2): descriptor @fd (its number in the case) on inode @ino. */
 struct sim_file *sim_file_open(struct sim *s, unsigned fd, unsigned ino);
 void sim_jobs_free(struct sim *s);

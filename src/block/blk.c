@@ -29,25 +29,48 @@
 #endif
 
 /*
- * The filesystem's block map of a fragmented file (extent_sectors set):
+ * The filesystem's block map of a fragmented file (struct blk_layout):
  *
  *   file:  [ extent 0 ][ extent 1 ][ extent 2 ] ...
  *   disk:  [ extent 0 ]gap[ extent 1 ]gap[ extent 2 ] ...
  *
  * Each extent lies BLK_EXTENT_GAP sectors after the end of the one before,
- * so no bio or request spans two (iomap_readpage_iter() and
- * do_mpage_readpage() start a new bio where the next block is not
+ * so no bio or request spans two (iomap_readpage_iter() and ext4's
+ * ext4_mpage_readpages() start a new bio where the next block is not
  * disk-contiguous, and a plug merges only contiguous requests).
  */
-static uint64_t disk_sector(const struct blk_queue *q, uint64_t s)
+
+/* The number of breaks at or before file sector @s. */
+static unsigned extent_of(const struct blk_layout *l, uint64_t s)
 {
-	return s + s / q->extent_sectors * BLK_EXTENT_GAP;
+	unsigned lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (l->brk[mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
-/* The inverse of disk_sector(), for reporting requests in file sectors. */
-static uint64_t file_sector(const struct blk_queue *q, uint64_t d)
+/* The file sector of disk sector @d (the inverse of the map above). */
+static uint64_t file_sector(const struct blk_layout *l, uint64_t d)
 {
-	return d - d / (q->extent_sectors + BLK_EXTENT_GAP) * BLK_EXTENT_GAP;
+	unsigned lo = 0, hi = l->n;
+
+	/* Extent k + 1 starts on the disk at brk[k] + (k + 1) * GAP. */
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (l->brk[mid] + (uint64_t)(mid + 1) * BLK_EXTENT_GAP <= d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return d - (uint64_t)lo * BLK_EXTENT_GAP;
 }
 
 int blk_set_max_sectors_kb(struct blk_queue *q, uint32_t kb)
@@ -102,7 +125,6 @@ int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg)
 	if (blk_set_max_sectors_kb(q, cfg->max_sectors_kb))
 		return -EINVAL;
 	blk_set_read_ahead_kb(q, cfg->read_ahead_kb);
-	q->extent_sectors = (uint64_t)cfg->extent_kb * 2;
 	q->by_block = cfg->fs == RALAB_FS_EXT4;
 	return 0;
 }
@@ -185,9 +207,8 @@ static __always_inline void rq_issue(struct blk_queue *q,
 	if (q->emit) {
 		struct ralab_event ev = {
 			.type = RALAB_EV_RQ_ISSUE,
-			.sector = q->extent_sectors ?
-					  file_sector(q, rq->sector) :
-					  rq->sector,
+			.sector = q->lay ? file_sector(q->lay, rq->sector) :
+					   rq->sector,
 			.nr_sectors = rq->nr_sectors,
 			.readahead = rq->readahead,
 		};
@@ -358,27 +379,28 @@ static inline uint64_t done_at(const struct blk_queue *q, uint64_t last,
 /*
  * Cut @vecs at extent ends into q->pv, in disk sectors.  A folio across an
  * extent's end is two vectors on XFS (iomap_readpage_iter() starts a new
- * bio at the second extent); on ext4 do_mpage_readpage() finds its blocks
+ * bio at the second extent); on ext4 ext4_mpage_readpages() finds its blocks
  * not contiguous and reads it block by block through buffer heads
  * (block_read_full_folio(): a bio per block, without REQ_RAHEAD), which
  * the plug merges again where the blocks are contiguous.
  */
-static int map_extents(struct blk_queue *q, const struct blk_vec *vecs,
-		       unsigned n, unsigned *out)
+static int map_extents(struct blk_queue *q, const struct blk_layout *l,
+		       const struct blk_vec *vecs, unsigned n, unsigned *out)
 {
-	uint64_t e = q->extent_sectors, need = 0;
-	unsigned i, np = 0;
+	uint64_t need = 0;
+	unsigned i, np = 0, k;
 
 	for (i = 0; i < n; i++) {
 		uint64_t first = vecs[i].sector;
 		uint64_t last = first + vecs[i].bytes / 512 - 1;
+		unsigned cut = extent_of(l, last) - extent_of(l, first);
 
-		if (last / e == first / e)
+		if (!cut)
 			need++;
 		else if (q->by_block)
 			need += vecs[i].bytes / RALAB_PAGE_SIZE;
 		else
-			need += last / e - first / e + 1;
+			need += cut + 1;
 	}
 	if (need > UINT32_MAX / sizeof(uint64_t))
 		return -ENOMEM;
@@ -403,22 +425,29 @@ static int map_extents(struct blk_queue *q, const struct blk_vec *vecs,
 	}
 	for (i = 0; i < n; i++) {
 		uint64_t s = vecs[i].sector, left = vecs[i].bytes / 512;
-		bool across = (s + left - 1) / e != s / e;
-		uint64_t unit = across && q->by_block ? RALAB_PAGE_SIZE / 512 :
-							UINT64_MAX;
+		bool across;
+		uint64_t unit;
 
+		k = extent_of(l, s); /* extent k: [brk[k - 1], brk[k]) */
+		across = k < l->n && s + left > l->brk[k];
+		unit = across && q->by_block ? RALAB_PAGE_SIZE / 512 :
+					       UINT64_MAX;
 		while (left) {
-			uint64_t room = (s / e + 1) * e - s;
+			uint64_t room = k < l->n ? l->brk[k] - s : UINT64_MAX;
 			uint64_t take = left < room ? left : room;
 
 			if (take > unit)
 				take = unit;
-			q->pv[np] = (struct blk_vec){ disk_sector(q, s),
-						      (uint32_t)(take * 512) };
+			q->pv[np] = (struct blk_vec){
+				s + (uint64_t)k * BLK_EXTENT_GAP,
+				(uint32_t)(take * 512)
+			};
 			q->pv_plain[np] = across && q->by_block;
 			q->pv_of[np++] = i;
 			s += take;
 			left -= take;
+			if (k < l->n && s == l->brk[k])
+				k++;
 		}
 	}
 	*out = np;
@@ -427,15 +456,18 @@ static int map_extents(struct blk_queue *q, const struct blk_vec *vecs,
 
 /* blk_submit_read() for a fragmented file, out of the common path. */
 static __attribute__((noinline)) int
-submit_fragmented(struct blk_queue *q, const struct blk_vec *vecs, unsigned n,
-		  bool readahead, uint64_t now, uint64_t *done)
+submit_fragmented(struct blk_queue *q, const struct blk_layout *l,
+		  const struct blk_vec *vecs, unsigned n, bool readahead,
+		  uint64_t now, uint64_t *done)
 {
 	unsigned i, np, r = 0;
 	int err;
 
-	if ((err = map_extents(q, vecs, n, &np)))
+	if ((err = map_extents(q, l, vecs, n, &np)))
 		return err;
+	q->lay = l;
 	submit_vecs(q, q->pv, q->pv_plain, np, readahead);
+	q->lay = NULL;
 	/* A folio is in memory when the last request holding a piece is. */
 	for (i = 0; done && i < n; i++)
 		done[i] = now;
@@ -449,15 +481,16 @@ submit_fragmented(struct blk_queue *q, const struct blk_vec *vecs, unsigned n,
 	return 0;
 }
 
-int blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
-		    unsigned n, bool readahead, uint64_t now, uint64_t *done)
+int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
+		    const struct blk_vec *vecs, unsigned n, bool readahead,
+		    uint64_t now, uint64_t *done)
 {
 	unsigned i, r = 0;
 
 	q->now = now;
 	q->nr_log = 0;
-	if (q->extent_sectors)
-		return submit_fragmented(q, vecs, n, readahead, now, done);
+	if (lay && lay->n)
+		return submit_fragmented(q, lay, vecs, n, readahead, now, done);
 	submit_vecs(q, vecs, NULL, n, readahead);
 	/* A vector is in memory when the request holding its end is. */
 	for (i = 0; done && i < n; i++)

@@ -16,6 +16,16 @@
 #define BIO_MAX_VECS 256
 #define BLK_EXTENT_GAP 8 /* sectors between two extents of a file */
 
+/*
+ * struct blk_layout - where a file is not disk-contiguous: extent k + 1
+ * starts at file sector brk[k] (ascending) and lies BLK_EXTENT_GAP sectors
+ * past extent k's end on the disk, as the recorder lays files out.
+ */
+struct blk_layout {
+	const uint64_t *brk; /* borrowed */
+	unsigned n;
+};
+
 /* One request waiting in the plug. */
 struct blk_rq {
 	uint64_t sector;
@@ -55,15 +65,13 @@ struct blk_queue {
 	 */
 	bool nomerges;
 	/*
-	 * The filesystem's block map (ralab_config.extent_kb): every file in
-	 * extents of @extent_sectors, each one block (BLK_EXTENT_GAP) apart
-	 * on the disk from the next, as the recorder lays them out; 0: one
-	 * extent.  @by_block: the filesystem reads a folio across an
+	 * @lay: the layout of the file of the current submission (NULL: one
+	 * extent).  @by_block: the filesystem reads a folio across an
 	 * extent's end block by block (ext4's mpage; XFS's iomap does not).
 	 * @pv, @pv_of, @pv_plain are scratch: the vectors cut at extent
 	 * ends, the folio each belongs to, and whether it is read by block.
 	 */
-	uint64_t extent_sectors;
+	const struct blk_layout *lay;
 	bool by_block;
 	struct blk_vec *pv;
 	unsigned *pv_of;
@@ -122,7 +130,8 @@ void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
 /*
  * blk_submit_read - submit the folios of one read_pages() call (or one
  * read_folio()) inside one plug, at time @now: @vecs in file sectors,
- * mapped to the disk (a folio across an extent's end in two pieces), bios
+ * mapped to the disk by @lay (NULL or empty: one extent; a folio across
+ * an extent's end in two pieces), bios
  * of up to 256 disk-contiguous vectors, split at the queue limits, merged
  * in the plug, issued when the plug is flushed (and reported in file
  * sectors).  @done[i] receives when the data of @vecs[i] is in memory
@@ -131,8 +140,9 @@ void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
  * Return: 0, or -ENOMEM (nothing submitted) when the pieces of a
  * fragmented file do not fit in memory.
  */
-int blk_submit_read(struct blk_queue *q, const struct blk_vec *vecs,
-		    unsigned n, bool readahead, uint64_t now, uint64_t *done);
+int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
+		    const struct blk_vec *vecs, unsigned n, bool readahead,
+		    uint64_t now, uint64_t *done);
 
 /* The device times of @cfg; blk_queue_release() frees the queue's memory. */
 int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg);

@@ -3,7 +3,8 @@
  * recorder.c - run a workload on the running kernel and record what it did,
  * in ralab's terms, so that the model can be checked against the machine.
  *
- *   workdir/ralab-xfs.img   sparse image, kept (mkfs once)
+ *   workdir/ralab-xfs.img   sparse image, kept (mkfs once); -frag.img
+ *                           for files in extents (extent_kb)
  *   workdir/mnt-xfs/        mount point while recording
  *     data-SIZE.bin         test file: SIZE random bytes, one extent, kept
  *   /dev/loopN              attached per run, direct I/O, autoclear
@@ -102,6 +103,9 @@ struct rfile {
 	unsigned long ino;
 	struct extent *ext;
 	unsigned next;
+	/* The case's layout: byte offsets where extents start (owned). */
+	uint64_t *want;
+	unsigned nwant;
 };
 
 struct rec {
@@ -660,48 +664,91 @@ static int load_extents(struct rec *r, struct rfile *rf, int fd)
 }
 
 /*
- * Where the file's next block is not disk-contiguous with the one before
- * (the filesystem starts a new bio there), against where the case's
- * layout (extent_kb) puts such breaks.  FIEMAP may report one run of
- * blocks as several extents (ext4: at most 128 MiB each); only the
- * breaks between them count.  Return: 0, or -EIO with the diagnostic
- * when a file with extent_kb set did not get exactly that layout.
+ * The layout the case asks of file @i: its extent_breaks, or extents of
+ * extent_kb (none: one extent), into @rf->want.
  */
-static int check_layout(struct rec *r, const struct rfile *rf)
+static int want_layout(struct rec *r, struct rfile *rf, unsigned i)
 {
-	uint64_t e = (uint64_t)r->wl->cfg.extent_kb * 1024, pos = 0;
+	const struct wl_file *f = &r->wl->files[i];
+	uint64_t e = (uint64_t)r->wl->cfg.extent_kb * 1024, n = 0, k;
+
+	free(rf->want);
+	rf->want = NULL;
+	rf->nwant = 0;
+	if (f->nbrk)
+		n = f->nbrk;
+	else if (e && rf->size > e)
+		n = (rf->size - 1) / e;
+	if (!n)
+		return 0;
+	if (n > UINT32_MAX)
+		return -ENOMEM;
+	rf->want = malloc(n * sizeof(*rf->want));
+	if (!rf->want)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		rf->want[k] = f->nbrk ? f->brk[k] : (k + 1) * e;
+	rf->nwant = (unsigned)n;
+	return 0;
+}
+
+/* Is @ofs one of @rf's wanted extent starts? */
+static bool wanted(const struct rfile *rf, uint64_t ofs)
+{
+	unsigned lo = 0, hi = rf->nwant;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (rf->want[mid] < ofs)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rf->nwant && rf->want[lo] == ofs;
+}
+
+/*
+ * Where the file's next block is not disk-contiguous with the one before
+ * (the filesystem starts a new bio there), against the case's layout.
+ * FIEMAP may report one run of blocks as several extents (ext4: at most
+ * 128 MiB each); only the breaks between them count.  A break the layout
+ * wants that is missing is an error (-EIO with the diagnostic); breaks the
+ * filesystem made by itself are counted and listed (res->breaks,
+ * res->brk) for 'ralab check' to give the model.
+ */
+static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
+{
+	struct ralab_kernel_result *res = r->res;
+	uint64_t pos = 0, got = 0;
 	unsigned i;
 
-	for (i = 0; i < rf->next; i++) {
-		const struct extent *x = &rf->ext[i];
-		bool brk = i && (x->logical != pos ||
-				 rf->ext[i - 1].physical + rf->ext[i - 1].length !=
-					 x->physical);
-		bool want = i && e && x->logical % e == 0;
+	for (i = 1; i < rf->next; i++) {
+		const struct extent *x = &rf->ext[i], *w = &rf->ext[i - 1];
+		bool brk;
 
-		if (i && e && brk != want)
+		pos = w->logical + w->length;
+		brk = x->logical != pos || w->physical + w->length != x->physical;
+		if (!brk)
+			continue;
+		if (wanted(rf, x->logical)) {
+			got++;
+			continue;
+		}
+		if (rf->nwant)
 			return rerr(r, -EIO,
-				    "%s: the filesystem did not lay the file out in extents of %u KiB (%s at byte %llu; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
-				    rf->path, r->wl->cfg.extent_kb,
-				    brk ? "a break" : "no break",
-				    (unsigned long long)x->logical);
-		if (brk && !want)
-			r->res->breaks++;
-		pos = x->logical + x->length;
+				    "%s: the filesystem did not lay the file out as the case says (a break at byte %llu; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
+				    rf->path, (unsigned long long)x->logical);
+		if (res->breaks < RALAB_MAX_BREAKS)
+			res->brk[res->breaks] = (struct ralab_break){
+				fi, x->logical
+			};
+		res->breaks++;
 	}
-	/* Every multiple of extent_kb inside the file must start an extent. */
-	if (e) {
-		uint64_t want = rf->size ? (rf->size - 1) / e : 0, got = 0;
-
-		for (i = 1; i < rf->next; i++)
-			got += rf->ext[i].logical % e == 0;
-		if (got != want)
-			return rerr(r, -EIO,
-				    "%s: the filesystem did not lay the file out in extents of %u KiB (%llu breaks, not %llu; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
-				    rf->path, r->wl->cfg.extent_kb,
-				    (unsigned long long)got,
-				    (unsigned long long)want);
-	}
+	if (got != rf->nwant)
+		return rerr(r, -EIO,
+			    "%s: the filesystem did not lay the file out as the case says (%llu of its %u breaks; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
+			    rf->path, (unsigned long long)got, rf->nwant);
 	return 0;
 }
 
@@ -722,32 +769,38 @@ static int check_layout(struct rec *r, const struct rfile *rf)
  */
 #define LAYOUT_CHUNK (8ull << 20) /* bytes allocated at once, at most */
 
+/* Where extent @j of @rf starts (j = nwant + 1: the file's end). */
+static uint64_t extent_start(const struct rfile *rf, uint64_t j)
+{
+	return !j ? 0 : j <= rf->nwant ? rf->want[j - 1] : rf->size;
+}
+
 static int preallocate(struct rec *r, struct rfile *rf, int fd)
 {
-	uint64_t e = (uint64_t)r->wl->cfg.extent_kb * 1024;
-	uint64_t pieces, k0, k, n;
+	uint64_t k0, j, n;
 
 	if (!rf->size)
 		return 0;
-	if (!e || e >= rf->size)
+	if (!rf->nwant)
 		return fallocate(fd, 0, 0, (off_t)rf->size) ? -errno : 0;
-	pieces = (rf->size + e - 1) / e;
-	n = LAYOUT_CHUNK / (e + 4096);
-	n = n < 1 ? 1 : n > 256 ? 256 : n;
-	for (k0 = 0; k0 < pieces; k0 += n) {
-		uint64_t o = k0 * e, end = (k0 + n) * e, gaps;
+	/* Chunks of up to 256 extents, about LAYOUT_CHUNK bytes. */
+	for (k0 = 0; k0 <= rf->nwant; k0 += n) {
+		uint64_t o = extent_start(rf, k0), end, gaps;
 
-		if (end > rf->size)
-			end = rf->size;
-		/* A gap before every piece of the chunk but the file's first. */
-		gaps = (end - o + e - 1) / e - (k0 == 0);
+		n = 0;
+		do {
+			end = extent_start(rf, k0 + ++n);
+		} while (k0 + n <= rf->nwant && n < 256 &&
+			 end - o < LAYOUT_CHUNK);
+		/* A gap before every extent of the chunk but the file's first. */
+		gaps = n - (k0 == 0);
 		if (stopped(r))
 			return -EINTR;
 		if (fallocate(fd, 0, (off_t)o, (off_t)(end - o + gaps * 4096)))
 			return -errno;
-		for (k = k0 ? k0 : 1; k * e < end; k++)
+		for (j = k0 == 0; j < n; j++)
 			if (fallocate(fd, FALLOC_FL_COLLAPSE_RANGE,
-				      (off_t)(k * e), 4096))
+				      (off_t)extent_start(rf, k0 + j), 4096))
 				return -errno;
 	}
 	return 0;
@@ -820,12 +873,15 @@ out:
  * filesystem may move blocks; an older ralab laid files out otherwise) is
  * made again, once.
  */
-static int prepare_file(struct rec *r, struct rfile *rf, struct stat *st)
+static int prepare_file(struct rec *r, struct rfile *rf, unsigned fi,
+			struct stat *st)
 {
 	unsigned extents = r->res->extents, breaks = r->res->breaks;
 	char done[400];
-	int tries, err = 0, fd;
+	int tries, err, fd;
 
+	if ((err = want_layout(r, rf, fi)))
+		return err;
 	for (tries = 0; tries < 2; tries++) {
 		r->res->extents = extents;
 		r->res->breaks = breaks;
@@ -839,7 +895,7 @@ static int prepare_file(struct rec *r, struct rfile *rf, struct stat *st)
 		if (err)
 			return err;
 		r->res->extents += rf->next;
-		err = check_layout(r, rf);
+		err = check_layout(r, rf, fi);
 		if (err != -EIO || tries)
 			return err;
 		/* Forget the diagnostic and make the file again. */
@@ -1721,6 +1777,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	struct utsname u;
 	struct stat st;
 	int err, *fds = NULL;
+	bool frag = false;
 	unsigned i;
 
 	memset(res, 0, sizeof(*res));
@@ -1784,8 +1841,18 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	    (err = lock_workdir(r)))
 		goto out;
 	reclaim(r->workdir, r->tracefs);
-	snprintf(r->img, sizeof(r->img), "%s/ralab-%s.img", r->workdir, r->fsname);
-	snprintf(r->mnt, sizeof(r->mnt), "%s/mnt-%s", r->workdir, r->fsname);
+	/*
+	 * Fragmented layouts (extent_kb) leave single free blocks behind,
+	 * where the filesystem would later put parts of other files: they
+	 * get images of their own, so one-extent files stay one extent.
+	 */
+	for (i = 0; i < wl->nr_files; i++)
+		frag |= wl->files[i].nbrk > 0;
+	frag |= c->extent_kb > 0;
+	snprintf(r->img, sizeof(r->img), "%s/ralab-%s%s.img", r->workdir,
+		 r->fsname, frag ? "-frag" : "");
+	snprintf(r->mnt, sizeof(r->mnt), "%s/mnt-%s%s", r->workdir, r->fsname,
+		 frag ? "-frag" : "");
 	if ((err = make_or_mount(r)) || stopped(r))
 		goto out;
 	for (i = 0; i < wl->nr_files; i++) {
@@ -1793,11 +1860,21 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 
 		rf->size = wl->files[i].size;
 		{
-			char lay[16] = "";
+			const struct wl_file *f = &wl->files[i];
+			char lay[24] = "";
 
 			/* A fragmented layout is a file of its own, kept too. */
-			if (c->extent_kb)
+			if (f->nbrk) {
+				uint64_t h = 0xcbf29ce484222325ull;
+				unsigned k;
+
+				for (k = 0; k < f->nbrk; k++)
+					h = (h ^ f->brk[k]) * 0x100000001b3ull;
+				snprintf(lay, sizeof(lay), "-b%08x",
+					 (unsigned)(h ^ (h >> 32)));
+			} else if (c->extent_kb) {
 				snprintf(lay, sizeof(lay), "-x%u", c->extent_kb);
+			}
 			if (i)
 				snprintf(rf->path, sizeof(rf->path),
 					 "%s/data-%llu%s-%s.bin", r->mnt,
@@ -1809,7 +1886,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 					 (unsigned long long)rf->size, lay);
 		}
 		r->nr_files = i + 1;
-		if ((err = prepare_file(r, rf, &st)))
+		if ((err = prepare_file(r, rf, i, &st)))
 			goto out;
 		rf->ino = (unsigned long)st.st_ino;
 	}
@@ -1852,8 +1929,10 @@ out:
 	cleanup(r);
 	if (!err && stopped(r))
 		err = -EINTR;
-	for (i = 0; i < r->nr_files; i++)
+	for (i = 0; i < r->nr_files; i++) {
 		free(r->files[i].ext);
+		free(r->files[i].want);
+	}
 	free(fds);
 	free(r);
 	return err;
@@ -1863,8 +1942,11 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag)
 {
 	struct rec r = { .diag = diag, .lock_fd = -1, .loop_fd = -1,
 			 .lock = PTHREAD_MUTEX_INITIALIZER };
-	static const char *const names[] = { "ralab-xfs.img", "ralab-ext4.img",
-					     "mnt-xfs", "mnt-ext4", "lock" };
+	static const char *const names[] = {
+		"ralab-xfs.img", "ralab-ext4.img", "ralab-xfs-frag.img",
+		"ralab-ext4-frag.img", "mnt-xfs", "mnt-ext4", "mnt-xfs-frag",
+		"mnt-ext4-frag", "lock",
+	};
 	char path[512];
 	unsigned i;
 	int err;

@@ -8,6 +8,7 @@
  *   # max_sectors_kb: 512
  *   # max_hw_sectors_kb: 1280 (the device's limit)
  *   # extent_kb: 1024         files in extents of 1 MiB, apart on the disk
+ *   # extent_breaks: 32M,40M  the case's file: extents start there
  *   read 4K 1                 ops, one per line; '#' starts a comment
  *   read 1M eof
  *
@@ -955,6 +956,27 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 	return 1;
 }
 
+/* Extent starts: ascending multiples of 4 KiB inside the file. */
+static int check_breaks(struct parser *p, const struct wl_file *f,
+			uint64_t size)
+{
+	unsigned k;
+
+	for (k = 0; k < f->nbrk; k++) {
+		uint64_t b = f->brk[k];
+
+		if (!b || b % 4096 || b >= size)
+			return perr(p, "extent_breaks: %llu is not a multiple of 4 KiB inside the file (0 to %llu)",
+				    (unsigned long long)b,
+				    (unsigned long long)size);
+		if (k && b <= f->brk[k - 1])
+			return perr(p, "extent_breaks: %llu does not come after %llu",
+				    (unsigned long long)b,
+				    (unsigned long long)f->brk[k - 1]);
+	}
+	return 0;
+}
+
 static int check_config(struct parser *p, struct ralab_workload *wl)
 {
 	const struct ralab_config *c = &wl->cfg;
@@ -968,7 +990,8 @@ static int check_config(struct parser *p, struct ralab_workload *wl)
 	    (c->max_sectors_kb < 4 || c->max_sectors_kb > c->max_hw_sectors_kb))
 		return perr(p, "max_sectors_kb %u is not accepted by the kernel: it must be 0 or from 4 to max_hw_sectors_kb (%u)",
 			    c->max_sectors_kb, c->max_hw_sectors_kb);
-	return 0;
+	p->line = wl->hdr_line[HDR_BREAKS];
+	return check_breaks(p, &wl->files[0], c->file_size);
 }
 
 /* Set one header/config key from text; used by headers and overrides. */
@@ -1045,6 +1068,35 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 			wl->cfg.alloc_fail_order = (uint32_t)v;
 		else
 			wl->cfg.alloc_fail_seed = v;
+		return 0;
+	}
+	if (!strcmp(key, "extent_breaks")) {
+		char buf[4096], *tok, *save = NULL;
+		uint64_t *brk = NULL;
+		unsigned n = 0;
+
+		if (strlen(val) >= sizeof(buf))
+			return perr(p, "extent_breaks: too long a list");
+		snprintf(buf, sizeof(buf), "%s", val);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			uint64_t *b = realloc(brk, (n + 1) * sizeof(*b));
+
+			if (!b) {
+				free(brk);
+				return -ENOMEM;
+			}
+			brk = b;
+			if ((err = arg_size(p, "extent_breaks", tok, &brk[n]))) {
+				free(brk);
+				return err;
+			}
+			n++;
+		}
+		free(wl->files[0].brk);
+		wl->files[0].brk = brk;
+		wl->files[0].nbrk = n;
+		wl->hdr_line[HDR_BREAKS] = p->line;
 		return 0;
 	}
 	if (!strcmp(key, "extent_kb")) {
@@ -1252,11 +1304,21 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	unsigned lines[HDR_NR], i;
 	int err;
 
+	struct wl_file f0 = wl->files[0];
+
 	memcpy(lines, wl->hdr_line, sizeof(lines));
+	/* set_key() replaces the list; the old one is kept until it holds. */
+	wl->files[0].brk = NULL;
+	wl->files[0].nbrk = 0;
+	if (strcmp(key, "extent_breaks")) {
+		wl->files[0].brk = f0.brk;
+		wl->files[0].nbrk = f0.nbrk;
+		f0.brk = NULL;
+	}
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb, extent_breaks)",
 			    TOK(key));
 	}
 	if (!err)
@@ -1268,9 +1330,60 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	if (err) {
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));
+		if (f0.brk || !strcmp(key, "extent_breaks")) {
+			free(wl->files[0].brk);
+			wl->files[0].brk = f0.brk;
+			wl->files[0].nbrk = f0.nbrk;
+		}
+	} else {
+		free(f0.brk);
 	}
 	wl->files[0].size = wl->cfg.file_size;
 	return err;
+}
+
+unsigned ralab_workload_breaks(const struct ralab_workload *wl, unsigned file,
+			       uint64_t *ofs, unsigned max)
+{
+	const struct wl_file *f;
+
+	if (file >= wl->nr_files)
+		return 0;
+	f = &wl->files[file];
+	if (ofs && f->nbrk)
+		memcpy(ofs, f->brk,
+		       (size_t)(max < f->nbrk ? max : f->nbrk) * sizeof(*ofs));
+	return f->nbrk;
+}
+
+int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
+			      const uint64_t *ofs, unsigned n,
+			      struct ralab_diag *diag)
+{
+	struct parser p = { .name = wl->name, .diag = diag };
+	struct wl_file f;
+	uint64_t *brk = NULL;
+	int err;
+
+	if (file >= wl->nr_files)
+		return perr(&p, "extent breaks for file %u: the case has %u file(s)",
+			    file, wl->nr_files);
+	if (n) {
+		brk = malloc((size_t)n * sizeof(*brk));
+		if (!brk)
+			return -ENOMEM;
+		memcpy(brk, ofs, (size_t)n * sizeof(*brk));
+	}
+	f = (struct wl_file){ .brk = brk, .nbrk = n };
+	err = check_breaks(&p, &f, wl->files[file].size);
+	if (err) {
+		free(brk);
+		return err;
+	}
+	free(wl->files[file].brk);
+	wl->files[file].brk = brk;
+	wl->files[file].nbrk = n;
+	return 0;
 }
 
 int ralab_workload_load(const char *path, struct ralab_workload **out,
@@ -1417,9 +1530,13 @@ void ralab_workload_free(struct ralab_workload *wl)
 {
 	if (!wl)
 		return;
+	unsigned i;
+
 	free(wl->name);
 	free(wl->text);
 	free(wl->ops);
+	for (i = 0; i < MAX_FILES; i++)
+		free(wl->files[i].brk);
 	free(wl);
 }
 

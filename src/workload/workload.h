@@ -194,6 +194,9 @@ int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 struct wl_file {
 	char name[32];
 	uint64_t size;
+	/* Byte offsets where its extents start (extent_breaks; owned). */
+	uint64_t *brk;
+	unsigned nbrk;
 };
 
 #define MAX_JOBS 64
@@ -224,7 +227,7 @@ struct wl_job {
 };
 
 /* Header keys, with the line that set each (0 = default). */
-enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_NR };
+enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_NR };
 
 struct ralab_workload {
 	char *name;

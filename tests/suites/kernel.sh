@@ -35,7 +35,7 @@ kernel_suite() {
 		 rand-64k unaligned-preads ra0-64k msk384-512k ext4-4k-then-1m \
 		 mmap-hugepage mmap-partly-cached dontneed-then-reread two-files shuffle-16k \
 		 frag-40-sweep-s19-ext4-read-mix5-e100 frag-59-sweep-s39-xfs-stride-pread-e8 \
-		 frag-07-sweep-s01-xfs-mmap-read-e128; do
+		 frag-07-sweep-s01-xfs-mmap-read-e128 breaks-ext4-uneven; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else

@@ -82,3 +82,16 @@ rc2=$?
 	bad "diff --ignore prev_pos" "exit $rc1/$rc2: $(head -5 "$T/k61.out" "$T/k61i.out")"
 expect_rc "diff --ignore bad field" 2 "$RALAB" diff --ignore colour "$T/k61.txt" "$T/k61.sim"
 expect_rc "check --ignore bad field" 2 "$RALAB" check --ignore colour tests/cases/$n
+# Where the filesystem broke a file by itself (ext4's block groups), the
+# recording says so (breaks_at=) and check gives the breaks to the model;
+# ralab sim alone, which does not know them, differs.
+L=tests/layout/ext4-fs-breaks
+if "$RALAB" check --strict "$L" > "$T/lb" 2>&1 && grep -q '^request stream: MATCH (196)$' "$T/lb"; then
+	ok "check models the filesystem's breaks"
+else
+	bad "check models the filesystem's breaks" "$(tail -8 "$T/lb")"
+fi
+"$RALAB" sim --trace "$L/case.ops" > "$T/lb.sim"
+"$RALAB" diff --strict "$L/kernel.out.gz" "$T/lb.sim" > /dev/null 2>&1
+[ $? = 1 ] && ok "breaks unknown to the model differ" ||
+	bad "breaks unknown to the model differ" "sim without breaks_at matched"

@@ -169,11 +169,18 @@ done
 # and with their state (ralab's order= on sync and async calls aside: those
 # kernels had no ra->order), but for the prev_pos of a kernel whose KNOWN
 # says "#ra-ignore prev_pos" (timing decides it there: tests/kernels/README).
+# A NAME.breaks file gives the layout the VM's filesystem gave the file (its
+# extent starts, as extent_breaks takes them; read off the requests, as
+# FIEMAP was not kept).
 for kd in tests/kernels/linux-*/; do
 	kp=$(basename "$kd"); nk=0; nkok=0; nra=0; nraok=0
 	for g in "$kd"*.events.gz; do
 		name=$(basename "$g" .events.gz); nk=$((nk + 1))
-		"$RALAB" sim --policy "$kp" --trace "tests/cases/$name/case.ops" 2> "$T/kv.err" > "$T/kv.t"
+		# NAME.breaks: where the VM's filesystem broke the file itself.
+		lay=
+		[ -f "$kd$name.breaks" ] && lay="extent_breaks=$(cat "$kd$name.breaks")"
+		"$RALAB" sim --policy "$kp" --trace ${lay:+--set "$lay"} \
+			"tests/cases/$name/case.ops" 2> "$T/kv.err" > "$T/kv.t"
 		grep -E '^(mm_filemap|block_rq)' "$T/kv.t" > "$T/kv.a"
 		zcat "$g" > "$T/kv.b"
 		why=

@@ -8,7 +8,8 @@
 # KERNEL is as for record-fio-vm.sh: a Debian kernel package apt can fetch
 # or a comma-separated list of .deb files (Ubuntu's image and modules).
 # For each CASEDIR (tests/cases/NAME) OUTDIR gets NAME.events.gz, the
-# page-cache and block events ralab's recorder printed, and NAME.ra.gz, the
+# page-cache and block events ralab's recorder printed (and NAME.breaks
+# where the VM's filesystem broke the case's file), and NAME.ra.gz, the
 # readahead calls: kernels before 6.18 have no readahead tracepoints, so
 # kprobes at the entry of page_cache_sync_ra, page_cache_async_ra,
 # page_cache_ra_order and page_cache_ra_unbounded read the arguments and
@@ -69,7 +70,7 @@ for c in /cases/*/case.ops; do
 	echo > $K/trace
 	echo "@@@ BEGIN $n"
 	ralab kernel --trace --workdir /mnt/rw $c 2>&1 |
-		grep -E '^(mm_filemap|block_rq|ralab|breaks=)'
+		grep -E '^(mm_filemap|block_rq|ralab|breaks=|breaks_at=)'
 	echo "@@@ RA $n"
 	grep -E '^ *ralab-[0-9]+ .* page_cache_[a-z_]+: \(' $K/trace |
 		sed 's/^.* \(page_cache_[a-z_]*\): ([^)]*) /\1: /'
@@ -87,6 +88,7 @@ awk -v d="$w" '
 /^@@@ RA / { close(f); f = d "/" n ".ra"; printf "" > f; next }
 /^@@@ END / { close(f); print n > (d "/done"); f = ""; next }
 /^breaks=/ { print n, substr($0, 8) > (d "/breaks"); next }
+/^breaks_at=/ { print n, substr($0, 11) > (d "/breaks_at"); next }
 f != "" && /^(mm_filemap|block_rq|page_cache_|ralab)/ { print > f }' "$w/console"
 [ -f "$w/done" ] || { echo "record-cases-vm.sh: no case finished" >&2; tail -5 "$w/console" >&2; exit 1; }
 while read -r n; do
@@ -95,7 +97,15 @@ while read -r n; do
 		continue
 	fi
 	x=$(awk -v n="$n" '$1 == n { print $2 }' "$w/breaks")
-	[ "$x" = 0 ] || echo "record-cases-vm.sh: $n: the files are not disk-contiguous in $x place(s) the case's layout does not say (requests may split there)" >&2
+	if [ "$x" != 0 ]; then
+		# The case's own file's breaks, as extent_breaks takes them
+		# (variants.sh); other files' are only reported.
+		touch "$w/breaks_at"
+		awk -v n="$n" '$1 == n { for (i = 2; i <= NF; i++) if ($i ~ /^0:/) { sub(/^0:/, "", $i); s = s (s ? "," : "") $i } } END { if (s) print s }' \
+			"$w/breaks_at" > "$out/$n.breaks"
+		[ -s "$out/$n.breaks" ] || rm -f "$out/$n.breaks"
+		echo "record-cases-vm.sh: $n: the filesystem broke the files in $x place(s) the case does not say ($n.breaks has the case's file's)" >&2
+	fi
 	gzip -9n < "$w/$n.events" > "$out/$n.events.gz"
 	gzip -9n < "$w/$n.ra" > "$out/$n.ra.gz"
 done < "$w/done"

@@ -67,18 +67,18 @@ static int test_window_requests(void)
 
 	/* 128 order-0 pages, msk 512: one request of 1024 sectors. */
 	setup(&q, 128, 512);
-	blk_submit_read(&q, v, fill(v, 128, 0), true, 0, NULL);
+	blk_submit_read(&q, NULL, v, fill(v, 128, 0), true, 0, NULL);
 	blk_queue_release(&q);
 	ASSERT_EQ_U64(st.data_reads, 1);
 	ASSERT_EQ_U64(st.data_sectors, 1024);
 	/* 512 pages of order >= 2: one bio split into 4 requests. */
 	setup(&q, 2048, 512);
-	blk_submit_read(&q, v, fill(v, 512, 2), true, 0, NULL);
+	blk_submit_read(&q, NULL, v, fill(v, 512, 2), true, 0, NULL);
 	blk_queue_release(&q);
 	ASSERT_EQ_U64(st.data_reads, 4);
 	/* 512 order-0 pages: two bios of 256 vectors, 128 segments each. */
 	setup(&q, 2048, 1280);
-	blk_submit_read(&q, v, fill(v, 512, 0), true, 0, NULL);
+	blk_submit_read(&q, NULL, v, fill(v, 512, 0), true, 0, NULL);
 	blk_queue_release(&q);
 	ASSERT_EQ_U64(st.data_reads, 4);
 	ASSERT_EQ_U64(st.data_sectors, 4096);
@@ -96,8 +96,8 @@ static void record(void *arg, const struct ralab_event *ev)
 }
 
 /*
- * extent_kb 100: four order-2 folios over file bytes [64K, 128K); the one
- * at 96K runs across the extent end at 100K (file sector 200).  What
+ * Extents of 100 KiB: four order-2 folios over file bytes [64K, 128K); the
+ * one at 96K runs across the extent end at 100K (file sector 200).  What
  * 6.18.44 did with the same folios (tests/cases/frag-40-*): XFS cuts the
  * folio into two bios; ext4 reads it block by block as plain reads,
  * which merge with the readahead bios around them (mixed merges).
@@ -105,6 +105,8 @@ static void record(void *arg, const struct ralab_event *ev)
 static int test_extents(void)
 {
 	static struct blk_vec v[4];
+	static const uint64_t brk[] = { 200 };
+	const struct blk_layout lay = { brk, 1 };
 	uint64_t done[4];
 	struct blk_queue q;
 	struct ralab_config cfg;
@@ -113,7 +115,6 @@ static int test_extents(void)
 	for (fs = 0; fs < 2; fs++) {
 		ralab_config_default(&cfg);
 		cfg.fs = fs ? RALAB_FS_EXT4 : RALAB_FS_XFS;
-		cfg.extent_kb = 100;
 		cfg.dev_latency_ns = 1000;
 		cfg.dev_queue_depth = 1;
 		memset(&st, 0, sizeof(st));
@@ -124,7 +125,7 @@ static int test_extents(void)
 		nevs = 0;
 		for (i = 0; i < 4; i++)
 			v[i] = (struct blk_vec){ 128 + 32 * i, 16384 };
-		ASSERT_EQ_U64(blk_submit_read(&q, v, 4, true, 0, done), 0);
+		ASSERT_EQ_U64(blk_submit_read(&q, &lay, v, 4, true, 0, done), 0);
 		blk_queue_release(&q);
 		ASSERT_EQ_U64(nevs, 2);
 		/* Reported in file sectors, cut at the extent's end. */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_workload.c - what the public API says of a loaded workload: its
- * files and jobs (ralab_workload_nr_files, ralab_workload_nr_jobs).
+ * files and jobs (ralab_workload_nr_files, ralab_workload_nr_jobs) and
+ * their layouts (ralab_workload_breaks, ralab_workload_set_breaks).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -63,10 +65,55 @@ static int test_jobs(void)
 		      1, 2);
 }
 
+/*
+ * Extent starts: the header's list for file 0, replaced, checked against
+ * each file's size, dropped; a bad list leaves the old one.
+ */
+static int test_breaks(void)
+{
+	static const char text[] = "# file_size: 1M\n# extent_breaks: 64K,512K\n"
+				   "file second 8M\nread 4K 2\n";
+	const uint64_t good[] = { 4096, 4194304 }, bad[] = { 8192, 4096 };
+	const uint64_t outside[] = { 1048576 };
+	struct ralab_workload *wl = NULL;
+	struct ralab_diag d = { 0 };
+	uint64_t got[4];
+	char path[64];
+
+	ASSERT_TRUE(!ops_file(text, path, sizeof(path)));
+	ASSERT_EQ_U64(ralab_workload_load(path, &wl, &d), 0);
+	unlink(path);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 0, got, 4), 2);
+	ASSERT_EQ_U64(got[0], 65536);
+	ASSERT_EQ_U64(got[1], 524288);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 1, got, 4), 0);
+	/* 4 MiB is inside the second file (8 MiB), not the first (1 MiB). */
+	ASSERT_EQ_U64(ralab_workload_set_breaks(wl, 1, good, 2, &d), 0);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 1, got, 4), 2);
+	ASSERT_EQ_U64(got[1], 4194304);
+	ASSERT_TRUE(ralab_workload_set_breaks(wl, 0, good, 2, &d) == -EINVAL);
+	ASSERT_TRUE(ralab_workload_set_breaks(wl, 1, bad, 2, &d) == -EINVAL);
+	ASSERT_TRUE(ralab_workload_set_breaks(wl, 0, outside, 1, &d) == -EINVAL);
+	ASSERT_TRUE(ralab_workload_set_breaks(wl, 2, good, 1, &d) == -EINVAL);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 0, got, 4), 2);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 1, got, 4), 2);
+	/* --set extent_breaks: replaces file 0's, or leaves it when bad. */
+	ASSERT_TRUE(ralab_workload_set(wl, "extent_breaks", "12K,7K", &d) == -EINVAL);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 0, got, 4), 2);
+	ASSERT_EQ_U64(ralab_workload_set(wl, "extent_breaks", "12K", &d), 0);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 0, got, 4), 1);
+	ASSERT_EQ_U64(got[0], 12288);
+	ASSERT_EQ_U64(ralab_workload_set_breaks(wl, 0, NULL, 0, &d), 0);
+	ASSERT_EQ_U64(ralab_workload_breaks(wl, 0, got, 4), 0);
+	ralab_workload_free(wl);
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_one_file);
 	TEST(test_two_files);
 	TEST(test_jobs);
+	TEST(test_breaks);
 	return TEST_SUMMARY("test_workload");
 }
