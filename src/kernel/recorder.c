@@ -51,7 +51,9 @@
 
 #define DEFAULT_WORKDIR "/tmp/ralab-kernel"
 #define IMAGE_BYTES (8ull << 30)
-#define TRACE_BUFFER_KB 32768
+#define TRACE_BUFFER_KB 32768       /* per CPU, at least */
+#define TRACE_BUFFER_MAX_KB (1u << 20) /* per CPU, at most */
+#define TRACE_EVENT_BYTES 96        /* an event in the ring buffer, with room */
 #define INSTANCE_PREFIX "ralab-"
 #define MAX_EXTENTS 4096
 
@@ -124,6 +126,7 @@ struct rec {
 	bool mounted, inst_created;
 	bool kprobes; /* ours are defined (group ralab_PID) */
 	char comm[16]; /* this process's, for the kprobe filter */
+	unsigned long buf_kb; /* the trace buffer per CPU */
 	bool win_in_order;  /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
 	pthread_mutex_t lock; /* diag, for jobs running as threads */
@@ -995,6 +998,42 @@ static int kprobes_setup(struct rec *r)
 	return 0;
 }
 
+/*
+ * The trace buffer's size per CPU: room for the events the model expects
+ * of the case (all of them could land on one CPU), at least
+ * TRACE_BUFFER_KB, at most TRACE_BUFFER_MAX_KB and a quarter of the
+ * available memory over all CPUs.  A case that still overflows it is
+ * refused after the run (trace_collect()), never half-recorded.
+ */
+static unsigned long trace_buffer_kb(const struct rec *r)
+{
+	struct ralab_stats st;
+	unsigned long long nev = 0, avail_kb = 0, kb;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char buf[4096], *p;
+	unsigned o;
+
+	if (!ralab_run(r->wl, NULL, &st)) {
+		nev = st.sync_ra + st.async_ra + st.ra_order +
+			 st.ra_unbounded + st.data_reads;
+		for (o = 0; o <= RALAB_MAX_ORDER; o++)
+			nev += st.folios[o];
+	}
+	kb = nev * TRACE_EVENT_BYTES / 1024;
+	if (kb < TRACE_BUFFER_KB)
+		return TRACE_BUFFER_KB;
+	if (!read_small("/proc/meminfo", buf, sizeof(buf)) &&
+	    (p = strstr(buf, "MemAvailable:")))
+		avail_kb = strtoull(p + 13, NULL, 10);
+	if (ncpu < 1)
+		ncpu = 1;
+	if (avail_kb && kb > avail_kb / 4 / (unsigned long long)ncpu)
+		kb = avail_kb / 4 / (unsigned long long)ncpu;
+	if (kb > TRACE_BUFFER_MAX_KB)
+		kb = TRACE_BUFFER_MAX_KB;
+	return kb < TRACE_BUFFER_KB ? TRACE_BUFFER_KB : (unsigned long)kb;
+}
+
 static int trace_setup(struct rec *r)
 {
 	char path[512], val[4096], inos[3072];
@@ -1012,7 +1051,8 @@ static int trace_setup(struct rec *r)
 		return rerr(r, -errno, "creating trace instance %s: %s", r->inst, strerror(errno));
 	r->inst_created = true;
 	snprintf(path, sizeof(path), "%s/buffer_size_kb", r->inst);
-	snprintf(val, sizeof(val), "%u", TRACE_BUFFER_KB);
+	r->buf_kb = trace_buffer_kb(r);
+	snprintf(val, sizeof(val), "%lu", r->buf_kb);
 	if ((err = write_file(path, val)))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
 	if (!have_ra_events(r->tracefs) && (err = kprobes_setup(r)))
@@ -1653,8 +1693,8 @@ static int trace_collect(struct rec *r)
 			lost += strtoull(s + 16, NULL, 10);
 	}
 	if (lost)
-		return rerr(r, -ENOSPC, "the trace buffer lost %llu events; record a smaller case",
-			    (unsigned long long)lost);
+		return rerr(r, -ENOSPC, "the trace buffer lost %llu events (it holds %lu KiB per CPU, sized to what the model expects within a quarter of the free memory); record a smaller case",
+			    (unsigned long long)lost, r->buf_kb);
 	snprintf(path, sizeof(path), "%s/trace", r->inst);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
