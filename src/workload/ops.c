@@ -20,7 +20,7 @@
  * makes it start when every earlier job has ended (fio's stonewall).
  *
  * The case starts with its file ("main") open as descriptor 0.  'open',
- * 'file NAME SIZE' open more (numbered 1, 2, ... in that order), 'fd N'
+ * 'file NAME SIZE [breaks OFF,...]' (its extents' starts) open more (numbered 1, 2, ... in that order), 'fd N'
  * and 'use NAME' pick one, 'close' closes the current one; ops act on the
  * current descriptor.  All of this is resolved here, so a closed or
  * unknown descriptor is a FILE:LINE error, not a run-time one.
@@ -253,6 +253,59 @@ static int nargs(struct parser *p, const char *op, int have, int min, int max,
 	return 0;
 }
 
+/* A list of extent starts, "100K,1M,...", into *@out (malloc'ed). */
+static int parse_breaks(struct parser *p, const char *val, uint64_t **out,
+			unsigned *nout)
+{
+	char buf[4096], *tok, *save = NULL;
+	uint64_t *brk = NULL;
+	unsigned n = 0;
+	int err;
+
+	if (strlen(val) >= sizeof(buf))
+		return perr(p, "extent_breaks: too long a list");
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		uint64_t *b = realloc(brk, (n + 1) * sizeof(*b));
+
+		if (!b) {
+			free(brk);
+			return -ENOMEM;
+		}
+		brk = b;
+		if ((err = arg_size(p, "extent_breaks", tok, &brk[n]))) {
+			free(brk);
+			return err;
+		}
+		n++;
+	}
+	*out = brk;
+	*nout = n;
+	return 0;
+}
+
+/* Extent starts: ascending multiples of 4 KiB inside the file. */
+static int check_breaks(struct parser *p, const struct wl_file *f,
+			uint64_t size)
+{
+	unsigned k;
+
+	for (k = 0; k < f->nbrk; k++) {
+		uint64_t b = f->brk[k];
+
+		if (!b || b % 4096 || b >= size)
+			return perr(p, "extent_breaks: %llu is not a multiple of 4 KiB inside the file (0 to %llu)",
+				    (unsigned long long)b,
+				    (unsigned long long)size);
+		if (k && b <= f->brk[k - 1])
+			return perr(p, "extent_breaks: %llu does not come after %llu",
+				    (unsigned long long)b,
+				    (unsigned long long)f->brk[k - 1]);
+	}
+	return 0;
+}
+
 static int add_op(struct ralab_workload *wl, const struct op *op)
 {
 	if (wl->nr_ops == wl->cap_ops) {
@@ -447,8 +500,13 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		return 1; /* nothing to run */
 	}
 	if (!strcmp(name, "file")) {
-		if ((err = nargs(p, name, na, 2, 2, "file NAME SIZE")))
+		if ((err = nargs(p, name, na, 2, 4, "file NAME SIZE [breaks OFF,...]")))
 			return err;
+		if (na == 3 && !strcmp(tok[3], "breaks"))
+			return perr(p, "'breaks' after 'file NAME SIZE' needs the offsets where the file's extents start (e.g. breaks 1M,4M)");
+		if (na == 3 || (na == 4 && strcmp(tok[3], "breaks")))
+			return perr(p, "file NAME SIZE takes 'breaks OFF,...' after it, not '%.*s'",
+				    TOK(tok[3]));
 		if (strlen(tok[1]) >= sizeof(wl->files[0].name))
 			return perr(p, "file name '%.*s' is longer than 31 characters", TOK(tok[1]));
 		for (i = 0; tok[1][i]; i++) {
@@ -469,6 +527,12 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		ino = (int)wl->nr_files++;
 		snprintf(wl->files[ino].name, sizeof(wl->files[ino].name), "%s", tok[1]);
 		wl->files[ino].size = v;
+		/* Where its extents start (as extent_breaks for the case's file). */
+		if (na == 4 &&
+		    ((err = parse_breaks(p, tok[4], &wl->files[ino].brk,
+					 &wl->files[ino].nbrk)) ||
+		     (err = check_breaks(p, &wl->files[ino], v))))
+			return err;
 		return new_fd(p, wl, (unsigned)ino, op);
 	}
 	if (!strcmp(name, "use")) {
@@ -956,27 +1020,6 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 	return 1;
 }
 
-/* Extent starts: ascending multiples of 4 KiB inside the file. */
-static int check_breaks(struct parser *p, const struct wl_file *f,
-			uint64_t size)
-{
-	unsigned k;
-
-	for (k = 0; k < f->nbrk; k++) {
-		uint64_t b = f->brk[k];
-
-		if (!b || b % 4096 || b >= size)
-			return perr(p, "extent_breaks: %llu is not a multiple of 4 KiB inside the file (0 to %llu)",
-				    (unsigned long long)b,
-				    (unsigned long long)size);
-		if (k && b <= f->brk[k - 1])
-			return perr(p, "extent_breaks: %llu does not come after %llu",
-				    (unsigned long long)b,
-				    (unsigned long long)f->brk[k - 1]);
-	}
-	return 0;
-}
-
 static int check_config(struct parser *p, struct ralab_workload *wl)
 {
 	const struct ralab_config *c = &wl->cfg;
@@ -1071,28 +1114,11 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		return 0;
 	}
 	if (!strcmp(key, "extent_breaks")) {
-		char buf[4096], *tok, *save = NULL;
-		uint64_t *brk = NULL;
-		unsigned n = 0;
+		uint64_t *brk;
+		unsigned n;
 
-		if (strlen(val) >= sizeof(buf))
-			return perr(p, "extent_breaks: too long a list");
-		snprintf(buf, sizeof(buf), "%s", val);
-		for (tok = strtok_r(buf, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			uint64_t *b = realloc(brk, (n + 1) * sizeof(*b));
-
-			if (!b) {
-				free(brk);
-				return -ENOMEM;
-			}
-			brk = b;
-			if ((err = arg_size(p, "extent_breaks", tok, &brk[n]))) {
-				free(brk);
-				return err;
-			}
-			n++;
-		}
+		if ((err = parse_breaks(p, val, &brk, &n)))
+			return err;
 		free(wl->files[0].brk);
 		wl->files[0].brk = brk;
 		wl->files[0].nbrk = n;
