@@ -346,8 +346,8 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			.large_folios = max_order > 0,
 			.io_pages = s->q.io_pages,
 		};
-		if (sim_set_layout(s, i, NULL, 0))
-			return -ENOMEM;
+		if ((err = sim_set_layout(s, i, NULL, 0)))
+			return err;
 	}
 	return 0;
 }
@@ -361,22 +361,24 @@ int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 	unsigned k;
 
 	free((void *)in->lay.brk);
-	in->lay = (struct blk_layout){ NULL, 0 };
-	if (!n && e && size > e) {
-		uint64_t m = (size - 1) / e;
-
-		if (m > UINT32_MAX)
-			return -ENOMEM;
-		n = (unsigned)m;
-	}
-	if (!n)
+	in->lay = (struct blk_layout){ NULL, 0, 0 };
+	if (!n) {
+		/* extent_kb: every e bytes, inside the file; no list. */
+		if (!e || size <= e)
+			return 0;
+		if ((size - 1) / e > UINT32_MAX)
+			return -EOVERFLOW;
+		in->lay = (struct blk_layout){
+			NULL, (unsigned)((size - 1) / e), e / 512
+		};
 		return 0;
+	}
 	brk = malloc((size_t)n * sizeof(*brk));
 	if (!brk)
 		return -ENOMEM;
 	for (k = 0; k < n; k++)
-		brk[k] = (ofs ? ofs[k] : (k + 1) * e) / 512;
-	in->lay = (struct blk_layout){ brk, n };
+		brk[k] = ofs[k] / 512;
+	in->lay = (struct blk_layout){ brk, n, 0 };
 	return 0;
 }
 

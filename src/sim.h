@@ -303,7 +303,7 @@ void sim_destroy(struct sim *s);
 /*
  * The layout of inode @i: @n byte offsets where extents start (ascending,
  * inside the file), or, with none, extents of cfg->extent_kb (0: one).
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EOVERFLOW (over 2^32 extents of extent_kb).
  */
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 		   unsigned n);

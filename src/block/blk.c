@@ -40,6 +40,12 @@
  * disk-contiguous, and a plug merges only contiguous requests).
  */
 
+/* Where extent k + 1 starts (a list, or every @every sectors). */
+static inline uint64_t brk_at(const struct blk_layout *l, unsigned k)
+{
+	return l->every ? (uint64_t)(k + 1) * l->every : l->brk[k];
+}
+
 /* The number of breaks at or before file sector @s. */
 static unsigned extent_of(const struct blk_layout *l, uint64_t s)
 {
@@ -48,7 +54,7 @@ static unsigned extent_of(const struct blk_layout *l, uint64_t s)
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
 
-		if (l->brk[mid] <= s)
+		if (brk_at(l, mid) <= s)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -65,7 +71,7 @@ static uint64_t file_sector(const struct blk_layout *l, uint64_t d)
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
 
-		if (l->brk[mid] + (uint64_t)(mid + 1) * BLK_EXTENT_GAP <= d)
+		if (brk_at(l, mid) + (uint64_t)(mid + 1) * BLK_EXTENT_GAP <= d)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -429,11 +435,11 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 		uint64_t unit;
 
 		k = extent_of(l, s); /* extent k: [brk[k - 1], brk[k]) */
-		across = k < l->n && s + left > l->brk[k];
+		across = k < l->n && s + left > brk_at(l, k);
 		unit = across && q->by_block ? RALAB_PAGE_SIZE / 512 :
 					       UINT64_MAX;
 		while (left) {
-			uint64_t room = k < l->n ? l->brk[k] - s : UINT64_MAX;
+			uint64_t room = k < l->n ? brk_at(l, k) - s : UINT64_MAX;
 			uint64_t take = left < room ? left : room;
 
 			if (take > unit)
@@ -446,7 +452,7 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 			q->pv_of[np++] = i;
 			s += take;
 			left -= take;
-			if (k < l->n && s == l->brk[k])
+			if (k < l->n && s == brk_at(l, k))
 				k++;
 		}
 	}

@@ -18,12 +18,15 @@
 
 /*
  * struct blk_layout - where a file is not disk-contiguous: extent k + 1
- * starts at file sector brk[k] (ascending) and lies BLK_EXTENT_GAP sectors
- * past extent k's end on the disk, as the recorder lays files out.
+ * starts at file sector brk[k] (ascending; or (k + 1) * every when @every
+ * is set, for extent_kb, without a list) for k < n, and lies
+ * BLK_EXTENT_GAP sectors past extent k's end on the disk, as the recorder
+ * lays files out.
  */
 struct blk_layout {
 	const uint64_t *brk; /* borrowed */
 	unsigned n;
+	uint64_t every;      /* sectors */
 };
 
 /* One request waiting in the plug. */

@@ -1033,6 +1033,12 @@ static int check_config(struct parser *p, struct ralab_workload *wl)
 	    (c->max_sectors_kb < 4 || c->max_sectors_kb > c->max_hw_sectors_kb))
 		return perr(p, "max_sectors_kb %u is not accepted by the kernel: it must be 0 or from 4 to max_hw_sectors_kb (%u)",
 			    c->max_sectors_kb, c->max_hw_sectors_kb);
+	if (c->extent_kb &&
+	    c->file_size / ((uint64_t)c->extent_kb * 1024) > UINT32_MAX) {
+		p->line = 0;
+		return perr(p, "extent_kb %u cuts the %llu-byte file into more than 2^32 extents",
+			    c->extent_kb, (unsigned long long)c->file_size);
+	}
 	p->line = wl->hdr_line[HDR_BREAKS];
 	return check_breaks(p, &wl->files[0], c->file_size);
 }

@@ -106,13 +106,18 @@ static int test_extents(void)
 {
 	static struct blk_vec v[4];
 	static const uint64_t brk[] = { 200 };
-	const struct blk_layout lay = { brk, 1 };
+	const struct blk_layout lay = { brk, 1, 0 };
+	const struct blk_layout every = { NULL, 1, 200 };
 	uint64_t done[4];
 	struct blk_queue q;
 	struct ralab_config cfg;
-	unsigned i, fs;
+	unsigned i, fs, t;
 
-	for (fs = 0; fs < 2; fs++) {
+	/* Both ways to say it: a list, and every 200 sectors. */
+	for (t = 0; t < 4; t++) {
+		const struct blk_layout *l = t & 2 ? &every : &lay;
+
+		fs = t & 1;
 		ralab_config_default(&cfg);
 		cfg.fs = fs ? RALAB_FS_EXT4 : RALAB_FS_XFS;
 		cfg.dev_latency_ns = 1000;
@@ -125,7 +130,7 @@ static int test_extents(void)
 		nevs = 0;
 		for (i = 0; i < 4; i++)
 			v[i] = (struct blk_vec){ 128 + 32 * i, 16384 };
-		ASSERT_EQ_U64(blk_submit_read(&q, &lay, v, 4, true, 0, done), 0);
+		ASSERT_EQ_U64(blk_submit_read(&q, l, v, 4, true, 0, done), 0);
 		blk_queue_release(&q);
 		ASSERT_EQ_U64(nevs, 2);
 		/* Reported in file sectors, cut at the extent's end. */
