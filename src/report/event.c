@@ -13,26 +13,22 @@ int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
 {
 	switch (ev->type) {
 	case RALAB_EV_SYNC_RA:
-	case RALAB_EV_ASYNC_RA:
-		if (ev->order == RALAB_ORDER_UNKNOWN)
-			return snprintf(buf, len,
-					"%s: index=%llu req_count=%llu size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
-					ev->type == RALAB_EV_SYNC_RA ?
-						"page_cache_sync_ra" :
-						"page_cache_async_ra",
-					(unsigned long long)ev->index,
-					(unsigned long long)ev->req_count,
-					ev->size, ev->async_size, ev->ra_pages,
-					ev->mmap_miss, (long long)ev->prev_pos);
+	case RALAB_EV_ASYNC_RA: {
+		/* Recorded by kprobes before 6.17: no ra->order to print. */
+		char order[24] = "";
+
+		if (ev->order != RALAB_ORDER_UNKNOWN)
+			snprintf(order, sizeof(order), " order=%u", ev->order);
 		return snprintf(buf, len,
-				"%s: index=%llu req_count=%llu order=%u size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
+				"%s: index=%llu req_count=%llu%s size=%u async_size=%u ra_pages=%u mmap_miss=%u prev_pos=%lld",
 				ev->type == RALAB_EV_SYNC_RA ?
 					"page_cache_sync_ra" :
 					"page_cache_async_ra",
 				(unsigned long long)ev->index,
-				(unsigned long long)ev->req_count, ev->order,
+				(unsigned long long)ev->req_count, order,
 				ev->size, ev->async_size, ev->ra_pages,
 				ev->mmap_miss, (long long)ev->prev_pos);
+	}
 	case RALAB_EV_RA_ORDER:
 		return snprintf(buf, len,
 				"page_cache_ra_order: index=%llu order=%u size=%u async_size=%u ra_pages=%u",

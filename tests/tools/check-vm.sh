@@ -23,22 +23,12 @@ pkg=${1:?$usage}
 shift
 [ $# -gt 0 ] || { echo "check-vm.sh: no case" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
-[ -x "$top/build/ralab" ] || { echo "check-vm.sh: build ralab first (make)" >&2; exit 2; }
 w=$(mktemp -d /tmp/ralab-vm.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 r=$w/r
 . "$top/tests/tools/vm-kernel.sh"
-mkdir -p "$w/k"
-vm_root "$r"
-for c in "$@"; do
-	[ -f "$c/case.ops" ] || { echo "check-vm.sh: $c: no case.ops" >&2; exit 2; }
-	mkdir -p "$r/cases/$(basename "$c")"
-	cp "$c/case.ops" "$r/cases/$(basename "$c")/"
-done
+vm_ralab_cases "$pkg" "$w" "$top" check-vm.sh "$@"
 basename "$1" > "$r/first"
-vm_kernel_unpack "$pkg" "$w/k"
-vm_copy_bin "$r" "$top/build/ralab" /usr/sbin/mkfs.xfs /sbin/mkfs.ext4
-vm_kernel_modules "$w/k" "$r/mods" crc32c-intel xfs nvme loop
 { vm_init_prologue; cat <<'EOI'; } > "$r/init"
 K=/sys/kernel/tracing
 echo "@@@ KERNEL $(uname -r)"

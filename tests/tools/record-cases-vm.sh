@@ -33,22 +33,12 @@ out=$(realpath -m "${2:?$usage}")
 shift 2
 [ $# -gt 0 ] || { echo "record-cases-vm.sh: no case" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
-[ -x "$top/build/ralab" ] || { echo "record-cases-vm.sh: build ralab first (make)" >&2; exit 2; }
 w=$(mktemp -d /tmp/ralab-vm.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 r=$w/r
 . "$top/tests/tools/vm-kernel.sh"
-mkdir -p "$out" "$w/k"
-vm_root "$r"
-for c in "$@"; do
-	[ -f "$c/case.ops" ] || { echo "record-cases-vm.sh: $c: no case.ops" >&2; exit 2; }
-	mkdir -p "$r/cases/$(basename "$c")"
-	cp "$c/case.ops" "$r/cases/$(basename "$c")/"
-done
-
-vm_kernel_unpack "$pkg" "$w/k"
-vm_copy_bin "$r" "$top/build/ralab" /usr/sbin/mkfs.xfs /sbin/mkfs.ext4
-vm_kernel_modules "$w/k" "$r/mods" crc32c-intel xfs nvme loop
+mkdir -p "$out"
+vm_ralab_cases "$pkg" "$w" "$top" record-cases-vm.sh "$@"
 { vm_init_prologue; cat <<'EOI'; } > "$r/init"
 K=/sys/kernel/tracing
 # struct readahead_control: file, mapping, ra (+16), _index (+24);

@@ -1,4 +1,4 @@
-# Shared by record-fio-vm.sh and record-cases-vm.sh (sourced): unpack a
+# Shared by the VM tools (sourced): unpack a
 # kernel and copy the modules a VM needs into its initramfs.
 
 # vm_kernel_unpack KERNEL DIR: KERNEL is a Debian kernel package apt can
@@ -52,6 +52,27 @@ vm_copy_bin() {
 			mkdir -p "$root$(dirname "$l")"; cp -L "$l" "$root$l"
 		done
 	done
+}
+
+# vm_ralab_cases KERNEL DIR TOP NAME CASEDIR...: a VM that runs ralab on
+# recorded cases: KERNEL unpacked into DIR/k, the root DIR/r with TOP's
+# build/ralab, mkfs.xfs, mkfs.ext4, the modules for XFS, NVMe and loop
+# devices, and each CASEDIR's case.ops as /cases/NAME/case.ops.  NAME (the
+# calling tool) prefixes errors, which exit 2.
+vm_ralab_cases() {
+	local pkg=$1 w=$2 top=$3 name=$4 c
+	shift 4
+	[ -x "$top/build/ralab" ] || { echo "$name: build ralab first (make)" >&2; exit 2; }
+	mkdir -p "$w/k"
+	vm_root "$w/r"
+	for c in "$@"; do
+		[ -f "$c/case.ops" ] || { echo "$name: $c: no case.ops" >&2; exit 2; }
+		mkdir -p "$w/r/cases/$(basename "$c")"
+		cp "$c/case.ops" "$w/r/cases/$(basename "$c")/"
+	done
+	vm_kernel_unpack "$pkg" "$w/k"
+	vm_copy_bin "$w/r" "$top/build/ralab" /usr/sbin/mkfs.xfs /sbin/mkfs.ext4
+	vm_kernel_modules "$w/k" "$w/r/mods" crc32c-intel xfs nvme loop
 }
 
 # vm_init_prologue: the start of the VM's /init (busybox, /proc, /sys,
