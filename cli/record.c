@@ -14,7 +14,24 @@
 
 #define TRACE_SET "openat,open,read,pread64,readv,preadv,lseek,mmap,munmap," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
-		  "clone,clone3,fork,vfork"
+		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork"
+
+/* Describe the log's files in it; 0, 1 (failed) or 2 (not a log). */
+static int annotate(const char *log)
+{
+	struct ralab_diag diag = { 0 };
+	unsigned n = 0;
+	int err = ralab_trace_annotate(log, &n, &diag);
+
+	if (err) {
+		fprintf(stderr, "ralab record: %s\n",
+			diag.msg[0] ? diag.msg : strerror(-err));
+		return err == -ENOMEM || err == -EIO ? 1 : 2;
+	}
+	fprintf(stderr, "ralab record: described %u file%s in %s\n", n,
+		n == 1 ? "" : "s", log);
+	return 0;
+}
 
 int cli_record(int argc, char **argv)
 {
@@ -25,13 +42,27 @@ int cli_record(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ralab record [-o LOG] -- COMMAND [ARGS...]\n\n"
+			printf("usage: ralab record [-o LOG] -- COMMAND [ARGS...]\n"
+			       "       ralab record --annotate LOG\n\n"
 			       "Run COMMAND under 'strace -f -tt -T' with the system calls that\n"
 			       "read files, and those that make processes and threads (whose\n"
 			       "descriptors they share) (%s)\n"
-			       "and write the log to LOG (default ralab.strace), for 'ralab sim LOG'.\n",
+			       "and write the log to LOG (default ralab.strace), for 'ralab sim LOG'.\n\n"
+			       "Then add to the log what strace cannot see, a '# ralab file' line per\n"
+			       "file read: its size, filesystem, its device's read_ahead_kb,\n"
+			       "max_sectors_kb and max_hw_sectors_kb, and where it is not contiguous\n"
+			       "on the disk (FIEMAP: breaks=, holes=), which the replay uses as the\n"
+			       "case's header and extent breaks ('ralab sim --set' still overrides).\n"
+			       "--annotate does only that, for a log made with strace by hand (right\n"
+			       "after the run, from the directory it ran in).\n",
 			       TRACE_SET);
 			return 0;
+		} else if (!strcmp(argv[i], "--annotate")) {
+			if (i + 2 != argc) {
+				fprintf(stderr, "ralab record: --annotate takes one strace log\n");
+				return 2;
+			}
+			return annotate(argv[i + 1]);
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab record: -o needs a file\n");
@@ -87,6 +118,8 @@ int cli_record(int argc, char **argv)
 			WIFEXITED(st) ? WEXITSTATUS(st) : 128, out);
 		return 1;
 	}
+	if (annotate(out))
+		return 1;
 	fprintf(stderr, "ralab record: wrote %s (ralab sim %s)\n", out, out);
 	return 0;
 }

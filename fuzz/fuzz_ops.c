@@ -37,7 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 
-		work += op->to_eof ? wl->cfg.file_size / (op->len ? op->len : 1) + 1
+		uint64_t fsize = op->ino && op->ino < wl->nr_files ?
+					 wl->files[op->ino].size :
+					 wl->cfg.file_size;
+
+		/* Reads to the end of another file count by its size. */
+		work += op->to_eof ? fsize / (op->len ? op->len : 1) + 1
 				   : op->count + 1;
 	}
 	if (work > 20000)

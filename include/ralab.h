@@ -422,6 +422,21 @@ int ralab_kernel_run(const struct ralab_workload *wl,
  */
 int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
 
+/*
+ * ralab_trace_annotate - add to the strace log at @log what its replay
+ * needs and the log cannot show: for each file it reads, the size, the
+ * filesystem, the readahead settings of its device (read_ahead_kb,
+ * max_sectors_kb, max_hw_sectors_kb) and where its blocks are not
+ * contiguous on the disk (FIEMAP), as '# ralab file' lines at its end,
+ * which 'ralab sim' turns into the case's header and extent breaks.  Do
+ * it right after the run, on the same machine: relative paths are taken
+ * from the current directory.  A file that cannot be opened gets a comment
+ * instead.  *@nfiles (if not NULL): files described.  Return: 0, or -errno
+ * with @diag (-EEXIST: the log has its files described already).
+ */
+int ralab_trace_annotate(const char *log, unsigned *nfiles,
+			 struct ralab_diag *diag);
+
 /* ---------------------------------------------------------------------- */
 /* Readahead decisions for a cache of your own.                           */
 

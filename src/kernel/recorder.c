@@ -19,7 +19,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <pthread.h>
@@ -44,6 +43,7 @@
 #include <unistd.h>
 
 #include "block/blk.h"
+#include "kernel/fiemap.h"
 #include "ralab.h"
 #include "report/latency.h"
 #include "report/window.h"
@@ -55,7 +55,6 @@
 #define TRACE_BUFFER_MAX_KB (1u << 20) /* per CPU, at most */
 #define TRACE_EVENT_BYTES 96        /* an event in the ring buffer, with room */
 #define INSTANCE_PREFIX "ralab-"
-#define MAX_EXTENTS 4096
 
 static const char *const tracefs_roots[] = {
 	"/sys/kernel/tracing",
@@ -94,16 +93,12 @@ static bool have_ra_events(const char *tracefs)
 	return true;
 }
 
-struct extent {
-	uint64_t logical, physical, length; /* bytes */
-};
-
 /* One test file of the case. */
 struct rfile {
 	char path[384];
 	uint64_t size;
 	unsigned long ino;
-	struct extent *ext;
+	struct kx_extent *ext;
 	unsigned next;
 	/* The case's layout: byte offsets where extents start (owned). */
 	uint64_t *want;
@@ -613,56 +608,17 @@ static int make_or_mount(struct rec *r)
 	return 0;
 }
 
-/* The file's extents, MAX_EXTENTS at a time, into @rf->ext. */
+/* The file's extents into @rf->ext. */
 static int load_extents(struct rec *r, struct rfile *rf, int fd)
 {
-	size_t sz = sizeof(struct fiemap) + MAX_EXTENTS * sizeof(struct fiemap_extent);
-	struct fiemap *fm = calloc(1, sz);
-	unsigned cap = 0, i;
-	bool last = false;
+	int err;
 
-	if (!fm)
-		return -ENOMEM;
 	free(rf->ext);
 	rf->ext = NULL;
 	rf->next = 0;
-	while (!last) {
-		struct extent *x;
-
-		memset(fm, 0, sz);
-		fm->fm_start = rf->next ? rf->ext[rf->next - 1].logical +
-						  rf->ext[rf->next - 1].length :
-					  0;
-		fm->fm_length = FIEMAP_MAX_OFFSET - fm->fm_start;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = MAX_EXTENTS;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
-			int err = -errno;
-
-			free(fm);
-			return rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
-		}
-		if (!fm->fm_mapped_extents)
-			break;
-		if (rf->next + fm->fm_mapped_extents + 1 > cap) {
-			cap = (rf->next + fm->fm_mapped_extents + 1) * 2;
-			x = realloc(rf->ext, cap * sizeof(*x));
-			if (!x) {
-				free(fm);
-				return -ENOMEM;
-			}
-			rf->ext = x;
-		}
-		for (i = 0; i < fm->fm_mapped_extents; i++) {
-			const struct fiemap_extent *fe = &fm->fm_extents[i];
-
-			rf->ext[rf->next++] = (struct extent){
-				fe->fe_logical, fe->fe_physical, fe->fe_length
-			};
-			last |= fe->fe_flags & FIEMAP_EXTENT_LAST;
-		}
-	}
-	free(fm);
+	err = kx_extents(fd, &rf->ext, &rf->next);
+	if (err)
+		return rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
 	return 0;
 }
 
@@ -727,7 +683,7 @@ static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
 	unsigned i;
 
 	for (i = 1; i < rf->next; i++) {
-		const struct extent *x = &rf->ext[i], *w = &rf->ext[i - 1];
+		const struct kx_extent *x = &rf->ext[i], *w = &rf->ext[i - 1];
 		bool brk;
 
 		pos = w->logical + w->length;
@@ -1536,7 +1492,7 @@ static bool sector_to_file(const struct rec *r, uint64_t sector, uint64_t *rel)
 
 	for (f = 0; f < r->nr_files; f++) {
 		for (i = 0; i < r->files[f].next; i++) {
-			const struct extent *e = &r->files[f].ext[i];
+			const struct kx_extent *e = &r->files[f].ext[i];
 
 			if (byte >= e->physical && byte < e->physical + e->length) {
 				*rel = (e->logical + (byte - e->physical)) / 512;

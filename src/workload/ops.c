@@ -257,28 +257,37 @@ static int nargs(struct parser *p, const char *op, int have, int min, int max,
 static int parse_breaks(struct parser *p, const char *val, uint64_t **out,
 			unsigned *nout)
 {
-	char buf[4096], *tok, *save = NULL;
+	char *buf = strdup(val), *tok, *save = NULL;
 	uint64_t *brk = NULL;
-	unsigned n = 0;
-	int err;
+	unsigned n = 0, cap = 0;
+	int err = 0;
 
-	if (strlen(val) >= sizeof(buf))
-		return perr(p, "extent_breaks: too long a list");
-	snprintf(buf, sizeof(buf), "%s", val);
-	for (tok = strtok_r(buf, ",", &save); tok;
+	if (!buf)
+		return -ENOMEM;
+	for (tok = strtok_r(buf, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
-		uint64_t *b = realloc(brk, (n + 1) * sizeof(*b));
+		if (n == cap) {
+			uint64_t *b;
 
-		if (!b) {
-			free(brk);
-			return -ENOMEM;
+			if (cap >= UINT32_MAX / 2) {
+				err = perr(p, "extent_breaks: too long a list");
+				break;
+			}
+			cap = cap ? cap * 2 : 16;
+			b = realloc(brk, cap * sizeof(*b));
+			if (!b) {
+				err = -ENOMEM;
+				break;
+			}
+			brk = b;
 		}
-		brk = b;
-		if ((err = arg_size(p, "extent_breaks", tok, &brk[n]))) {
-			free(brk);
-			return err;
-		}
+		err = arg_size(p, "extent_breaks", tok, &brk[n]);
 		n++;
+	}
+	free(buf);
+	if (err) {
+		free(brk);
+		return err;
 	}
 	*out = brk;
 	*nout = n;
@@ -1418,12 +1427,53 @@ int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
 	return 0;
 }
 
+int ralab__read_fd(int fd, char **text, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *t;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > WL_MAX_FILE) {
+				free(buf);
+				return -EFBIG;
+			}
+			t = realloc(buf, cap);
+			if (!t) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = t;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = -errno;
+
+			free(buf);
+			return err;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
 int ralab_workload_load(const char *path, struct ralab_workload **out,
 			struct ralab_diag *diag)
 {
 	struct parser p = { .name = path, .diag = diag };
 	char *text = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0;
 	int fd, err;
 
 	*out = NULL;
@@ -1452,37 +1502,16 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 			return err;
 		}
 	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *t;
-
-			cap = cap ? cap * 2 : 65536;
-			if (cap > (64u << 20)) {
-				free(text);
-				close(fd);
-				return perr(&p, "larger than 64 MiB: not a workload file");
-			}
-			t = realloc(text, cap);
-			if (!t) {
-				free(text);
-				close(fd);
-				return -ENOMEM;
-			}
-			text = t;
-		}
-		n = read(fd, text + len, cap - len);
-		if (n < 0) {
-			err = -errno;
-			free(text);
-			close(fd);
+	err = ralab__read_fd(fd, &text, &len);
+	if (err == -EFBIG) {
+		close(fd);
+		return perr(&p, "larger than 64 MiB: not a workload file");
+	}
+	if (err) {
+		close(fd);
+		if (err != -ENOMEM)
 			perr(&p, "cannot read: %s", strerror(-err));
-			return err;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
+		return err;
 	}
 	close(fd);
 	if (text) {

@@ -4,7 +4,9 @@
  *
  * Made with 'strace -f -tt -T -e trace=openat,read,pread64,readv,preadv,
  * lseek,mmap,munmap,madvise,fadvise64,readahead,close' (ralab record adds
- * copy_file_range and sendfile, which read through the page cache too).
+ * copy_file_range and sendfile, which read through the page cache too,
+ * and dup, dup2, dup3 and fcntl: a dup()ed number is the same open file,
+ * its position and readahead state, as dd's dup2(fd, 0) makes stdin).
  * With -T (call durations), the time a process spends between two calls
  * on replayed descriptors, from the end of one to the start of the next,
  * becomes a pause before the second: the application's own pace, which
@@ -41,6 +43,7 @@ struct pos {
 	uint64_t pos;
 	bool used;
 	char *path; /* what was opened, for openat() relative to it */
+	unsigned grp; /* dup()s of one open file share it (0: none) */
 };
 
 /*
@@ -78,6 +81,7 @@ struct st {
 	int64_t last_end, day;
 	long last_pid;
 	bool have_last;
+	unsigned grps; /* dup groups given out */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -146,8 +150,73 @@ static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
 	if (!tb_grow((void **)&s->pos, &s->cap_pos, s->nr_pos + 1,
 		     sizeof(*s->pos)))
 		return NULL;
-	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL };
+	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL, 0 };
 	return &s->pos[s->nr_pos++];
+}
+
+/* @p's file position is @v, and so is that of its dup()s. */
+static void set_pos(struct st *s, struct pos *p, uint64_t v)
+{
+	unsigned i;
+
+	p->pos = v;
+	for (i = 0; p->grp && i < s->nr_pos; i++)
+		if (s->pos[i].used && s->pos[i].grp == p->grp)
+			s->pos[i].pos = v;
+}
+
+/* @fd is gone (closed, or replaced by dup2()). */
+static void drop_pos(struct st *s, long tab, long fd)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_pos; i++)
+		if (s->pos[i].used && s->pos[i].pid == tab &&
+		    s->pos[i].fd == fd) {
+			s->pos[i].used = false;
+			free(s->pos[i].path);
+			s->pos[i].path = NULL;
+		}
+}
+
+/*
+ * dup(OLD) = NEW, dup2/dup3(OLD, NEW) = NEW, fcntl(OLD, F_DUPFD..) = NEW:
+ * NEW is OLD's open file (position and readahead state), after closing
+ * what NEW was.
+ */
+static int dup_fd(struct st *s, long tab, long fd, long nfd)
+{
+	struct pos *o, *n;
+	char *path = NULL;
+	uint64_t at;
+	unsigned grp;
+	int err;
+
+	if (fd == nfd)
+		return 0;
+	err = tb_dup(s->tb, tab, fd, nfd);
+	if (err)
+		return err;
+	drop_pos(s, tab, nfd);
+	o = pos_of(s, tab, fd, false);
+	if (!o)
+		return 0;
+	if (!o->grp)
+		o->grp = ++s->grps;
+	grp = o->grp;
+	at = o->pos;
+	if (o->path && !(path = strdup(o->path)))
+		return -ENOMEM;
+	n = pos_of(s, tab, nfd, true); /* may move the array */
+	if (!n) {
+		free(path);
+		return -ENOMEM;
+	}
+	n->pos = at;
+	n->grp = grp;
+	free(n->path);
+	n->path = path;
+	return 0;
 }
 
 /*
@@ -463,6 +532,14 @@ static int handle_call(struct st *s, long pid, char *call)
 	}
 	if (argc < 1 || !num(argv[0], &fd))
 		return 0; /* not about a descriptor we know */
+	if (!strcmp(call, "dup") || !strcmp(call, "dup2") ||
+	    !strcmp(call, "dup3") ||
+	    (!strcmp(call, "fcntl") && argc >= 2 &&
+	     strstr(argv[1], "F_DUPFD"))) {
+		if (ret < 0)
+			return 0;
+		return dup_fd(s, tab, (long)fd, (long)ret);
+	}
 	if (!strcmp(call, "sendfile")) {
 		/* sendfile(out, in, offset, count): the source is argv[1]. */
 		if (argc < 4 || !num(argv[1], &fd))
@@ -490,7 +567,7 @@ static int handle_call(struct st *s, long pid, char *call)
 			count = (uint64_t)a2;
 		if (ret >= 0) {
 			tb_read(s->tb, tab, (long)fd, p->pos, count, ret);
-			p->pos += (uint64_t)ret;
+			set_pos(s, p, p->pos + (uint64_t)ret);
 		}
 	} else if (!strcmp(call, "pread64") || !strcmp(call, "preadv")) {
 		uint64_t count;
@@ -507,7 +584,7 @@ static int handle_call(struct st *s, long pid, char *call)
 			tb_read(s->tb, tab, (long)fd, (uint64_t)a3, count, ret);
 	} else if (!strcmp(call, "lseek")) {
 		if (ret >= 0)
-			p->pos = (uint64_t)ret;
+			set_pos(s, p, (uint64_t)ret);
 	} else if (!strcmp(call, "close")) {
 		tb_close(s->tb, tab, (long)fd);
 		p->used = false;
@@ -564,7 +641,7 @@ static int handle_call(struct st *s, long pid, char *call)
 			left -= n;
 		}
 		if (!own && ret > 0)
-			p->pos += (uint64_t)ret;
+			set_pos(s, p, p->pos + (uint64_t)ret);
 	} else if (!strcmp(call, "mmap")) {
 		if (!s->nr_mmaps++)
 			tb_note(s->tb, "mmap of a traced file at line %u not replayed: page faults are not in strace logs",
@@ -623,14 +700,160 @@ static struct pending *pending_of(struct st *s, long pid, bool create)
 	return NULL;
 }
 
+/* A whole decimal number ending at a space, comma or the end. */
+static bool dec_arg(const char **p, uint64_t *v)
+{
+	const char *a = *p;
+	uint64_t x = 0;
+
+	if (*a < '0' || *a > '9')
+		return false;
+	for (; *a >= '0' && *a <= '9'; a++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*a - '0');
+	}
+	if (*a && *a != ' ' && *a != ',')
+		return false;
+	*p = a;
+	*v = x;
+	return true;
+}
+
+/* "A,B,..." ascending multiples of 4 KiB into @lay. */
+static int breaks_arg(struct st *s, const char **p, struct tb_layout *lay)
+{
+	unsigned cap = 0;
+	uint64_t v;
+
+	for (;;) {
+		if (!dec_arg(p, &v))
+			return serr(s, "breaks: a list of byte offsets, as in breaks=4096,65536");
+		if (!v || v % 4096 || (lay->nbrk && v <= lay->brk[lay->nbrk - 1]))
+			return serr(s, "breaks: %llu is not a multiple of 4 KiB above the one before",
+				    (unsigned long long)v);
+		if (!tb_grow((void **)&lay->brk, &cap, lay->nbrk + 1,
+			     sizeof(*lay->brk)))
+			return -ENOMEM;
+		lay->brk[lay->nbrk++] = v;
+		if (**p != ',')
+			return 0;
+		(*p)++;
+	}
+}
+
+/*
+ * What 'ralab record' appends to the log, one line per file read:
+ *   # ralab file "PATH" size=N [fs=NAME] [read_ahead_kb=N max_sectors_kb=N
+ *     max_hw_sectors_kb=N] [breaks=OFF,...] [holes=N] [unaligned=N]
+ * Other lines starting with '#' are comments.
+ */
+#define KEY_IS(k) (klen == sizeof(k) - 1 && !strncmp(key, k, klen))
+
+static int handle_annotation(struct st *s, const char *l)
+{
+	struct tb_layout lay = { 0 };
+	char path[1024];
+	bool have_size = false;
+	unsigned dev = 0;
+	int err = 0;
+
+	if (strncmp(l, "# ralab file ", 13))
+		return 0;
+	l += 13;
+	if (!path_arg(l, path, sizeof(path)) || !*path)
+		return serr(s, "'# ralab file' needs a quoted path");
+	l = strchr(l + 1, '"') + 1; /* path_arg saw the closing quote */
+	while (!err && *l) {
+		const char *key = l, *eq;
+		uint64_t v = 0;
+		size_t klen;
+
+		if (*l == ' ') {
+			l++;
+			continue;
+		}
+		eq = strchr(l, '=');
+		if (!eq || memchr(l, ' ', (size_t)(eq - l))) {
+			err = serr(s, "'# ralab file': '%.40s' is not KEY=VALUE", l);
+			break;
+		}
+		klen = (size_t)(eq - key);
+		l = eq + 1;
+		if (KEY_IS("fs")) {
+			size_t n = strcspn(l, " ");
+
+			if (!n || n >= sizeof(lay.fs))
+				err = serr(s, "fs: a filesystem name, as in fs=xfs");
+			else
+				memcpy(lay.fs, l, n);
+			l += n;
+			continue;
+		}
+		if (KEY_IS("breaks")) {
+			err = breaks_arg(s, &l, &lay);
+			continue;
+		}
+		if (!KEY_IS("size") && !KEY_IS("holes") && !KEY_IS("unaligned") &&
+		    !KEY_IS("read_ahead_kb") && !KEY_IS("max_sectors_kb") &&
+		    !KEY_IS("max_hw_sectors_kb")) {
+			err = serr(s, "'# ralab file': unknown key '%.*s' (size, fs, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, breaks, holes, unaligned)",
+				   klen > 40 ? 40 : (int)klen, key);
+		} else if (!dec_arg(&l, &v) || *l == ',') {
+			err = serr(s, "'# ralab file': %.*s needs a whole number",
+				   (int)klen, key);
+		} else if (KEY_IS("size")) {
+			lay.size = v;
+			have_size = true;
+		} else if (KEY_IS("holes")) {
+			lay.holes = v;
+		} else if (KEY_IS("unaligned")) {
+			lay.dropped = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+		} else if (v > UINT32_MAX) {
+			err = serr(s, "%.*s: %llu is too large", (int)klen, key,
+				   (unsigned long long)v);
+		} else if (KEY_IS("read_ahead_kb")) {
+			lay.ra_kb = (unsigned)v;
+			dev |= 1;
+		} else if (KEY_IS("max_sectors_kb")) {
+			lay.msk_kb = (unsigned)v;
+			dev |= 2;
+		} else {
+			lay.mhw_kb = (unsigned)v;
+			dev |= 4;
+		}
+	}
+	if (!err && !have_size)
+		err = serr(s, "'# ralab file' needs size=");
+	if (!err && dev && dev != 7)
+		err = serr(s, "'# ralab file': read_ahead_kb, max_sectors_kb and max_hw_sectors_kb go together");
+	if (!err && lay.nbrk && lay.brk[lay.nbrk - 1] >= lay.size)
+		err = serr(s, "breaks: %llu is past the end of the file (size=%llu)",
+			   (unsigned long long)lay.brk[lay.nbrk - 1],
+			   (unsigned long long)lay.size);
+	if (err) {
+		free(lay.brk);
+		return err;
+	}
+	lay.have_dev = dev == 7;
+#undef KEY_IS
+	err = tb_layout(s->tb, path, &lay);
+	if (err == -EEXIST)
+		return serr(s, "a second '# ralab file' line for %.200s", path);
+	return err;
+}
+
 static int handle_line(struct st *s, char *l)
 {
 	long pid;
 	int64_t t;
-	char *body = skip_prefix(l, &pid, &t), *u;
+	char *body, *u;
 	struct pending *pd;
 	int err;
 
+	if (*l == '#')
+		return handle_annotation(s, l);
+	body = skip_prefix(l, &pid, &t);
 	if (!body)
 		return serr(s, "malformed process prefix");
 	if (!*body || !strncmp(body, "---", 3) || !strncmp(body, "+++", 3) ||
@@ -694,32 +917,41 @@ bool ralab__is_strace(const char *text, size_t len)
 	       ((head[0] >= '0' && head[0] <= '9') || !strncmp(head, "[pid", 4));
 }
 
-int ralab__strace_to_ops(const char *name, const char *text, size_t len,
-			 char **ops, struct ralab_diag *diag)
+static void st_free(struct st *s)
 {
-	struct st s = { .name = name, .diag = diag };
-	char *copy, *line, *next;
 	unsigned i;
+
+	for (i = 0; i < MAX_PENDING; i++)
+		free(s->pend[i].text);
+	for (i = 0; i < s->nr_pos; i++)
+		free(s->pos[i].path);
+	free(s->pos);
+	free(s->tables);
+	tb_free(s->tb);
+}
+
+/* Every line of the log into @s (s->tb made here; st_free() it). */
+static int st_parse(struct st *s, const char *text, size_t len)
+{
+	char *copy, *line, *next;
 	int err = 0;
 
-	*ops = NULL;
-	s.tb = tb_new();
+	s->tb = tb_new();
 	copy = malloc(len + 1);
-	if (!s.tb || !copy) {
-		tb_free(s.tb);
+	if (!s->tb || !copy) {
 		free(copy);
 		return -ENOMEM;
 	}
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	if (memchr(text, '\0', len)) {
-		s.line = 1;
-		err = serr(&s, "NUL byte in the file: not an strace log");
+		s->line = 1;
+		err = serr(s, "NUL byte in the file: not an strace log");
 	}
 	for (line = copy; !err && line && *line; line = next) {
 		char *cr;
 
-		s.line++;
+		s->line++;
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -728,8 +960,20 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 			*cr = '\0';
 		if (!*line)
 			continue;
-		err = handle_line(&s, line);
+		err = handle_line(s, line);
 	}
+	free(copy);
+	return err;
+}
+
+int ralab__strace_to_ops(const char *name, const char *text, size_t len,
+			 char **ops, struct ralab_diag *diag)
+{
+	struct st s = { .name = name, .diag = diag };
+	int err;
+
+	*ops = NULL;
+	err = st_parse(&s, text, len);
 	if (!err && tb_full(s.tb)) {
 		s.line = 0;
 		err = serr(&s, "more than %u operations to replay", TB_MAX_OPS);
@@ -738,17 +982,40 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		err = tb_emit(s.tb, "an strace log", name, ops);
 		if (err == -ENODATA) {
 			s.line = 0;
-			s.diag = diag;
 			err = serr(&s, "no reads of a regular file in this strace log");
 		}
 	}
-	for (i = 0; i < MAX_PENDING; i++)
-		free(s.pend[i].text);
-	for (i = 0; i < s.nr_pos; i++)
-		free(s.pos[i].path);
-	free(s.pos);
-	free(s.tables);
-	tb_free(s.tb);
-	free(copy);
+	st_free(&s);
 	return err;
+}
+
+int ralab__strace_paths(const char *name, const char *text, size_t len,
+			char ***paths, unsigned *n, struct ralab_diag *diag)
+{
+	struct st s = { .name = name, .diag = diag };
+	const char *p[TB_MAX_FILES];
+	char **out = NULL;
+	unsigned k, nr = 0;
+	int err;
+
+	err = st_parse(&s, text, len);
+	if (!err) {
+		nr = tb_paths(s.tb, p, TB_MAX_FILES);
+		out = calloc(nr + 1, sizeof(*out));
+		if (!out)
+			err = -ENOMEM;
+	}
+	for (k = 0; !err && k < nr; k++)
+		if (!(out[k] = strdup(p[k])))
+			err = -ENOMEM;
+	st_free(&s);
+	if (err) {
+		for (k = 0; out && k < nr; k++)
+			free(out[k]);
+		free(out);
+		return err;
+	}
+	*paths = out;
+	*n = nr;
+	return 0;
 }

@@ -28,6 +28,8 @@ struct tb_file {
 	uint64_t eof;      /* size from a short read, or UINT64_MAX */
 	uint64_t reads;
 	unsigned used; /* 1: opened; 2: declared in the output */
+	bool has_lay;
+	struct tb_layout lay; /* when has_lay */
 };
 
 enum tb_kind {
@@ -50,6 +52,13 @@ struct tb_desc {
 	unsigned file;
 	bool open;
 	bool ignored; /* a file not replayed (a library, a directory) */
+	/*
+	 * dup(): the descriptor this number is a copy of (its open file, so
+	 * its readahead state and position), or -1; on the original, the
+	 * numbers still open on it (the file is closed with the last).
+	 */
+	int of;
+	unsigned refs;
 };
 
 struct tb {
@@ -85,8 +94,10 @@ void tb_free(struct tb *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->nr_files; i++)
+	for (i = 0; i < t->nr_files; i++) {
 		free(t->files[i].path);
+		free(t->files[i].lay.brk);
+	}
 	for (i = 0; i < t->nr_ops; i++)
 		free(t->ops[i].note);
 	free(t->files);
@@ -180,6 +191,39 @@ int tb_file(struct tb *t, const char *path)
 	return (int)t->nr_files++;
 }
 
+int tb_layout(struct tb *t, const char *path, struct tb_layout *lay)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_files; i++)
+		if (!strcmp(t->files[i].path, path))
+			break;
+	if (i == t->nr_files) {
+		free(lay->brk);
+		return 0;
+	}
+	if (t->files[i].has_lay) {
+		free(lay->brk);
+		return -EEXIST;
+	}
+	t->files[i].lay = *lay;
+	t->files[i].has_lay = true;
+	return 0;
+}
+
+unsigned tb_paths(const struct tb *t, const char **paths, unsigned max)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < t->nr_files; i++)
+		if (t->files[i].used && t->files[i].reads) {
+			if (n < max)
+				paths[n] = t->files[i].path;
+			n++;
+		}
+	return n;
+}
+
 /* The open descriptor for (@k1, @k2); else any open one with @k2. */
 static int find_desc(struct tb *t, long k1, long k2)
 {
@@ -206,7 +250,7 @@ int tb_open(struct tb *t, long k1, long k2, int file)
 		  sizeof(*t->descs)))
 		return -ENOMEM;
 	t->descs[t->nr_descs] = (struct tb_desc){ k1, k2, (unsigned)file,
-						  true, file < 0 };
+						  true, file < 0, -1, 1 };
 	if (file < 0) {
 		t->nr_descs++;
 		return 0;
@@ -223,23 +267,56 @@ int tb_open(struct tb *t, long k1, long k2, int file)
 
 void tb_close(struct tb *t, long k1, long k2)
 {
-	int d = find_desc(t, k1, k2);
+	int d = find_desc(t, k1, k2), p;
 	struct tb_op *op;
 
 	if (d < 0)
 		return;
 	t->descs[d].open = false;
-	if (t->descs[d].ignored) {
+	p = t->descs[d].of >= 0 ? t->descs[d].of : d;
+	if (--t->descs[p].refs)
+		return; /* another number still has the file open */
+	if (t->descs[p].ignored) {
 		/* No op names it: the lookups need not pass it again. */
-		if ((unsigned)d + 1 == t->nr_descs)
+		while (t->nr_descs) {
+			const struct tb_desc *l = &t->descs[t->nr_descs - 1];
+
+			if (l->open || !l->ignored || (l->of < 0 && l->refs))
+				break;
 			t->nr_descs--;
+		}
 		return;
 	}
 	op = add(t);
 	if (op) {
 		op->kind = TB_CLOSE;
-		op->desc = (unsigned)d;
+		op->desc = (unsigned)p;
 	}
+}
+
+int tb_dup(struct tb *t, long k1, long oldk2, long newk2)
+{
+	int d = find_desc(t, k1, oldk2), p, n;
+
+	if (oldk2 == newk2)
+		return 0;
+	n = find_desc(t, k1, newk2);
+	if (n >= 0 && t->descs[n].key1 == k1)
+		tb_close(t, k1, newk2); /* dup2() closes what was there */
+	if (d < 0)
+		return 0;
+	d = find_desc(t, k1, oldk2); /* the close may have dropped entries */
+	if (d < 0)
+		return 0;
+	p = t->descs[d].of >= 0 ? t->descs[d].of : d;
+	if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
+		     sizeof(*t->descs)))
+		return -ENOMEM;
+	t->descs[t->nr_descs++] = (struct tb_desc){
+		k1, newk2, t->descs[p].file, true, t->descs[p].ignored, p, 0
+	};
+	t->descs[p].refs++;
+	return 0;
 }
 
 void tb_share(struct tb *t, long from, long to)
@@ -251,11 +328,13 @@ void tb_share(struct tb *t, long from, long to)
 			t->descs[i].key1 = to;
 }
 
-/* The replayed descriptor for (@k1, @k2), or -1. */
+/* The replayed descriptor for (@k1, @k2) (the original of a dup), or -1. */
 static int replayed_desc(struct tb *t, long k1, long k2)
 {
 	int d = find_desc(t, k1, k2);
 
+	if (d >= 0 && t->descs[d].of >= 0)
+		d = t->descs[d].of;
 	return d >= 0 && !t->descs[d].ignored ? d : -1;
 }
 
@@ -429,10 +508,33 @@ static void out(struct buf *b, const char *fmt, ...)
 	}
 }
 
-/* The size a file is declared with. */
+/*
+ * The size a file is declared with: as recorded (or what was read, if the
+ * file shrank after), else from the reads.
+ */
 static unsigned long long tb_size(const struct tb_file *f)
 {
+	if (f->has_lay)
+		return f->lay.size > f->max_end ? f->lay.size : f->max_end;
 	return f->eof != UINT64_MAX ? f->eof : f->max_end;
+}
+
+/* @f's extent starts inside its declared size: ",A,B..." after @lead. */
+static void emit_breaks(struct buf *b, const struct tb_file *f,
+			const char *lead)
+{
+	unsigned k;
+	bool first = true;
+
+	if (!f->has_lay)
+		return;
+	for (k = 0; k < f->lay.nbrk; k++) {
+		if (f->lay.brk[k] >= tb_size(f))
+			break;
+		out(b, "%s%llu", first ? lead : ",",
+		    (unsigned long long)f->lay.brk[k]);
+		first = false;
+	}
 }
 
 struct emit {
@@ -454,7 +556,9 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 	if (op->file == e->main_file) {
 		out(&e->b, "open main\n");
 	} else if (!(f->used & 2)) {
-		out(&e->b, "file %s %llu\n", f->name, tb_size(f));
+		out(&e->b, "file %s %llu", f->name, tb_size(f));
+		emit_breaks(&e->b, f, " breaks ");
+		out(&e->b, "\n");
 		f->used = 3;
 	} else {
 		out(&e->b, "open %s\n", f->name);
@@ -492,6 +596,58 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		break;
 	default:
 		break;
+	}
+}
+
+/*
+ * The header settings a recorded layout gives: the main file's filesystem,
+ * its device's readahead and request limits (the case has one device: a
+ * file elsewhere is noted), and its extent starts.
+ */
+static void emit_setup(struct emit *e)
+{
+	const struct tb_file *m = &e->t->files[e->main_file];
+	unsigned i;
+
+	if (!m->has_lay)
+		return;
+	if (!strcmp(m->lay.fs, "xfs") || !strcmp(m->lay.fs, "ext4"))
+		out(&e->b, "# fs: %s\n", m->lay.fs);
+	else if (m->lay.fs[0])
+		out(&e->b, "# the file is on %s; ralab replays it as on xfs\n",
+		    m->lay.fs);
+	if (m->lay.have_dev) {
+		/*
+		 * Devices without a limit of their own say UINT_MAX >> 1;
+		 * only max_sectors_kb shapes requests, so the model's top
+		 * stands in for those.
+		 */
+		unsigned mhw = m->lay.mhw_kb > (1u << 21) ? 1u << 21 :
+							     m->lay.mhw_kb;
+
+		out(&e->b, "# read_ahead_kb: %u\n", m->lay.ra_kb);
+		if (mhw >= 4 && m->lay.msk_kb >= 4 && m->lay.msk_kb <= mhw) {
+			out(&e->b, "# max_hw_sectors_kb: %u\n", mhw);
+			out(&e->b, "# max_sectors_kb: %u\n", m->lay.msk_kb);
+		} else {
+			out(&e->b, "# max_sectors_kb %u (max_hw_sectors_kb %u) is not one ralab models\n",
+			    m->lay.msk_kb, m->lay.mhw_kb);
+		}
+	}
+	emit_breaks(&e->b, m, "# extent_breaks: ");
+	if (m->lay.nbrk && m->lay.brk[0] < tb_size(m))
+		out(&e->b, "\n");
+	for (i = 0; i < e->t->nr_files; i++) {
+		const struct tb_file *f = &e->t->files[i];
+
+		if (f->used && f->has_lay && i != e->main_file &&
+		    (f->lay.have_dev != m->lay.have_dev ||
+		     f->lay.ra_kb != m->lay.ra_kb ||
+		     f->lay.msk_kb != m->lay.msk_kb ||
+		     strcmp(f->lay.fs, m->lay.fs)))
+			out(&e->b, "# %s is on another filesystem or device (%s, read_ahead_kb %u): replayed with main's\n",
+			    f->name, f->lay.fs[0] ? f->lay.fs : "?",
+			    f->lay.ra_kb);
 	}
 }
 
@@ -669,14 +825,23 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	}
 	out(&e.b, "# generated by ralab from %s (%s)\n", source, what);
 	out(&e.b, "# file_size: %llu\n", tb_size(&t->files[e.main_file]));
+	emit_setup(&e);
 	for (i = 0; i < t->nr_files; i++) {
 		const struct tb_file *f = &t->files[i];
 
-		if (f->used)
-			out(&e.b, "# %s = %s (%s)\n",
-			    i == e.main_file ? "main" : f->name, f->path,
-			    f->eof != UINT64_MAX ? "size from a short read" :
-						   "size: the largest offset read");
+		if (!f->used)
+			continue;
+		out(&e.b, "# %s = %s (%s)\n",
+		    i == e.main_file ? "main" : f->name, f->path,
+		    f->has_lay                ? "size as recorded" :
+		    f->eof != UINT64_MAX ? "size from a short read" :
+					   "size: the largest offset read");
+		if (f->has_lay && f->lay.holes)
+			out(&e.b, "#   %llu bytes of it in holes or unwritten extents, which the kernel does not read from the device and ralab does\n",
+			    (unsigned long long)f->lay.holes);
+		if (f->has_lay && f->lay.dropped)
+			out(&e.b, "#   %u extent starts not on a 4 KiB boundary left out\n",
+			    f->lay.dropped);
 	}
 	if (jobs)
 		out(&e.b, "# jobs: one per process (or thread) of the log, as their calls overlap in time;\n"

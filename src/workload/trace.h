@@ -8,6 +8,7 @@
 #define RALAB_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TB_MAX_FILES 64
@@ -23,6 +24,33 @@ struct tb *tb_new(void);
 void tb_free(struct tb *t);
 /* The file of @path (created on first use); -errno if too many. */
 int tb_file(struct tb *t, const char *path);
+
+/*
+ * What the trace cannot show of a file, noted when it was recorded ('ralab
+ * record' appends it to an strace log): its size, filesystem, the readahead
+ * settings of its device, and where it is not contiguous on the disk.
+ */
+struct tb_layout {
+	uint64_t size;
+	char fs[16];                       /* "": not known */
+	unsigned ra_kb, msk_kb, mhw_kb;    /* 0: not known */
+	bool have_dev;                     /* ra_kb.. were given */
+	uint64_t *brk;                     /* extent starts (owned by tb) */
+	unsigned nbrk;
+	uint64_t holes;    /* bytes in holes or unwritten extents */
+	unsigned dropped;  /* breaks not on a 4 KiB boundary, left out */
+};
+
+/*
+ * tb_layout - @path's layout; takes @lay->brk.  A path the trace never
+ * opened is ignored (0).  -EEXIST if @path was given one already.
+ */
+int tb_layout(struct tb *t, const char *path, struct tb_layout *lay);
+/*
+ * tb_paths - the paths of the files read, as opened (up to @max into
+ * @paths, which point into @t); returns how many there are.
+ */
+unsigned tb_paths(const struct tb *t, const char **paths, unsigned max);
 /*
  * A descriptor is opened; @file < 0: on a file that is not replayed, kept
  * so that its number does not stand for another (a lookup that finds no
@@ -31,6 +59,12 @@ int tb_file(struct tb *t, const char *path);
  */
 int tb_open(struct tb *t, long k1, long k2, int file);
 void tb_close(struct tb *t, long k1, long k2);
+/*
+ * dup2(), dup(), fcntl(F_DUPFD): (@k1, @newk2) is (@k1, @oldk2)'s open file
+ * too, after closing what @newk2 was.  The file stays open until the last
+ * of its numbers is closed.
+ */
+int tb_dup(struct tb *t, long k1, long oldk2, long newk2);
 /* The open descriptors keyed @from are keyed @to from now on. */
 void tb_share(struct tb *t, long from, long to);
 /* Whether (@k1, @k2) is a replayed descriptor. */

@@ -177,10 +177,25 @@ int ralab__fio_dist_init(struct fio_dist *d, int kind, uint64_t nranges,
 			 double param, double center, uint32_t seed);
 uint64_t ralab__fio_dist_next(struct fio_dist *d);
 
+/* The largest workload file (a job file, a trace) read. */
+#define WL_MAX_FILE (64u << 20)
+
+/*
+ * ralab__read_fd - all of @fd into *@text (malloc'ed, not terminated;
+ * NULL if empty) and *@len.  -EFBIG past WL_MAX_FILE; -errno.
+ */
+int ralab__read_fd(int fd, char **text, size_t *len);
+
 /* strace.c, iolog.c: recorded traces. */
 bool ralab__is_strace(const char *text, size_t len);
 int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 			 char **ops, struct ralab_diag *diag);
+/*
+ * The files an strace log reads, as it names them: *@paths (malloc'ed,
+ * each path too, NULL-terminated; the caller frees them) and *@n.
+ */
+int ralab__strace_paths(const char *name, const char *text, size_t len,
+			char ***paths, unsigned *n, struct ralab_diag *diag);
 bool ralab__is_iolog(const char *text, size_t len);
 int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			char **ops, struct ralab_diag *diag);

@@ -55,6 +55,35 @@ kernel_suite() {
 		fi
 	done
 
+	# Real programs on files in extents, on this kernel now: the strace
+	# log of 'ralab record' with the layout it noted (FIEMAP) replays as
+	# the kernel read the file, event for event (tests/traces/app holds
+	# such runs recorded earlier).  Retried once, as kcheck does.
+	for spec in "xfs 16 8 cat" "ext4 64 8 dd if=@FILE of=/dev/null bs=4k" \
+		    "xfs 100 16 sha256sum @FILE"; do
+		set -- $spec
+		local afs=$1 aekb=$2 asize=$3 try
+		shift 3
+		[ "$1" = cat ] && set -- cat @FILE
+		for try in 1 2; do
+			rm -rf "$T/app"
+			if ! tests/tools/record-app.sh --ralab "$RALAB" --fs "$afs" \
+				--extent-kb "$aekb" --size "$asize" "$T/app" -- "$@" \
+				> "$T/app.log" 2>&1; then
+				echo "record-app.sh failed: $(tail -2 "$T/app.log")" > "$T/app.diff"
+				continue
+			fi
+			"$RALAB" sim --trace "$T/app/app.strace" 2>&1 |
+				grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.model"
+			diff "$T/app/kernel.events" "$T/app.model" > "$T/app.diff" && break
+		done
+		if [ -s "$T/app.diff" ]; then
+			bad "kernel: $1 on $afs in ${aekb} KiB extents, recorded" "$(head -5 "$T/app.diff")"
+		else
+			ok "kernel: $1 on $afs in ${aekb} KiB extents, recorded ($(wc -l < "$T/app/kernel.events") events)"
+		fi
+	done
+
 	leftovers() { # prints what a recorder using $wd left behind
 		local l
 		for l in /sys/block/loop*/loop/backing_file; do

@@ -195,6 +195,64 @@ if command -v strace > /dev/null; then
 	else
 		bad "record and replay" "$(cat "$T/err") $(grep bytes_read "$T/out")"
 	fi
+	# The file described at the end: its size as stat gives it, the
+	# filesystem statfs names, given to the replay; once only.
+	fs_now=$(stat -f -c %T "$T/data.bin")
+	line=$(grep '^# ralab file ' "$T/rec.strace")
+	"$RALAB" sim --dump-ops "$T/rec.strace" > "$T/rec.ops" 2>&1
+	"$RALAB" record --annotate "$T/rec.strace" 2> "$T/err2"; rc=$?
+	if [[ $line == "# ralab file \"$T/data.bin\" size=3000000 "* ]] &&
+	   grep -qx '# main = .*data.bin (size as recorded)' "$T/rec.ops" &&
+	   { [ "$fs_now" != xfs ] && [ "$fs_now" != ext2/ext3 ] || grep -q '^# fs: ' "$T/rec.ops"; } &&
+	   [ $rc -eq 2 ] && grep -q 'described already' "$T/err2"; then
+		ok "record describes the files"
+	else
+		bad "record describes the files" "'$line' rc=$rc $(cat "$T/err2") $(head -5 "$T/rec.ops")"
+	fi
+	# A sparse file: 64 KiB of data at 512 KiB in 1 MiB.  The holes
+	# are counted, and their ends are where bios start.
+	rm -f "$T/sparse.bin"
+	truncate -s 1M "$T/sparse.bin"
+	head -c 65536 /dev/urandom | dd of="$T/sparse.bin" bs=64k seek=8 conv=notrunc,fsync status=none
+	"$RALAB" record -o "$T/sparse.strace" -- cat "$T/sparse.bin" > /dev/null 2> "$T/err"
+	if grep -q '^# ralab: FIEMAP on .*sparse.bin' "$T/sparse.strace"; then
+		skip "record: a sparse file" "$(grep -m1 '^# ralab: FIEMAP' "$T/sparse.strace" | sed 's/^# ralab: //')"
+	elif grep -q "^# ralab file .*sparse.bin\" size=1048576 .*breaks=524288,589824 holes=983040\$" "$T/sparse.strace" &&
+	     "$RALAB" sim --dump-ops "$T/sparse.strace" | grep -q '^#   983040 bytes of it in holes'; then
+		ok "record: a sparse file"
+	else
+		bad "record: a sparse file" "$(grep -a '^# ralab' "$T/sparse.strace" | cut -c1-200) $(cat "$T/err")"
+	fi
+	# dd reads through dup2(fd, 0): the copy is the same open file.
+	if "$RALAB" record -o "$T/dd.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k 2> "$T/err" &&
+	   grep -q '^[0-9]* .*dup2(' "$T/dd.strace" &&
+	   "$RALAB" sim "$T/dd.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out"; then
+		ok "record: reads through a dup()ed descriptor"
+	else
+		bad "record: reads through a dup()ed descriptor" "$(tail -2 "$T/err") $(grep bytes_read "$T/out")"
+	fi
 else
 	skip "record and replay" "strace is not installed"
 fi
+
+# Real programs on files in extents, recorded on 6.18.44 with
+# tests/tools/record-app.sh (tests/traces/app/README): the log 'ralab
+# record' made, with the layout it noted, replays as the kernel read the
+# file, event for event; without the layout (breaks= taken out) it does not.
+for d in tests/traces/app/*/; do
+	n=$(basename "$d")
+	zcat "$d/app.strace.gz" > "$T/app.strace"
+	zcat "$d/kernel.events.gz" > "$T/app.kernel"
+	"$RALAB" sim --trace "$T/app.strace" 2> "$T/err" |
+		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.model"
+	sed 's/ breaks=[0-9,]*//' "$T/app.strace" > "$T/app-flat.strace"
+	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
+		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.flat"
+	if ! cmp -s "$T/app.kernel" "$T/app.model"; then
+		bad "app trace $n" "$(cat "$T/err") $(diff "$T/app.kernel" "$T/app.model" | head -4)"
+	elif cmp -s "$T/app.kernel" "$T/app.flat"; then
+		bad "app trace $n" "matches without its layout too: the case tests nothing"
+	else
+		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
+	fi
+done

@@ -5,10 +5,11 @@
 #
 #   awk -v dev=MAJ:MIN -v ext=EXTENTS -f trace-events.awk TRACE
 #
-# dev: the traced block device; EXTENTS: one line per file, its first and
-# last sector on the device (more fields are ignored).  Writes and
-# requests outside the files (metadata) are left out.
-BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2] } }
+# dev: the traced block device; EXTENTS: one line per extent, its first
+# and last sector on the device and, for a file of several extents, the
+# file's sector where it starts (none: 0, a file of one extent).  Writes
+# and requests outside the files (metadata) are left out.
+BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2]; rel[n] = e[3] + 0 } }
 { sub(/^.*[0-9]+\.[0-9]+: /, "") }
 /^(page_cache_|mm_filemap)/ {
 	if (index($0, "dev=" dev " ") == 0 && index($0, "dev " dev " ") == 0) next
@@ -19,6 +20,6 @@ BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] 
 	split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
 	for (i = 1; i <= n; i++)
 		if ($6 >= lo[i] && $6 <= hi[i]) {
-			printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i], $8
+			printf "block_rq_issue: %s %s %d + %s\n", $3, $4, $6 - lo[i] + rel[i], $8
 			next
 		} }

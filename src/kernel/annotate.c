@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * annotate.c - what an strace log cannot show, added to it after the run
+ * ('ralab record'): each file's size, filesystem, device settings and
+ * layout on the disk, so that the replay reads the same file the same way.
+ *
+ * A line per file read, at the end of the log:
+ *
+ *   # ralab file "PATH" size=N fs=xfs read_ahead_kb=128 max_sectors_kb=1280
+ *     max_hw_sectors_kb=1280 breaks=OFF,... holes=N unaligned=N
+ *
+ * (one line).  breaks= lists the byte offsets where the file's next block
+ * is not the disk block after the one before, as FIEMAP reports it: the
+ * filesystem starts a new bio there (docs/design.md, block layer).  Holes
+ * and unwritten extents are not read from the device at all; the model has
+ * no holes, so they are counted (holes=) and bounded by breaks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <linux/fiemap.h>
+
+#include "kernel/fiemap.h"
+#include "ralab.h"
+#include "workload/workload.h"
+
+#define PAGE 4096u
+
+struct text {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = t->oom ? 0 : vsnprintf(t->s ? t->s + t->len : NULL,
+					   t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if (t->oom || n < 0)
+			return;
+		if ((size_t)n < t->cap - t->len) {
+			t->len += (size_t)n;
+			return;
+		}
+		{
+			size_t c = (t->cap + (size_t)n + 1) * 2;
+			char *s = realloc(t->s, c);
+
+			if (!s) {
+				t->oom = true;
+				return;
+			}
+			t->s = s;
+			t->cap = c;
+		}
+	}
+}
+
+static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag) {
+		diag->line = 0;
+		va_start(ap, fmt);
+		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static const char *fs_name(long type, char *buf, size_t len)
+{
+	switch ((unsigned long)type) {
+	case 0x58465342: return "xfs";
+	case 0xef53: return "ext4"; /* ext2 and ext3 too: the same read path */
+	case 0x9123683e: return "btrfs";
+	case 0x01021994: return "tmpfs";
+	case 0x794c7630: return "overlay";
+	case 0x6969: return "nfs";
+	case 0xf2f52010: return "f2fs";
+	}
+	snprintf(buf, len, "0x%lx", (unsigned long)type);
+	return buf;
+}
+
+/* A whole number from a sysfs file of the block device @dev's queue. */
+static bool queue_value(dev_t dev, const char *name, unsigned *v)
+{
+	char path[128], buf[32];
+	FILE *f;
+	bool ok;
+
+	/* A partition has no queue of its own: its disk's is one up. */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/%s",
+		 major(dev), minor(dev), name);
+	f = fopen(path, "re");
+	if (!f) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/%s",
+			 major(dev), minor(dev), name);
+		f = fopen(path, "re");
+	}
+	if (!f)
+		return false;
+	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u", v) == 1;
+	fclose(f);
+	return ok;
+}
+
+/*
+ * The extent starts of a file of @size with extents @x: where a block does
+ * not follow the one before on the disk, and both ends of every hole or
+ * unwritten extent (no device reads there).
+ */
+struct brk {
+	uint64_t *ofs;
+	unsigned n, cap, unaligned;
+	uint64_t holes;
+	bool oom;
+};
+
+static void brk_add(struct brk *b, uint64_t ofs, uint64_t size)
+{
+	if (!ofs || ofs >= size)
+		return;
+	if (ofs % PAGE) {
+		b->unaligned++;
+		return;
+	}
+	if (b->n && b->ofs[b->n - 1] >= ofs)
+		return;
+	if (b->n == b->cap) {
+		unsigned c = b->cap ? b->cap * 2 : 64;
+		uint64_t *o = realloc(b->ofs, c * sizeof(*o));
+
+		if (!o) {
+			b->oom = true;
+			return;
+		}
+		b->ofs = o;
+		b->cap = c;
+	}
+	b->ofs[b->n++] = ofs;
+}
+
+static void layout_breaks(const struct kx_extent *x, unsigned n, uint64_t size,
+			  struct brk *b)
+{
+	uint64_t end = 0; /* file offset where the extent before ends */
+	uint64_t phys = 0; /* and its disk offset */
+	bool was_data = false;
+	unsigned i;
+
+	for (i = 0; i < n && x[i].logical < size; i++) {
+		bool data = !(x[i].flags & FIEMAP_EXTENT_UNWRITTEN);
+		uint64_t len = x[i].length;
+
+		if (x[i].logical > end) { /* a hole */
+			b->holes += x[i].logical - end;
+			brk_add(b, end, size);
+			brk_add(b, x[i].logical, size);
+		} else if (!data || !was_data || x[i].physical != phys) {
+			brk_add(b, x[i].logical, size);
+		}
+		if (!data)
+			b->holes += (x[i].logical + len > size ? size - x[i].logical :
+								len);
+		end = x[i].logical + len;
+		phys = x[i].physical + len;
+		was_data = data;
+		if (!data)
+			brk_add(b, end, size);
+	}
+	if (end < size) { /* a hole at the end */
+		b->holes += size - end;
+		brk_add(b, end, size);
+	}
+}
+
+/* Unescaped in the log as strace's paths are: \" and \\. */
+static void put_path(struct text *t, const char *p)
+{
+	put(t, "\"");
+	for (; *p; p++)
+		put(t, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p);
+	put(t, "\"");
+}
+
+/* The '# ralab file' line of @path (or a comment saying why none). */
+static void describe(struct text *t, const char *path, unsigned *described)
+{
+	struct kx_extent *x = NULL;
+	struct brk b = { 0 };
+	unsigned ra, msk, mhw, n = 0, k;
+	char fsbuf[24];
+	struct statfs sfs;
+	struct stat st;
+	int fd, err;
+
+	if (strchr(path, '\n'))
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		put(t, "# ralab: %s: %s\n", path,
+		    fd < 0 ? strerror(errno) : "not a regular file now");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	put(t, "# ralab file ");
+	put_path(t, path);
+	put(t, " size=%llu", (unsigned long long)st.st_size);
+	if (!fstatfs(fd, &sfs))
+		put(t, " fs=%s", fs_name((long)sfs.f_type, fsbuf, sizeof(fsbuf)));
+	if (major(st.st_dev) && queue_value(st.st_dev, "read_ahead_kb", &ra) &&
+	    queue_value(st.st_dev, "max_sectors_kb", &msk) &&
+	    queue_value(st.st_dev, "max_hw_sectors_kb", &mhw))
+		put(t, " read_ahead_kb=%u max_sectors_kb=%u max_hw_sectors_kb=%u",
+		    ra, msk, mhw);
+	err = kx_extents(fd, &x, &n);
+	close(fd);
+	if (!err) {
+		layout_breaks(x, n, (uint64_t)st.st_size, &b);
+		t->oom |= b.oom;
+		for (k = 0; k < b.n; k++)
+			put(t, "%s%llu", k ? "," : " breaks=",
+			    (unsigned long long)b.ofs[k]);
+		if (b.holes)
+			put(t, " holes=%llu", (unsigned long long)b.holes);
+		if (b.unaligned)
+			put(t, " unaligned=%u", b.unaligned);
+	}
+	put(t, "\n");
+	if (err)
+		put(t, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
+		    path, strerror(-err));
+	free(b.ofs);
+	free(x);
+	(*described)++;
+}
+
+int ralab_trace_annotate(const char *log, unsigned *nfiles,
+			 struct ralab_diag *diag)
+{
+	struct text t = { 0 };
+	unsigned n = 0, k, described = 0;
+	char **paths = NULL, *text;
+	size_t len;
+	int err, fd;
+
+	fd = open(log, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return aerr(diag, -errno, "%s: %s", log, strerror(errno));
+	err = ralab__read_fd(fd, &text, &len);
+	close(fd);
+	if (err)
+		return aerr(diag, err, "%s: %s", log,
+			    err == -EFBIG ? "larger than 64 MiB: not a log ralab reads" :
+					    strerror(-err));
+	if (!text)
+		return aerr(diag, -ENODATA, "%s: empty", log);
+	if (!strncmp(text, "# ralab file ", 13) ||
+	    memmem(text, len, "\n# ralab file ", 14)) {
+		free(text);
+		return aerr(diag, -EEXIST, "%s: the log has its files described already", log);
+	}
+	err = ralab__strace_paths(log, text, len, &paths, &n, diag);
+	free(text);
+	if (err)
+		return err;
+	for (k = 0; k < n; k++)
+		describe(&t, paths[k], &described);
+	for (k = 0; k < n; k++)
+		free(paths[k]);
+	free(paths);
+	if (t.oom) {
+		free(t.s);
+		return -ENOMEM;
+	}
+	fd = open(log, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 || (t.len && write(fd, t.s, t.len) != (ssize_t)t.len))
+		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+	if (fd >= 0 && close(fd) && !err)
+		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+	free(t.s);
+	if (!err && nfiles)
+		*nfiles = described;
+	return err;
+}

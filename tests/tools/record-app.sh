@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Run a real program under 'ralab record' on a file laid out in extents,
+# and record what the kernel did meanwhile: the check that a program's
+# strace log, with the layout 'ralab record' notes, replays as the kernel
+# read the file ('ralab sim --trace LOG' against OUT/kernel.events).
+#
+#   tests/tools/record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]
+#
+# In COMMAND, @FILE stands for the data file.  Options:
+#   --fs xfs|ext4      the filesystem (default xfs)
+#   --size MIB         the file's size (default 16)
+#   --extent-kb N      extents of N KiB, each a block apart on the disk
+#                      (default 0: one extent)
+#   --read-ahead-kb N, --max-sectors-kb N   the device's (default 128, 512)
+#   --ralab PATH       the ralab binary (default ./ralab)
+#
+# Writes OUT/app.strace (ralab record's log, its files described),
+# OUT/kernel.events (ralab's event format: the readahead, page-cache and
+# block events of the run, sectors counted in the file) and OUT/extents
+# (each extent: first and last device sector, file sector).
+#
+# Needs root, xfsprogs (xfs_io; mkfs.xfs or mkfs.ext4), util-linux
+# (losetup, fallocate), strace and a tracefs with the readahead
+# tracepoints.  A loop device with direct I/O over a sparse image of its
+# own and a tracefs instance of its own, both removed on every exit;
+# max_sectors_kb is written before read_ahead_kb.  Exit 0 recorded, 2
+# missing prerequisite or bad option, 1 failure.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab
+usage() { echo "usage: record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--fs) fs=${2:?}; shift 2 ;;
+	--size) size=${2:?}; shift 2 ;;
+	--extent-kb) ekb=${2:?}; shift 2 ;;
+	--read-ahead-kb) ra=${2:?}; shift 2 ;;
+	--max-sectors-kb) msk=${2:?}; shift 2 ;;
+	--ralab) ralab=${2:?}; shift 2 ;;
+	--) usage ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 3 ] && [ "$2" = -- ] || usage
+case $fs in xfs|ext4) ;; *) echo "record-app.sh: --fs xfs or ext4" >&2; exit 2 ;; esac
+for n in "$size" "$ekb" "$ra" "$msk"; do
+	[[ $n =~ ^[0-9]+$ ]] || { echo "record-app.sh: '$n' is not a number" >&2; exit 2; }
+done
+out=$(realpath -m "$1"); shift 2
+ralab=$(realpath "$ralab")
+trace=/sys/kernel/tracing
+[ "$(id -u)" = 0 ] || { echo "record-app.sh: needs root" >&2; exit 2; }
+for t in xfs_io fallocate losetup strace "mkfs.$fs"; do
+	command -v "$t" > /dev/null || { echo "record-app.sh: $t is not installed" >&2; exit 2; }
+done
+[ -d "$trace/events/readahead" ] ||
+	{ echo "record-app.sh: no readahead tracepoints in $trace" >&2; exit 2; }
+
+mkdir -p "$out"
+w=$(mktemp -d /tmp/ralab-app.XXXXXX)
+inst=$trace/instances/ralab-app-$$
+loop=
+cleanup() {
+	cd /
+	if [ -d "$inst" ]; then echo 0 > "$inst/tracing_on"; rmdir "$inst"; fi
+	if mountpoint -q "$w/mnt"; then umount "$w/mnt"; fi
+	if [ -n "$loop" ]; then losetup -d "$loop"; fi
+	rm -rf "$w"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir "$w/mnt"
+truncate -s 2G "$w/img"
+loop=$(losetup -f --show --direct-io=on "$w/img")
+if [ "$fs" = xfs ]; then mkfs.xfs -q -f "$loop"; else mkfs.ext4 -q -F "$loop"; fi
+mount "$loop" "$w/mnt"
+q=/sys/block/$(basename "$loop")/queue
+echo "$msk" > "$q/max_sectors_kb"
+echo "$ra" > "$q/read_ahead_kb"
+
+# The file: extents of ekb KiB, each allocated with a block before it in
+# one run, then the blocks cut out of the file (as 'ralab kernel' lays
+# files out: the extents stay apart on the disk).
+f=$w/mnt/data
+bytes=$((size << 20))
+if [ "$ekb" -gt 0 ]; then
+	e=$((ekb * 1024)) n=$(((bytes + ekb * 1024 - 1) / (ekb * 1024)))
+	fallocate -l $((n * (e + 4096))) "$f"
+	dd if=/dev/urandom of="$f" bs=1M count=$(((n * (e + 4096) >> 20) + 1)) \
+		conv=notrunc,fsync status=none 2> /dev/null || true
+	for ((k = n - 1; k >= 0; k--)); do
+		fallocate --collapse-range -o $((k * (e + 4096) + e)) -l 4096 "$f"
+	done
+	truncate -s "$bytes" "$f"
+else
+	dd if=/dev/urandom of="$f" bs=1M count="$size" conv=fsync status=none
+fi
+sync
+# Each extent: first and last device sector, and the file sector it
+# starts at (xfs_io: "N: [FILE_FIRST..FILE_LAST]: DEV_FIRST..DEV_LAST").
+xfs_io -c "fiemap" "$f" | awk 'NR > 1 && $3 != "hole" {
+	split($2, l, "\\.\\."); split($3, d, "\\.\\.")
+	sub(/^\[/, "", l[1]); print d[1], d[2], l[1] }' > "$out/extents"
+want=$([ "$ekb" -gt 0 ] && echo "$n" || echo 1)
+got=$(wc -l < "$out/extents")
+[ "$got" -ge "$want" ] ||
+	{ echo "record-app.sh: the file has $got extents, not $want" >&2; exit 1; }
+xfs_io -c "fadvise -d 0 0" "$f"
+[ "$(fincore -r -n -b -o RES "$f" 2> /dev/null || echo 0)" = 0 ] ||
+	{ echo "record-app.sh: the file stayed in the page cache" >&2; exit 1; }
+
+dev=$(cat "/sys/block/$(basename "$loop")/dev")
+mkdir "$inst"
+echo 65536 > "$inst/buffer_size_kb"
+for ev in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
+	  readahead/page_cache_ra_order readahead/page_cache_ra_unbounded \
+	  filemap/mm_filemap_add_to_page_cache block/block_rq_issue; do
+	echo 1 > "$inst/events/$ev/enable"
+done
+args=()
+for a in "$@"; do args+=("${a//@FILE/$f}"); done
+rm -f "$out/app.strace"
+echo 1 > "$inst/tracing_on"
+"$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
+echo 0 > "$inst/tracing_on"
+lost=$(awk '/overrun:/ { s += $2 } END { print s + 0 }' "$inst"/per_cpu/cpu*/stats)
+[ "$lost" = 0 ] || { echo "record-app.sh: the trace lost $lost events" >&2; exit 1; }
+awk -v dev="$dev" -v ext="$out/extents" -f "$here/trace-events.awk" \
+	"$inst/trace" > "$out/kernel.events"
+echo "record-app.sh: $(wc -l < "$out/kernel.events") events, $got extents; $out"
