@@ -346,40 +346,74 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			.large_folios = max_order > 0,
 			.io_pages = s->q.io_pages,
 		};
-		if ((err = sim_set_layout(s, i, NULL, 0)))
+		if ((err = sim_set_layout(s, i, NULL, 0, NULL, 0)))
 			return err;
 	}
 	return 0;
 }
 
+static void layout_free(struct blk_layout *l)
+{
+	free((void *)l->brk);
+	free((void *)l->hole);
+	*l = (struct blk_layout){ 0 };
+}
+
+/* Holes in sectors, with the sectors of the holes before each. */
+static int layout_holes(struct blk_layout *l, const uint64_t *hole,
+			unsigned nh)
+{
+	uint64_t *h;
+	unsigned k;
+
+	if (!nh)
+		return 0;
+	if (nh > UINT32_MAX / 3)
+		return -ENOMEM;
+	h = malloc((size_t)nh * 3 * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	for (k = 0; k < nh; k++) {
+		h[2 * k] = hole[2 * k] / 512;
+		h[2 * k + 1] = hole[2 * k + 1] / 512;
+		h[2 * nh + k] = (k ? h[2 * nh + k - 1] +
+					     (h[2 * k - 1] - h[2 * k - 2]) :
+				     0);
+	}
+	l->hole = h;
+	l->hcum = h + 2 * nh;
+	l->nh = nh;
+	return 0;
+}
+
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
-		   unsigned n)
+		   unsigned n, const uint64_t *hole, unsigned nh)
 {
 	struct sim_inode *in = &s->inodes[i];
 	uint64_t e = (uint64_t)s->cfg.extent_kb * 1024, size = in->mapping.i_size;
 	uint64_t *brk;
 	unsigned k;
 
-	free((void *)in->lay.brk);
-	in->lay = (struct blk_layout){ NULL, 0, 0 };
+	layout_free(&in->lay);
 	if (!n) {
 		/* extent_kb: every e bytes, inside the file; no list. */
-		if (!e || size <= e)
-			return 0;
-		if ((size - 1) / e > UINT32_MAX)
-			return -EOVERFLOW;
-		in->lay = (struct blk_layout){
-			NULL, (unsigned)((size - 1) / e), e / 512
-		};
-		return 0;
+		if (e && size > e) {
+			if ((size - 1) / e > UINT32_MAX)
+				return -EOVERFLOW;
+			in->lay = (struct blk_layout){
+				.n = (unsigned)((size - 1) / e),
+				.every = e / 512,
+			};
+		}
+		return layout_holes(&in->lay, hole, nh);
 	}
 	brk = malloc((size_t)n * sizeof(*brk));
 	if (!brk)
 		return -ENOMEM;
 	for (k = 0; k < n; k++)
 		brk[k] = ofs[k] / 512;
-	in->lay = (struct blk_layout){ brk, n, 0 };
-	return 0;
+	in->lay = (struct blk_layout){ .brk = brk, .n = n };
+	return layout_holes(&in->lay, hole, nh);
 }
 
 void sim_destroy(struct sim *s)
@@ -387,7 +421,7 @@ void sim_destroy(struct sim *s)
 	unsigned i;
 
 	for (i = 0; i < s->nr_inodes; i++) {
-		free((void *)s->inodes[i].lay.brk);
+		layout_free(&s->inodes[i].lay);
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
 	}
@@ -857,9 +891,10 @@ int ralab_run(const struct ralab_workload *wl,
 	err = sim_init(s, &wl->cfg, sizes, wl->nr_files, policy, stats,
 		       opts->on_event, opts->event_arg);
 	for (i = 0; !err && i < wl->nr_files; i++)
-		if (wl->files[i].nbrk)
+		if (wl->files[i].nbrk || wl->files[i].nhole)
 			err = sim_set_layout(s, i, wl->files[i].brk,
-					     wl->files[i].nbrk);
+					     wl->files[i].nbrk, wl->files[i].hole,
+					     wl->files[i].nhole);
 	s->patches = patches;
 	s->on_dump = opts->on_dump;
 	s->dump_arg = opts->dump_arg;

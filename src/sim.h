@@ -46,7 +46,7 @@ struct sim_inode {
 	 * the same folio many times.  Cleared when a folio leaves the cache.
 	 */
 	struct folio *last_hit;
-	/* Where the file is not disk-contiguous (owned: lay.brk). */
+	/* Where the file is not disk-contiguous (owned: lay.brk, lay.hole). */
 	struct blk_layout lay;
 };
 
@@ -302,11 +302,13 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 void sim_destroy(struct sim *s);
 /*
  * The layout of inode @i: @n byte offsets where extents start (ascending,
- * inside the file), or, with none, extents of cfg->extent_kb (0: one).
- * Return: 0, -ENOMEM, or -EOVERFLOW (over 2^32 extents of extent_kb).
+ * inside the file), or, with none, extents of cfg->extent_kb (0: one);
+ * and @nh holes, [hole[2j], hole[2j + 1]) in bytes (ascending, apart, on
+ * 4 KiB boundaries).  Return: 0, -ENOMEM, or -EOVERFLOW (over 2^32
+ * extents of extent_kb).
  */
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
-		   unsigned n);
+		   unsigned n, const uint64_t *hole, unsigned nh);
 /* open(2): descriptor @fd (its number in the case) on inode @ino. */
 struct sim_file *sim_file_open(struct sim *s, unsigned fd, unsigned ino);
 void sim_jobs_free(struct sim *s);

@@ -62,11 +62,65 @@ static unsigned extent_of(const struct blk_layout *l, uint64_t s)
 	return lo;
 }
 
-/* The file sector of disk sector @d (the inverse of the map above). */
+/* The index of the first hole ending after file sector @s. */
+static unsigned hole_after(const struct blk_layout *l, uint64_t s)
+{
+	unsigned lo = 0, hi = l->nh;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (l->hole[2 * mid + 1] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Sectors of holes before file sector @s (a hole's own, up to @s). */
+static uint64_t holes_before(const struct blk_layout *l, uint64_t s)
+{
+	unsigned j = hole_after(l, s);
+	uint64_t h = j < l->nh ? l->hcum[j] :
+		     l->nh     ? l->hcum[l->nh - 1] +
+				     (l->hole[2 * l->nh - 1] - l->hole[2 * l->nh - 2]) :
+				 0;
+
+	if (j < l->nh && l->hole[2 * j] < s)
+		h += s - l->hole[2 * j];
+	return h;
+}
+
+/* The disk sector of file sector @s: holes take no disk space. */
+static uint64_t disk_of(const struct blk_layout *l, uint64_t s)
+{
+	return s - (l->nh ? holes_before(l, s) : 0) +
+	       (uint64_t)extent_of(l, s) * BLK_EXTENT_GAP;
+}
+
+/*
+ * The file sector of disk sector @d (the inverse of disk_of(), which only
+ * grows: the last file sector at or below @d; a hole's sectors share the
+ * disk sector of the data after it).
+ */
 static uint64_t file_sector(const struct blk_layout *l, uint64_t d)
 {
 	unsigned lo = 0, hi = l->n;
+	uint64_t a, b;
 
+	if (l->nh) {
+		for (a = 0, b = d + 1 + holes_before(l, UINT64_MAX >> 2);
+		     a + 1 < b;) {
+			uint64_t mid = a + (b - a) / 2;
+
+			if (disk_of(l, mid) <= d)
+				a = mid;
+			else
+				b = mid;
+		}
+		return a;
+	}
 	/* Extent k + 1 starts on the disk at brk[k] + (k + 1) * GAP. */
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
@@ -330,10 +384,13 @@ static __always_inline void submit_bio(struct blk_queue *q,
 		submit_piece(q, pos / 512, (uint32_t)(bytes / 512), nsegs, ra);
 }
 
+#define PV_PLAIN 1   /* read as a plain read (no REQ_RAHEAD) */
+#define PV_END_BIO 2 /* the bio is submitted after this vector */
+
 /*
  * Bios of up to 256 disk-contiguous vectors, then the plug is flushed.
- * @plain (or NULL): vectors read as plain reads (no REQ_RAHEAD), which
- * take bios of their own.
+ * @plain (or NULL): PV_* flags; vectors read as plain reads take bios of
+ * their own, and a bio ends at PV_END_BIO.
  */
 static __always_inline void submit_vecs(struct blk_queue *q,
 					const struct blk_vec *vecs,
@@ -346,10 +403,10 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 		if (i < n && i - first < BIO_MAX_VECS &&
 		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
 			    vecs[i].sector &&
-		    (!plain || plain[i - 1] == plain[i]))
+		    (!plain || (plain[i - 1] == (plain[i] & PV_PLAIN))))
 			continue;
 		submit_bio(q, vecs + first, i - first,
-			   readahead && !(plain && plain[first]));
+			   readahead && !(plain && (plain[first] & PV_PLAIN)));
 		first = i;
 	}
 	plug_flush(q);
@@ -382,78 +439,157 @@ static inline uint64_t done_at(const struct blk_queue *q, uint64_t last,
 	return q->log[j].done;
 }
 
+/* Room for @need vectors in q->pv (and its companions). */
+static int pv_reserve(struct blk_queue *q, uint64_t need)
+{
+	unsigned c;
+	struct blk_vec *pv;
+	unsigned *of;
+	uint8_t *pl;
+
+	if (need <= q->cap_pv)
+		return 0;
+	if (need > UINT32_MAX / (2 * sizeof(uint64_t)))
+		return -ENOMEM;
+	c = (unsigned)(need > 2 * (uint64_t)q->cap_pv ? need : 2 * (uint64_t)q->cap_pv);
+	pv = realloc(q->pv, c * sizeof(*pv));
+	if (!pv)
+		return -ENOMEM;
+	q->pv = pv;
+	of = realloc(q->pv_of, c * sizeof(*of));
+	if (!of)
+		return -ENOMEM;
+	q->pv_of = of;
+	pl = realloc(q->pv_plain, c * sizeof(*pl));
+	if (!pl)
+		return -ENOMEM;
+	q->pv_plain = pl;
+	q->cap_pv = c;
+	return 0;
+}
+
+/* One piece of a folio: file sectors [s, e), in a hole or not. */
+struct piece {
+	uint64_t s, e;
+	bool hole;
+};
+
+/* Walks file sectors [s, end) in pieces cut at every break and hole edge. */
+struct piece_iter {
+	const struct blk_layout *l;
+	uint64_t s, end;
+	unsigned k, h; /* the next break; the first hole ending after s */
+};
+
+static void piece_init(struct piece_iter *it, const struct blk_layout *l,
+		       uint64_t s, uint64_t len)
+{
+	*it = (struct piece_iter){ l, s, s + len, extent_of(l, s),
+				   l->nh ? hole_after(l, s) : 0 };
+}
+
+static bool piece_next(struct piece_iter *it, struct piece *p)
+{
+	const struct blk_layout *l = it->l;
+	uint64_t cut = it->end;
+	bool hole;
+
+	if (it->s >= it->end)
+		return false;
+	hole = it->h < l->nh && l->hole[2 * it->h] <= it->s;
+	if (it->k < l->n && brk_at(l, it->k) < cut)
+		cut = brk_at(l, it->k);
+	if (it->h < l->nh) {
+		uint64_t edge = l->hole[2 * it->h + !!hole];
+
+		if (edge < cut)
+			cut = edge;
+	}
+	*p = (struct piece){ it->s, cut, hole };
+	it->s = cut;
+	if (it->k < l->n && cut == brk_at(l, it->k))
+		it->k++;
+	if (it->h < l->nh && cut == l->hole[2 * it->h + 1])
+		it->h++;
+	return true;
+}
+
+/* Add a vector of file sectors [s, e) for folio @of. */
+static void pv_add(struct blk_queue *q, const struct blk_layout *l,
+		   unsigned *np, uint64_t s, uint64_t e, unsigned of,
+		   uint8_t flags)
+{
+	q->pv[*np] = (struct blk_vec){ disk_of(l, s), (uint32_t)((e - s) * 512) };
+	q->pv_plain[*np] = flags;
+	q->pv_of[(*np)++] = of;
+}
+
 /*
- * Cut @vecs at extent ends into q->pv, in disk sectors.  A folio across an
- * extent's end is two vectors on XFS (iomap_readpage_iter() starts a new
- * bio at the second extent); on ext4 ext4_mpage_readpages() finds its blocks
- * not contiguous and reads it block by block through buffer heads
- * (block_read_full_folio(): a bio per block, without REQ_RAHEAD), which
- * the plug merges again where the blocks are contiguous.
+ * Map @vecs to the disk into q->pv, folio by folio, as the filesystem
+ * does.  XFS (iomap_readpage_iter()): each run of data is a vector, a
+ * new bio where the next is not disk-contiguous; holes are zeroed, no
+ * I/O, and a bio goes on past them.  ext4 (ext4_mpage_readpages()): a
+ * folio of holes alone is zeroed (the bio goes on); a folio of contiguous
+ * data then holes is one vector and its bio is submitted after it; any
+ * other folio (a hole before data, or data not contiguous on the disk) is
+ * "confused": read block by block through buffer heads
+ * (block_read_full_folio(): a bio per mapped block, without REQ_RAHEAD),
+ * which the plug merges again where the blocks are contiguous.
  */
 static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 		       const struct blk_vec *vecs, unsigned n, unsigned *out)
 {
-	uint64_t need = 0;
-	unsigned i, np = 0, k;
+	struct piece_iter it;
+	struct piece pc;
+	unsigned i, np = 0;
+	int err;
 
 	for (i = 0; i < n; i++) {
-		uint64_t first = vecs[i].sector;
-		uint64_t last = first + vecs[i].bytes / 512 - 1;
-		unsigned cut = extent_of(l, last) - extent_of(l, first);
+		uint64_t s = vecs[i].sector, len = vecs[i].bytes / 512;
+		uint64_t prefix = s; /* ext4: the end of the data it starts with */
+		uint64_t last = 0;   /* disk sector after the data so far */
+		bool confused = false, hole_seen = false, data = false;
 
-		if (!cut)
-			need++;
-		else if (q->by_block)
-			need += vecs[i].bytes / RALAB_PAGE_SIZE;
-		else
-			need += cut + 1;
-	}
-	if (need > UINT32_MAX / sizeof(uint64_t))
-		return -ENOMEM;
-	if (need > q->cap_pv) {
-		unsigned c = (unsigned)need;
-		struct blk_vec *pv = realloc(q->pv, c * sizeof(*pv));
-		unsigned *of;
-		uint8_t *pl;
+		piece_init(&it, l, s, len);
+		if (!q->by_block) {
+			while (piece_next(&it, &pc)) {
+				if (pc.hole)
+					continue;
+				if ((err = pv_reserve(q, (uint64_t)np + 1)))
+					return err;
+				pv_add(q, l, &np, pc.s, pc.e, i, 0);
+			}
+			continue;
+		}
+		while (!confused && piece_next(&it, &pc)) {
+			if (pc.hole) {
+				hole_seen = true;
+				continue;
+			}
+			if (hole_seen || (data && disk_of(l, pc.s) != last))
+				confused = true;
+			data = true;
+			last = disk_of(l, pc.e - 1) + 1;
+			prefix = pc.e;
+		}
+		if ((err = pv_reserve(q, (uint64_t)np + (confused ? len / 8 : 1))))
+			return err;
+		if (!confused) {
+			/* Contiguous data, then holes (or holes alone). */
+			if (prefix > s)
+				pv_add(q, l, &np, s, prefix, i,
+				       prefix < s + len ? PV_END_BIO : 0);
+			continue;
+		}
+		/* Block by block, the mapped blocks only. */
+		for (; s < vecs[i].sector + len; s += 8) {
+			if (l->nh) {
+				unsigned h = hole_after(l, s);
 
-		if (!pv)
-			return -ENOMEM;
-		q->pv = pv;
-		of = realloc(q->pv_of, c * sizeof(*of));
-		if (!of)
-			return -ENOMEM;
-		q->pv_of = of;
-		pl = realloc(q->pv_plain, c * sizeof(*pl));
-		if (!pl)
-			return -ENOMEM;
-		q->pv_plain = pl;
-		q->cap_pv = c;
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t s = vecs[i].sector, left = vecs[i].bytes / 512;
-		bool across;
-		uint64_t unit;
-
-		k = extent_of(l, s); /* extent k: [brk[k - 1], brk[k]) */
-		across = k < l->n && s + left > brk_at(l, k);
-		unit = across && q->by_block ? RALAB_PAGE_SIZE / 512 :
-					       UINT64_MAX;
-		while (left) {
-			uint64_t room = k < l->n ? brk_at(l, k) - s : UINT64_MAX;
-			uint64_t take = left < room ? left : room;
-
-			if (take > unit)
-				take = unit;
-			q->pv[np] = (struct blk_vec){
-				s + (uint64_t)k * BLK_EXTENT_GAP,
-				(uint32_t)(take * 512)
-			};
-			q->pv_plain[np] = across && q->by_block;
-			q->pv_of[np++] = i;
-			s += take;
-			left -= take;
-			if (k < l->n && s == brk_at(l, k))
-				k++;
+				if (h < l->nh && l->hole[2 * h] <= s)
+					continue;
+			}
+			pv_add(q, l, &np, s, s + 8, i, PV_PLAIN);
 		}
 	}
 	*out = np;
@@ -495,7 +631,7 @@ int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
 
 	q->now = now;
 	q->nr_log = 0;
-	if (lay && lay->n)
+	if (lay && (lay->n || lay->nh))
 		return submit_fragmented(q, lay, vecs, n, readahead, now, done);
 	submit_vecs(q, vecs, NULL, n, readahead);
 	/* A vector is in memory when the request holding its end is. */

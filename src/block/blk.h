@@ -21,12 +21,21 @@
  * starts at file sector brk[k] (ascending; or (k + 1) * every when @every
  * is set, for extent_kb, without a list) for k < n, and lies
  * BLK_EXTENT_GAP sectors past extent k's end on the disk, as the recorder
- * lays files out.
+ * lays files out.  Holes (and unwritten extents) take no disk space and
+ * are read without I/O: file sectors [hole[2j], hole[2j + 1]) for j < nh,
+ * hcum[j] the hole sectors before hole j.  Where no break is, the data
+ * after a hole follows the data before it on the disk:
+ *
+ *   file:  [ data ][ hole ][ data ]|[ data ]    | a break
+ *   disk:  [ data ][ data ]  gap  [ data ]
  */
 struct blk_layout {
-	const uint64_t *brk; /* borrowed */
+	const uint64_t *brk;  /* borrowed */
 	unsigned n;
-	uint64_t every;      /* sectors */
+	uint64_t every;       /* sectors */
+	const uint64_t *hole; /* borrowed */
+	const uint64_t *hcum;
+	unsigned nh;
 };
 
 /* One request waiting in the plug. */

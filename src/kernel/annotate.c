@@ -7,13 +7,14 @@
  * A line per file read, at the end of the log:
  *
  *   # ralab file "PATH" size=N fs=xfs read_ahead_kb=128 max_sectors_kb=1280
- *     max_hw_sectors_kb=1280 breaks=OFF,... holes=N unaligned=N
+ *     max_hw_sectors_kb=1280 breaks=OFF,... holes=OFF+LEN,... unaligned=N
  *
- * (one line).  breaks= lists the byte offsets where the file's next block
- * is not the disk block after the one before, as FIEMAP reports it: the
- * filesystem starts a new bio there (docs/design.md, block layer).  Holes
- * and unwritten extents are not read from the device at all; the model has
- * no holes, so they are counted (holes=) and bounded by breaks.
+ * (one line).  breaks= lists the byte offsets where a block of data is
+ * not the disk block after the data before it, as FIEMAP reports it: the
+ * filesystem starts a new bio there (docs/design.md, block layer).
+ * holes= lists the holes and unwritten extents, which are read without
+ * I/O.  unaligned= counts edges not on a 4 KiB boundary (a filesystem of
+ * smaller blocks), left out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -128,16 +129,37 @@ static bool queue_value(dev_t dev, const char *name, unsigned *v)
 }
 
 /*
- * The extent starts of a file of @size with extents @x: where a block does
- * not follow the one before on the disk, and both ends of every hole or
- * unwritten extent (no device reads there).
+ * The layout of a file of @size with extents @x, as the read path sees
+ * it: breaks where a block of data is not the disk block after the data
+ * before it (holes take no disk space: data on both sides of one may
+ * well be contiguous), and holes, which unwritten extents are too (both
+ * read as zeroes, no I/O).
  */
 struct brk {
 	uint64_t *ofs;
 	unsigned n, cap, unaligned;
-	uint64_t holes;
+	uint64_t *hole; /* pairs [start, end) */
+	unsigned nh, caph;
 	bool oom;
 };
+
+static bool grow(uint64_t **a, unsigned *cap, unsigned need)
+{
+	uint64_t *x;
+	unsigned c;
+
+	if (need <= *cap)
+		return true;
+	c = *cap ? *cap * 2 : 64;
+	if (c < need)
+		c = need;
+	x = realloc(*a, c * sizeof(*x));
+	if (!x)
+		return false;
+	*a = x;
+	*cap = c;
+	return true;
+}
 
 static void brk_add(struct brk *b, uint64_t ofs, uint64_t size)
 {
@@ -149,52 +171,67 @@ static void brk_add(struct brk *b, uint64_t ofs, uint64_t size)
 	}
 	if (b->n && b->ofs[b->n - 1] >= ofs)
 		return;
-	if (b->n == b->cap) {
-		unsigned c = b->cap ? b->cap * 2 : 64;
-		uint64_t *o = realloc(b->ofs, c * sizeof(*o));
-
-		if (!o) {
-			b->oom = true;
-			return;
-		}
-		b->ofs = o;
-		b->cap = c;
+	if (!grow(&b->ofs, &b->cap, b->n + 1)) {
+		b->oom = true;
+		return;
 	}
 	b->ofs[b->n++] = ofs;
+}
+
+/* A hole [a, e): whole 4 KiB blocks of it (the file's last one, whole). */
+static void hole_add(struct brk *b, uint64_t a, uint64_t e, uint64_t size)
+{
+	uint64_t top = (size + PAGE - 1) / PAGE * PAGE;
+
+	if (e > size)
+		e = size;
+	if (e == size)
+		e = top;
+	if (a % PAGE || e % PAGE)
+		b->unaligned++;
+	a = (a + PAGE - 1) / PAGE * PAGE;
+	e = e / PAGE * PAGE;
+	if (a >= e)
+		return;
+	if (b->nh && b->hole[2 * b->nh - 1] >= a) { /* joins the one before */
+		if (e > b->hole[2 * b->nh - 1])
+			b->hole[2 * b->nh - 1] = e;
+		return;
+	}
+	if (!grow(&b->hole, &b->caph, 2 * b->nh + 2)) {
+		b->oom = true;
+		return;
+	}
+	b->hole[2 * b->nh] = a;
+	b->hole[2 * b->nh + 1] = e;
+	b->nh++;
 }
 
 static void layout_breaks(const struct kx_extent *x, unsigned n, uint64_t size,
 			  struct brk *b)
 {
-	uint64_t end = 0; /* file offset where the extent before ends */
-	uint64_t phys = 0; /* and its disk offset */
-	bool was_data = false;
+	uint64_t end = 0;  /* file offset where the extent before ends */
+	uint64_t phys = 0; /* disk offset after the last data */
+	bool have_data = false;
 	unsigned i;
 
 	for (i = 0; i < n && x[i].logical < size; i++) {
-		bool data = !(x[i].flags & FIEMAP_EXTENT_UNWRITTEN);
 		uint64_t len = x[i].length;
 
-		if (x[i].logical > end) { /* a hole */
-			b->holes += x[i].logical - end;
-			brk_add(b, end, size);
-			brk_add(b, x[i].logical, size);
-		} else if (!data || !was_data || x[i].physical != phys) {
-			brk_add(b, x[i].logical, size);
+		if (x[i].logical > end)
+			hole_add(b, end, x[i].logical, size);
+		if (x[i].flags & FIEMAP_EXTENT_UNWRITTEN) {
+			hole_add(b, x[i].logical, x[i].logical + len, size);
+		} else {
+			if (have_data && x[i].physical != phys)
+				brk_add(b, x[i].logical, size);
+			phys = x[i].physical + len;
+			have_data = true;
 		}
-		if (!data)
-			b->holes += (x[i].logical + len > size ? size - x[i].logical :
-								len);
 		end = x[i].logical + len;
-		phys = x[i].physical + len;
-		was_data = data;
-		if (!data)
-			brk_add(b, end, size);
 	}
-	if (end < size) { /* a hole at the end */
-		b->holes += size - end;
-		brk_add(b, end, size);
-	}
+	if (end < size)
+		hole_add(b, end, size, size);
 }
 
 /* Unescaped in the log as strace's paths are: \" and \\. */
@@ -245,8 +282,10 @@ static void describe(struct text *t, const char *path, unsigned *described)
 		for (k = 0; k < b.n; k++)
 			put(t, "%s%llu", k ? "," : " breaks=",
 			    (unsigned long long)b.ofs[k]);
-		if (b.holes)
-			put(t, " holes=%llu", (unsigned long long)b.holes);
+		for (k = 0; k < b.nh; k++)
+			put(t, "%s%llu+%llu", k ? "," : " holes=",
+			    (unsigned long long)b.hole[2 * k],
+			    (unsigned long long)(b.hole[2 * k + 1] - b.hole[2 * k]));
 		if (b.unaligned)
 			put(t, " unaligned=%u", b.unaligned);
 	}
@@ -255,6 +294,7 @@ static void describe(struct text *t, const char *path, unsigned *described)
 		put(t, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
 		    path, strerror(-err));
 	free(b.ofs);
+	free(b.hole);
 	free(x);
 	(*described)++;
 }

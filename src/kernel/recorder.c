@@ -1806,6 +1806,21 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			return -EINVAL;
 		}
 	}
+	/*
+	 * Holes: their data on both sides is disk-contiguous in the model
+	 * unless a break says otherwise; a recorder file with punched holes
+	 * would not be.  Programs on sparse files are checked with
+	 * tests/tools/record-app.sh instead.
+	 */
+	for (i = 0; i < wl->nr_files; i++)
+		if (wl->files[i].nhole) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s: file '%s' has holes, which 'ralab kernel' does not make (record a program reading a sparse file with tests/tools/record-app.sh)",
+					 ralab_workload_name(wl),
+					 i ? wl->files[i].name : "main");
+			return -EINVAL;
+		}
 	/* The kernel fails allocations by itself; none can be injected. */
 	if (c->alloc_fail_ppm) {
 		if (diag)

@@ -9,6 +9,7 @@
  *   # max_hw_sectors_kb: 1280 (the device's limit)
  *   # extent_kb: 1024         files in extents of 1 MiB, apart on the disk
  *   # extent_breaks: 32M,40M  the case's file: extents start there
+ *   # holes: 1M+64K,8M+1M     and holes (OFF+LEN) it has: read, no I/O
  *   read 4K 1                 ops, one per line; '#' starts a comment
  *   read 1M eof
  *
@@ -20,7 +21,7 @@
  * makes it start when every earlier job has ended (fio's stonewall).
  *
  * The case starts with its file ("main") open as descriptor 0.  'open',
- * 'file NAME SIZE [breaks OFF,...]' (its extents' starts) open more (numbered 1, 2, ... in that order), 'fd N'
+ * 'file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...]' open more (numbered 1, 2, ... in that order), 'fd N'
  * and 'use NAME' pick one, 'close' closes the current one; ops act on the
  * current descriptor.  All of this is resolved here, so a closed or
  * unknown descriptor is a FILE:LINE error, not a run-time one.
@@ -315,6 +316,86 @@ static int check_breaks(struct parser *p, const struct wl_file *f,
 	return 0;
 }
 
+/* Holes, "1M+64K,4M+1M,...": OFF+LEN pairs into *@out (malloc'ed). */
+static int parse_holes(struct parser *p, const char *val, uint64_t **out,
+		       unsigned *nout)
+{
+	char *buf = strdup(val), *tok, *save = NULL;
+	uint64_t *h = NULL;
+	unsigned n = 0, cap = 0;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (tok = strtok_r(buf, ",", &save); tok && !err;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *plus = strchr(tok, '+');
+
+		if (!plus) {
+			err = perr(p, "holes: '%.*s' is not OFFSET+LENGTH (e.g. 1M+64K)",
+				   TOK(tok));
+			break;
+		}
+		*plus = '\0';
+		if (n == cap) {
+			uint64_t *b;
+
+			if (cap >= UINT32_MAX / 4) {
+				err = perr(p, "holes: too long a list");
+				break;
+			}
+			cap = cap ? cap * 2 : 16;
+			b = realloc(h, 2 * (size_t)cap * sizeof(*b));
+			if (!b) {
+				err = -ENOMEM;
+				break;
+			}
+			h = b;
+		}
+		if (!(err = arg_size(p, "holes", tok, &h[2 * n])) &&
+		    !(err = arg_size(p, "holes", plus + 1, &h[2 * n + 1]))) {
+			if (h[2 * n + 1] > UINT64_MAX - h[2 * n])
+				err = perr(p, "holes: %s+%s ends past 2^64", tok, plus + 1);
+			else
+				h[2 * n + 1] += h[2 * n];
+		}
+		n++;
+	}
+	free(buf);
+	if (err) {
+		free(h);
+		return err;
+	}
+	*out = h;
+	*nout = n;
+	return 0;
+}
+
+/* Holes: ascending, apart, on 4 KiB boundaries, inside the file. */
+static int check_holes(struct parser *p, const struct wl_file *f,
+		       uint64_t size)
+{
+	unsigned k;
+
+	/* The last block, partly past the end, is a whole block. */
+	uint64_t top = size + (4096 - size % 4096) % 4096;
+
+	for (k = 0; k < f->nhole; k++) {
+		uint64_t a = f->hole[2 * k], b = f->hole[2 * k + 1];
+
+		if (a % 4096 || b % 4096 || b <= a || b > top)
+			return perr(p, "holes: %llu+%llu is not a range of whole 4 KiB blocks inside the file (0 to %llu)",
+				    (unsigned long long)a,
+				    (unsigned long long)(b - a),
+				    (unsigned long long)size);
+		if (k && a <= f->hole[2 * k - 1])
+			return perr(p, "holes: the one at %llu does not come after the end of the one before (%llu)",
+				    (unsigned long long)a,
+				    (unsigned long long)f->hole[2 * k - 1]);
+	}
+	return 0;
+}
+
 static int add_op(struct ralab_workload *wl, const struct op *op)
 {
 	if (wl->nr_ops == wl->cap_ops) {
@@ -509,13 +590,21 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		return 1; /* nothing to run */
 	}
 	if (!strcmp(name, "file")) {
-		if ((err = nargs(p, name, na, 2, 4, "file NAME SIZE [breaks OFF,...]")))
+		if ((err = nargs(p, name, na, 2, 6,
+				 "file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...]")))
 			return err;
-		if (na == 3 && !strcmp(tok[3], "breaks"))
-			return perr(p, "'breaks' after 'file NAME SIZE' needs the offsets where the file's extents start (e.g. breaks 1M,4M)");
-		if (na == 3 || (na == 4 && strcmp(tok[3], "breaks")))
-			return perr(p, "file NAME SIZE takes 'breaks OFF,...' after it, not '%.*s'",
-				    TOK(tok[3]));
+		for (i = 3; i <= (unsigned)na; i += 2) {
+			if (strcmp(tok[i], "breaks") && strcmp(tok[i], "holes"))
+				return perr(p, "file NAME SIZE takes 'breaks OFF,...' and 'holes OFF+LEN,...' after it, not '%.*s'",
+					    TOK(tok[i]));
+			if (i == (unsigned)na)
+				return perr(p, "'%s' after 'file NAME SIZE' needs %s",
+					    tok[i], tok[i][0] == 'b' ?
+					    "the offsets where the file's extents start (e.g. breaks 1M,4M)" :
+					    "the file's holes (e.g. holes 1M+64K)");
+			if (i == 5 && !strcmp(tok[3], tok[5]))
+				return perr(p, "'%s' given twice", tok[5]);
+		}
 		if (strlen(tok[1]) >= sizeof(wl->files[0].name))
 			return perr(p, "file name '%.*s' is longer than 31 characters", TOK(tok[1]));
 		for (i = 0; tok[1][i]; i++) {
@@ -536,11 +625,22 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		ino = (int)wl->nr_files++;
 		snprintf(wl->files[ino].name, sizeof(wl->files[ino].name), "%s", tok[1]);
 		wl->files[ino].size = v;
-		/* Where its extents start (as extent_breaks for the case's file). */
-		if (na == 4 &&
-		    ((err = parse_breaks(p, tok[4], &wl->files[ino].brk,
-					 &wl->files[ino].nbrk)) ||
-		     (err = check_breaks(p, &wl->files[ino], v))))
+		/*
+		 * Where its extents start and where it has holes (as
+		 * extent_breaks and holes for the case's file).
+		 */
+		for (i = 3; i + 1 <= (unsigned)na; i += 2) {
+			struct wl_file *f = &wl->files[ino];
+
+			if (tok[i][0] == 'b')
+				err = parse_breaks(p, tok[i + 1], &f->brk, &f->nbrk);
+			else
+				err = parse_holes(p, tok[i + 1], &f->hole, &f->nhole);
+			if (err)
+				return err;
+		}
+		if ((err = check_breaks(p, &wl->files[ino], v)) ||
+		    (err = check_holes(p, &wl->files[ino], v)))
 			return err;
 		return new_fd(p, wl, (unsigned)ino, op);
 	}
@@ -1032,6 +1132,7 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 static int check_config(struct parser *p, struct ralab_workload *wl)
 {
 	const struct ralab_config *c = &wl->cfg;
+	int err;
 
 	p->line = wl->hdr_line[HDR_MAX_HW];
 	if (c->max_hw_sectors_kb < 4 || c->max_hw_sectors_kb > (1u << 21))
@@ -1049,7 +1150,10 @@ static int check_config(struct parser *p, struct ralab_workload *wl)
 			    c->extent_kb, (unsigned long long)c->file_size);
 	}
 	p->line = wl->hdr_line[HDR_BREAKS];
-	return check_breaks(p, &wl->files[0], c->file_size);
+	if ((err = check_breaks(p, &wl->files[0], c->file_size)))
+		return err;
+	p->line = wl->hdr_line[HDR_HOLES];
+	return check_holes(p, &wl->files[0], c->file_size);
 }
 
 /* Set one header/config key from text; used by headers and overrides. */
@@ -1138,6 +1242,18 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		wl->files[0].brk = brk;
 		wl->files[0].nbrk = n;
 		wl->hdr_line[HDR_BREAKS] = p->line;
+		return 0;
+	}
+	if (!strcmp(key, "holes")) {
+		uint64_t *h;
+		unsigned n;
+
+		if ((err = parse_holes(p, val, &h, &n)))
+			return err;
+		free(wl->files[0].hole);
+		wl->files[0].hole = h;
+		wl->files[0].nhole = n;
+		wl->hdr_line[HDR_HOLES] = p->line;
 		return 0;
 	}
 	if (!strcmp(key, "extent_kb")) {
@@ -1346,20 +1462,22 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	int err;
 
 	struct wl_file f0 = wl->files[0];
+	bool brk = !strcmp(key, "extent_breaks"), hole = !strcmp(key, "holes");
 
 	memcpy(lines, wl->hdr_line, sizeof(lines));
-	/* set_key() replaces the list; the old one is kept until it holds. */
-	wl->files[0].brk = NULL;
-	wl->files[0].nbrk = 0;
-	if (strcmp(key, "extent_breaks")) {
-		wl->files[0].brk = f0.brk;
-		wl->files[0].nbrk = f0.nbrk;
-		f0.brk = NULL;
+	/* set_key() replaces a list; the old one is kept until the new holds. */
+	if (brk) {
+		wl->files[0].brk = NULL;
+		wl->files[0].nbrk = 0;
+	}
+	if (hole) {
+		wl->files[0].hole = NULL;
+		wl->files[0].nhole = 0;
 	}
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb, extent_breaks)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb, extent_breaks, holes)",
 			    TOK(key));
 	}
 	if (!err)
@@ -1371,13 +1489,21 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	if (err) {
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));
-		if (f0.brk || !strcmp(key, "extent_breaks")) {
+		if (brk) {
 			free(wl->files[0].brk);
 			wl->files[0].brk = f0.brk;
 			wl->files[0].nbrk = f0.nbrk;
 		}
+		if (hole) {
+			free(wl->files[0].hole);
+			wl->files[0].hole = f0.hole;
+			wl->files[0].nhole = f0.nhole;
+		}
 	} else {
-		free(f0.brk);
+		if (brk)
+			free(f0.brk);
+		if (hole)
+			free(f0.hole);
 	}
 	wl->files[0].size = wl->cfg.file_size;
 	return err;
@@ -1596,8 +1722,10 @@ void ralab_workload_free(struct ralab_workload *wl)
 	free(wl->name);
 	free(wl->text);
 	free(wl->ops);
-	for (i = 0; i < MAX_FILES; i++)
+	for (i = 0; i < MAX_FILES; i++) {
 		free(wl->files[i].brk);
+		free(wl->files[i].hole);
+	}
 	free(wl);
 }
 

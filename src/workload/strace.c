@@ -700,8 +700,8 @@ static struct pending *pending_of(struct st *s, long pid, bool create)
 	return NULL;
 }
 
-/* A whole decimal number ending at a space, comma or the end. */
-static bool dec_arg(const char **p, uint64_t *v)
+/* A whole decimal number ending at a space, comma, @stop or the end. */
+static bool dec_arg_to(const char **p, uint64_t *v, char stop)
 {
 	const char *a = *p;
 	uint64_t x = 0;
@@ -713,11 +713,16 @@ static bool dec_arg(const char **p, uint64_t *v)
 			return false;
 		x = x * 10 + (uint64_t)(*a - '0');
 	}
-	if (*a && *a != ' ' && *a != ',')
+	if (*a && *a != ' ' && *a != ',' && *a != stop)
 		return false;
 	*p = a;
 	*v = x;
 	return true;
+}
+
+static bool dec_arg(const char **p, uint64_t *v)
+{
+	return dec_arg_to(p, v, ',');
 }
 
 /* "A,B,..." ascending multiples of 4 KiB into @lay. */
@@ -742,10 +747,36 @@ static int breaks_arg(struct st *s, const char **p, struct tb_layout *lay)
 	}
 }
 
+/* "A+N,..." holes on 4 KiB boundaries, ascending and apart, into @lay. */
+static int holes_arg(struct st *s, const char **p, struct tb_layout *lay)
+{
+	unsigned cap = 0;
+	uint64_t a, n;
+
+	for (;;) {
+		if (!dec_arg_to(p, &a, '+') || **p != '+' ||
+		    (++*p, !dec_arg(p, &n)))
+			return serr(s, "holes: a list of OFFSET+LENGTH in bytes, as in holes=4096+8192");
+		if (!n || a % 4096 || n % 4096 || n > UINT64_MAX - a ||
+		    (lay->nhole && a <= lay->hole[2 * lay->nhole - 1]))
+			return serr(s, "holes: %llu+%llu is not whole 4 KiB blocks after the hole before",
+				    (unsigned long long)a, (unsigned long long)n);
+		if (!tb_grow((void **)&lay->hole, &cap, 2 * lay->nhole + 2,
+			     sizeof(*lay->hole)))
+			return -ENOMEM;
+		lay->hole[2 * lay->nhole] = a;
+		lay->hole[2 * lay->nhole + 1] = a + n;
+		lay->nhole++;
+		if (**p != ',')
+			return 0;
+		(*p)++;
+	}
+}
+
 /*
  * What 'ralab record' appends to the log, one line per file read:
  *   # ralab file "PATH" size=N [fs=NAME] [read_ahead_kb=N max_sectors_kb=N
- *     max_hw_sectors_kb=N] [breaks=OFF,...] [holes=N] [unaligned=N]
+ *     max_hw_sectors_kb=N] [breaks=OFF,...] [holes=OFF+LEN,...] [unaligned=N]
  * Other lines starting with '#' are comments.
  */
 #define KEY_IS(k) (klen == sizeof(k) - 1 && !strncmp(key, k, klen))
@@ -794,7 +825,11 @@ static int handle_annotation(struct st *s, const char *l)
 			err = breaks_arg(s, &l, &lay);
 			continue;
 		}
-		if (!KEY_IS("size") && !KEY_IS("holes") && !KEY_IS("unaligned") &&
+		if (KEY_IS("holes")) {
+			err = holes_arg(s, &l, &lay);
+			continue;
+		}
+		if (!KEY_IS("size") && !KEY_IS("unaligned") &&
 		    !KEY_IS("read_ahead_kb") && !KEY_IS("max_sectors_kb") &&
 		    !KEY_IS("max_hw_sectors_kb")) {
 			err = serr(s, "'# ralab file': unknown key '%.*s' (size, fs, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, breaks, holes, unaligned)",
@@ -805,8 +840,6 @@ static int handle_annotation(struct st *s, const char *l)
 		} else if (KEY_IS("size")) {
 			lay.size = v;
 			have_size = true;
-		} else if (KEY_IS("holes")) {
-			lay.holes = v;
 		} else if (KEY_IS("unaligned")) {
 			lay.dropped = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 		} else if (v > UINT32_MAX) {
@@ -831,8 +864,14 @@ static int handle_annotation(struct st *s, const char *l)
 		err = serr(s, "breaks: %llu is past the end of the file (size=%llu)",
 			   (unsigned long long)lay.brk[lay.nbrk - 1],
 			   (unsigned long long)lay.size);
+	if (!err && lay.nhole &&
+	    lay.hole[2 * lay.nhole - 1] > lay.size + (4096 - lay.size % 4096) % 4096)
+		err = serr(s, "holes: the one at %llu ends past the end of the file (size=%llu)",
+			   (unsigned long long)lay.hole[2 * lay.nhole - 2],
+			   (unsigned long long)lay.size);
 	if (err) {
 		free(lay.brk);
+		free(lay.hole);
 		return err;
 	}
 	lay.have_dev = dev == 7;

@@ -97,6 +97,7 @@ void tb_free(struct tb *t)
 	for (i = 0; i < t->nr_files; i++) {
 		free(t->files[i].path);
 		free(t->files[i].lay.brk);
+		free(t->files[i].lay.hole);
 	}
 	for (i = 0; i < t->nr_ops; i++)
 		free(t->ops[i].note);
@@ -198,13 +199,10 @@ int tb_layout(struct tb *t, const char *path, struct tb_layout *lay)
 	for (i = 0; i < t->nr_files; i++)
 		if (!strcmp(t->files[i].path, path))
 			break;
-	if (i == t->nr_files) {
+	if (i == t->nr_files || t->files[i].has_lay) {
 		free(lay->brk);
-		return 0;
-	}
-	if (t->files[i].has_lay) {
-		free(lay->brk);
-		return -EEXIST;
+		free(lay->hole);
+		return i == t->nr_files ? 0 : -EEXIST;
 	}
 	t->files[i].lay = *lay;
 	t->files[i].has_lay = true;
@@ -519,22 +517,37 @@ static unsigned long long tb_size(const struct tb_file *f)
 	return f->eof != UINT64_MAX ? f->eof : f->max_end;
 }
 
-/* @f's extent starts inside its declared size: ",A,B..." after @lead. */
-static void emit_breaks(struct buf *b, const struct tb_file *f,
-			const char *lead)
+/*
+ * @f's extent starts inside its declared size, "A,B,...", and its holes,
+ * "A+N,...", each list after its @lead (nothing if empty).
+ */
+static void emit_layout(struct buf *b, const struct tb_file *f,
+			const char *brk_lead, const char *hole_lead,
+			const char *end)
 {
+	uint64_t size = tb_size(f), top = size + (4096 - size % 4096) % 4096;
 	unsigned k;
 	bool first = true;
 
 	if (!f->has_lay)
 		return;
-	for (k = 0; k < f->lay.nbrk; k++) {
-		if (f->lay.brk[k] >= tb_size(f))
-			break;
-		out(b, "%s%llu", first ? lead : ",",
+	for (k = 0; k < f->lay.nbrk && f->lay.brk[k] < size; k++) {
+		out(b, "%s%llu", first ? brk_lead : ",",
 		    (unsigned long long)f->lay.brk[k]);
 		first = false;
 	}
+	if (!first)
+		out(b, "%s", end);
+	first = true;
+	for (k = 0; k < f->lay.nhole && f->lay.hole[2 * k + 1] <= top; k++) {
+		out(b, "%s%llu+%llu", first ? hole_lead : ",",
+		    (unsigned long long)f->lay.hole[2 * k],
+		    (unsigned long long)(f->lay.hole[2 * k + 1] -
+					 f->lay.hole[2 * k]));
+		first = false;
+	}
+	if (!first)
+		out(b, "%s", end);
 }
 
 struct emit {
@@ -557,7 +570,7 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 		out(&e->b, "open main\n");
 	} else if (!(f->used & 2)) {
 		out(&e->b, "file %s %llu", f->name, tb_size(f));
-		emit_breaks(&e->b, f, " breaks ");
+		emit_layout(&e->b, f, " breaks ", " holes ", "");
 		out(&e->b, "\n");
 		f->used = 3;
 	} else {
@@ -634,9 +647,7 @@ static void emit_setup(struct emit *e)
 			    m->lay.msk_kb, m->lay.mhw_kb);
 		}
 	}
-	emit_breaks(&e->b, m, "# extent_breaks: ");
-	if (m->lay.nbrk && m->lay.brk[0] < tb_size(m))
-		out(&e->b, "\n");
+	emit_layout(&e->b, m, "# extent_breaks: ", "# holes: ", "\n");
 	for (i = 0; i < e->t->nr_files; i++) {
 		const struct tb_file *f = &e->t->files[i];
 
@@ -836,11 +847,8 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		    f->has_lay                ? "size as recorded" :
 		    f->eof != UINT64_MAX ? "size from a short read" :
 					   "size: the largest offset read");
-		if (f->has_lay && f->lay.holes)
-			out(&e.b, "#   %llu bytes of it in holes or unwritten extents, which the kernel does not read from the device and ralab does\n",
-			    (unsigned long long)f->lay.holes);
 		if (f->has_lay && f->lay.dropped)
-			out(&e.b, "#   %u extent starts not on a 4 KiB boundary left out\n",
+			out(&e.b, "#   %u extent or hole edges not on a 4 KiB boundary left out\n",
 			    f->lay.dropped);
 	}
 	if (jobs)

@@ -37,12 +37,13 @@ struct tb_layout {
 	bool have_dev;                     /* ra_kb.. were given */
 	uint64_t *brk;                     /* extent starts (owned by tb) */
 	unsigned nbrk;
-	uint64_t holes;    /* bytes in holes or unwritten extents */
-	unsigned dropped;  /* breaks not on a 4 KiB boundary, left out */
+	uint64_t *hole;    /* holes, unwritten extents: [start, end) pairs */
+	unsigned nhole;    /* (owned by tb) */
+	unsigned dropped;  /* edges not on a 4 KiB boundary, left out */
 };
 
 /*
- * tb_layout - @path's layout; takes @lay->brk.  A path the trace never
+ * tb_layout - @path's layout; takes @lay->brk and @lay->hole.  A path the trace never
  * opened is ignored (0).  -EEXIST if @path was given one already.
  */
 int tb_layout(struct tb *t, const char *path, struct tb_layout *lay);

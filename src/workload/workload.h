@@ -212,6 +212,12 @@ struct wl_file {
 	/* Byte offsets where its extents start (extent_breaks; owned). */
 	uint64_t *brk;
 	unsigned nbrk;
+	/*
+	 * Holes (or unwritten extents): [hole[2j], hole[2j + 1]) in bytes,
+	 * ascending; read as zeroes without I/O (holes; owned).
+	 */
+	uint64_t *hole;
+	unsigned nhole;
 };
 
 #define MAX_JOBS 64
@@ -242,7 +248,7 @@ struct wl_job {
 };
 
 /* Header keys, with the line that set each (0 = default). */
-enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_NR };
+enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_NR };
 
 struct ralab_workload {
 	char *name;

@@ -11,6 +11,15 @@
 #   --size MIB         the file's size (default 16)
 #   --extent-kb N      extents of N KiB, each a block apart on the disk
 #                      (default 0: one extent)
+#   --holes LIST       leave these ranges unwritten: holes (OFF+LEN,...,
+#                      bytes or with K or M; written in one pass, so the
+#                      data on both sides of a hole may be disk-contiguous)
+#   --punch LIST       punch these holes after laying the file out
+#   --unwritten LIST   preallocate these ranges without writing them
+#                      (unwritten extents), after writing the rest
+#   --insert LIST      insert these holes into the laid-out file (which
+#                      grows by them; the data on both sides of each stays
+#                      disk-contiguous)
 #   --read-ahead-kb N, --max-sectors-kb N   the device's (default 128, 512)
 #   --ralab PATH       the ralab binary (default ./ralab)
 #
@@ -27,13 +36,17 @@
 # missing prerequisite or bad option, 1 failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab
+fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert=
 usage() { echo "usage: record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--fs) fs=${2:?}; shift 2 ;;
 	--size) size=${2:?}; shift 2 ;;
 	--extent-kb) ekb=${2:?}; shift 2 ;;
+	--holes) holes=${2:?}; shift 2 ;;
+	--punch) punch=${2:?}; shift 2 ;;
+	--unwritten) unwritten=${2:?}; shift 2 ;;
+	--insert) insert=${2:?}; shift 2 ;;
 	--read-ahead-kb) ra=${2:?}; shift 2 ;;
 	--max-sectors-kb) msk=${2:?}; shift 2 ;;
 	--ralab) ralab=${2:?}; shift 2 ;;
@@ -47,6 +60,22 @@ case $fs in xfs|ext4) ;; *) echo "record-app.sh: --fs xfs or ext4" >&2; exit 2 ;
 for n in "$size" "$ekb" "$ra" "$msk"; do
 	[[ $n =~ ^[0-9]+$ ]] || { echo "record-app.sh: '$n' is not a number" >&2; exit 2; }
 done
+# "OFF+LEN,..." (bytes, or K or M) as lines "OFF LEN" in bytes.
+ranges() {
+	local r a n
+	[ -n "$1" ] || return 0
+	for r in ${1//,/ }; do
+		[[ $r =~ ^([0-9]+)([KM]?)\+([0-9]+)([KM]?)$ ]] ||
+			{ echo "record-app.sh: '$r' is not OFF+LEN" >&2; exit 2; }
+		a=${BASH_REMATCH[1]} n=${BASH_REMATCH[3]}
+		case ${BASH_REMATCH[2]} in K) a=$((a << 10)) ;; M) a=$((a << 20)) ;; esac
+		case ${BASH_REMATCH[4]} in K) n=$((n << 10)) ;; M) n=$((n << 20)) ;; esac
+		echo "$a $n"
+	done
+}
+for l in "$holes" "$punch" "$unwritten" "$insert"; do ranges "$l" > /dev/null; done
+[ -z "$holes" ] || [ "$ekb" = 0 ] ||
+	{ echo "record-app.sh: --holes writes the file in one pass: not with --extent-kb" >&2; exit 2; }
 out=$(realpath -m "$1"); shift 2
 ralab=$(realpath "$ralab")
 trace=/sys/kernel/tracing
@@ -93,16 +122,41 @@ if [ "$ekb" -gt 0 ]; then
 		fallocate --collapse-range -o $((k * (e + 4096) + e)) -l 4096 "$f"
 	done
 	truncate -s "$bytes" "$f"
+elif [ -n "$holes$unwritten" ]; then
+	# Data everywhere but the holes, written in file order.
+	at=0
+	while read -r ha hn; do
+		if [ "$ha" -gt "$at" ]; then
+			head -c $((ha - at)) /dev/urandom |
+				dd of="$f" bs=64k seek="$at" oflag=seek_bytes conv=notrunc status=none
+		fi
+		at=$((ha + hn))
+	done < <(ranges "$holes,$unwritten" | sort -n)
+	if [ "$bytes" -gt "$at" ]; then
+		head -c $((bytes - at)) /dev/urandom |
+			dd of="$f" bs=64k seek="$at" oflag=seek_bytes conv=notrunc status=none
+	fi
+	truncate -s "$bytes" "$f"
+	sync "$f"
+	while read -r ha hn; do
+		fallocate -o "$ha" -l "$hn" "$f"
+	done < <(ranges "$unwritten")
 else
 	dd if=/dev/urandom of="$f" bs=1M count="$size" conv=fsync status=none
 fi
+while read -r ha hn; do
+	fallocate --punch-hole -o "$ha" -l "$hn" "$f"
+done < <(ranges "$punch")
+while read -r ha hn; do
+	fallocate --insert-range -o "$ha" -l "$hn" "$f"
+done < <(ranges "$insert" | sort -n)
 sync
 # Each extent: first and last device sector, and the file sector it
 # starts at (xfs_io: "N: [FILE_FIRST..FILE_LAST]: DEV_FIRST..DEV_LAST").
 xfs_io -c "fiemap" "$f" | awk 'NR > 1 && $3 != "hole" {
 	split($2, l, "\\.\\."); split($3, d, "\\.\\.")
 	sub(/^\[/, "", l[1]); print d[1], d[2], l[1] }' > "$out/extents"
-want=$([ "$ekb" -gt 0 ] && echo "$n" || echo 1)
+want=$([ "$ekb" -gt 0 ] && [ -z "$punch" ] && echo "$n" || echo 1)
 got=$(wc -l < "$out/extents")
 [ "$got" -ge "$want" ] ||
 	{ echo "record-app.sh: the file has $got extents, not $want" >&2; exit 1; }
