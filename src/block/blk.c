@@ -389,8 +389,9 @@ static __always_inline void submit_bio(struct blk_queue *q,
 
 /*
  * Bios of up to 256 disk-contiguous vectors, then the plug is flushed.
- * @plain (or NULL): PV_* flags; vectors read as plain reads take bios of
- * their own, and a bio ends at PV_END_BIO.
+ * @plain (or NULL): PV_* flags; a vector read as a plain read is a bio of
+ * its own (block_read_full_folio() submits a bio per buffer head, each
+ * merged in the plug on its own), and a bio ends at PV_END_BIO.
  */
 static __always_inline void submit_vecs(struct blk_queue *q,
 					const struct blk_vec *vecs,
@@ -403,7 +404,7 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 		if (i < n && i - first < BIO_MAX_VECS &&
 		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
 			    vecs[i].sector &&
-		    (!plain || (plain[i - 1] == (plain[i] & PV_PLAIN))))
+		    (!plain || (!plain[i - 1] && !(plain[i] & PV_PLAIN))))
 			continue;
 		submit_bio(q, vecs + first, i - first,
 			   readahead && !(plain && (plain[first] & PV_PLAIN)));

@@ -103,6 +103,9 @@ struct rfile {
 	/* The case's layout: byte offsets where extents start (owned). */
 	uint64_t *want;
 	unsigned nwant;
+	/* Its holes, [hole[2j], hole[2j + 1]) bytes (borrowed from the case). */
+	const uint64_t *hole;
+	unsigned nh;
 };
 
 struct rec {
@@ -634,6 +637,8 @@ static int want_layout(struct rec *r, struct rfile *rf, unsigned i)
 	free(rf->want);
 	rf->want = NULL;
 	rf->nwant = 0;
+	rf->hole = f->hole;
+	rf->nh = f->nhole;
 	if (f->nbrk)
 		n = f->nbrk;
 	else if (e && rf->size > e)
@@ -648,6 +653,25 @@ static int want_layout(struct rec *r, struct rfile *rf, unsigned i)
 	for (k = 0; k < n; k++)
 		rf->want[k] = f->nbrk ? f->brk[k] : (k + 1) * e;
 	rf->nwant = (unsigned)n;
+	/*
+	 * A break in a hole (or at its start) is where the data after the
+	 * hole starts: nothing is read in between.
+	 */
+	if (rf->nh) {
+		unsigned j = 0, m = 0;
+
+		for (k = 0; k < n; k++) {
+			uint64_t w = rf->want[k];
+
+			while (j < rf->nh && rf->hole[2 * j + 1] <= w)
+				j++;
+			if (j < rf->nh && rf->hole[2 * j] <= w)
+				w = rf->hole[2 * j + 1];
+			if (w < rf->size && (!m || w > rf->want[m - 1]))
+				rf->want[m++] = w;
+		}
+		rf->nwant = m;
+	}
 	return 0;
 }
 
@@ -679,15 +703,30 @@ static bool wanted(const struct rfile *rf, uint64_t ofs)
 static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
 {
 	struct ralab_kernel_result *res = r->res;
-	uint64_t pos = 0, got = 0;
-	unsigned i;
+	uint64_t pos = 0, got = 0, top = (rf->size + 4095) / 4096 * 4096;
+	unsigned i, h = 0;
 
-	for (i = 1; i < rf->next; i++) {
-		const struct kx_extent *x = &rf->ext[i], *w = &rf->ext[i - 1];
+	for (i = 0; i <= rf->next; i++) {
+		const struct kx_extent *x = i < rf->next ? &rf->ext[i] : NULL;
+		const struct kx_extent *w = i ? &rf->ext[i - 1] : NULL;
+		uint64_t at = x ? x->logical : top;
 		bool brk;
 
-		pos = w->logical + w->length;
-		brk = x->logical != pos || w->physical + w->length != x->physical;
+		if (w)
+			pos = w->logical + w->length;
+		/* A gap in the extents: one of the case's holes, exactly. */
+		if (at > pos) {
+			if (h >= rf->nh || rf->hole[2 * h] != pos ||
+			    (x ? rf->hole[2 * h + 1] != at :
+				 rf->hole[2 * h + 1] < rf->size))
+				return rerr(r, -EIO,
+					    "%s: the file has a hole at byte %llu where the case has none",
+					    rf->path, (unsigned long long)pos);
+			h++;
+		}
+		if (!x || !w)
+			continue;
+		brk = w->physical + w->length != x->physical;
 		if (!brk)
 			continue;
 		if (wanted(rf, x->logical)) {
@@ -704,6 +743,10 @@ static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
 			};
 		res->breaks++;
 	}
+	if (h != rf->nh)
+		return rerr(r, -EIO,
+			    "%s: the file has %u of the case's %u holes",
+			    rf->path, h, rf->nh);
 	if (got != rf->nwant)
 		return rerr(r, -EIO,
 			    "%s: the filesystem did not lay the file out as the case says (%llu of its %u breaks; if its free space is fragmented, 'ralab kernel --teardown' starts afresh)",
@@ -765,13 +808,105 @@ static int preallocate(struct rec *r, struct rfile *rf, int fd)
 	return 0;
 }
 
+/* @n bytes of xorshift data (state *@x) at the end of @fd. */
+static int write_data(struct rec *r, const struct rfile *rf, int fd,
+		      uint64_t n, uint64_t *x)
+{
+	uint64_t *buf = malloc(1 << 20);
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (n && !err) {
+		size_t k = n < (1u << 20) ? (size_t)n : (1u << 20), i;
+		ssize_t w;
+
+		if (stopped(r)) {
+			err = -EINTR;
+			break;
+		}
+		for (i = 0; i < (1u << 20) / 8; i++) {
+			*x ^= *x << 13;
+			*x ^= *x >> 7;
+			*x ^= *x << 17;
+			buf[i] = *x;
+		}
+		w = write(fd, buf, k);
+		if (w < 0)
+			err = rerr(r, -errno, "writing %s: %s", rf->path, strerror(errno));
+		else
+			n -= (uint64_t)w;
+	}
+	free(buf);
+	return err;
+}
+
+/*
+ * A file with holes: its data laid out as the case says with the holes
+ * left out, then each hole inserted (FALLOC_FL_INSERT_RANGE moves what
+ * follows up in the file, not on the disk), so the data on both sides of
+ * a hole stays disk-contiguous unless a break is there, as in the model:
+ *
+ *   data:    [ d0 ][ d1 ]|[ d2 ]        | a break (a gap on the disk)
+ *   insert:  [ d0 ] hole [ d1 ]|[ d2 ]
+ */
+static int make_holey(struct rec *r, struct rfile *rf, int fd)
+{
+	struct rfile d = *rf;
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ rf->size, cur, *cw = NULL;
+	unsigned k, j = 0, n = 0;
+	int err;
+
+	/* The data's size, and the breaks where they fall in the data. */
+	d.size = rf->size;
+	for (k = 0; k < rf->nh; k++) {
+		uint64_t a = rf->hole[2 * k], b = rf->hole[2 * k + 1];
+
+		d.size -= (b < rf->size ? b : rf->size) - a;
+	}
+	if (rf->nwant && !(cw = malloc(rf->nwant * sizeof(*cw))))
+		return -ENOMEM;
+	for (k = 0; k < rf->nwant; k++) {
+		uint64_t w = rf->want[k], before = 0;
+
+		for (j = 0; j < rf->nh && rf->hole[2 * j] < w; j++)
+			before += (rf->hole[2 * j + 1] < w ? rf->hole[2 * j + 1] : w) -
+				  rf->hole[2 * j];
+		w -= before;
+		if (w && w < d.size && (!n || w > cw[n - 1]))
+			cw[n++] = w;
+	}
+	d.want = cw;
+	d.nwant = n;
+	err = preallocate(r, &d, fd);
+	if (err)
+		err = rerr(r, err, "preallocating %s: %s", rf->path, strerror(-err));
+	if (!err)
+		err = write_data(r, rf, fd, d.size, &x);
+	for (k = 0, cur = d.size; !err && k < rf->nh; k++) {
+		uint64_t a = rf->hole[2 * k], len = rf->hole[2 * k + 1] - a;
+
+		if (a < cur ? fallocate(fd, FALLOC_FL_INSERT_RANGE, (off_t)a, (off_t)len) :
+			      ftruncate(fd, (off_t)(a + len)))
+			err = rerr(r, -errno, "making hole %llu+%llu in %s: %s",
+				   (unsigned long long)a, (unsigned long long)len,
+				   rf->path, strerror(errno));
+		cur += len;
+	}
+	if (!err && ftruncate(fd, (off_t)rf->size))
+		err = rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+	if (!err && fsync(fd))
+		err = rerr(r, -errno, "fsync %s: %s", rf->path, strerror(errno));
+	free(cw);
+	return err;
+}
+
 /* A test file: SIZE bytes of xorshift data, preallocated, kept. */
 static int make_file(struct rec *r, struct rfile *rf)
 {
 	char done[400];
 	struct stat st;
-	uint64_t x = 0x9e3779b97f4a7c15ull ^ rf->size, left;
-	uint64_t *buf;
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ rf->size;
 	int fd, err = 0;
 
 	snprintf(done, sizeof(done), "%s.done", rf->path);
@@ -782,38 +917,17 @@ static int make_file(struct rec *r, struct rfile *rf)
 	fd = open(rf->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+	if (rf->nh) {
+		err = make_holey(r, rf, fd);
+		goto out;
+	}
 	if ((err = preallocate(r, rf, fd))) {
 		err = rerr(r, err, "preallocating %s: %s (is the file too large for the %llu GiB image?)",
 			   rf->path, strerror(-err),
 			   (unsigned long long)(IMAGE_BYTES >> 30));
 		goto out;
 	}
-	buf = malloc(1 << 20);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (left = rf->size; left && !err;) {
-		size_t n = left < (1u << 20) ? (size_t)left : (1u << 20), i;
-		ssize_t w;
-
-		if (stopped(r)) {
-			err = -EINTR;
-			break;
-		}
-		for (i = 0; i < (1u << 20) / 8; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			buf[i] = x;
-		}
-		w = write(fd, buf, n);
-		if (w < 0)
-			err = rerr(r, -errno, "writing %s: %s", rf->path, strerror(errno));
-		else
-			left -= (uint64_t)w;
-	}
-	free(buf);
+	err = write_data(r, rf, fd, rf->size, &x);
 	if (!err && fsync(fd))
 		err = rerr(r, -errno, "fsync %s: %s", rf->path, strerror(errno));
 out:
@@ -1806,21 +1920,6 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			return -EINVAL;
 		}
 	}
-	/*
-	 * Holes: their data on both sides is disk-contiguous in the model
-	 * unless a break says otherwise; a recorder file with punched holes
-	 * would not be.  Programs on sparse files are checked with
-	 * tests/tools/record-app.sh instead.
-	 */
-	for (i = 0; i < wl->nr_files; i++)
-		if (wl->files[i].nhole) {
-			if (diag)
-				snprintf(diag->msg, sizeof(diag->msg),
-					 "%s: file '%s' has holes, which 'ralab kernel' does not make (record a program reading a sparse file with tests/tools/record-app.sh)",
-					 ralab_workload_name(wl),
-					 i ? wl->files[i].name : "main");
-			return -EINVAL;
-		}
 	/* The kernel fails allocations by itself; none can be injected. */
 	if (c->alloc_fail_ppm) {
 		if (diag)
@@ -1858,7 +1957,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	 * get images of their own, so one-extent files stay one extent.
 	 */
 	for (i = 0; i < wl->nr_files; i++)
-		frag |= wl->files[i].nbrk > 0;
+		frag |= wl->files[i].nbrk > 0 || wl->files[i].nhole > 0;
 	frag |= c->extent_kb > 0;
 	snprintf(r->img, sizeof(r->img), "%s/ralab-%s%s.img", r->workdir,
 		 r->fsname, frag ? "-frag" : "");
@@ -1885,6 +1984,15 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 					 (unsigned)(h ^ (h >> 32)));
 			} else if (c->extent_kb) {
 				snprintf(lay, sizeof(lay), "-x%u", c->extent_kb);
+			}
+			if (f->nhole) {
+				uint64_t h = 0xcbf29ce484222325ull;
+				unsigned k;
+
+				for (k = 0; k < 2 * f->nhole; k++)
+					h = (h ^ f->hole[k]) * 0x100000001b3ull;
+				snprintf(lay + strlen(lay), sizeof(lay) - strlen(lay),
+					 "-h%08x", (unsigned)(h ^ (h >> 32)));
 			}
 			if (i)
 				snprintf(rf->path, sizeof(rf->path),
