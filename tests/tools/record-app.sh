@@ -20,6 +20,9 @@
 #   --insert LIST      insert these holes into the laid-out file (which
 #                      grows by them; the data on both sides of each stays
 #                      disk-contiguous)
+#   --remount          unmount and mount the filesystem before the run
+#                      (the inode's cached block map starts cold, as it
+#                      does under 'ralab kernel')
 #   --read-ahead-kb N, --max-sectors-kb N   the device's (default 128, 512)
 #   --ralab PATH       the ralab binary (default ./ralab)
 #
@@ -36,7 +39,7 @@
 # missing prerequisite or bad option, 1 failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert=
+fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount=
 usage() { echo "usage: record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -47,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--punch) punch=${2:?}; shift 2 ;;
 	--unwritten) unwritten=${2:?}; shift 2 ;;
 	--insert) insert=${2:?}; shift 2 ;;
+	--remount) remount=1; shift ;;
 	--read-ahead-kb) ra=${2:?}; shift 2 ;;
 	--max-sectors-kb) msk=${2:?}; shift 2 ;;
 	--ralab) ralab=${2:?}; shift 2 ;;
@@ -160,6 +164,10 @@ want=$([ "$ekb" -gt 0 ] && [ -z "$punch" ] && echo "$n" || echo 1)
 got=$(wc -l < "$out/extents")
 [ "$got" -ge "$want" ] ||
 	{ echo "record-app.sh: the file has $got extents, not $want" >&2; exit 1; }
+if [ -n "$remount" ]; then
+	umount "$w/mnt"
+	mount "$loop" "$w/mnt"
+fi
 xfs_io -c "fadvise -d 0 0" "$f"
 [ "$(fincore -r -n -b -o RES "$f" 2> /dev/null || echo 0)" = 0 ] ||
 	{ echo "record-app.sh: the file stayed in the page cache" >&2; exit 1; }
