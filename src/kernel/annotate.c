@@ -311,11 +311,11 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	fd = open(log, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return aerr(diag, -errno, "%s: %s", log, strerror(errno));
-	err = ralab__read_fd(fd, &text, &len);
+	err = ralab__read_fd(fd, WL_MAX_TRACE, &text, &len);
 	close(fd);
 	if (err)
 		return aerr(diag, err, "%s: %s", log,
-			    err == -EFBIG ? "larger than 64 MiB: not a log ralab reads" :
+			    err == -EFBIG ? "larger than 1 GiB: not a log ralab reads" :
 					    strerror(-err));
 	if (!text)
 		return aerr(diag, -ENODATA, "%s: empty", log);

@@ -1553,7 +1553,7 @@ int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
 	return 0;
 }
 
-int ralab__read_fd(int fd, char **text, size_t *len)
+int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len)
 {
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
@@ -1564,11 +1564,13 @@ int ralab__read_fd(int fd, char **text, size_t *len)
 		if (n == cap) {
 			char *t;
 
-			cap = cap ? cap * 2 : 65536;
-			if (cap > WL_MAX_FILE) {
+			if (cap > max) {
 				free(buf);
 				return -EFBIG;
 			}
+			cap = cap ? cap * 2 : 65536;
+			if (cap > max)
+				cap = (size_t)max + 1; /* room to see it is more */
 			t = realloc(buf, cap);
 			if (!t) {
 				free(buf);
@@ -1628,10 +1630,10 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 			return err;
 		}
 	}
-	err = ralab__read_fd(fd, &text, &len);
+	err = ralab__read_fd(fd, WL_MAX_TRACE, &text, &len);
 	if (err == -EFBIG) {
 		close(fd);
-		return perr(&p, "larger than 64 MiB: not a workload file");
+		return perr(&p, "larger than 1 GiB: ralab reads traces up to 1 GiB and other workload files up to 64 MiB");
 	}
 	if (err) {
 		close(fd);
@@ -1654,6 +1656,10 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 		else if (ralab__is_strace(text, len) ||
 			 (pl > 7 && !strcmp(path + pl - 7, ".strace")))
 			conv = ralab__strace_to_ops;
+		if (len > WL_MAX_FILE && (!conv || conv == ralab__fio_to_ops)) {
+			free(text);
+			return perr(&p, "larger than 64 MiB: not a workload file (traces may be up to 1 GiB)");
+		}
 		if (conv) {
 			char *ops, gname[300];
 

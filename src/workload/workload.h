@@ -177,14 +177,19 @@ int ralab__fio_dist_init(struct fio_dist *d, int kind, uint64_t nranges,
 			 double param, double center, uint32_t seed);
 uint64_t ralab__fio_dist_next(struct fio_dist *d);
 
-/* The largest workload file (a job file, a trace) read. */
-#define WL_MAX_FILE (64u << 20)
+/*
+ * The largest workload files read: .ops and job files, and traces (an
+ * strace log of a long run holds millions of calls; TB_MAX_OPS bounds
+ * what is replayed).
+ */
+#define WL_MAX_FILE (64ull << 20)
+#define WL_MAX_TRACE (1ull << 30)
 
 /*
  * ralab__read_fd - all of @fd into *@text (malloc'ed, not terminated;
- * NULL if empty) and *@len.  -EFBIG past WL_MAX_FILE; -errno.
+ * NULL if empty) and *@len.  -EFBIG past @max bytes; -errno.
  */
-int ralab__read_fd(int fd, char **text, size_t *len);
+int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len);
 
 /* strace.c, iolog.c: recorded traces. */
 bool ralab__is_strace(const char *text, size_t len);

@@ -258,3 +258,27 @@ for d in tests/traces/app/*/; do
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi
 done
+
+# Traces may be larger than 64 MiB (up to 1 GiB): a 70 MB strace log of
+# 340000 reads replays; an .ops file past 64 MiB is refused.
+awk 'BEGIN { pad = sprintf("%150s", ""); gsub(/ /, "x", pad)
+	print "100 10:00:00.000001 openat(AT_FDCWD, \"big.bin\", O_RDONLY) = 3 <0.000010>"
+	for (i = 0; i < 340000; i++)
+		printf "100 10:%02d:%02d.%06d read(3, \"%s\"..., 4096) = 4096 <0.000003>\n",
+			int(i / 6000000) % 60, int(i / 100000) % 60, (i * 10) % 1000000, pad
+	print "100 10:59:00.000000 close(3) = 0 <0.000010>" }' > "$T/big.strace"
+if [ "$(stat -c %s "$T/big.strace")" -gt $((64 << 20)) ] &&
+   "$RALAB" sim "$T/big.strace" > "$T/out" 2> "$T/err" && grep -qx 'syscalls=340000' "$T/out"; then
+	ok "a trace over 64 MiB"
+else
+	bad "a trace over 64 MiB" "$(head -2 "$T/err") $(grep syscalls "$T/out")"
+fi
+rm -f "$T/big.strace"
+{ echo 'read 4K 1'; head -c $((65 << 20)) /dev/zero | tr '\0' '#'; echo; } > "$T/big.ops"
+"$RALAB" sim "$T/big.ops" > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc = 2 ] && grep -q 'larger than 64 MiB: not a workload file' "$T/err" && [ ! -s "$T/out" ]; then
+	ok "an .ops file over 64 MiB is refused"
+else
+	bad "an .ops file over 64 MiB is refused" "exit $rc $(head -c 200 "$T/err")"
+fi
+rm -f "$T/big.ops"

@@ -21,8 +21,8 @@
 #                      grows by them; the data on both sides of each stays
 #                      disk-contiguous)
 #   --remount          unmount and mount the filesystem before the run
-#                      (the inode's cached block map starts cold, as it
-#                      does under 'ralab kernel')
+#                      (the inode's cached block map starts cold, as
+#                      under 'ralab kernel')
 #   --read-ahead-kb N, --max-sectors-kb N   the device's (default 128, 512)
 #   --ralab PATH       the ralab binary (default ./ralab)
 #
