@@ -35,7 +35,9 @@ kernel_suite() {
 		 rand-64k unaligned-preads ra0-64k msk384-512k ext4-4k-then-1m \
 		 mmap-hugepage mmap-partly-cached dontneed-then-reread two-files shuffle-16k \
 		 frag-40-sweep-s19-ext4-read-mix5-e100 frag-59-sweep-s39-xfs-stride-pread-e8 \
-		 frag-07-sweep-s01-xfs-mmap-read-e128 breaks-ext4-uneven; do
+		 frag-07-sweep-s01-xfs-mmap-read-e128 breaks-ext4-uneven \
+		 holes-71-sweep-u21-ext4-file-mix2 holes-75-sweep-v18-ext4-size1234567-mix6 \
+		 holes-77-sweep-v30-xfs-size17825792-mix4; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else
