@@ -12,7 +12,8 @@
 
 #include "cli.h"
 
-#define TRACE_SET "openat,open,read,pread64,readv,preadv,lseek,mmap,munmap," \
+#define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
+		  "mmap,munmap," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork"
 

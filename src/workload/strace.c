@@ -6,7 +6,9 @@
  * lseek,mmap,munmap,madvise,fadvise64,readahead,close' (ralab record adds
  * copy_file_range and sendfile, which read through the page cache too,
  * and dup, dup2, dup3 and fcntl: a dup()ed number is the same open file,
- * its position and readahead state, as dd's dup2(fd, 0) makes stdin).
+ * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
+ * and openat2 and preadv2).  Reads of a descriptor opened with O_DIRECT
+ * (or set to it with fcntl) bypass the page cache and are not replayed.
  * With -T (call durations), the time a process spends between two calls
  * on replayed descriptors, from the end of one to the start of the next,
  * becomes a pause before the second: the application's own pace, which
@@ -82,6 +84,8 @@ struct st {
 	long last_pid;
 	bool have_last;
 	unsigned grps; /* dup groups given out */
+	unsigned nr_direct;       /* O_DIRECT opens (not replayed) */
+	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -492,7 +496,8 @@ static int handle_call(struct st *s, long pid, char *call)
 		return serr(s, "unbalanced arguments in %s()", call);
 	s->calls++;
 
-	if (!strcmp(call, "openat") || !strcmp(call, "open")) {
+	if (!strcmp(call, "openat") || !strcmp(call, "open") ||
+	    !strcmp(call, "openat2")) {
 		char path[1024];
 		int pi = call[4] == 'a' ? 1 : 0, file;
 
@@ -523,6 +528,13 @@ static int handle_call(struct st *s, long pid, char *call)
 		p->pos = 0;
 		if (!regular_path(path, argv[pi + 1]))
 			return tb_open(s->tb, tab, (long)ret, -1);
+		/* O_DIRECT reads bypass the page cache: nothing to replay. */
+		if (strstr(argv[pi + 1], "O_DIRECT")) {
+			if (!s->nr_direct++)
+				tb_note(s->tb, "%.200s opened with O_DIRECT at line %u: its reads bypass the page cache and are not replayed",
+					path, s->line);
+			return tb_open(s->tb, tab, (long)ret, -1);
+		}
 		file = tb_file(s->tb, path);
 		if (file == -ENOSPC)
 			return serr(s, "more than %d files", TB_MAX_FILES);
@@ -569,10 +581,13 @@ static int handle_call(struct st *s, long pid, char *call)
 			tb_read(s->tb, tab, (long)fd, p->pos, count, ret);
 			set_pos(s, p, p->pos + (uint64_t)ret);
 		}
-	} else if (!strcmp(call, "pread64") || !strcmp(call, "preadv")) {
+	} else if (!strcmp(call, "pread64") || !strcmp(call, "preadv") ||
+		   !strcmp(call, "preadv2")) {
 		uint64_t count;
+		bool v2 = call[6] == '2';
 
-		if (argc < 4 || !num(argv[3], &a3) || a3 < 0)
+		/* preadv2() at offset -1 reads at the file position. */
+		if (argc < 4 || !num(argv[3], &a3) || (a3 < 0 && !(v2 && a3 == -1)))
 			return serr(s, "%s(): bad offset", call);
 		if (call[5] == 'v')
 			count = iov_total(argv[1]);
@@ -580,8 +595,22 @@ static int handle_call(struct st *s, long pid, char *call)
 			return serr(s, "pread64(): bad count '%.30s'", argv[2]);
 		else
 			count = (uint64_t)a2;
-		if (ret >= 0)
+		if (ret >= 0 && a3 == -1) {
+			tb_read(s->tb, tab, (long)fd, p->pos, count, ret);
+			set_pos(s, p, p->pos + (uint64_t)ret);
+		} else if (ret >= 0) {
 			tb_read(s->tb, tab, (long)fd, (uint64_t)a3, count, ret);
+		}
+	} else if (!strcmp(call, "fcntl") && argc >= 3 &&
+		   strstr(argv[1], "F_SETFL") && strstr(argv[2], "O_DIRECT")) {
+		/* From here on its reads bypass the page cache. */
+		if (!ret) {
+			if (!s->nr_setfl_direct++)
+				tb_note(s->tb, "a descriptor set to O_DIRECT at line %u: its reads from there on are not replayed",
+					s->line);
+			tb_close(s->tb, tab, (long)fd);
+			tb_open(s->tb, tab, (long)fd, -1);
+		}
 	} else if (!strcmp(call, "lseek")) {
 		if (ret >= 0)
 			set_pos(s, p, (uint64_t)ret);
@@ -1021,7 +1050,9 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		err = tb_emit(s.tb, "an strace log", name, ops);
 		if (err == -ENODATA) {
 			s.line = 0;
-			err = serr(&s, "no reads of a regular file in this strace log");
+			err = s.nr_direct || s.nr_setfl_direct ?
+				      serr(&s, "no reads of a regular file in this strace log through the page cache (its O_DIRECT reads bypass it)") :
+				      serr(&s, "no reads of a regular file in this strace log");
 		}
 	}
 	st_free(&s);

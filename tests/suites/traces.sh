@@ -236,6 +236,31 @@ else
 	skip "record and replay" "strace is not installed"
 fi
 
+# openat2, preadv2 (at an offset, and at -1: the file position) and
+# O_DIRECT (opened so, or set with fcntl): direct reads bypass the page
+# cache and are not replayed, with a note saying so.
+"$RALAB" sim --dump-ops tests/traces/calls-v2-direct.strace > "$T/v2.ops" 2> "$T/err"
+if [ "$(grep -E '^(pread|open|file)' "$T/v2.ops" | tr '\n' ' ')" = "open main pread 0 8192 pread 65536 4096 pread 8192 4096 " ] &&
+   grep -q '^# b.bin opened with O_DIRECT at line 5' "$T/v2.ops" &&
+   grep -q '^# a descriptor set to O_DIRECT at line 7' "$T/v2.ops"; then
+	ok "strace: openat2, preadv2, O_DIRECT"
+else
+	bad "strace: openat2, preadv2, O_DIRECT" "$(cat "$T/err") $(grep -v '^#' "$T/v2.ops" | tr '\n' ' ')"
+fi
+# ralab record: dd with iflag=direct reads nothing through the page cache.
+if command -v strace > /dev/null && [ -f "$T/data.bin" ] &&
+   "$RALAB" record -o "$T/direct.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k iflag=direct 2> /dev/null; then
+	"$RALAB" sim "$T/direct.strace" > "$T/out" 2> "$T/err"; rc=$?
+	if grep -q 'O_DIRECT' "$T/direct.strace" && [ $rc = 2 ] &&
+	   grep -q 'through the page cache (its O_DIRECT reads bypass it)' "$T/err"; then
+		ok "record: O_DIRECT reads are not replayed"
+	else
+		bad "record: O_DIRECT reads are not replayed" "exit $rc $(cat "$T/err") $(grep bytes_read "$T/out")"
+	fi
+else
+	skip "record: O_DIRECT reads are not replayed" "strace missing, or this filesystem refuses O_DIRECT"
+fi
+
 # Real programs on files in extents, recorded on 6.18.44 with
 # tests/tools/record-app.sh (tests/traces/app/README): the log 'ralab
 # record' made, with the layout it noted, replays as the kernel read the
