@@ -15,6 +15,7 @@
 #define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
 		  "mmap,munmap," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
+		  "splice," \
 		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork"
 
 /* Describe the log's files in it; 0, 1 (failed) or 2 (not a log). */

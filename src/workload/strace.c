@@ -4,7 +4,8 @@
  *
  * Made with 'strace -f -tt -T -e trace=openat,read,pread64,readv,preadv,
  * lseek,mmap,munmap,madvise,fadvise64,readahead,close' (ralab record adds
- * copy_file_range and sendfile, which read through the page cache too,
+ * copy_file_range, sendfile and splice, which read through the page cache
+ * too,
  * and dup, dup2, dup3 and fcntl: a dup()ed number is the same open file,
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
  * and openat2 and preadv2).  Reads of a descriptor opened with O_DIRECT
@@ -639,13 +640,19 @@ static int handle_call(struct st *s, long pid, char *call)
 			tb_advise(s->tb, tab, (long)fd, (uint64_t)a2,
 				  (uint64_t)a3, 3, true);
 	} else if (!strcmp(call, "copy_file_range") ||
-		   !strcmp(call, "sendfile")) {
-		/* Splice reads the source through a 16-page pipe. */
-		const char *offp = call[0] == 'c' ? argv[1] : argv[2];
+		   !strcmp(call, "sendfile") || !strcmp(call, "splice")) {
+		/*
+		 * Splice reads the source through a 16-page pipe (splice(),
+		 * from a file: filemap_splice_read()).
+		 */
+		const char *offp;
 		uint64_t at = p->pos, left = ret > 0 ? (uint64_t)ret : 0;
 		long long o;
 		bool own = false;
 
+		if (argc < (call[1] == 'e' ? 4 : 6))
+			return serr(s, "%s() with %d arguments", call, argc);
+		offp = call[1] == 'e' ? argv[2] : argv[1];
 		while (*offp == ' ')
 			offp++;
 		if (*offp == '[' && num(offp + 1, &o) == false) {
