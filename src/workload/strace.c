@@ -9,7 +9,8 @@
  * and dup, dup2, dup3 and fcntl: a dup()ed number is the same open file,
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
  * and openat2 and preadv2).  Reads of a descriptor opened with O_DIRECT
- * (or set to it with fcntl) bypass the page cache and are not replayed.
+ * (or set to it with fcntl) bypass the page cache and are not replayed;
+ * reads through io_uring are not in the log at all (a note says so).
  * With -T (call durations), the time a process spends between two calls
  * on replayed descriptors, from the end of one to the start of the next,
  * becomes a pause before the second: the application's own pace, which
@@ -87,6 +88,7 @@ struct st {
 	unsigned grps; /* dup groups given out */
 	unsigned nr_direct;       /* O_DIRECT opens (not replayed) */
 	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
+	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -542,6 +544,12 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (file < 0)
 			return file;
 		return tb_open(s->tb, tab, (long)ret, file);
+	}
+	if (!strcmp(call, "io_uring_setup")) {
+		if (ret >= 0 && !s->nr_uring++)
+			tb_note(s->tb, "io_uring set up at line %u: its reads are not system calls of their own, so not in the log, and not replayed",
+				s->line);
+		return 0;
 	}
 	if (argc < 1 || !num(argv[0], &fd))
 		return 0; /* not about a descriptor we know */

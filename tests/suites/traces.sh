@@ -238,11 +238,13 @@ fi
 
 # openat2, preadv2 (at an offset, and at -1: the file position) and
 # O_DIRECT (opened so, or set with fcntl): direct reads bypass the page
-# cache and are not replayed, with a note saying so.
+# cache and are not replayed, with a note saying so; so does io_uring_setup
+# (io_uring's reads are not in strace logs).
 "$RALAB" sim --dump-ops tests/traces/calls-v2-direct.strace > "$T/v2.ops" 2> "$T/err"
 if [ "$(grep -E '^(pread|open|file)' "$T/v2.ops" | tr '\n' ' ')" = "open main pread 0 8192 pread 65536 4096 pread 8192 4096 " ] &&
    grep -q '^# b.bin opened with O_DIRECT at line 5' "$T/v2.ops" &&
-   grep -q '^# a descriptor set to O_DIRECT at line 7' "$T/v2.ops"; then
+   grep -q '^# a descriptor set to O_DIRECT at line 7' "$T/v2.ops" &&
+   grep -q '^# io_uring set up at line 9: its reads are not' "$T/v2.ops"; then
 	ok "strace: openat2, preadv2, O_DIRECT"
 else
 	bad "strace: openat2, preadv2, O_DIRECT" "$(cat "$T/err") $(grep -v '^#' "$T/v2.ops" | tr '\n' ' ')"
