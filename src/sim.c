@@ -363,25 +363,25 @@ static void layout_free(struct blk_layout *l)
 static int layout_holes(struct blk_layout *l, const uint64_t *hole,
 			unsigned nh)
 {
-	uint64_t *h;
+	uint64_t *h, *cum;
 	unsigned k;
 
 	if (!nh)
 		return 0;
-	if (nh > UINT32_MAX / 3)
+	if (nh > UINT32_MAX / 4)
 		return -ENOMEM;
-	h = malloc((size_t)nh * 3 * sizeof(*h));
+	h = malloc(((size_t)nh * 3 + 1) * sizeof(*h));
 	if (!h)
 		return -ENOMEM;
+	cum = h + 2 * nh;
+	cum[0] = 0;
 	for (k = 0; k < nh; k++) {
 		h[2 * k] = hole[2 * k] / 512;
 		h[2 * k + 1] = hole[2 * k + 1] / 512;
-		h[2 * nh + k] = (k ? h[2 * nh + k - 1] +
-					     (h[2 * k - 1] - h[2 * k - 2]) :
-				     0);
+		cum[k + 1] = cum[k] + (h[2 * k + 1] - h[2 * k]);
 	}
 	l->hole = h;
-	l->hcum = h + 2 * nh;
+	l->hcum = cum;
 	l->nh = nh;
 	return 0;
 }

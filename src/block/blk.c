@@ -82,10 +82,7 @@ static unsigned hole_after(const struct blk_layout *l, uint64_t s)
 static uint64_t holes_before(const struct blk_layout *l, uint64_t s)
 {
 	unsigned j = hole_after(l, s);
-	uint64_t h = j < l->nh ? l->hcum[j] :
-		     l->nh     ? l->hcum[l->nh - 1] +
-				     (l->hole[2 * l->nh - 1] - l->hole[2 * l->nh - 2]) :
-				 0;
+	uint64_t h = l->hcum[j];
 
 	if (j < l->nh && l->hole[2 * j] < s)
 		h += s - l->hole[2 * j];
@@ -110,8 +107,7 @@ static uint64_t file_sector(const struct blk_layout *l, uint64_t d)
 	uint64_t a, b;
 
 	if (l->nh) {
-		for (a = 0, b = d + 1 + holes_before(l, UINT64_MAX >> 2);
-		     a + 1 < b;) {
+		for (a = 0, b = d + 1 + l->hcum[l->nh]; a + 1 < b;) {
 			uint64_t mid = a + (b - a) / 2;
 
 			if (disk_of(l, mid) <= d)

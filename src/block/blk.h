@@ -23,7 +23,7 @@
  * BLK_EXTENT_GAP sectors past extent k's end on the disk, as the recorder
  * lays files out.  Holes (and unwritten extents) take no disk space and
  * are read without I/O: file sectors [hole[2j], hole[2j + 1]) for j < nh,
- * hcum[j] the hole sectors before hole j.  Where no break is, the data
+ * hcum[j] the hole sectors before hole j (hcum[nh]: all of them).  Where no break is, the data
  * after a hole follows the data before it on the disk:
  *
  *   file:  [ data ][ hole ][ data ]|[ data ]    | a break

@@ -31,48 +31,10 @@
 
 #include "kernel/fiemap.h"
 #include "ralab.h"
+#include "workload/trace.h"
 #include "workload/workload.h"
 
 #define PAGE 4096u
-
-struct text {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = t->oom ? 0 : vsnprintf(t->s ? t->s + t->len : NULL,
-					   t->cap - t->len, fmt, ap);
-		va_end(ap);
-		if (t->oom || n < 0)
-			return;
-		if ((size_t)n < t->cap - t->len) {
-			t->len += (size_t)n;
-			return;
-		}
-		{
-			size_t c = (t->cap + (size_t)n + 1) * 2;
-			char *s = realloc(t->s, c);
-
-			if (!s) {
-				t->oom = true;
-				return;
-			}
-			t->s = s;
-			t->cap = c;
-		}
-	}
-}
 
 static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -143,24 +105,6 @@ struct brk {
 	bool oom;
 };
 
-static bool grow(uint64_t **a, unsigned *cap, unsigned need)
-{
-	uint64_t *x;
-	unsigned c;
-
-	if (need <= *cap)
-		return true;
-	c = *cap ? *cap * 2 : 64;
-	if (c < need)
-		c = need;
-	x = realloc(*a, c * sizeof(*x));
-	if (!x)
-		return false;
-	*a = x;
-	*cap = c;
-	return true;
-}
-
 static void brk_add(struct brk *b, uint64_t ofs, uint64_t size)
 {
 	if (!ofs || ofs >= size)
@@ -171,7 +115,7 @@ static void brk_add(struct brk *b, uint64_t ofs, uint64_t size)
 	}
 	if (b->n && b->ofs[b->n - 1] >= ofs)
 		return;
-	if (!grow(&b->ofs, &b->cap, b->n + 1)) {
+	if (!tb_grow((void **)&b->ofs, &b->cap, b->n + 1, sizeof(*b->ofs))) {
 		b->oom = true;
 		return;
 	}
@@ -198,7 +142,8 @@ static void hole_add(struct brk *b, uint64_t a, uint64_t e, uint64_t size)
 			b->hole[2 * b->nh - 1] = e;
 		return;
 	}
-	if (!grow(&b->hole, &b->caph, 2 * b->nh + 2)) {
+	if (!tb_grow((void **)&b->hole, &b->caph, 2 * b->nh + 2,
+		     sizeof(*b->hole))) {
 		b->oom = true;
 		return;
 	}
@@ -235,16 +180,19 @@ static void layout_breaks(const struct kx_extent *x, unsigned n, uint64_t size,
 }
 
 /* Unescaped in the log as strace's paths are: \" and \\. */
-static void put_path(struct text *t, const char *p)
+static void put_path(FILE *m, const char *p)
 {
-	put(t, "\"");
+	fprintf(m, "\"");
 	for (; *p; p++)
-		put(t, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p);
-	put(t, "\"");
+		fprintf(m, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p);
+	fprintf(m, "\"");
 }
 
-/* The '# ralab file' line of @path (or a comment saying why none). */
-static void describe(struct text *t, const char *path, unsigned *described)
+/*
+ * The '# ralab file' line of @path (or a comment saying why none).
+ * Return: 0, or -ENOMEM.
+ */
+static int describe(FILE *m, const char *path, unsigned *described)
 {
 	struct kx_extent *x = NULL;
 	struct brk b = { 0 };
@@ -255,58 +203,58 @@ static void describe(struct text *t, const char *path, unsigned *described)
 	int fd, err;
 
 	if (strchr(path, '\n'))
-		return;
+		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		put(t, "# ralab: %s: %s\n", path,
+		fprintf(m, "# ralab: %s: %s\n", path,
 		    fd < 0 ? strerror(errno) : "not a regular file now");
 		if (fd >= 0)
 			close(fd);
-		return;
+		return 0;
 	}
-	put(t, "# ralab file ");
-	put_path(t, path);
-	put(t, " size=%llu", (unsigned long long)st.st_size);
+	fprintf(m, "# ralab file ");
+	put_path(m, path);
+	fprintf(m, " size=%llu", (unsigned long long)st.st_size);
 	if (!fstatfs(fd, &sfs))
-		put(t, " fs=%s", fs_name((long)sfs.f_type, fsbuf, sizeof(fsbuf)));
+		fprintf(m, " fs=%s", fs_name((long)sfs.f_type, fsbuf, sizeof(fsbuf)));
 	if (major(st.st_dev) && queue_value(st.st_dev, "read_ahead_kb", &ra) &&
 	    queue_value(st.st_dev, "max_sectors_kb", &msk) &&
 	    queue_value(st.st_dev, "max_hw_sectors_kb", &mhw))
-		put(t, " read_ahead_kb=%u max_sectors_kb=%u max_hw_sectors_kb=%u",
+		fprintf(m, " read_ahead_kb=%u max_sectors_kb=%u max_hw_sectors_kb=%u",
 		    ra, msk, mhw);
 	err = kx_extents(fd, &x, &n);
 	close(fd);
 	if (!err) {
 		layout_breaks(x, n, (uint64_t)st.st_size, &b);
-		t->oom |= b.oom;
 		for (k = 0; k < b.n; k++)
-			put(t, "%s%llu", k ? "," : " breaks=",
+			fprintf(m, "%s%llu", k ? "," : " breaks=",
 			    (unsigned long long)b.ofs[k]);
 		for (k = 0; k < b.nh; k++)
-			put(t, "%s%llu+%llu", k ? "," : " holes=",
+			fprintf(m, "%s%llu+%llu", k ? "," : " holes=",
 			    (unsigned long long)b.hole[2 * k],
 			    (unsigned long long)(b.hole[2 * k + 1] - b.hole[2 * k]));
 		if (b.unaligned)
-			put(t, " unaligned=%u", b.unaligned);
+			fprintf(m, " unaligned=%u", b.unaligned);
 	}
-	put(t, "\n");
+	fprintf(m, "\n");
 	if (err)
-		put(t, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
+		fprintf(m, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
 		    path, strerror(-err));
 	free(b.ofs);
 	free(b.hole);
 	free(x);
 	(*described)++;
+	return b.oom ? -ENOMEM : 0;
 }
 
 int ralab_trace_annotate(const char *log, unsigned *nfiles,
 			 struct ralab_diag *diag)
 {
-	struct text t = { 0 };
 	unsigned n = 0, k, described = 0;
-	char **paths = NULL, *text;
-	size_t len;
+	char **paths = NULL, *text, *out = NULL;
+	size_t len, olen = 0;
 	int err, fd;
+	FILE *m;
 
 	fd = open(log, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -328,21 +276,23 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	free(text);
 	if (err)
 		return err;
-	for (k = 0; k < n; k++)
-		describe(&t, paths[k], &described);
+	m = open_memstream(&out, &olen);
+	err = m ? 0 : -ENOMEM;
+	for (k = 0; !err && k < n; k++)
+		err = describe(m, paths[k], &described);
 	for (k = 0; k < n; k++)
 		free(paths[k]);
 	free(paths);
-	if (t.oom) {
-		free(t.s);
+	if ((m && fclose(m)) || err) {
+		free(out);
 		return -ENOMEM;
 	}
 	fd = open(log, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0 || (t.len && write(fd, t.s, t.len) != (ssize_t)t.len))
+	if (fd < 0 || (olen && write(fd, out, olen) != (ssize_t)olen))
 		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
 	if (fd >= 0 && close(fd) && !err)
 		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
-	free(t.s);
+	free(out);
 	if (!err && nfiles)
 		*nfiles = described;
 	return err;

@@ -771,6 +771,17 @@ static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
  */
 #define LAYOUT_CHUNK (8ull << 20) /* bytes allocated at once, at most */
 
+/* A short name for a list of offsets (FNV-1a over the values). */
+static unsigned list_hash(const uint64_t *v, unsigned n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned k;
+
+	for (k = 0; k < n; k++)
+		h = (h ^ v[k]) * 0x100000001b3ull;
+	return (unsigned)(h ^ (h >> 32));
+}
+
 /* Where extent @j of @rf starts (j = nwant + 1: the file's end). */
 static uint64_t extent_start(const struct rfile *rf, uint64_t j)
 {
@@ -1974,26 +1985,14 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			char lay[24] = "";
 
 			/* A fragmented layout is a file of its own, kept too. */
-			if (f->nbrk) {
-				uint64_t h = 0xcbf29ce484222325ull;
-				unsigned k;
-
-				for (k = 0; k < f->nbrk; k++)
-					h = (h ^ f->brk[k]) * 0x100000001b3ull;
+			if (f->nbrk)
 				snprintf(lay, sizeof(lay), "-b%08x",
-					 (unsigned)(h ^ (h >> 32)));
-			} else if (c->extent_kb) {
+					 list_hash(f->brk, f->nbrk));
+			else if (c->extent_kb)
 				snprintf(lay, sizeof(lay), "-x%u", c->extent_kb);
-			}
-			if (f->nhole) {
-				uint64_t h = 0xcbf29ce484222325ull;
-				unsigned k;
-
-				for (k = 0; k < 2 * f->nhole; k++)
-					h = (h ^ f->hole[k]) * 0x100000001b3ull;
+			if (f->nhole)
 				snprintf(lay + strlen(lay), sizeof(lay) - strlen(lay),
-					 "-h%08x", (unsigned)(h ^ (h >> 32)));
-			}
+					 "-h%08x", list_hash(f->hole, 2 * f->nhole));
 			if (i)
 				snprintf(rf->path, sizeof(rf->path),
 					 "%s/data-%llu%s-%s.bin", r->mnt,

@@ -254,45 +254,73 @@ static int nargs(struct parser *p, const char *op, int have, int min, int max,
 	return 0;
 }
 
-/* A list of extent starts, "100K,1M,...", into *@out (malloc'ed). */
-static int parse_breaks(struct parser *p, const char *val, uint64_t **out,
-			unsigned *nout)
+/*
+ * A comma-separated list of sizes for setting @what into *@out
+ * (malloc'ed, *@nout items): "100K,1M,..." (@pairs false), or
+ * "1M+64K,4M+1M,..." as [start, end) pairs (@pairs true).
+ */
+static int parse_list(struct parser *p, const char *what, const char *val,
+		      bool pairs, uint64_t **out, unsigned *nout)
 {
 	char *buf = strdup(val), *tok, *save = NULL;
-	uint64_t *brk = NULL;
-	unsigned n = 0, cap = 0;
+	unsigned n = 0, cap = 0, w = pairs ? 2 : 1;
+	uint64_t *v = NULL;
 	int err = 0;
 
 	if (!buf)
 		return -ENOMEM;
 	for (tok = strtok_r(buf, ",", &save); tok && !err;
 	     tok = strtok_r(NULL, ",", &save)) {
+		char *plus = pairs ? strchr(tok, '+') : NULL;
+
+		if (pairs && !plus) {
+			err = perr(p, "%s: '%.*s' is not OFFSET+LENGTH (e.g. 1M+64K)",
+				   what, TOK(tok));
+			break;
+		}
+		if (plus)
+			*plus = '\0';
 		if (n == cap) {
 			uint64_t *b;
 
-			if (cap >= UINT32_MAX / 2) {
-				err = perr(p, "extent_breaks: too long a list");
+			if (cap >= UINT32_MAX / 4) {
+				err = perr(p, "%s: too long a list", what);
 				break;
 			}
 			cap = cap ? cap * 2 : 16;
-			b = realloc(brk, cap * sizeof(*b));
+			b = realloc(v, (size_t)w * cap * sizeof(*b));
 			if (!b) {
 				err = -ENOMEM;
 				break;
 			}
-			brk = b;
+			v = b;
 		}
-		err = arg_size(p, "extent_breaks", tok, &brk[n]);
+		err = arg_size(p, what, tok, &v[w * n]);
+		if (!err && plus &&
+		    !(err = arg_size(p, what, plus + 1, &v[w * n + 1]))) {
+			if (v[w * n + 1] > UINT64_MAX - v[w * n])
+				err = perr(p, "%s: %s+%s ends past 2^64", what,
+					   tok, plus + 1);
+			else
+				v[w * n + 1] += v[w * n];
+		}
 		n++;
 	}
 	free(buf);
 	if (err) {
-		free(brk);
+		free(v);
 		return err;
 	}
-	*out = brk;
+	*out = v;
 	*nout = n;
 	return 0;
+}
+
+/* A list of extent starts, "100K,1M,...", into *@out (malloc'ed). */
+static int parse_breaks(struct parser *p, const char *val, uint64_t **out,
+			unsigned *nout)
+{
+	return parse_list(p, "extent_breaks", val, false, out, nout);
 }
 
 /* Extent starts: ascending multiples of 4 KiB inside the file. */
@@ -316,59 +344,11 @@ static int check_breaks(struct parser *p, const struct wl_file *f,
 	return 0;
 }
 
-/* Holes, "1M+64K,4M+1M,...": OFF+LEN pairs into *@out (malloc'ed). */
+/* Holes, "1M+64K,4M+1M,...": [start, end) pairs into *@out (malloc'ed). */
 static int parse_holes(struct parser *p, const char *val, uint64_t **out,
 		       unsigned *nout)
 {
-	char *buf = strdup(val), *tok, *save = NULL;
-	uint64_t *h = NULL;
-	unsigned n = 0, cap = 0;
-	int err = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	for (tok = strtok_r(buf, ",", &save); tok && !err;
-	     tok = strtok_r(NULL, ",", &save)) {
-		char *plus = strchr(tok, '+');
-
-		if (!plus) {
-			err = perr(p, "holes: '%.*s' is not OFFSET+LENGTH (e.g. 1M+64K)",
-				   TOK(tok));
-			break;
-		}
-		*plus = '\0';
-		if (n == cap) {
-			uint64_t *b;
-
-			if (cap >= UINT32_MAX / 4) {
-				err = perr(p, "holes: too long a list");
-				break;
-			}
-			cap = cap ? cap * 2 : 16;
-			b = realloc(h, 2 * (size_t)cap * sizeof(*b));
-			if (!b) {
-				err = -ENOMEM;
-				break;
-			}
-			h = b;
-		}
-		if (!(err = arg_size(p, "holes", tok, &h[2 * n])) &&
-		    !(err = arg_size(p, "holes", plus + 1, &h[2 * n + 1]))) {
-			if (h[2 * n + 1] > UINT64_MAX - h[2 * n])
-				err = perr(p, "holes: %s+%s ends past 2^64", tok, plus + 1);
-			else
-				h[2 * n + 1] += h[2 * n];
-		}
-		n++;
-	}
-	free(buf);
-	if (err) {
-		free(h);
-		return err;
-	}
-	*out = h;
-	*nout = n;
-	return 0;
+	return parse_list(p, "holes", val, true, out, nout);
 }
 
 /* Holes: ascending, apart, on 4 KiB boundaries, inside the file. */

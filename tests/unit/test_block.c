@@ -96,6 +96,31 @@ static void record(void *arg, const struct ralab_event *ev)
 }
 
 /*
+ * A queue reporting to record(), on XFS or @ext4, with max_sectors_kb
+ * @msk_kb (0: the default) and, with @lat_ns, the device time model (one
+ * request at a time, each done @lat_ns after it starts).
+ */
+static int queue_for(struct blk_queue *q, bool ext4, uint32_t msk_kb,
+		     uint64_t lat_ns)
+{
+	struct ralab_config cfg;
+
+	ralab_config_default(&cfg);
+	cfg.fs = ext4 ? RALAB_FS_EXT4 : RALAB_FS_XFS;
+	if (msk_kb)
+		cfg.max_sectors_kb = msk_kb;
+	cfg.dev_latency_ns = lat_ns;
+	cfg.dev_queue_depth = 1;
+	memset(&st, 0, sizeof(st));
+	nevs = 0;
+	if (blk_queue_setup(q, &cfg) || (lat_ns && blk_queue_timing(q, &cfg)))
+		return -1;
+	q->st = &st;
+	q->emit = record;
+	return 0;
+}
+
+/*
  * Extents of 100 KiB: four order-2 folios over file bytes [64K, 128K); the
  * one at 96K runs across the extent end at 100K (file sector 200).  What
  * 6.18.44 did with the same folios (tests/cases/frag-40-*): XFS cuts the
@@ -110,7 +135,6 @@ static int test_extents(void)
 	const struct blk_layout every = { .n = 1, .every = 200 };
 	uint64_t done[4];
 	struct blk_queue q;
-	struct ralab_config cfg;
 	unsigned i, fs, t;
 
 	/* Both ways to say it: a list, and every 200 sectors. */
@@ -118,16 +142,7 @@ static int test_extents(void)
 		const struct blk_layout *l = t & 2 ? &every : &lay;
 
 		fs = t & 1;
-		ralab_config_default(&cfg);
-		cfg.fs = fs ? RALAB_FS_EXT4 : RALAB_FS_XFS;
-		cfg.dev_latency_ns = 1000;
-		cfg.dev_queue_depth = 1;
-		memset(&st, 0, sizeof(st));
-		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
-		ASSERT_EQ_U64(blk_queue_timing(&q, &cfg), 0);
-		q.st = &st;
-		q.emit = record;
-		nevs = 0;
+		ASSERT_EQ_U64(queue_for(&q, fs, 0, 1000), 0);
 		for (i = 0; i < 4; i++)
 			v[i] = (struct blk_vec){ 128 + 32 * i, 16384 };
 		ASSERT_EQ_U64(blk_submit_read(&q, l, v, 4, true, 0, done), 0);
@@ -162,13 +177,12 @@ static int test_extents(void)
  */
 static int test_holes(void)
 {
-	static const uint64_t hole1[] = { 40, 56, 0 }; /* + hcum */
-	static const uint64_t hole2[] = { 40, 56, 64, 96, 0, 16 };
+	static const uint64_t hole1[] = { 40, 56, 0, 16 }; /* + hcum */
+	static const uint64_t hole2[] = { 40, 56, 64, 96, 0, 16, 48 };
 	static const uint64_t brk[] = { 56 };
 	struct blk_vec v[4];
 	uint64_t done[4];
 	struct blk_queue q;
-	struct ralab_config cfg;
 	unsigned i, t;
 
 	for (t = 0; t < 4; t++) {
@@ -178,13 +192,7 @@ static int test_holes(void)
 		if (t & 2)
 			l = (struct blk_layout){ .brk = brk, .n = 1, .hole = hole1,
 						 .hcum = hole1 + 2, .nh = 1 };
-		ralab_config_default(&cfg);
-		cfg.fs = ext4 ? RALAB_FS_EXT4 : RALAB_FS_XFS;
-		memset(&st, 0, sizeof(st));
-		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
-		q.st = &st;
-		q.emit = record;
-		nevs = 0;
+		ASSERT_EQ_U64(queue_for(&q, ext4, 0, 0), 0);
 		for (i = 0; i < 4; i++)
 			v[i] = (struct blk_vec){ 32 * i, 16384 };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, v, 4, true, 0, done), 0);
@@ -212,19 +220,12 @@ static int test_holes(void)
 	 * XFS; a bio ended at the hole would give 0+40, 48+64, 112+16.
 	 */
 	for (t = 0; t < 2; t++) {
-		static const uint64_t hole3[] = { 40, 48, 0 };
+		static const uint64_t hole3[] = { 40, 48, 0, 8 };
 		const struct blk_layout l = { .hole = hole3, .hcum = hole3 + 2,
 					      .nh = 1 };
 		struct blk_vec w[16];
 
-		ralab_config_default(&cfg);
-		cfg.fs = t ? RALAB_FS_EXT4 : RALAB_FS_XFS;
-		cfg.max_sectors_kb = 32;
-		memset(&st, 0, sizeof(st));
-		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
-		q.st = &st;
-		q.emit = record;
-		nevs = 0;
+		ASSERT_EQ_U64(queue_for(&q, t, 32, 0), 0);
 		for (i = 0; i < 16; i++)
 			w[i] = (struct blk_vec){ 8 * i, 4096 };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, w, 16, true, 0, NULL), 0);
@@ -240,15 +241,7 @@ static int test_holes(void)
 		const struct blk_layout l = { .hole = hole2, .hcum = hole2 + 4,
 					      .nh = 2 };
 
-		ralab_config_default(&cfg);
-		cfg.dev_latency_ns = 1000;
-		cfg.dev_queue_depth = 1;
-		memset(&st, 0, sizeof(st));
-		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
-		ASSERT_EQ_U64(blk_queue_timing(&q, &cfg), 0);
-		q.st = &st;
-		q.emit = record;
-		nevs = 0;
+		ASSERT_EQ_U64(queue_for(&q, false, 0, 1000), 0);
 		for (i = 0; i < 4; i++)
 			v[i] = (struct blk_vec){ 32 * i, 16384 };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, v, 4, true, 0, done), 0);
