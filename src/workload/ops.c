@@ -99,8 +99,9 @@ void ralab_config_default(struct ralab_config *cfg)
 
 /*
  * Device presets.  "ideal" (the default) completes I/O at once, as the
- * recorded kernel cases behave wherever timing could matter, and keeps
- * the CPU costs, so threads still interleave; "loop" is the loop device
+ * recorded kernel cases behave wherever timing could matter but for a
+ * DONTNEED right after readahead (docs/design.md), and keeps the CPU
+ * costs, so threads still interleave; "loop" is the loop device
  * (direct I/O over a file on virtio) of the development machines, fitted
  * by 'ralab calibrate'; "nvme" and "hdd" are typical figures, not
  * measurements.

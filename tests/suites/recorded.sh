@@ -95,3 +95,19 @@ fi
 "$RALAB" diff --strict "$L/kernel.out.gz" "$T/lb.sim" > /dev/null 2>&1
 [ $? = 1 ] && ok "breaks unknown to the model differ" ||
 	bad "breaks unknown to the model differ" "sim without breaks_at matched"
+# DONTNEED right after readahead finds the readahead's folios under I/O
+# and the kernel keeps them (tests/cases/sweep-w10-*, sweep-x22-*: stored
+# with '# device: loop').  The time model must decide it: on the ideal
+# device, whose I/O is done at once, both cases lose the kernel's events.
+for c in tests/cases/sweep-w10-*/ tests/cases/sweep-x22-*/; do
+	n=$(basename "$c")
+	zcat "$c/kernel.out.gz" > "$T/dn.k"
+	"$RALAB" sim --trace --set device=ideal "$c/case.ops" > "$T/dn.i"
+	"$RALAB" sim --trace "$c/case.ops" > "$T/dn.l"
+	if "$RALAB" diff --strict "$T/dn.k" "$T/dn.l" > /dev/null &&
+	   ! "$RALAB" diff "$T/dn.k" "$T/dn.i" > "$T/dn.d"; then
+		ok "DONTNEED after readahead: in flight on loop, dropped on ideal ($n)"
+	else
+		bad "DONTNEED after readahead ($n)" "$(tail -3 "$T/dn.d")"
+	fi
+done
