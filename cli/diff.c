@@ -367,6 +367,64 @@ int cli_cmp_ignore(const char *cmd, struct cli_cmp *c, const char *field)
 	return 0;
 }
 
+/* The job an event line names (" job=NAME", its last field), or "". */
+static const char *job_of(const char *t)
+{
+	const char *p = strstr(t, " job=");
+
+	return p ? p + 5 : "";
+}
+
+static bool has_jobs(const struct output *o)
+{
+	unsigned s, i;
+
+	for (s = 0; s < S_NR; s++)
+		for (i = 0; i < o->nev[s]; i++)
+			if (*job_of(o->ev[s][i].text))
+				return true;
+	return false;
+}
+
+static int by_job(const void *x, const void *y)
+{
+	const struct line *a = x, *b = y;
+	int c = strcmp(job_of(a->text), job_of(b->text));
+
+	if (c)
+		return c;
+	return a->no < b->no ? -1 : a->no > b->no;
+}
+
+/*
+ * Several jobs: each job's events in its own order, the jobs one after
+ * another (by name).  How the jobs interleave is timing, in the kernel
+ * as in the model; what each job's reads make of the page cache is not
+ * (where the jobs do not share the pages they read).
+ */
+static void group_by_job(struct output *o)
+{
+	unsigned s;
+
+	for (s = 0; s < S_NR; s++)
+		if (o->nev[s])
+			qsort(o->ev[s], o->nev[s], sizeof(o->ev[s][0]), by_job);
+}
+
+/* Drop the job fields (in @o's own buffer). */
+static void strip_jobs(struct output *o)
+{
+	unsigned s, i;
+
+	for (s = 0; s < S_NR; s++)
+		for (i = 0; i < o->nev[s]; i++) {
+			char *p = strstr((char *)o->ev[s][i].text, " job=");
+
+			if (p)
+				*p = '\0';
+		}
+}
+
 /* Compare and report; frees both outputs. */
 static int compare(FILE *out, struct output *pa_, struct output *pb_,
 		   const struct cli_cmp *c, struct cli_verdict *v)
@@ -377,6 +435,15 @@ static int compare(FILE *out, struct output *pa_, struct output *pb_,
 	unsigned i;
 	int ret;
 
+	if (has_jobs(&a) && has_jobs(&b)) {
+		group_by_job(&a);
+		group_by_job(&b);
+		fprintf(out, "jobs: each job's events compared in order, job by job\n");
+	} else {
+		/* One side does not say (an older recording): in order. */
+		strip_jobs(&a);
+		strip_jobs(&b);
+	}
 	/*
 	 * A kernel before 6.18 has no readahead tracepoints: a recording
 	 * of one has page-cache events but no readahead ones.  Then the

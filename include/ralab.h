@@ -218,12 +218,19 @@ struct ralab_event {
 	uint64_t sector;     /* rq: first sector, from the file's start */
 	uint32_t nr_sectors; /* rq */
 	uint32_t readahead;  /* rq: 1 if REQ_RAHEAD ("RA"), else "R" */
+	/*
+	 * The job (thread) the event happened in, in a workload of several
+	 * jobs; NULL in a workload of one (borrowed: the workload's).
+	 * Printed as a last field, " job=NAME".
+	 */
+	const char *job;
 };
 
 /*
  * ralab_event_format - the event as the kernel's trace prints it, without
  * the line prefix and without dev/ino, e.g.
- * "page_cache_ra_order: index=0 order=0 size=4 async_size=3 ra_pages=32".
+ * "page_cache_ra_order: index=0 order=0 size=4 async_size=3 ra_pages=32",
+ * then " job=NAME" if @ev->job is set.
  * Return: the length snprintf() would return.
  */
 int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len);

@@ -67,7 +67,7 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 			.order = order,
 		};
 
-		s->on_event(s->event_arg, &ev);
+		sim_emit(s, &ev);
 	}
 	/* A page wholly past EOF is zeroed by ->read_folio without I/O. */
 	if (index * RALAB_PAGE_SIZE < isize) {

@@ -16,10 +16,19 @@
 /* ext4 with 4 KiB blocks: 2^32 - 1 blocks; XFS: MAX_LFS_FILESIZE. */
 #define EXT4_S_MAXBYTES 17592186040320ull
 
-static void emit(struct sim *s, const struct ralab_event *ev)
+void sim_emit(struct sim *s, const struct ralab_event *ev)
 {
-	if (s->on_event)
-		s->on_event(s->event_arg, ev);
+	struct ralab_event tagged;
+
+	if (!s->on_event)
+		return;
+	if (s->nr_jobs > 1 && s->cur && s->cur->job) {
+		/* Jobs interleave by timing: say whose event it is. */
+		tagged = *ev;
+		tagged.job = s->cur->job->def->name;
+		ev = &tagged;
+	}
+	s->on_event(s->event_arg, ev);
 }
 
 static pgoff_t m_next_miss(void *m, pgoff_t index, unsigned long max_scan)
@@ -214,7 +223,7 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 			.order = order,
 		};
 
-		s->on_event(s->event_arg, &ev);
+		sim_emit(s, &ev);
 	}
 	w->batch[w->nr_batch++] = f;
 	return 0;
@@ -277,7 +286,7 @@ static void m_trace(void *m, const struct ralab_event *ev)
 	default: break;
 	}
 	ra_window_account(s->st, ev, &s->win_in_order);
-	emit(s, ev);
+	sim_emit(s, ev);
 }
 
 static const struct ra_mapping_ops sim_mapping_ops = {
@@ -292,7 +301,7 @@ static const struct ra_mapping_ops sim_mapping_ops = {
 
 static void blk_emit(void *arg, const struct ralab_event *ev)
 {
-	emit(arg, ev);
+	sim_emit(arg, ev);
 }
 
 int sim_init(struct sim *s, const struct ralab_config *cfg,

@@ -182,6 +182,8 @@ struct sim {
 };
 
 void sim_yield(struct sim *s);
+/* Hand @ev to the run's callback, tagged with the job in several. */
+void sim_emit(struct sim *s, const struct ralab_event *ev);
 
 /*
  * The current worker spends @ns of CPU time.  A ring job's worker does

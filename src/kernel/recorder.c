@@ -35,6 +35,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -128,6 +129,8 @@ struct rec {
 	bool win_in_order;  /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
 	pthread_mutex_t lock; /* diag, for jobs running as threads */
+	/* Each job's thread, to tell whose events are whose (several jobs). */
+	int job_tid[MAX_JOBS];
 };
 
 static int rerr(struct rec *r, int err, const char *fmt, ...)
@@ -1484,6 +1487,7 @@ static void *job_thread(void *arg)
 {
 	struct rjob *j = arg;
 
+	j->r->job_tid[j->job] = (int)syscall(SYS_gettid);
 	j->err = run_job(j);
 	return NULL;
 }
@@ -1504,15 +1508,20 @@ static int run_group(struct rec *r, struct rrun *run, struct rjob *jobs,
 		 b = end < wl->nr_jobs ? wl->jobs[end].first_op : wl->nr_ops;
 	pthread_t tid[MAX_JOBS];
 	unsigned i, started = 0;
+	bool alone = end - first == 1;
 	int err = 0;
 
-	if (end - first == 1)
+	if (alone && wl->nr_jobs == 1)
 		return run_job(&jobs[first]);
-	for (i = a; i < b && !err; i++)
+	/*
+	 * A job alone in its group runs as before, but in a thread of its
+	 * own: the trace tells the jobs' events apart by thread.
+	 */
+	for (i = a; i < b && !err && !alone; i++)
 		if (wl->ops[i].kind == OP_OPEN)
 			err = open_fd(r, run->fds, &wl->ops[i]);
 	for (i = first; i < end && !err; i++) {
-		jobs[i].threaded = true;
+		jobs[i].threaded = !alone;
 		if (pthread_create(&tid[i], NULL, job_thread, &jobs[i]))
 			err = rerr(r, -EAGAIN, "cannot start a thread for job '%s'",
 				   wl->jobs[i].name);
@@ -1524,7 +1533,7 @@ static int run_group(struct rec *r, struct rrun *run, struct rjob *jobs,
 		if (!err)
 			err = jobs[i].err;
 	}
-	for (i = a; i < b; i++)
+	for (i = a; i < b && !alone; i++)
 		if (wl->ops[i].kind == OP_CLOSE && run->fds[wl->ops[i].fd] >= 0) {
 			close(run->fds[wl->ops[i].fd]);
 			run->fds[wl->ops[i].fd] = -1;
@@ -1668,6 +1677,41 @@ static bool from_us(const char *line)
 	       tgid == (int)getpid();
 }
 
+/*
+ * The job whose thread wrote a trace line ("comm-PID [cpu]" or, with
+ * options/record-tgid, "comm-PID (tgid) [cpu]"), or NULL.
+ */
+static const char *job_of_line(const struct rec *r, const char *line)
+{
+	const char *p = strstr(line, "] "), *e;
+	unsigned i;
+	int pid = 0, mul = 1;
+
+	/* Back from the CPU's "[": over it, the tgid, to the PID. */
+	while (p && p > line && *p != '[')
+		p--;
+	while (p && p > line && p[-1] == ' ')
+		p--;
+	if (p && p > line && p[-1] == ')') {
+		while (p > line && *p != '(')
+			p--;
+		while (p > line && p[-1] == ' ')
+			p--;
+	}
+	if (!p || p == line)
+		return NULL;
+	for (e = p; e > line && e[-1] >= '0' && e[-1] <= '9' && mul < 100000000; e--) {
+		pid += (e[-1] - '0') * mul;
+		mul *= 10;
+	}
+	if (e == p || e == line || e[-1] != '-')
+		return NULL;
+	for (i = 0; i < r->wl->nr_jobs && i < MAX_JOBS; i++)
+		if (r->job_tid[i] == pid)
+			return r->wl->jobs[i].name;
+	return NULL;
+}
+
 static int parse_line(struct rec *r, char *line)
 {
 	struct ralab_event ev;
@@ -1748,6 +1792,8 @@ static int parse_line(struct rec *r, char *line)
 	} else {
 		return 0;
 	}
+	if (r->wl->nr_jobs > 1)
+		ev.job = job_of_line(r, line);
 	deliver(r, &ev);
 	return 0;
 }

@@ -9,7 +9,7 @@
 
 #include "ralab.h"
 
-int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
+static int event_text(const struct ralab_event *ev, char *buf, size_t len)
 {
 	switch (ev->type) {
 	case RALAB_EV_SYNC_RA:
@@ -52,6 +52,18 @@ int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
 				ev->nr_sectors);
 	}
 	return snprintf(buf, len, "unknown_event");
+}
+
+int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
+{
+	int n = event_text(ev, buf, len);
+
+	/* Several jobs: which one, so that a diff can compare job by job. */
+	if (ev->job && n >= 0)
+		n += snprintf((size_t)n < len ? buf + n : NULL,
+			      (size_t)n < len ? len - (size_t)n : 0,
+			      " job=%s", ev->job);
+	return n;
 }
 
 /* What a window is: see src/report/window.h. */

@@ -209,7 +209,9 @@ nreal=0
 for f in tests/fio/real/*.fio; do
 	n=${f%.fio}; name=$(basename "$n")
 	nreal=$((nreal + 1))
-	"$RALAB" sim --trace "$f" 2> "$T/real.err" | grep -E '^(page_cache|mm_filemap|block_rq)' > "$T/real.sim"
+	# fio's own runs were recorded without job= fields.
+	"$RALAB" sim --trace "$f" 2> "$T/real.err" | grep -E '^(page_cache|mm_filemap|block_rq)' |
+		sed 's/ job=[^ ]*$//' > "$T/real.sim"
 	zcat "$n.events.gz" > "$T/real.k"
 	if grep -q '^; compare: multiset' "$f"; then
 		sed 's/ prev_pos=[-0-9]*//' "$T/real.sim" | sort > "$T/real.a"
@@ -236,7 +238,7 @@ for kv in 6.1 6.8 6.12; do
 		name=$(basename "$g" .events.gz); f=tests/fio/real/$name.fio
 		nold=$((nold + 1))
 		"$RALAB" sim --policy "linux-$kv" --trace "$f" 2> "$T/old.err" |
-			grep -E '^(mm_filemap|block_rq)' > "$T/old.a"
+			grep -E '^(mm_filemap|block_rq)' | sed 's/ job=[^ ]*$//' > "$T/old.a"
 		zcat "$g" > "$T/old.b"
 		if grep -q '^; compare: multiset' "$f"; then
 			sort -o "$T/old.a" "$T/old.a"; sort -o "$T/old.b" "$T/old.b"

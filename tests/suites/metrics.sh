@@ -120,17 +120,24 @@ n = bad = 0
 for c in open(T + "/win.list").read().split():
     name = c.rstrip("/").split("/")[-1]
     got = [tuple(w) for w in json.load(open(f"{T}/win.{name}.json"))["ra_windows"]]
-    want, in_order = [], False
+    # Several jobs (job= fields): each job's calls in its order; the jobs
+    # interleave by timing, so the series is compared as a multiset.
+    want, in_order, jobs = [], {}, False
     for line in gzip.open(c + "kernel.out.gz", "rt"):
+        m = re.search(r" job=(\S+)$", line)
+        job = m.group(1) if m else ""
+        jobs = jobs or bool(m)
         if line.startswith(("page_cache_sync_ra:", "page_cache_async_ra:")):
-            in_order = False
+            in_order[job] = False
         elif line.startswith("page_cache_ra_order:"):
-            in_order = True
+            in_order[job] = True
             f = dict(re.findall(r"(\w+)=(\d+)", line))
             want.append((int(f["index"]), int(f["size"])))
-        elif line.startswith("page_cache_ra_unbounded:") and not in_order:
+        elif line.startswith("page_cache_ra_unbounded:") and not in_order.get(job):
             f = dict(re.findall(r"(\w+)=(\d+)", line))
             want.append((int(f["index"]), int(f["nr_to_read"])))
+    if jobs:
+        got, want = sorted(got), sorted(want)
     n += 1
     hist = {}
     for _, pages in want:

@@ -111,3 +111,27 @@ for c in tests/cases/sweep-w10-*/ tests/cases/sweep-x22-*/; do
 		bad "DONTNEED after readahead ($n)" "$(tail -3 "$T/dn.d")"
 	fi
 done
+# Several jobs: every event names its job (job=NAME), and diff compares
+# each job's events in order, job by job, since how threads interleave is
+# timing.  The recorded jobs-* cases (threads on pages no other job reads)
+# match strictly above; here the grouping itself: the same events in
+# another interleaving match, one job's events out of order do not.
+J=tests/cases/jobs-3files-seq-rand-mmap
+"$RALAB" sim --trace "$J/case.ops" > "$T/j.out" 2>/dev/null
+# Every job c event moved to the end: another interleaving.
+awk '/ job=c$/ { c[n++] = $0; next } { print } END { for (i = 0; i < n; i++) print c[i] }' "$T/j.out" > "$T/j.moved"
+# Two folio events of job b swapped: the same counts, another order.
+awk '/^mm_filemap.* job=b$/ && !done { if (held == "") { held = $0; next } print; print held; done = 1; next } { print }' "$T/j.out" > "$T/j.swapped"
+if ! cmp -s "$T/j.out" "$T/j.moved" &&
+   "$RALAB" diff --strict "$T/j.out" "$T/j.moved" > "$T/j.d1" &&
+   grep -q '^jobs: each job' "$T/j.d1" &&
+   ! "$RALAB" diff --strict "$T/j.out" "$T/j.swapped" > "$T/j.d2" &&
+   grep -q '^folio stream: DIFFER' "$T/j.d2" && grep -q 'job=b' "$T/j.d2"; then
+	ok "diff compares several jobs job by job"
+else
+	bad "diff compares several jobs job by job" "$(cat "$T/j.d1" "$T/j.d2" 2>/dev/null | head -20)"
+fi
+# Without job fields on one side (a recording made before them), in order.
+sed 's/ job=[^ ]*$//' "$T/j.out" > "$T/j.plain"
+"$RALAB" diff --strict "$T/j.plain" "$T/j.out" > "$T/j.d3" && ! grep -q '^jobs:' "$T/j.d3" &&
+	ok "diff without job fields on one side" || bad "diff without job fields on one side" "$(cat "$T/j.d3")"
