@@ -67,7 +67,8 @@ int cli_diff(int argc, char **argv);
 struct cli_windows {
 	struct { uint64_t index, pages; } *w;
 	size_t n, cap;
-	bool in_order, truncated, trace;
+	struct ralab_window_state ws;
+	bool truncated, trace;
 };
 
 /*

@@ -107,6 +107,9 @@ static void usage_check(FILE *out)
 		"\n"
 		"options:\n"
 		"  --strict            the folio and request streams must match too\n"
+		"  --set KEY=VALUE     override a header value, as in 'ralab sim'\n"
+		"                      (a recorded case: for the model only, e.g.\n"
+		"                      device=loop, whose I/O takes time)\n"
 		"  --ignore FIELD      compare the readahead events without FIELD\n"
 		"                      (prev_pos, mmap_miss, ...; repeatable); on 6.1\n"
 		"                      kernels prev_pos is left out of cases recorded\n"
@@ -430,6 +433,8 @@ int cli_check(int argc, char **argv)
 	char **reports = NULL, **ops = NULL, **rec = NULL;
 	unsigned nv = 0, ncases = 0, c;
 	struct cli_cmp cmp = { 0 }, live_cmp;
+	const char *sets[64]; /* borrowed from argv */
+	unsigned nsets = 0, k;
 	bool strict = false;
 	int i, ret = 0;
 
@@ -453,10 +458,18 @@ int cli_check(int argc, char **argv)
 		} else if (!strcmp(a, "--strict")) {
 			strict = true;
 		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--policy") ||
-			   !strcmp(a, "--format") || !strcmp(a, "--ignore")) {
+			   !strcmp(a, "--format") || !strcmp(a, "--ignore") ||
+			   !strcmp(a, "--set")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab check: %s needs a value\n", a);
 				ret = 2;
+			} else if (a[2] == 's') {
+				if (nsets == sizeof(sets) / sizeof(sets[0])) {
+					fprintf(stderr, "ralab check: too many --set options\n");
+					ret = 2;
+				} else {
+					sets[nsets++] = argv[++i];
+				}
 			} else if (a[2] == 'i') {
 				ret = cli_cmp_ignore("check", &cmp, argv[++i]);
 			} else if (a[2] == 'w') {
@@ -527,6 +540,12 @@ int cli_check(int argc, char **argv)
 			ret = 2;
 			goto out;
 		}
+		for (k = 0; k < nsets; k++)
+			if (cli_apply_set(wl, sets[k])) {
+				ralab_workload_free(wl);
+				ret = 2;
+				goto out;
+			}
 		ralab_workload_free(wl);
 	}
 	if (fmt != CLI_FMT_TEXT) {
@@ -560,6 +579,9 @@ int cli_check(int argc, char **argv)
 			ret = 2;
 			goto out;
 		}
+		/* Checked above; a recorded case's recording stays as it is. */
+		for (k = 0; k < nsets; k++)
+			cli_apply_set(wl, sets[k]);
 		kf = open_memstream(&ktext, &klen);
 		sf = open_memstream(&stext, &slen);
 		if (!kf || !sf) {

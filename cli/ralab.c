@@ -255,7 +255,7 @@ void cli_print_jobs(FILE *out, const struct ralab_stats *st, bool waits)
 void cli_collect_window(void *arg, const struct ralab_event *ev)
 {
 	struct cli_windows *cw = arg;
-	uint64_t pages = ralab_event_window(ev, &cw->in_order);
+	uint64_t pages = ralab_event_window(ev, &cw->ws);
 
 	if (cw->trace)
 		cli_print_event(stdout, ev);

@@ -35,7 +35,7 @@ struct series {
 	double order_sum[BUCKETS];
 	uint64_t order_pages[BUCKETS];
 	uint64_t file_pages;
-	bool in_order; /* ralab_event_window()'s state */
+	struct ralab_window_state ws; /* ralab_event_window()'s state */
 	struct ralab_stats st;
 };
 
@@ -54,7 +54,7 @@ static void on_event(void *arg, const struct ralab_event *ev)
 		}
 		return;
 	}
-	size = ralab_event_window(ev, &s->in_order);
+	size = ralab_event_window(ev, &s->ws);
 	if (!size)
 		return;
 	if (s->n == s->cap) {

@@ -235,14 +235,28 @@ struct ralab_event {
  */
 int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len);
 
+#define RALAB_MAX_JOBS 64
+
+/*
+ * struct ralab_window_state - ralab_event_window()'s state over an event
+ * stream, zeroed at the start.  Per job: the events of several jobs
+ * interleave, and an ra_order and its fallback are one job's.
+ */
+struct ralab_window_state {
+	const char *job[RALAB_MAX_JOBS]; /* borrowed from the events */
+	bool in_order[RALAB_MAX_JOBS + 1]; /* [0]: events without a job */
+	unsigned nr_jobs;
+};
+
 /*
  * ralab_event_window - the readahead window @ev opens, in pages, or 0.
  * A window is page_cache_ra_order's size, or page_cache_ra_unbounded's
  * nr_to_read when it is a call of its own; an ra_unbounded after an
- * ra_order in the same sync/async call is that window's fallback.
- * @in_order: the caller's state over the event stream; false at the start.
+ * ra_order in the same sync/async call (of the same job) is that window's
+ * fallback.
  */
-uint64_t ralab_event_window(const struct ralab_event *ev, bool *in_order);
+uint64_t ralab_event_window(const struct ralab_event *ev,
+			    struct ralab_window_state *ws);
 
 typedef void (*ralab_event_fn)(void *arg, const struct ralab_event *ev);
 
@@ -262,8 +276,6 @@ const char *ralab_patch_policy(unsigned i); /* the policy it applies to */
 
 /* ---------------------------------------------------------------------- */
 /* Running a workload.                                                    */
-
-#define RALAB_MAX_JOBS 64
 
 /* Time figures of one job (a 'job' section of the case). */
 struct ralab_job_stats {

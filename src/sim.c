@@ -285,7 +285,15 @@ static void m_trace(void *m, const struct ralab_event *ev)
 	case RALAB_EV_RA_UNBOUNDED: s->st->ra_unbounded++; break;
 	default: break;
 	}
-	ra_window_account(s->st, ev, &s->win_in_order);
+	if (s->nr_jobs > 1 && s->cur && s->cur->job) {
+		/* The job's, as the event it emits says. */
+		struct ralab_event tagged = *ev;
+
+		tagged.job = s->cur->job->def->name;
+		ra_window_account(s->st, &tagged, &s->win);
+	} else {
+		ra_window_account(s->st, ev, &s->win);
+	}
 	sim_emit(s, ev);
 }
 

@@ -175,7 +175,7 @@ struct sim {
 	struct sim_job *jobs;
 	unsigned nr_jobs;
 	bool multi;              /* more than one worker: switch */
-	bool win_in_order;       /* ra_window_account()'s state */
+	struct ralab_window_state win; /* ra_window_account()'s state */
 	uint64_t alloc_rng;      /* alloc_fail_ppm's generator state */
 	int host_err;            /* -ENOMEM: the host ran out, not the model */
 	ucontext_t sched;

@@ -126,7 +126,7 @@ struct rec {
 	bool kprobes; /* ours are defined (group ralab_PID) */
 	char comm[16]; /* this process's, for the kprobe filter */
 	unsigned long buf_kb; /* the trace buffer per CPU */
-	bool win_in_order;  /* ra_window_account()'s state */
+	struct ralab_window_state win; /* ra_window_account()'s state */
 	unsigned kdev;      /* kernel dev_t encoding: major << 20 | minor */
 	pthread_mutex_t lock; /* diag, for jobs running as threads */
 	/* Each job's thread, to tell whose events are whose (several jobs). */
@@ -1657,7 +1657,7 @@ static void deliver(struct rec *r, const struct ralab_event *ev)
 		st->rq_size_hist[blk_rq_bucket(ev->nr_sectors)]++;
 		break;
 	}
-	ra_window_account(st, ev, &r->win_in_order);
+	ra_window_account(st, ev, &r->win);
 	if (r->opts && r->opts->on_event)
 		r->opts->on_event(r->opts->event_arg, ev);
 }

@@ -6,6 +6,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ralab.h"
 
@@ -67,8 +68,28 @@ int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
 }
 
 /* What a window is: see src/report/window.h. */
-uint64_t ralab_event_window(const struct ralab_event *ev, bool *in_order)
+/* @ws's flag for @ev's job (a new slot for a job not seen yet). */
+static bool *window_flag(struct ralab_window_state *ws,
+			 const struct ralab_event *ev)
 {
+	unsigned i;
+
+	if (!ev->job)
+		return &ws->in_order[0];
+	for (i = 0; i < ws->nr_jobs; i++)
+		if (ws->job[i] == ev->job || !strcmp(ws->job[i], ev->job))
+			return &ws->in_order[i + 1];
+	if (ws->nr_jobs == RALAB_MAX_JOBS)
+		return &ws->in_order[0];
+	ws->job[ws->nr_jobs] = ev->job;
+	return &ws->in_order[++ws->nr_jobs];
+}
+
+uint64_t ralab_event_window(const struct ralab_event *ev,
+			    struct ralab_window_state *ws)
+{
+	bool *in_order = window_flag(ws, ev);
+
 	switch (ev->type) {
 	case RALAB_EV_SYNC_RA:
 	case RALAB_EV_ASYNC_RA:

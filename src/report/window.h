@@ -29,12 +29,12 @@ static inline unsigned ra_window_bucket(uint64_t pages)
 	return k < RALAB_WIN_BUCKETS ? k : RALAB_WIN_BUCKETS - 1;
 }
 
-/* Account @ev in @st->ra_window_hist; @in_order as ralab_event_window(). */
+/* Account @ev in @st->ra_window_hist; @ws as ralab_event_window(). */
 static inline void ra_window_account(struct ralab_stats *st,
 				     const struct ralab_event *ev,
-				     bool *in_order)
+				     struct ralab_window_state *ws)
 {
-	uint64_t pages = ralab_event_window(ev, in_order);
+	uint64_t pages = ralab_event_window(ev, ws);
 
 	if (pages)
 		st->ra_window_hist[ra_window_bucket(pages)]++;
