@@ -47,7 +47,8 @@ kernel_suite() {
 
 	# A fio job file, strace logs of real programs and an iolog, replayed.
 	zcat tests/traces/sqlite-100mb-query.strace.gz > "$T/sqlite.strace"
-	for c in tests/fio/mixed-small.fio tests/traces/cp-20mb.strace \
+	for c in tests/fio/mixed-small.fio tests/fio/concurrent-4x-seq.fio \
+		 tests/fio/concurrent-mixed.fio tests/traces/cp-20mb.strace \
 		 tests/traces/tar-40-files.strace "$T/sqlite.strace" \
 		 tests/traces/fio-randread-16k.iolog3; do
 		if kcheck "$c"; then
