@@ -16,19 +16,27 @@
 /* ext4 with 4 KiB blocks: 2^32 - 1 blocks; XFS: MAX_LFS_FILESIZE. */
 #define EXT4_S_MAXBYTES 17592186040320ull
 
+/*
+ * @ev as the run reports it: in a workload of several jobs, which
+ * interleave by timing, tagged with the running job (a copy in @buf).
+ */
+static const struct ralab_event *tag(const struct sim *s,
+				     const struct ralab_event *ev,
+				     struct ralab_event *buf)
+{
+	if (s->nr_jobs < 2 || !s->cur || !s->cur->job)
+		return ev;
+	*buf = *ev;
+	buf->job = s->cur->job->def->name;
+	return buf;
+}
+
 void sim_emit(struct sim *s, const struct ralab_event *ev)
 {
-	struct ralab_event tagged;
+	struct ralab_event buf;
 
-	if (!s->on_event)
-		return;
-	if (s->nr_jobs > 1 && s->cur && s->cur->job) {
-		/* Jobs interleave by timing: say whose event it is. */
-		tagged = *ev;
-		tagged.job = s->cur->job->def->name;
-		ev = &tagged;
-	}
-	s->on_event(s->event_arg, ev);
+	if (s->on_event)
+		s->on_event(s->event_arg, tag(s, ev, &buf));
 }
 
 static pgoff_t m_next_miss(void *m, pgoff_t index, unsigned long max_scan)
@@ -277,6 +285,7 @@ static void m_trace(void *m, const struct ralab_event *ev)
 {
 	struct sim_inode *in = m;
 	struct sim *s = in->sim;
+	struct ralab_event buf;
 
 	switch (ev->type) {
 	case RALAB_EV_SYNC_RA: s->st->sync_ra++; break;
@@ -285,15 +294,7 @@ static void m_trace(void *m, const struct ralab_event *ev)
 	case RALAB_EV_RA_UNBOUNDED: s->st->ra_unbounded++; break;
 	default: break;
 	}
-	if (s->nr_jobs > 1 && s->cur && s->cur->job) {
-		/* The job's, as the event it emits says. */
-		struct ralab_event tagged = *ev;
-
-		tagged.job = s->cur->job->def->name;
-		ra_window_account(s->st, &tagged, &s->win);
-	} else {
-		ra_window_account(s->st, ev, &s->win);
-	}
+	ra_window_account(s->st, tag(s, ev, &buf), &s->win);
 	sim_emit(s, ev);
 }
 

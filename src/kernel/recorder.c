@@ -1707,7 +1707,7 @@ static const char *job_of_line(const struct rec *r, const char *line)
 	if (e == p || e == line || e[-1] != '-')
 		return NULL;
 	for (i = 0; i < r->wl->nr_jobs && i < MAX_JOBS; i++)
-		if (r->job_tid[i] == pid)
+		if (r->job_tid[i] && r->job_tid[i] == pid)
 			return r->wl->jobs[i].name;
 	return NULL;
 }

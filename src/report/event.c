@@ -67,7 +67,6 @@ int ralab_event_format(const struct ralab_event *ev, char *buf, size_t len)
 	return n;
 }
 
-/* What a window is: see src/report/window.h. */
 /* @ws's flag for @ev's job (a new slot for a job not seen yet). */
 static bool *window_flag(struct ralab_window_state *ws,
 			 const struct ralab_event *ev)
@@ -85,6 +84,7 @@ static bool *window_flag(struct ralab_window_state *ws,
 	return &ws->in_order[++ws->nr_jobs];
 }
 
+/* What a window is: see src/report/window.h. */
 uint64_t ralab_event_window(const struct ralab_event *ev,
 			    struct ralab_window_state *ws)
 {
