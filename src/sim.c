@@ -295,7 +295,8 @@ static void m_trace(void *m, const struct ralab_event *ev)
 	default: break;
 	}
 	ra_window_account(s->st, tag(s, ev, &buf), &s->win);
-	sim_emit(s, ev);
+	if (s->on_event)
+		sim_emit(s, ev);
 }
 
 static const struct ra_mapping_ops sim_mapping_ops = {
