@@ -325,6 +325,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
 	s->policy = policy;
+	s->read_pagewise = policy->flags & RA_POLICY_READ_PAGEWISE;
 	s->st = st;
 	s->on_event = on_event;
 	s->event_arg = event_arg;

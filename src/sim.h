@@ -153,6 +153,8 @@ struct sim_worker {
 struct sim {
 	struct ralab_config cfg;
 	const struct ralab_policy_ops *policy;
+	/* policy->flags & RA_POLICY_READ_PAGEWISE, for filemap_read_fast() */
+	bool read_pagewise;
 	unsigned long patches; /* readahead_control.patches for every call */
 	unsigned batch_size;   /* folios per filemap_get_read_batch() */
 	struct blk_queue q;
@@ -359,7 +361,7 @@ filemap_read_fast(struct sim *s, struct sim_file *f, int64_t pos,
 	struct folio *hit;
 
 	if (!count || (uint64_t)pos + count > in->mapping.i_size ||
-	    (s->policy->flags & RA_POLICY_READ_PAGEWISE))
+	    s->read_pagewise)
 		return false;
 	hit = in->last_hit;
 	if (!hit || index - hit->index >= folio_nr_pages(hit))
