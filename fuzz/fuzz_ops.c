@@ -14,11 +14,25 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Every event formatted, as --trace prints it, and its window followed. */
+static void on_event(void *arg, const struct ralab_event *ev)
+{
+	struct ralab_window_state *ws = arg;
+	char buf[256];
+	int n = ralab_event_format(ev, buf, sizeof(buf));
+
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		__builtin_trap();
+	ralab_event_window(ev, ws);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d;
 	struct ralab_stats st;
+	struct ralab_window_state ws = { 0 };
+	struct ralab_run_opts ro = { .on_event = on_event, .event_arg = &ws };
 	uint64_t work = 0;
 	unsigned i;
 	int err;
@@ -42,8 +56,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 wl->cfg.file_size;
 
 		/* Reads to the end of another file count by its size. */
-		work += op->to_eof ? fsize / (op->len ? op->len : 1) + 1
-				   : op->count + 1;
+		if (op->kind == OP_TOUCH) /* a byte every count bytes */
+			work += op->len / (op->count ? op->count : 1) + 1;
+		else
+			work += op->to_eof ? fsize / (op->len ? op->len : 1) + 1
+					   : op->count + 1;
 	}
 	if (work > 20000)
 		goto out;
@@ -59,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (wl->cfg.cpu_syscall_ns < 100)
 			j->repeat = false;
 	}
-	ralab_run(wl, NULL, &st);
+	ralab_run(wl, &ro, &st);
 out:
 	ralab_workload_free(wl);
 	return 0;
