@@ -294,9 +294,11 @@ static void m_trace(void *m, const struct ralab_event *ev)
 	case RALAB_EV_RA_UNBOUNDED: s->st->ra_unbounded++; break;
 	default: break;
 	}
-	ra_window_account(s->st, tag(s, ev, &buf), &s->win);
+	/* Tagged once, for the window count and the callback alike. */
+	ev = tag(s, ev, &buf);
+	ra_window_account(s->st, ev, &s->win);
 	if (s->on_event)
-		sim_emit(s, ev);
+		s->on_event(s->event_arg, ev);
 }
 
 static const struct ra_mapping_ops sim_mapping_ops = {

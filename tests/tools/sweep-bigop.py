@@ -3,6 +3,8 @@
 # docs/design.md, physical page merging).
 # Usage: sweep-bigop.py SEED COUNT OUTDIR -> OUTDIR/big-NN-FS-raR-mskM/case.ops
 import random, sys, os
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep_case import write_case
 seed = int(sys.argv[1]); n = int(sys.argv[2]); out = sys.argv[3]
 R = random.Random(seed)
 M = 1 << 20
@@ -30,9 +32,5 @@ for i in range(n):
         else:
             off = R.randrange(0, (size - big) // 4096) * 4096
             ops.append('mmap-read %d %d %d' % (off, big, R.choice([4096, 65536, 2 * M])))
-    d = '%s/big-%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk)
-    os.makedirs(d, exist_ok=True)
-    with open(d + '/case.ops', 'w') as f:
-        f.write('# seed %d case %d\n' % (seed, i))
-        f.write('# fs: %s\n# file_size: %d\n# read_ahead_kb: %d\n# max_sectors_kb: %d\n' % (fs, size, ra, msk))
-        f.write('\n'.join(ops) + '\n')
+    write_case('%s/big-%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
+               'seed %d case %d' % (seed, i), fs, size, ra, msk, ops)

@@ -3,6 +3,8 @@
 # cases; docs/design.md, concurrent runs): two to four jobs, each on a
 # file of its own.  Usage: sweep-jobs.py SEED COUNT OUTDIR
 import random, sys, os
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep_case import write_case
 seed = int(sys.argv[1]); n = int(sys.argv[2]); out = sys.argv[3]
 R = random.Random(seed)
 M = 1 << 20
@@ -17,7 +19,7 @@ for i in range(n):
     msk = R.choice([64, 128, 256, 512])
     nj = R.randrange(2, 5)
     sizes = [R.choice([8 * M, 16 * M, 32 * M, 64 * M, 20 * M + 1234]) for _ in range(nj)]
-    lines = ['# fs: %s' % fs, '# file_size: %d' % sizes[0], '# read_ahead_kb: %d' % ra, '# max_sectors_kb: %d' % msk]
+    lines = []
     for j in range(1, nj):
         lines.append('file f%d %d' % (j, sizes[j]))
     for j in range(nj):
@@ -46,6 +48,5 @@ for i in range(n):
             else:
                 off = R.randrange(0, size // 4096) * 4096
                 lines.append('mmap-read %d %d %d' % (off, min(unal(4 << 20), size - off), R.choice([4096, 65536])))
-    d = '%s/mj-%02d-%s-ra%d-msk%d-j%d' % (out, i, fs, ra, msk, nj)
-    os.makedirs(d, exist_ok=True)
-    open(d + '/case.ops', 'w').write('\n'.join(lines) + '\n')
+    write_case('%s/mj-%02d-%s-ra%d-msk%d-j%d' % (out, i, fs, ra, msk, nj),
+               None, fs, sizes[0], ra, msk, lines)

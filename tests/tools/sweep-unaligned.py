@@ -5,6 +5,8 @@
 # Each case was then recorded twice ('ralab check --strict CASE.ops',
 # 'ralab kernel --trace CASE.ops | gzip > kernel.out.gz').
 import random, sys, os
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep_case import write_case
 seed = int(sys.argv[1]); n = int(sys.argv[2]); out = sys.argv[3]
 R = random.Random(seed)
 def unal(maxv):
@@ -48,9 +50,6 @@ for i in range(n):
         else:
             off = R.randrange(0, size // 4096) * 4096
             ops.append('mmap-read %d %d %d' % (off, min(unal(2 << 20), size - off), R.choice([4096, 8192, 65536, 4096 * 33])))
-    d = '%s/s8-%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk)
-    os.makedirs(d, exist_ok=True)
-    with open(d + '/case.ops', 'w') as f:
-        f.write('# Sweep 8 (2026-12-01): unaligned reads, partial DONTNEED and fadvise, seed %d case %d\n' % (seed, i))
-        f.write('# fs: %s\n# file_size: %d\n# read_ahead_kb: %d\n# max_sectors_kb: %d\n' % (fs, size, ra, msk))
-        f.write('\n'.join(ops) + '\n')
+    write_case('%s/s8-%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
+               'Sweep 8 (2026-12-01): unaligned reads, partial DONTNEED and fadvise, seed %d case %d' % (seed, i),
+               fs, size, ra, msk, ops)
