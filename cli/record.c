@@ -4,6 +4,8 @@
  * that 'ralab sim' reads.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,8 @@
 		  "mmap,munmap," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "splice," \
-		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,io_uring_setup"
+		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,execve," \
+		  "io_uring_setup"
 
 /* Describe the log's files in it; 0, 1 (failed) or 2 (not a log). */
 static int annotate(const char *log)
@@ -38,18 +41,27 @@ static int annotate(const char *log)
 int cli_record(int argc, char **argv)
 {
 	const char *out = "ralab.strace";
-	int i, st, first = -1;
+	int i, st, first = -1, go[2], err;
+	struct ralab_fault_rec *faults = NULL;
+	struct ralab_diag diag = { 0 };
+	bool want_faults = true;
+	unsigned nfaults = 0;
 	char **args;
 	pid_t pid;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ralab record [-o LOG] -- COMMAND [ARGS...]\n"
+			printf("usage: ralab record [-o LOG] [--no-faults] -- COMMAND [ARGS...]\n"
 			       "       ralab record --annotate LOG\n\n"
-			       "Run COMMAND under 'strace -f -tt -T' with the system calls that\n"
-			       "read files, and those that make processes and threads (whose\n"
-			       "descriptors they share) (%s)\n"
+			       "Run COMMAND under 'strace -f -ttt -T' with the system calls that\n"
+			       "read files, map them, and make processes and threads (whose\n"
+			       "descriptors and memory they share) (%s)\n"
 			       "and write the log to LOG (default ralab.strace), for 'ralab sim LOG'.\n\n"
+			       "As root, also trace the program's page faults (the tracepoint\n"
+			       "exceptions:page_fault_user, in a tracefs instance of its own) and write\n"
+			       "them into the log at their times ('# ralab fault' lines, with how long\n"
+			       "each waited for I/O, from sched_switch): reads through mmap() are no\n"
+			       "system calls, and the replay needs them.  --no-faults: do not.\n\n"
 			       "Then add to the log what strace cannot see, a '# ralab file' line per\n"
 			       "file read: its size, filesystem, its device's read_ahead_kb,\n"
 			       "max_sectors_kb and max_hw_sectors_kb, and where it is not contiguous\n"
@@ -65,6 +77,8 @@ int cli_record(int argc, char **argv)
 				return 2;
 			}
 			return annotate(argv[i + 1]);
+		} else if (!strcmp(argv[i], "--no-faults")) {
+			want_faults = false;
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab record: -o needs a file\n");
@@ -80,7 +94,7 @@ int cli_record(int argc, char **argv)
 		}
 	}
 	if (first < 0 || first >= argc) {
-		fprintf(stderr, "usage: ralab record [-o LOG] -- COMMAND [ARGS...]\n");
+		fprintf(stderr, "usage: ralab record [-o LOG] [--no-faults] -- COMMAND [ARGS...]\n");
 		return 2;
 	}
 	if (access("/usr/bin/strace", X_OK) && access("/bin/strace", X_OK)) {
@@ -92,7 +106,7 @@ int cli_record(int argc, char **argv)
 		return 1;
 	args[0] = (char *)"strace";
 	args[1] = (char *)"-f";
-	args[2] = (char *)"-tt";
+	args[2] = (char *)"-ttt"; /* the clock the faults are put on */
 	args[3] = (char *)"-T"; /* durations: the time between calls is the app's */
 	args[4] = (char *)"-o";
 	args[5] = (char *)out;
@@ -101,6 +115,12 @@ int cli_record(int argc, char **argv)
 	args[8] = (char *)"--";
 	for (i = first; i < argc; i++)
 		args[9 + i - first] = argv[i];
+	/* strace waits until the fault trace follows its process. */
+	if (pipe(go)) {
+		free(args);
+		fprintf(stderr, "ralab record: pipe: %s\n", strerror(errno));
+		return 1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		free(args);
@@ -108,17 +128,50 @@ int cli_record(int argc, char **argv)
 		return 1;
 	}
 	if (!pid) {
+		char c;
+
+		close(go[1]);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(go[0]);
 		execvp("strace", args);
 		_exit(127);
 	}
 	free(args);
+	close(go[0]);
+	/*
+	 * Ctrl-C reaches strace and the program (one process group): wait
+	 * for them to end, then clean up the trace instance.
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	if (want_faults) {
+		err = ralab_fault_rec_start((int)pid, &faults, &diag);
+		if (err)
+			fprintf(stderr, "ralab record: page faults not recorded (%s): reads through mmap() will not be replayed\n",
+				diag.msg[0] ? diag.msg : strerror(-err));
+	}
+	close(go[1]);
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			ralab_fault_rec_free(faults);
 			return 1;
+		}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		ralab_fault_rec_free(faults);
 		fprintf(stderr, "ralab record: the command failed (status %d); the log is in %s\n",
 			WIFEXITED(st) ? WEXITSTATUS(st) : 128, out);
 		return 1;
+	}
+	if (faults) {
+		err = ralab_fault_rec_finish(faults, out, &nfaults, &diag);
+		if (err) {
+			fprintf(stderr, "ralab record: %s\n",
+				diag.msg[0] ? diag.msg : strerror(-err));
+			return 1;
+		}
+		fprintf(stderr, "ralab record: %u page fault%s in %s\n", nfaults,
+			nfaults == 1 ? "" : "s", out);
 	}
 	if (annotate(out))
 		return 1;

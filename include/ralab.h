@@ -456,6 +456,34 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
 int ralab_trace_annotate(const char *log, unsigned *nfiles,
 			 struct ralab_diag *diag);
 
+/*
+ * Page faults of a traced program ('ralab record'): reads through mmap()
+ * are no system calls, so strace does not show them.
+ *
+ * ralab_fault_rec_start - trace the faults of process @pid's children
+ * and theirs (the process that runs strace: its own faults are left out),
+ * from the exceptions:page_fault_user tracepoint in a tracefs instance of
+ * its own.  Start it before @pid execs.  Needs root.  Return: 0 with *@out
+ * (ralab_fault_rec_finish() or _free() it), or -errno with @diag
+ * (-EPERM: not root; -ENOENT: no tracefs or no such tracepoint).
+ *
+ * ralab_fault_rec_finish - stop, and write each fault into the strace log
+ * at @log (made with -f -ttt) at its time among the calls, as
+ * "PID SECONDS.USEC # ralab fault addr=0x.. error_code=0x.. wait_us=N"
+ * (N: how long the task then slept in D, waiting for I/O), with a
+ * "# ralab faults recorded=N" line at the end.  Frees @r.  *@nfaults (if
+ * not NULL): faults written.  Return: 0, or -errno with @diag (the log
+ * is left as it was).
+ *
+ * ralab_fault_rec_free - stop and remove the instance, writing nothing.
+ */
+struct ralab_fault_rec;
+int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
+			  struct ralab_diag *diag);
+int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
+			   unsigned *nfaults, struct ralab_diag *diag);
+void ralab_fault_rec_free(struct ralab_fault_rec *r);
+
 /* ---------------------------------------------------------------------- */
 /* Readahead decisions for a cache of your own.                           */
 

@@ -45,6 +45,7 @@
 
 #include "block/blk.h"
 #include "kernel/fiemap.h"
+#include "kernel/tracefs.h"
 #include "ralab.h"
 #include "report/latency.h"
 #include "report/window.h"
@@ -55,12 +56,7 @@
 #define TRACE_BUFFER_KB 32768       /* per CPU, at least */
 #define TRACE_BUFFER_MAX_KB (1u << 20) /* per CPU, at most */
 #define TRACE_EVENT_BYTES 96        /* an event in the ring buffer, with room */
-#define INSTANCE_PREFIX "ralab-"
 
-static const char *const tracefs_roots[] = {
-	"/sys/kernel/tracing",
-	"/sys/kernel/debug/tracing",
-};
 
 static const char *const events[] = {
 	"readahead/page_cache_sync_ra",
@@ -155,53 +151,6 @@ static bool stopped(const struct rec *r)
 	return r->opts && r->opts->stop && *r->opts->stop;
 }
 
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, strlen(val));
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != strlen(val))
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
-static const char *find_tracefs(void)
-{
-	static char probe[256];
-	unsigned i;
-
-	for (i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]); i++) {
-		snprintf(probe, sizeof(probe), "%s/instances", tracefs_roots[i]);
-		if (!access(probe, F_OK))
-			return tracefs_roots[i];
-	}
-	return NULL;
-}
-
 static bool have_program(const char *name)
 {
 	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin",
@@ -230,7 +179,7 @@ int ralab_kernel_check(enum ralab_fs fs, struct ralab_diag *diag)
 		return rerr(&r, -EPERM, "recording needs root (loop devices, mount, tracefs)");
 	if (access("/dev/loop-control", R_OK | W_OK))
 		return rerr(&r, -ENODEV, "no loop devices: /dev/loop-control is missing");
-	t = find_tracefs();
+	t = kx_find_tracefs();
 	if (!t)
 		return rerr(&r, -ENOENT, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	for (i = have_ra_events(t) ? 0 : FIRST_NON_RA_EVENT; i < NR_EVENTS; i++) {
@@ -339,7 +288,7 @@ static void kprobes_remove(const char *tracefs, long pid)
 	for (i = 0; i < NR_KPROBES; i++) {
 		snprintf(def, sizeof(def), "-:%s%ld/%s", KPROBE_GROUP, pid,
 			 kprobes[i][0]);
-		write_file(path, def);
+		kx_write_file(path, def);
 	}
 }
 
@@ -350,7 +299,7 @@ static void kprobes_reclaim(const char *tracefs)
 	size_t g = strlen(KPROBE_GROUP);
 
 	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs);
-	if (read_small(path, buf, sizeof(buf)))
+	if (kx_read_small(path, buf, sizeof(buf)))
 		return;
 	for (p = buf; (p = strstr(p, ":" KPROBE_GROUP)); p += g) {
 		char *end;
@@ -378,12 +327,12 @@ static void reclaim(const char *workdir, const char *tracefs)
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file",
 			 de->d_name);
-		if (read_small(path, back, sizeof(back)))
+		if (kx_read_small(path, back, sizeof(back)))
 			continue;
 		if (strncmp(back, workdir, wl) || back[wl] != '/')
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/dev", de->d_name);
-		if (read_small(path, dev, sizeof(dev)) ||
+		if (kx_read_small(path, dev, sizeof(dev)) ||
 		    sscanf(dev, "%u:%u", &maj, &min) != 2)
 			continue;
 		umount_dev(maj, min);
@@ -517,7 +466,7 @@ static int sysfs_queue(struct rec *r, const char *key, char *buf, size_t len)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", r->loopname, key);
-	return read_small(path, buf, len);
+	return kx_read_small(path, buf, len);
 }
 
 static int set_queue(struct rec *r, const char *key, unsigned val)
@@ -527,10 +476,10 @@ static int set_queue(struct rec *r, const char *key, unsigned val)
 
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", r->loopname, key);
 	snprintf(v, sizeof(v), "%u", val);
-	err = write_file(path, v);
+	err = kx_write_file(path, v);
 	if (err)
 		return rerr(r, err, "writing %u to %s: %s", val, path, strerror(-err));
-	if (read_small(path, back, sizeof(back)) ||
+	if (kx_read_small(path, back, sizeof(back)) ||
 	    (val && strtoul(back, NULL, 10) != val))
 		return rerr(r, -EIO, "%s reads %s after writing %u", path, back, val);
 	return 0;
@@ -544,7 +493,7 @@ static int setup_queue(struct rec *r)
 	int err;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/loop/dio", r->loopname);
-	if (read_small(path, dio, sizeof(dio)) || strcmp(dio, "1"))
+	if (kx_read_small(path, dio, sizeof(dio)) || strcmp(dio, "1"))
 		return rerr(r, -EIO, "%s did not enable direct I/O", r->loopname);
 	if ((err = sysfs_queue(r, "max_hw_sectors_kb", v, sizeof(v))))
 		return rerr(r, err, "reading max_hw_sectors_kb: %s", strerror(-err));
@@ -1061,23 +1010,23 @@ static int kprobes_setup(struct rec *r)
 		snprintf(def, sizeof(def), "p:%s%d/%s %s %s", KPROBE_GROUP,
 			 (int)getpid(), kprobes[i][0], kprobes[i][0],
 			 kprobes[i][1]);
-		if ((err = write_file(path, def)))
+		if ((err = kx_write_file(path, def)))
 			return rerr(r, err, "defining the kprobe on %s: %s",
 				    kprobes[i][0], strerror(-err));
 	}
 	snprintf(path, sizeof(path), "%s/options/record-tgid", r->inst);
-	if ((err = write_file(path, "1")))
+	if ((err = kx_write_file(path, "1")))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
 	/* Fewer lines in the buffer where the kernel filters on comm. */
 	snprintf(path, sizeof(path), "%s/events/%s%d/filter", r->inst,
 		 KPROBE_GROUP, (int)getpid());
 	if (r->comm[0]) {
 		snprintf(def, sizeof(def), "comm == \"%s\"", r->comm);
-		write_file(path, def);
+		kx_write_file(path, def);
 	}
 	snprintf(path, sizeof(path), "%s/events/%s%d/enable", r->inst,
 		 KPROBE_GROUP, (int)getpid());
-	if ((err = write_file(path, "1")))
+	if ((err = kx_write_file(path, "1")))
 		return rerr(r, err, "enabling the kprobes: %s", strerror(-err));
 	return 0;
 }
@@ -1106,7 +1055,7 @@ static unsigned long trace_buffer_kb(const struct rec *r)
 	kb = nev * TRACE_EVENT_BYTES / 1024;
 	if (kb < TRACE_BUFFER_KB)
 		return TRACE_BUFFER_KB;
-	if (!read_small("/proc/meminfo", buf, sizeof(buf)) &&
+	if (!kx_read_small("/proc/meminfo", buf, sizeof(buf)) &&
 	    (p = strstr(buf, "MemAvailable:")))
 		avail_kb = strtoull(p + 13, NULL, 10);
 	if (ncpu < 1)
@@ -1137,7 +1086,7 @@ static int trace_setup(struct rec *r)
 	snprintf(path, sizeof(path), "%s/buffer_size_kb", r->inst);
 	r->buf_kb = trace_buffer_kb(r);
 	snprintf(val, sizeof(val), "%lu", r->buf_kb);
-	if ((err = write_file(path, val)))
+	if ((err = kx_write_file(path, val)))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
 	if (!have_ra_events(r->tracefs) && (err = kprobes_setup(r)))
 		return err;
@@ -1149,10 +1098,10 @@ static int trace_setup(struct rec *r)
 			snprintf(val, sizeof(val), "s_dev == %u && (%s)",
 				 r->kdev, inos);
 		snprintf(path, sizeof(path), "%s/events/%s/filter", r->inst, events[i]);
-		if ((err = write_file(path, val)))
+		if ((err = kx_write_file(path, val)))
 			return rerr(r, err, "setting filter %s: %s", path, strerror(-err));
 		snprintf(path, sizeof(path), "%s/events/%s/enable", r->inst, events[i]);
-		if ((err = write_file(path, "1")))
+		if ((err = kx_write_file(path, "1")))
 			return rerr(r, err, "enabling %s: %s", path, strerror(-err));
 	}
 	return 0;
@@ -1164,7 +1113,7 @@ static int read_stat(struct rec *r, uint64_t *reads, uint64_t *sectors)
 	unsigned long long a, b, c2;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", r->loopname);
-	if (read_small(path, buf, sizeof(buf)) ||
+	if (kx_read_small(path, buf, sizeof(buf)) ||
 	    sscanf(buf, "%llu %llu %llu", &a, &b, &c2) != 3)
 		return rerr(r, -EIO, "cannot read %s", path);
 	*reads = a;
@@ -1807,12 +1756,12 @@ static int trace_collect(struct rec *r)
 	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "%s/events/enable", r->inst);
-	write_file(path, "0");
+	kx_write_file(path, "0");
 	for (cpu = 0; cpu < 4096; cpu++) {
 		char buf[2048], *s;
 
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", r->inst, cpu);
-		if (read_small(path, buf, sizeof(buf)))
+		if (kx_read_small(path, buf, sizeof(buf)))
 			break;
 		if ((s = strstr(buf, "overrun: ")))
 			lost += strtoull(s + 9, NULL, 10);
@@ -1878,7 +1827,7 @@ static void cleanup(struct rec *r)
 		char path[512];
 
 		snprintf(path, sizeof(path), "%s/events/enable", r->inst);
-		write_file(path, "0");
+		kx_write_file(path, "0");
 		rmdir(r->inst);
 		r->inst_created = false;
 	}
@@ -1998,8 +1947,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	r->lock_fd = r->loop_fd = -1;
 	pthread_mutex_init(&r->lock, NULL);
 	r->fsname = c->fs == RALAB_FS_EXT4 ? "ext4" : "xfs";
-	r->tracefs = find_tracefs();
-	if (!read_small("/proc/self/comm", r->comm, sizeof(r->comm)))
+	r->tracefs = kx_find_tracefs();
+	if (!kx_read_small("/proc/self/comm", r->comm, sizeof(r->comm)))
 		r->comm[strcspn(r->comm, "\n\"")] = '\0';
 	if (!uname(&u))
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
@@ -2121,7 +2070,7 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag)
 		return rerr(&r, -EPERM, "teardown needs root");
 	if ((err = set_workdir(&r, workdir)))
 		return err;
-	reclaim(r.workdir, find_tracefs());
+	reclaim(r.workdir, kx_find_tracefs());
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", r.workdir, names[i]);
 		if (unlink(path) && errno == EISDIR)

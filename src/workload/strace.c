@@ -24,8 +24,11 @@
  * of the case; reads become preads at the offset they had (file positions
  * are tracked through read, lseek and the rest).  copy_file_range() and
  * sendfile() read their source in 64 KiB pieces, as splicing through a
- * 16-page pipe does.  mmap'ed files are noted but not replayed: page
- * faults are not system calls, so strace does not show them.  Devices,
+ * 16-page pipe does.  Reads through mmap() are page faults, not system
+ * calls: 'ralab record' puts them into the log (handle_fault), and the
+ * mappings of replayed files (mmap, munmap, madvise, execve) are
+ * followed per address space so that each fault becomes a touch at its
+ * file offset; without them a mapping is noted but not replayed.  Devices,
  * /proc, /sys and what the loader and libc open at start (libraries,
  * ld.so.cache, locales) are left out.
  */
@@ -58,6 +61,18 @@ struct table {
 	long pid, table;
 };
 
+/*
+ * A mapping of a replayed file, as the process sees it: [@addr, @addr +
+ * @len) of address space @as maps the file from @off; mapping @vm of the
+ * replay (tb_mmap).  munmap() of part of one leaves pieces, each a
+ * struct smap of the same @vm.
+ */
+struct smap {
+	long as;
+	uint64_t addr, len, off;
+	unsigned vm;
+};
+
 struct pending {
 	long pid;
 	char *text;
@@ -75,7 +90,19 @@ struct st {
 	unsigned nr_tables, cap_tables;
 	struct pending pend[MAX_PENDING];
 	unsigned line, calls;
-	unsigned nr_mmaps;
+	/*
+	 * Mappings of replayed files (an address space is a process's, or
+	 * that of the process whose memory it shares: @vms, as @tables is
+	 * for descriptors); page faults ('# ralab fault' lines) on them are
+	 * replayed as touches.
+	 */
+	struct smap *maps;
+	unsigned nr_maps, cap_maps;
+	struct table *vms;
+	unsigned nr_vms, cap_vms;
+	unsigned first_mmap;   /* line of the first mmap of a replayed file */
+	bool faults;           /* the log has page faults */
+	unsigned nr_write_faults, nr_part_unmap, nr_madv_other;
 	/*
 	 * Timing (-tt or -ttt, with -T): the start and duration of the call
 	 * being handled, in microseconds (-1: not in the log).
@@ -139,6 +166,146 @@ static int share_table(struct st *s, long parent, long child)
 		if (s->pos[i].used && s->pos[i].pid == child)
 			s->pos[i].pid = t;
 	return 0;
+}
+
+/* The address space of @pid: its own unless it shares one (CLONE_VM). */
+static long as_of(const struct st *s, long pid)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_vms; i++)
+		if (s->vms[i].pid == pid)
+			return s->vms[i].table;
+	return pid;
+}
+
+static int add_piece(struct st *s, const struct smap *m)
+{
+	if (!tb_grow((void **)&s->maps, &s->cap_maps, s->nr_maps + 1,
+		     sizeof(*s->maps)))
+		return -ENOMEM;
+	s->maps[s->nr_maps++] = *m;
+	return 0;
+}
+
+/*
+ * clone() of @child: with CLONE_VM it shares @parent's memory (threads,
+ * vfork); else it gets a copy, and with it the mappings.
+ */
+static int clone_vm(struct st *s, long parent, long child, bool share)
+{
+	long as = as_of(s, parent);
+	unsigned i, n = s->nr_maps;
+	int err;
+
+	if (share) {
+		if (as == child || as_of(s, child) != child)
+			return 0;
+		if (!tb_grow((void **)&s->vms, &s->cap_vms, s->nr_vms + 1,
+			     sizeof(*s->vms)))
+			return -ENOMEM;
+		s->vms[s->nr_vms++] = (struct table){ child, as };
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (s->maps[i].as == as) {
+			struct smap m = s->maps[i];
+
+			m.as = child;
+			if ((err = add_piece(s, &m)))
+				return err;
+		}
+	return 0;
+}
+
+/*
+ * Whether a piece other than @i still holds mapping @vm, in any address
+ * space: a forked child's copy keeps the replay's mapping, which a child
+ * unmapping its copy does not end.
+ */
+static bool vm_held(const struct st *s, unsigned i, unsigned vm)
+{
+	unsigned k;
+
+	for (k = 0; k < s->nr_maps; k++)
+		if (k != i && s->maps[k].vm == vm)
+			return true;
+	return false;
+}
+
+/*
+ * [@addr, @addr + @len) of @as is unmapped (munmap(), or a new mapping
+ * over it).  A mapping is replayed whole until its last page goes: .ops
+ * mappings cannot be cut (a note says so).
+ */
+static int unmap_range(struct st *s, long as, uint64_t addr, uint64_t len)
+{
+	uint64_t end = addr + len;
+	unsigned i;
+	int err;
+
+	if (end < addr)
+		end = UINT64_MAX;
+	for (i = 0; i < s->nr_maps;) {
+		struct smap *m = &s->maps[i];
+		uint64_t mend = m->addr + m->len;
+
+		if (m->as != as || mend <= addr || m->addr >= end) {
+			i++;
+			continue;
+		}
+		if (addr <= m->addr && end >= mend) {
+			/* The whole piece goes. */
+			if (!vm_held(s, i, m->vm))
+				tb_munmap(s->tb, m->vm);
+			s->maps[i] = s->maps[--s->nr_maps];
+			continue;
+		}
+		if (!s->nr_part_unmap++)
+			tb_note(s->tb, "munmap() of part of a mapping at line %u: the replay keeps the mapping whole until its last page is unmapped",
+				s->line);
+		if (addr > m->addr && end < mend) {
+			/* A hole in the middle: two pieces. */
+			struct smap tail = *m;
+
+			tail.off += end - m->addr;
+			tail.addr = end;
+			tail.len = mend - end;
+			m->len = addr - m->addr;
+			if ((err = add_piece(s, &tail)))
+				return err;
+		} else if (addr > m->addr) {
+			m->len = addr - m->addr;
+		} else {
+			m->off += end - m->addr;
+			m->len = mend - end;
+			m->addr = end;
+		}
+		i++;
+	}
+	return 0;
+}
+
+static int madv_of(const char *a)
+{
+	static const struct {
+		const char *name;
+		int v;
+	} names[] = {
+		{ "MADV_NORMAL", MADV_NORMAL_ },
+		{ "MADV_RANDOM", MADV_RANDOM_ },
+		{ "MADV_SEQUENTIAL", MADV_SEQUENTIAL_ },
+		{ "MADV_WILLNEED", MADV_WILLNEED_ },
+		{ "MADV_HUGEPAGE", MADV_HUGEPAGE_ },
+	};
+	unsigned i;
+
+	while (*a == ' ')
+		a++;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(a, names[i].name))
+			return names[i].v;
+	return -1;
 }
 
 static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
@@ -379,6 +546,8 @@ static int64_t parse_stamp(const char *l, const char *end)
 				part = part * 10 + (*l - '0');
 			}
 		} else if (*l == ':' && !frac && colons < 2) {
+			if (v + part > 100000000000ll)
+				return -1;
 			v = (v + part) * 60;
 			part = 0;
 			colons++;
@@ -390,6 +559,8 @@ static int64_t parse_stamp(const char *l, const char *end)
 	}
 	while (digits++ < 6)
 		us *= 10;
+	if (v + part > 1000000000000ll)
+		return -1; /* past 30000 years */
 	return (v + part) * 1000000 + us;
 }
 
@@ -448,6 +619,144 @@ static void note_time(struct st *s, long pid)
 	s->last_pid = pid;
 }
 
+/*
+ * mmap(ADDR, LEN, PROT, FLAGS, FD, OFF) = ADDR, munmap(ADDR, LEN),
+ * madvise(ADDR, LEN, ADVICE) and execve() (which empties the address
+ * space): the mappings of replayed files, whose page faults the log may
+ * hold.
+ */
+static int handle_vm_call(struct st *s, long pid, const char *call,
+			  char **argv, int argc, long long ret)
+{
+	long as = as_of(s, pid);
+	long long a0, a1, fd, off;
+	unsigned i;
+	int err, vm;
+
+	if (call[0] == 'e') {
+		if (!ret)
+			return unmap_range(s, as, 0, UINT64_MAX);
+		return 0;
+	}
+	if (ret < 0)
+		return 0; /* failed: nothing changed */
+	if (argc < (call[1] == 'u' ? 2 : 3) || !num(argv[1], &a1) || a1 < 0 ||
+	    a1 > (1ll << 56))
+		return serr(s, "%s(): bad arguments", call);
+	a1 = (a1 + 4095) & ~4095ll;
+	if (call[1] == 'm') {
+		if (argc < 6 || !num(argv[4], &fd) || !num(argv[5], &off) ||
+		    off < 0)
+			return serr(s, "mmap(): bad arguments");
+		/* A mapping starts on a page, in memory and in the file. */
+		if (ret % 4096 || off % 4096)
+			return serr(s, "mmap(): %s not a multiple of 4096",
+				    ret % 4096 ? "an address" : "an offset");
+		/* A new mapping replaces what was there (MAP_FIXED). */
+		if ((err = unmap_range(s, as, (uint64_t)ret, (uint64_t)a1)))
+			return err;
+		if (fd < 0 || strstr(argv[3], "MAP_ANONYMOUS") ||
+		    !tb_known(s->tb, table_of(s, pid), (long)fd))
+			return 0;
+		note_time(s, pid);
+		vm = tb_mmap(s->tb, table_of(s, pid), (long)fd, (uint64_t)off,
+			     (uint64_t)a1);
+		if (vm == -ENOMEM)
+			return vm;
+		if (vm < 0)
+			return 0;
+		if (!s->first_mmap)
+			s->first_mmap = s->line;
+		return add_piece(s, &(struct smap){ as, (uint64_t)ret,
+						    (uint64_t)a1, (uint64_t)off,
+						    (unsigned)vm });
+	}
+	if (!num(argv[0], &a0) || a0 < 0 || a0 % 4096)
+		return serr(s, "%s(): bad address '%.30s' (a page's, to succeed)",
+			    call, argv[0]);
+	if (call[1] == 'u') {
+		for (i = 0; i < s->nr_maps; i++)
+			if (s->maps[i].as == as &&
+			    s->maps[i].addr < (uint64_t)a0 + (uint64_t)a1 &&
+			    (uint64_t)a0 < s->maps[i].addr + s->maps[i].len) {
+				note_time(s, pid);
+				break;
+			}
+		return unmap_range(s, as, (uint64_t)a0, (uint64_t)a1);
+	}
+	/* madvise: each mapping it covers, in file offsets. */
+	for (i = 0; i < s->nr_maps; i++) {
+		const struct smap *m = &s->maps[i];
+		uint64_t lo = (uint64_t)a0, hi = lo + (uint64_t)a1;
+		int adv;
+
+		if (m->as != as || hi <= m->addr || lo >= m->addr + m->len)
+			continue;
+		if (lo < m->addr)
+			lo = m->addr;
+		if (hi > m->addr + m->len)
+			hi = m->addr + m->len;
+		adv = madv_of(argv[2]);
+		if (adv < 0) {
+			if (!s->nr_madv_other++)
+				tb_note(s->tb, "madvise(%.40s) of a mapping at line %u is not replayed",
+					argv[2], s->line);
+			continue;
+		}
+		note_time(s, pid);
+		tb_madvise(s->tb, m->vm, m->off + (lo - m->addr), hi - lo, adv);
+	}
+	return 0;
+}
+
+/*
+ * A page fault, as 'ralab record' writes it into the log (from the
+ * exceptions:page_fault_user tracepoint, at its time among the calls):
+ *   PID TIME # ralab fault addr=0xADDR error_code=0xCODE
+ * (wait_us: how long the task slept in D after it, its I/O wait, which
+ * the replay counts as the fault's duration rather than a pause.)
+ * A read of a page not present in a mapping of a replayed file is a touch
+ * of that page; faults on present pages (protection, x86 error code bit
+ * 0) change nothing here; write faults are not replayed (the model's
+ * touch is a read: do_read_fault(), with fault-around).
+ */
+static int handle_fault(struct st *s, long pid, int64_t t, const char *l)
+{
+	unsigned long long addr, code, wait = 0;
+	long as = as_of(s, pid);
+	unsigned i;
+	int n = -1, wn = -1;
+
+	s->faults = true;
+	if (sscanf(l, "# ralab fault addr=%llx error_code=%llx%n", &addr,
+		   &code, &n) != 2 || n < 0 ||
+	    (l[n] && (sscanf(l + n, " wait_us=%llu%n", &wait, &wn) != 1 ||
+		      wn < 0 || l[n + wn] || wait > 1000000000000ull)))
+		return serr(s, "'# ralab fault' needs addr=0xADDRESS error_code=0xCODE [wait_us=N]");
+	if (code & 1)
+		return 0;
+	for (i = 0; i < s->nr_maps; i++) {
+		const struct smap *m = &s->maps[i];
+
+		if (m->as != as || addr < m->addr || addr - m->addr >= m->len)
+			continue;
+		if (code & 2) {
+			if (!s->nr_write_faults++)
+				tb_note(s->tb, "a write fault on a mapping at line %u is not replayed (only reads are)",
+					s->line);
+			return 0;
+		}
+		tb_call(s->tb, pid);
+		s->t_start = t;
+		/* Its wait is the device's time, not the program's. */
+		s->t_dur = t >= 0 ? (int64_t)wait : -1;
+		note_time(s, pid);
+		tb_touch(s->tb, m->vm, m->off + (addr - m->addr));
+		return 0;
+	}
+	return 0;
+}
+
 static int handle_call(struct st *s, long pid, char *call)
 {
 	char *paren = strchr(call, '('), *close_p, *eq, *argv[MAX_ARGS];
@@ -489,10 +798,16 @@ static int handle_call(struct st *s, long pid, char *call)
 	ret = strtoll(close_p, NULL, 0);
 	if (!strcmp(call, "clone") || !strcmp(call, "clone3") ||
 	    !strcmp(call, "fork") || !strcmp(call, "vfork")) {
+		int err = 0;
+
 		s->calls++;
-		if (ret > 0 && strstr(paren + 1, "CLONE_FILES"))
+		if (ret > 0)
+			err = clone_vm(s, pid, (long)ret,
+				       call[0] == 'v' ||
+					       strstr(paren + 1, "CLONE_VM"));
+		if (!err && ret > 0 && strstr(paren + 1, "CLONE_FILES"))
 			return share_table(s, pid, (long)ret);
-		return 0;
+		return err;
 	}
 	argc = split_args(paren + 1, argv, MAX_ARGS);
 	if (argc < 0)
@@ -545,6 +860,9 @@ static int handle_call(struct st *s, long pid, char *call)
 			return file;
 		return tb_open(s->tb, tab, (long)ret, file);
 	}
+	if (!strcmp(call, "mmap") || !strcmp(call, "munmap") ||
+	    !strcmp(call, "madvise") || !strcmp(call, "execve"))
+		return handle_vm_call(s, pid, call, argv, argc, ret);
 	if (!strcmp(call, "io_uring_setup")) {
 		if (ret >= 0 && !s->nr_uring++)
 			tb_note(s->tb, "io_uring set up at line %u: its reads are not system calls of their own, so not in the log, and not replayed",
@@ -686,10 +1004,6 @@ static int handle_call(struct st *s, long pid, char *call)
 		}
 		if (!own && ret > 0)
 			set_pos(s, p, p->pos + (uint64_t)ret);
-	} else if (!strcmp(call, "mmap")) {
-		if (!s->nr_mmaps++)
-			tb_note(s->tb, "mmap of a traced file at line %u not replayed: page faults are not in strace logs",
-				s->line);
 	}
 	return 0;
 }
@@ -833,6 +1147,10 @@ static int handle_annotation(struct st *s, const char *l)
 	unsigned dev = 0;
 	int err = 0;
 
+	if (!strncmp(l, "# ralab faults ", 15)) {
+		s->faults |= !strncmp(l + 15, "recorded", 8);
+		return 0;
+	}
 	if (strncmp(l, "# ralab file ", 13))
 		return 0;
 	l += 13;
@@ -939,6 +1257,14 @@ static int handle_line(struct st *s, char *l)
 	body = skip_prefix(l, &pid, &t);
 	if (!body)
 		return serr(s, "malformed process prefix");
+	if (!strncmp(body, "# ralab fault ", 14))
+		return handle_fault(s, pid, t, body);
+	if (!strncmp(body, "+++ exited", 10) || !strncmp(body, "+++ killed", 10)) {
+		/* A process's memory goes with it (not a thread's). */
+		if (as_of(s, pid) == pid)
+			return unmap_range(s, pid, 0, UINT64_MAX);
+		return 0;
+	}
 	if (!*body || !strncmp(body, "---", 3) || !strncmp(body, "+++", 3) ||
 	    !strncmp(body, "strace:", 7))
 		return 0; /* signals, exits, strace's own messages */
@@ -988,16 +1314,26 @@ bool ralab__is_strace(const char *text, size_t len)
 {
 	char head[256];
 	size_t n = len < sizeof(head) - 1 ? len : sizeof(head) - 1;
-	char *nl;
+	char *nl, *body;
+	int64_t t;
+	long pid;
 
 	memcpy(head, text, n);
 	head[n] = '\0';
 	nl = strchr(head, '\n');
 	if (nl)
 		*nl = '\0';
-	/* "PID HH:MM:SS.uuuuuu call(" or "HH:MM:SS.uuuuuu call(" */
-	return strchr(head, '(') && strchr(head, ':') && strchr(head, '.') &&
-	       ((head[0] >= '0' && head[0] <= '9') || !strncmp(head, "[pid", 4));
+	/*
+	 * "[PID ]HH:MM:SS.uuuuuu call(" (-tt) or "[PID ]SECONDS.uuuuuu
+	 * call(" (-ttt), or "[pid PID] ..."
+	 */
+	if (!((head[0] >= '0' && head[0] <= '9') || !strncmp(head, "[pid", 4)))
+		return false;
+	body = skip_prefix(head, &pid, &t);
+	return body && t >= 0 &&
+	       ((strchr(body, '(') &&
+		 ((*body >= 'a' && *body <= 'z') || *body == '_')) ||
+		!strncmp(body, "# ralab fault ", 14));
 }
 
 static void st_free(struct st *s)
@@ -1010,6 +1346,8 @@ static void st_free(struct st *s)
 		free(s->pos[i].path);
 	free(s->pos);
 	free(s->tables);
+	free(s->maps);
+	free(s->vms);
 	tb_free(s->tb);
 }
 
@@ -1046,6 +1384,9 @@ static int st_parse(struct st *s, const char *text, size_t len)
 		err = handle_line(s, line);
 	}
 	free(copy);
+	if (!err && s->first_mmap && !s->faults)
+		tb_note(s->tb, "a replayed file is mapped at line %u, but the log has no page faults ('ralab record' adds them when run as root): reads through its mappings are not replayed",
+			s->first_mmap);
 	return err;
 }
 
@@ -1067,6 +1408,9 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 			s.line = 0;
 			err = s.nr_direct || s.nr_setfl_direct ?
 				      serr(&s, "no reads of a regular file in this strace log through the page cache (its O_DIRECT reads bypass it)") :
+			      s.first_mmap && !s.faults ?
+				      serr(&s, "no reads of a regular file in this strace log (a file is mapped at line %u, but the log has no page faults: 'ralab record' adds them when run as root)",
+					   s.first_mmap) :
 				      serr(&s, "no reads of a regular file in this strace log");
 		}
 	}

@@ -34,7 +34,7 @@ struct tb_file {
 
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
-	TB_PACE
+	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH
 };
 
 struct tb_op {
@@ -42,6 +42,7 @@ struct tb_op {
 	unsigned desc, file;
 	uint64_t off, len;
 	int advice;
+	unsigned vm;        /* mapping ops: the mapping (tb_mmap's number) */
 	char *note;
 	unsigned job;       /* the process that made the call (tb_call) */
 	int64_t start, end; /* when it ran, microseconds; -1: unknown */
@@ -61,6 +62,12 @@ struct tb_desc {
 	unsigned refs;
 };
 
+/* A mapping of a replayed descriptor (tb_mmap). */
+struct tb_vm {
+	unsigned desc;
+	uint64_t off, len;
+};
+
 struct tb {
 	struct tb_file *files;
 	unsigned nr_files, cap_files;
@@ -68,6 +75,8 @@ struct tb {
 	unsigned nr_descs, cap_descs;
 	struct tb_op *ops;
 	size_t nr_ops, cap_ops;
+	struct tb_vm *vms;
+	unsigned nr_vms, cap_vms;
 	bool oom, full;
 	/* Pauses: some were given; untimed: why they are left out. */
 	bool paused;
@@ -104,6 +113,7 @@ void tb_free(struct tb *t)
 	free(t->files);
 	free(t->descs);
 	free(t->ops);
+	free(t->vms);
 	free(t->pids);
 	free(t);
 }
@@ -384,6 +394,81 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	}
 }
 
+int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_op *op;
+
+	if (d < 0)
+		return -ENOENT;
+	if (!len || off % 4096)
+		return -EINVAL;
+	if (!tb_grow((void **)&t->vms, &t->cap_vms, t->nr_vms + 1,
+		     sizeof(*t->vms))) {
+		t->oom = true;
+		return -ENOMEM;
+	}
+	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len };
+	op = add(t);
+	if (op) {
+		op->kind = TB_MMAP;
+		op->desc = (unsigned)d;
+		op->vm = t->nr_vms;
+		op->off = off;
+		op->len = len;
+	}
+	return (int)t->nr_vms++;
+}
+
+/* An op on mapping @vm (made by tb_mmap). */
+static struct tb_op *vm_op(struct tb *t, unsigned vm, enum tb_kind kind)
+{
+	struct tb_op *op;
+
+	if (vm >= t->nr_vms)
+		return NULL;
+	op = add(t);
+	if (op) {
+		op->kind = kind;
+		op->desc = t->vms[vm].desc;
+		op->vm = vm;
+	}
+	return op;
+}
+
+void tb_munmap(struct tb *t, unsigned vm)
+{
+	vm_op(t, vm, TB_MUNMAP);
+}
+
+void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
+		int advice)
+{
+	struct tb_op *op = vm_op(t, vm, TB_MADVISE);
+
+	if (op) {
+		op->off = off;
+		op->len = len;
+		op->advice = advice;
+	}
+}
+
+void tb_touch(struct tb *t, unsigned vm, uint64_t off)
+{
+	struct tb_op *op = vm_op(t, vm, TB_TOUCH);
+	struct tb_file *f;
+
+	if (!op)
+		return;
+	op->off = off;
+	op->len = 1;
+	/* A fault that returned is inside the file: it is longer. */
+	f = &t->files[t->descs[op->desc].file];
+	f->reads++;
+	if (off + 1 > f->max_end)
+		f->max_end = off + 1;
+}
+
 void tb_pause(struct tb *t, uint64_t us)
 {
 	struct tb_op *op;
@@ -550,6 +635,13 @@ static void emit_layout(struct buf *b, const struct tb_file *f,
 		out(b, "%s", end);
 }
 
+/* A mapping as emitted. */
+struct emit_vm {
+	uint64_t jobs; /* the jobs it is made in (a bit each) */
+	uint64_t len;  /* its length, within the file */
+	bool skip;     /* not replayed (a note says why) */
+};
+
 struct emit {
 	struct tb *t;
 	struct buf b;
@@ -557,7 +649,22 @@ struct emit {
 	unsigned main_file; /* the file the case calls 'main' */
 	unsigned next;      /* the number the next descriptor gets */
 	unsigned cur;       /* the current descriptor; -1: none */
+	/*
+	 * Mappings: each one's state; per descriptor, how many are made
+	 * and whether its close waits for them (a mapping holds the file
+	 * open, its readahead state too); per job, the ones it holds.
+	 */
+	struct emit_vm *vm;
+	unsigned *desc_vms;
+	bool *close_pending;
+	unsigned job;       /* the job being emitted (0: one stream) */
+	unsigned job_vms[MAX_JOBS][MAX_MAPS], nr_job_vms[MAX_JOBS];
+	unsigned noted;     /* notes given once (NOTED_*) */
 };
+
+#define NOTED_PAST_EOF 1u
+#define NOTED_TOO_MANY 2u
+#define NOTED_OVERLAP 4u
 
 /* A descriptor is opened: the file is declared or opened again. */
 static void emit_open(struct emit *e, const struct tb_op *op)
@@ -580,15 +687,156 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 	e->cur = e->map[op->desc];
 }
 
-/* A call on a descriptor: read, fadvise, readahead or close. */
+static void select_fd(struct emit *e, unsigned desc)
+{
+	if (e->map[desc] != e->cur) {
+		e->cur = e->map[desc];
+		out(&e->b, "fd %u\n", e->cur);
+	}
+}
+
+static void note_once(struct emit *e, unsigned what, const char *text)
+{
+	if (!(e->noted & what))
+		out(&e->b, "# %s\n", text);
+	e->noted |= what;
+}
+
+/*
+ * Make mapping @op->vm in the current job, if it is not: a thread using
+ * another's mapping, or a child its parent's, gets one of its own (the
+ * same file range).  False if it is not replayed: it starts past the
+ * file's end, the job holds MAX_MAPS mappings already, or it overlaps
+ * another of the same descriptor (which .ops cannot tell apart).
+ */
+static bool vm_make(struct emit *e, const struct tb_op *op)
+{
+	const struct tb_vm *v = &e->t->vms[op->vm];
+	struct emit_vm *ev = &e->vm[op->vm];
+	unsigned j = e->job, k;
+	uint64_t size = tb_size(&e->t->files[e->t->descs[v->desc].file]);
+
+	if (ev->skip)
+		return false;
+	if (ev->jobs & (1ull << j))
+		return true;
+	size = (size + 4095) & ~(uint64_t)4095;
+	if (v->off >= size) {
+		note_once(e, NOTED_PAST_EOF, "a mapping from past the end of its file is not replayed");
+		ev->skip = true;
+		return false;
+	}
+	ev->len = v->len < size - v->off ? v->len : size - v->off;
+	if (e->nr_job_vms[j] == MAX_MAPS) {
+		note_once(e, NOTED_TOO_MANY, "a process held more mappings at once than a job can (8): the later ones are not replayed");
+		ev->skip = true;
+		return false;
+	}
+	for (k = 0; k < e->nr_job_vms[j]; k++) {
+		const struct tb_vm *o = &e->t->vms[e->job_vms[j][k]];
+
+		if (o->desc == v->desc && v->off < o->off + e->vm[e->job_vms[j][k]].len &&
+		    o->off < v->off + ev->len) {
+			note_once(e, NOTED_OVERLAP, "a mapping over part of the file that another mapping of the same descriptor holds is not replayed");
+			ev->skip = true;
+			return false;
+		}
+	}
+	select_fd(e, v->desc);
+	out(&e->b, "mmap %llu %llu\n", (unsigned long long)v->off,
+	    (unsigned long long)ev->len);
+	ev->jobs |= 1ull << j;
+	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
+	e->desc_vms[v->desc]++;
+	return true;
+}
+
+static void vm_unmap(struct emit *e, const struct tb_op *op)
+{
+	const struct tb_vm *v = &e->t->vms[op->vm];
+	unsigned j = e->job, k;
+
+	if (!(e->vm[op->vm].jobs & (1ull << j)))
+		return;
+	select_fd(e, v->desc);
+	out(&e->b, "munmap %llu\n", (unsigned long long)v->off);
+	e->vm[op->vm].jobs &= ~(1ull << j);
+	for (k = 0; k < e->nr_job_vms[j]; k++)
+		if (e->job_vms[j][k] == op->vm) {
+			e->job_vms[j][k] = e->job_vms[j][--e->nr_job_vms[j]];
+			break;
+		}
+	if (!--e->desc_vms[v->desc] && e->close_pending[v->desc]) {
+		/* The file's last mapping is gone, and its descriptor was. */
+		out(&e->b, "close\n");
+		e->cur = (unsigned)-1;
+		e->close_pending[v->desc] = false;
+	}
+}
+
+static const char *madvice_name(int advice)
+{
+	switch (advice) {
+	case MADV_NORMAL_: return "normal";
+	case MADV_RANDOM_: return "random";
+	case MADV_SEQUENTIAL_: return "sequential";
+	case MADV_WILLNEED_: return "willneed";
+	case MADV_HUGEPAGE_: return "hugepage";
+	default: return NULL;
+	}
+}
+
+/* mmap, munmap, madvise, touch (a page fault). */
+static void emit_vm(struct emit *e, const struct tb_op *op)
+{
+	const struct tb_vm *v = &e->t->vms[op->vm];
+	uint64_t end;
+
+	switch (op->kind) {
+	case TB_MMAP:
+		vm_make(e, op);
+		break;
+	case TB_MUNMAP:
+		vm_unmap(e, op);
+		break;
+	case TB_MADVISE:
+		if (!madvice_name(op->advice) || !vm_make(e, op))
+			break;
+		end = v->off + e->vm[op->vm].len;
+		if (op->off >= end)
+			break;
+		select_fd(e, v->desc); /* the mapping is found by it */
+		out(&e->b, "madvise %llu %llu %s\n", (unsigned long long)op->off,
+		    (unsigned long long)(op->len < end - op->off ?
+						 op->len : end - op->off),
+		    madvice_name(op->advice));
+		break;
+	case TB_TOUCH:
+		if (!vm_make(e, op) || op->off >= v->off + e->vm[op->vm].len)
+			break;
+		select_fd(e, v->desc);
+		out(&e->b, "touch %llu 1\n", (unsigned long long)op->off);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A call on a descriptor: read, fadvise, readahead, close, mappings. */
 static void emit_call(struct emit *e, const struct tb_op *op)
 {
 	if (!e->map[op->desc])
 		return; /* a descriptor of a file left out */
-	if (e->map[op->desc] != e->cur) {
-		e->cur = e->map[op->desc];
-		out(&e->b, "fd %u\n", e->cur);
+	if (op->kind == TB_MMAP || op->kind == TB_MUNMAP ||
+	    op->kind == TB_MADVISE || op->kind == TB_TOUCH) {
+		emit_vm(e, op);
+		return;
 	}
+	if (op->kind == TB_CLOSE && e->desc_vms[op->desc]) {
+		e->close_pending[op->desc] = true;
+		return;
+	}
+	select_fd(e, op->desc);
 	switch (op->kind) {
 	case TB_CLOSE:
 		out(&e->b, "close\n");
@@ -666,7 +914,9 @@ static void emit_setup(struct emit *e)
 static bool replayed(const struct tb *t, const struct tb_op *op)
 {
 	return (op->kind == TB_READ || op->kind == TB_FADVISE ||
-		op->kind == TB_READAHEAD) &&
+		op->kind == TB_READAHEAD || op->kind == TB_MMAP ||
+		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
+		op->kind == TB_TOUCH) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 
@@ -752,6 +1002,7 @@ static int emit_jobs(struct emit *e, const bool *active)
 			continue;
 		}
 		out(&e->b, "job p%ld\nclose\n", t->pids[j]);
+		e->job = first ? 0 : e->job + 1; /* at most MAX_JOBS are active */
 		if (first) {
 			size_t i;
 
@@ -817,11 +1068,13 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		return -ENODATA;
 	/* ralab descriptor numbers, in the order descriptors are opened. */
 	e.map = calloc(t->nr_descs + 1, sizeof(*e.map));
+	e.desc_vms = calloc(t->nr_descs + 1, sizeof(*e.desc_vms));
+	e.close_pending = calloc(t->nr_descs + 1, sizeof(*e.close_pending));
+	e.vm = calloc(t->nr_vms + 1, sizeof(*e.vm));
 	active = calloc(t->nr_jobs + 1, sizeof(*active));
-	if (!e.map || !active) {
-		free(e.map);
-		free(active);
-		return -ENOMEM;
+	if (!e.map || !e.desc_vms || !e.close_pending || !e.vm || !active) {
+		err = -ENOMEM;
+		goto done;
 	}
 	if (t->concurrent && !t->untimed) {
 		for (k = 0; k < t->nr_ops; k++)
@@ -865,7 +1118,11 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		out(&e.b, "close\n");
 		emit_serial(&e);
 	}
+done:
 	free(e.map);
+	free(e.desc_vms);
+	free(e.close_pending);
+	free(e.vm);
 	free(active);
 	if (!err && e.b.oom)
 		err = -ENOMEM;

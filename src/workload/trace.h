@@ -76,6 +76,20 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
 /*
+ * Mappings.  tb_mmap(): (@k1, @k2) maps [@off, @off + @len) of its file
+ * (@off page-aligned); returns the mapping's number, -ENOENT if the
+ * descriptor is not replayed, or -errno.  tb_touch(): a page fault on it
+ * at file offset @off (a read; the fault-around and readahead that follow
+ * are the model's).  tb_madvise(): madvise() of [@off, @off + @len) of the
+ * file through it (MADV_*_ advice; others are not replayed).  A mapping
+ * holds its file open: the descriptor's close waits for its munmap.
+ */
+int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
+void tb_munmap(struct tb *t, unsigned vm);
+void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
+		int advice);
+void tb_touch(struct tb *t, unsigned vm, uint64_t off);
+/*
  * Time the traced program spent between two replayed calls (computing,
  * or in calls not replayed): a pause before the next op.  Pauses are all
  * left out after tb_untimed().

@@ -64,13 +64,20 @@ kernel_suite() {
 	# (tests/traces/app holds such runs recorded earlier).  Retried once,
 	# as kcheck does.  Not ext4 with holes inserted between contiguous
 	# data: the kernel decides two ways there (docs/design.md).
+	# A program reading through mmap() (tests/tools/mmap-read.c): the
+	# page faults 'ralab record' traces are its reads.
+	cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
+		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
+		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \
 		    "--fs ext4 --extent-kb 64 --size 8 -- dd if=@FILE of=/dev/null bs=4k" \
 		    "--extent-kb 100 --size 16 -- sha256sum @FILE" \
 		    "--fs ext4 --size 32 --holes 1028K+4K,2M+12K,6M+1M --read-ahead-kb 2048 -- dd if=@FILE of=/dev/null bs=2M" \
 		    "--size 8 --insert 64K+64K,1M+12K,3M+4K -- cat @FILE" \
 		    "--size 16 --punch 100K+24K,4M+4K --unwritten 8M+1M -- cat @FILE"; do
 		local try what=${spec##*-- }
+		what=${what%% *}
+		what=${what##*/}
 		for try in 1 2; do
 			rm -rf "$T/app"
 			# shellcheck disable=SC2086 # the spec is words
@@ -84,9 +91,9 @@ kernel_suite() {
 			diff "$T/app/kernel.events" "$T/app.model" > "$T/app.diff" && break
 		done
 		if [ -s "$T/app.diff" ]; then
-			bad "kernel: ${what%% *}, ${spec%% -- *}, recorded" "$(head -5 "$T/app.diff")"
+			bad "kernel: $what, ${spec%% -- *}, recorded" "$(head -5 "$T/app.diff")"
 		else
-			ok "kernel: ${what%% *}, ${spec%% -- *}, recorded ($(wc -l < "$T/app/kernel.events") events)"
+			ok "kernel: $what, ${spec%% -- *}, recorded ($(wc -l < "$T/app/kernel.events") events)"
 		fi
 	done
 

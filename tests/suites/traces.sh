@@ -126,6 +126,91 @@ printf '%s\n' '7 12:00:00.000000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLO
 	'7 12:00:00.000100 read(5, "..."..., 8192) = 8192 <0.000100>' > "$T/thread.strace"
 got=$("$RALAB" sim --dump-ops "$T/thread.strace" | grep -E '^(# f[0-9]|# main|pread|fd|open|file)' | tr '\n' '/')
 tgot "strace: threads share descriptors" "# main = /data/b (size: the largest offset read)/# f2_c = /data/c (size: the largest offset read)/open main/file f2_c 4096/pread 0 4096/fd 1/pread 0 8192/"
+# Page faults in the log (ralab record as root) are reads through the
+# mappings of replayed files: a fault on a page not present that is a
+# read becomes a touch at its file offset; faults elsewhere (anonymous
+# memory, a page present, after execve, over a mapping replaced by
+# MAP_FIXED) are not; threads (CLONE_VM) share the mappings and forked
+# children inherit them; the descriptor's close waits for the last munmap
+# (a mapping holds its file open).
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 1048576, PROT_READ, MAP_SHARED, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 close(3) = 0 <0.000005>' \
+	'10 100.000400 # ralab fault addr=0x10000010 error_code=0x4' \
+	'10 100.000500 # ralab fault addr=0x20000000 error_code=0x4' \
+	'10 100.000600 # ralab fault addr=0x10001000 error_code=0x5' \
+	'10 100.000700 # ralab fault addr=0x10002000 error_code=0x6' \
+	'10 100.000800 madvise(0x10010000, 65536, MADV_SEQUENTIAL) = 0 <0.000005>' \
+	'10 100.000900 madvise(0x10000000, 4096, MADV_DONTNEED) = 0 <0.000005>' \
+	'10 100.001000 clone(child_stack=0x1, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = 11 <0.000010>' \
+	'11 100.001100 # ralab fault addr=0x10020000 error_code=0x4' \
+	'10 100.001200 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f00) = 12 <0.000010>' \
+	'12 100.001300 # ralab fault addr=0x10030000 error_code=0x14' \
+	'12 100.001400 execve("/bin/true", ["true"], 0x7ffe0000 /* 1 var */) = 0 <0.000010>' \
+	'12 100.001500 # ralab fault addr=0x10040000 error_code=0x4' \
+	'10 100.001600 munmap(0x10080000, 65536) = 0 <0.000005>' \
+	'10 100.001700 mmap(0x10000000, 65536, PROT_READ, MAP_PRIVATE|MAP_FIXED|MAP_ANONYMOUS, -1, 0) = 0x10000000 <0.000005>' \
+	'10 100.001800 # ralab fault addr=0x10000000 error_code=0x4' \
+	'10 100.001900 # ralab fault addr=0x100f0000 error_code=0x4' \
+	'10 100.002000 munmap(0x10000000, 1048576) = 0 <0.000005>' \
+	'10 100.002100 # ralab fault addr=0x100f0000 error_code=0x4' \
+	'# ralab faults recorded=10' \
+	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
+got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/# a write fault on a mapping at line 7 is not replayed (only reads are)/madvise 65536 65536 sequential/# madvise(MADV_DONTNEED) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/# munmap() of part of a mapping at line 16: the replay keeps the mapping whole until its last page is unmapped/touch 983040 1/munmap 0/close/"
+# The same log without faults: the mapping is noted, nothing replayed.
+grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
+"$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc = 2 ] && grep -q "nofaults.strace: no reads of a regular file in this strace log (a file is mapped at line 2, but the log has no page faults" "$T/err"; then
+	ok "strace: a mapping without page faults is said"
+else
+	bad "strace: a mapping without page faults is said" "exit $rc $(cat "$T/err")"
+fi
+for bad_line in '10 100.000400 # ralab fault addr=0x10000010' \
+		'10 100.000400 # ralab fault addr=zz error_code=0x4' \
+		'10 100.000400 # ralab fault addr=0x10 error_code=0x4 extra' \
+		'10 100.000400 # ralab fault addr=0x10 error_code=0x4 wait_us=x'; do
+	sed "4s/.*/$bad_line/" "$T/faults.strace" > "$T/badfault.strace"
+	"$RALAB" sim "$T/badfault.strace" > "$T/out" 2> "$T/err"; rc=$?
+	if [ $rc = 2 ] && [ ! -s "$T/out" ] &&
+	   grep -qxF "$T/badfault.strace:4: '# ralab fault' needs addr=0xADDRESS error_code=0xCODE [wait_us=N]" "$T/err"; then
+		ok "strace: bad fault line '${bad_line#* * }'"
+	else
+		bad "strace: bad fault line '${bad_line#* * }'" "exit $rc $(cat "$T/err")"
+	fi
+done
+# A fault's wait for I/O (wait_us=) is its duration, not the program's
+# time: the pause after it is the gap less the wait.
+printf '%s\n' '30 300.000100 openat(AT_FDCWD, "/d/c", O_RDONLY) = 3 <0.000010>' \
+	'30 300.000200 mmap(NULL, 65536, PROT_READ, MAP_SHARED, 3, 0) = 0x30000000 <0.000010>' \
+	'30 300.001000 # ralab fault addr=0x30000000 error_code=0x4 wait_us=700' \
+	'30 300.002000 # ralab fault addr=0x30008000 error_code=0x4 wait_us=0' \
+	'# ralab file "/d/c" size=65536' > "$T/waitfault.strace"
+got=$("$RALAB" sim --dump-ops "$T/waitfault.strace" 2> /dev/null | grep -E '^(pause|touch)' | tr '\n' '/')
+tgot "strace: a fault's wait is not a pause" "pause 790/touch 0 1/pause 300/touch 32768 1/"
+# A fault is replayed through its own file's mapping, whichever
+# descriptor was used last.
+printf '%s\n' '40 400.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' \
+	'40 400.000200 openat(AT_FDCWD, "/d/b", O_RDONLY) = 4 <0.000010>' \
+	'40 400.000300 mmap(NULL, 65536, PROT_READ, MAP_SHARED, 3, 0) = 0x40000000 <0.000010>' \
+	'40 400.000400 mmap(NULL, 65536, PROT_READ, MAP_SHARED, 4, 0) = 0x50000000 <0.000010>' \
+	'40 400.000500 pread64(4, "..."..., 4096, 0) = 4096 <0.000010>' \
+	'40 400.000600 # ralab fault addr=0x40001000 error_code=0x4 wait_us=0' \
+	'# ralab file "/d/a" size=65536' '# ralab file "/d/b" size=65536' > "$T/twomaps.strace"
+got=$("$RALAB" sim --dump-ops "$T/twomaps.strace" 2> /dev/null | grep -E '^(fd|mmap|touch|pread)' | tr '\n' '/')
+tgot "strace: a fault on the mapping of its file" "fd 1/mmap 0 65536/fd 2/mmap 0 65536/pread 0 4096/fd 1/touch 4096 1/"
+# Threads whose calls and faults overlap in time become jobs: a thread
+# faulting on a mapping another made gets the same mapping in its job.
+printf '%s\n' '20 200.000100 openat(AT_FDCWD, "/d/b", O_RDONLY) = 3 <0.000010>' \
+	'20 200.000200 mmap(NULL, 1048576, PROT_READ, MAP_SHARED, 3, 0) = 0x20000000 <0.000010>' \
+	'20 200.000300 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, exit_signal=0}, 88) = 21 <0.000010>' \
+	'20 200.000400 pread64(3, "..."..., 65536, 524288) = 65536 <0.000500>' \
+	'21 200.000500 # ralab fault addr=0x20010000 error_code=0x4' \
+	'21 200.000600 # ralab fault addr=0x20020000 error_code=0x4' \
+	'20 200.001000 # ralab fault addr=0x20000000 error_code=0x4' \
+	'# ralab file "/d/b" size=1048576' > "$T/thrfault.strace"
+got=$("$RALAB" sim --dump-ops "$T/thrfault.strace" 2> /dev/null | grep -E '^(job|mmap|touch|pread)' | tr '\n' '/')
+tgot "strace: threads fault on one mapping" "job p20/mmap 0 1048576/pread 524288 65536/touch 0 1/job p21/mmap 0 1048576/touch 65536 1/touch 131072 1/"
 # A recorded program of two processes at once (ralab record -- sh -c
 # 'sha256sum a.bin & sha256sum b.bin; wait', 16 MiB each): a job each,
 # and the replay's time per job is within 5% of the kernel's replay of
@@ -232,6 +317,49 @@ if command -v strace > /dev/null; then
 	else
 		bad "record: reads through a dup()ed descriptor" "$(tail -2 "$T/err") $(grep bytes_read "$T/out")"
 	fi
+	# Reads through mmap(): as root, ralab record writes the program's
+	# page faults into the log, and each on the mapped file is a touch of
+	# its page (a fault maps 16 pages around it: 64 to 1024 of them for 4
+	# MiB read a page at a time).  tests/suites/kernel.sh checks the
+	# replay against the kernel's events.
+	if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/exceptions/page_fault_user ]; then
+		skip "record: page faults" "needs root and the exceptions:page_fault_user tracepoint"
+	else
+		cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
+		head -c 4194304 /dev/urandom > "$T/map.bin"
+		"$RALAB" record -o "$T/map.strace" -- "$T/mmap-read" "$T/map.bin" touch:0:4M:4K 2> "$T/err"; rc=$?
+		"$RALAB" sim --dump-ops "$T/map.strace" > "$T/map.ops" 2>> "$T/err"
+		n=$(grep -c '^touch [0-9]* 1$' "$T/map.ops")
+		if [ $rc = 0 ] && [ "$n" -ge 64 ] && [ "$n" -le 1024 ] &&
+		   grep -qx 'mmap 0 4194304' "$T/map.ops" &&
+		   grep -q "^# ralab faults recorded=[0-9]" "$T/map.strace" &&
+		   grep -q "page faults in $T/map.strace" "$T/err" &&
+		   ! ls -d /sys/kernel/tracing/instances/ralab-* > /dev/null 2>&1; then
+			ok "record: page faults ($n touches)"
+		else
+			bad "record: page faults" "rc=$rc touches=$n $(head -3 "$T/err")"
+		fi
+		# Ctrl-C (SIGINT to the process group) ends the program; ralab
+		# record waits for it and removes its trace instance.  (A shell
+		# starts background jobs with SIGINT ignored: python resets it.)
+		python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' "$RALAB" record -o "$T/int.strace" -- sleep 20 > /dev/null 2> "$T/err" &
+		pid=$!
+		for n in $(seq 100); do
+			[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
+			sleep 0.05
+		done
+		kill -INT -- -$pid
+		wait $pid; rc=$?
+		if [ $rc = 1 ] && [ ! -d /sys/kernel/tracing/instances/ralab-$pid ] &&
+		   grep -q 'the command failed' "$T/err"; then
+			ok "record: Ctrl-C leaves no trace instance"
+		else
+			bad "record: Ctrl-C leaves no trace instance" "rc=$rc $(ls /sys/kernel/tracing/instances) $(cat "$T/err")"
+		fi
+	fi
 else
 	skip "record and replay" "strace is not installed"
 fi
@@ -274,13 +402,18 @@ for d in tests/traces/app/*/; do
 	zcat "$d/kernel.events.gz" > "$T/app.kernel"
 	"$RALAB" sim --trace "$T/app.strace" 2> "$T/err" |
 		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.model"
-	sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"
+	# A program reading through mmap(): without its page faults the
+	# replay reads nothing; others: without their layout they differ.
+	case $n in
+	mmap-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
+	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
+	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
 		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.flat"
 	if ! cmp -s "$T/app.kernel" "$T/app.model"; then
 		bad "app trace $n" "$(cat "$T/err") $(diff "$T/app.kernel" "$T/app.model" | head -4)"
 	elif cmp -s "$T/app.kernel" "$T/app.flat"; then
-		bad "app trace $n" "matches without its layout too: the case tests nothing"
+		bad "app trace $n" "matches without its $what too: the case tests nothing"
 	else
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi

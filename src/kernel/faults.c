@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: MIT
+/*
+ * faults.c - the page faults of a traced program, for 'ralab record'.
+ *
+ * A program that reads a file through mmap() makes no system call per
+ * read: strace shows the mapping, not the reads.  The kernel's
+ * exceptions:page_fault_user tracepoint shows each fault (address and
+ * error code), so a tracefs instance of our own follows the process
+ * strace runs in and every process it forks (options/event-fork), keeping
+ * the faults on pages not present that are reads (error code bits 0 and
+ * 1 clear: those enter filemap_fault() for a file mapping).  A thread
+ * drains trace_pipe while the program runs, so a long run loses nothing
+ * to a full ring buffer.  Afterwards each fault is written into the
+ * strace log at its time among the calls:
+ *
+ *   PID SECONDS.USEC # ralab fault addr=0xADDR error_code=0xCODE wait_us=N
+ *
+ * sched:sched_switch in the same instance gives the time each task of
+ * the program spends off the CPU in D after a fault (fault_waits):
+ * wait_us=, the fault's duration for the replay's pauses.
+ *
+ * The trace clock is CLOCK_MONOTONIC ("mono"); the log's (-ttt) is
+ * CLOCK_REALTIME: the offset between them is taken when recording starts.
+ * A fault comes before a call that starts in the same microsecond: strace
+ * stamps a call when it handles the stop at its entry, after the fault
+ * that came before it in the program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel/tracefs.h"
+#include "ralab.h"
+
+#define FAULT_EVENT "exceptions/page_fault_user"
+#define FAULT_BUFFER_KB "8192" /* per CPU; drained while the program runs */
+
+struct fault {
+	int64_t us;   /* CLOCK_REALTIME, microseconds */
+	int64_t wait; /* how long it slept (waiting for I/O), microseconds */
+	uint64_t addr, code;
+	long pid;
+};
+
+/* A task of the program off the CPU in D; @end -1 until it is back. */
+struct sleep {
+	long pid;
+	int64_t start, end;
+};
+
+struct ralab_fault_rec {
+	char inst[512];
+	long skip_pid;   /* strace's own */
+	int64_t offset;  /* CLOCK_REALTIME - CLOCK_MONOTONIC, microseconds */
+	int pipe_fd;
+	pthread_t reader;
+	bool reader_started;
+	/* Set by ralab_fault_rec_finish; the reader drains, then stops. */
+	pthread_mutex_t lock;
+	bool stop;
+	/* Filled by the reader. */
+	struct fault *f;
+	size_t nr, cap;
+	struct sleep *sleeps;
+	size_t nr_sleeps, cap_sleeps;
+	size_t *open; /* indices of the sleeps not ended */
+	size_t nr_open, cap_open;
+	char part[512]; /* a line not yet complete */
+	size_t part_len;
+	int err;
+	unsigned long bad_lines;
+};
+
+static int ferr(struct ralab_diag *diag, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int ferr(struct ralab_diag *diag, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag) {
+		va_start(ap, fmt);
+		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
+		va_end(ap);
+		diag->line = 0;
+	}
+	return err;
+}
+
+static int64_t clock_us(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+/* Room for one more element in *@p (of *@cap, @size bytes each). */
+static bool grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+	void *q;
+
+	if (n < *cap)
+		return true;
+	c = *cap ? *cap * 2 : 4096;
+	q = realloc(*p, c * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+/*
+ * The task, time and event of a trace line:
+ *   COMM-PID [CPU] FLAGS SECONDS.USEC: EVENT: FIELDS
+ * The command name may hold spaces and dashes: the pid is after the last
+ * dash before the "[CPU]" field, found from the right.  Returns the
+ * fields after "EVENT: ", or NULL.
+ */
+static const char *line_head(const char *l, const char *event, long *pid,
+			     int64_t *us)
+{
+	const char *ev = strstr(l, event), *p, *cpu = NULL;
+	unsigned long long sec, usec;
+
+	if (!ev || ev == l)
+		return NULL;
+	for (p = ev; p > l && p[-1] != ' '; p--)
+		;
+	if (sscanf(p, "%llu.%llu:", &sec, &usec) != 2 || sec > 1ull << 40)
+		return NULL;
+	*us = (int64_t)(sec * 1000000 + usec);
+	/* Back over the fields to "[CPU]". */
+	for (; p > l; p--)
+		if (*p == '[' && p[-1] == ' ') {
+			cpu = p;
+			break;
+		}
+	if (!cpu)
+		return NULL;
+	for (p = cpu - 1; p > l && *p == ' '; p--)
+		;
+	while (p > l && *p >= '0' && *p <= '9')
+		p--;
+	if (*p != '-' || sscanf(p + 1, "%ld", pid) != 1)
+		return NULL;
+	return ev + strlen(event);
+}
+
+/*
+ * sched_switch: "prev_comm=C prev_pid=N prev_prio=P prev_state=S ==>
+ * next_comm=C next_pid=N next_prio=P".  A task of the program that leaves
+ * the CPU in D (uninterruptible: waiting for I/O, as a fault waiting for
+ * its folio does) starts a wait; the task's next switch-in ends it.
+ */
+static void parse_switch(struct ralab_fault_rec *r, const char *f, int64_t us)
+{
+	const char *pp = strstr(f, " prev_pid="), *ps = strstr(f, " prev_state="),
+		   *np = strstr(f, " ==> ");
+	long prev, next;
+	size_t i;
+
+	if (!pp || !ps || !np || !(np = strstr(np, " next_pid=")) ||
+	    sscanf(pp + 10, "%ld", &prev) != 1 ||
+	    sscanf(np + 10, "%ld", &next) != 1) {
+		r->bad_lines++;
+		return;
+	}
+	/* The waits still open: one per task at most, few at once. */
+	for (i = 0; i < r->nr_open; i++)
+		if (r->sleeps[r->open[i]].pid == next) {
+			r->sleeps[r->open[i]].end = us;
+			r->open[i] = r->open[--r->nr_open];
+			break;
+		}
+	if (ps[12] != 'D' || prev == r->skip_pid)
+		return;
+	if (!grow((void **)&r->sleeps, &r->cap_sleeps, r->nr_sleeps,
+		  sizeof(*r->sleeps)) ||
+	    !grow((void **)&r->open, &r->cap_open, r->nr_open,
+		  sizeof(*r->open))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->open[r->nr_open++] = r->nr_sleeps;
+	r->sleeps[r->nr_sleeps++] = (struct sleep){ prev, us, -1 };
+}
+
+static void parse_line(struct ralab_fault_rec *r, const char *l)
+{
+	unsigned long long addr, code;
+	const char *f, *p;
+	struct fault *ft;
+	int64_t us;
+	long pid;
+
+	if ((f = line_head(l, ": sched_switch: ", &pid, &us))) {
+		parse_switch(r, f, us + r->offset);
+		return;
+	}
+	f = line_head(l, ": page_fault_user: ", &pid, &us);
+	if (!f || !(p = strstr(f, "address=")) ||
+	    sscanf(p + 8, "%llx", &addr) != 1 ||
+	    !(p = strstr(f, "error_code=")) ||
+	    sscanf(p + 11, "%llx", &code) != 1) {
+		r->bad_lines++;
+		return;
+	}
+	if (pid == r->skip_pid)
+		return;
+	if (!grow((void **)&r->f, &r->cap, r->nr, sizeof(*r->f))) {
+		r->err = -ENOMEM;
+		return;
+	}
+	ft = &r->f[r->nr++];
+	ft->us = us + r->offset;
+	ft->addr = addr;
+	ft->code = code;
+	ft->pid = pid;
+	ft->wait = 0;
+}
+
+/* What trace_pipe gave, split into lines. */
+static void take(struct ralab_fault_rec *r, const char *buf, size_t n)
+{
+	size_t i, start = 0;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] != '\n')
+			continue;
+		if (r->part_len) {
+			size_t k = i - start;
+
+			if (k > sizeof(r->part) - 1 - r->part_len)
+				k = sizeof(r->part) - 1 - r->part_len;
+			memcpy(r->part + r->part_len, buf + start, k);
+			r->part[r->part_len + k] = '\0';
+			parse_line(r, r->part);
+			r->part_len = 0;
+		} else {
+			char line[512];
+			size_t k = i - start < sizeof(line) - 1 ? i - start :
+								   sizeof(line) - 1;
+
+			memcpy(line, buf + start, k);
+			line[k] = '\0';
+			parse_line(r, line);
+		}
+		start = i + 1;
+	}
+	if (start < n) {
+		size_t k = n - start;
+
+		if (k > sizeof(r->part) - 1 - r->part_len)
+			k = sizeof(r->part) - 1 - r->part_len;
+		memcpy(r->part + r->part_len, buf + start, k);
+		r->part_len += k;
+	}
+}
+
+/* Drain trace_pipe (non-blocking) until told to stop and it is empty. */
+static void *reader(void *arg)
+{
+	struct ralab_fault_rec *r = arg;
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(r->pipe_fd, buf, sizeof(buf));
+		bool stop;
+
+		if (n > 0) {
+			take(r, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			r->err = -errno;
+			break;
+		}
+		pthread_mutex_lock(&r->lock);
+		stop = r->stop;
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			break;
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+	return NULL;
+}
+
+static int inst_write(struct ralab_fault_rec *r, const char *file,
+		      const char *val, struct ralab_diag *diag)
+{
+	char path[600];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", r->inst, file);
+	err = kx_write_file(path, val);
+	if (err)
+		return ferr(diag, err, "writing %s to %s: %s", val, path,
+			    strerror(-err));
+	return 0;
+}
+
+void ralab_fault_rec_free(struct ralab_fault_rec *r)
+{
+	if (!r)
+		return;
+	if (r->reader_started) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_mutex_unlock(&r->lock);
+		pthread_join(r->reader, NULL);
+	}
+	if (r->pipe_fd >= 0)
+		close(r->pipe_fd);
+	if (r->inst[0]) {
+		char path[600];
+
+		snprintf(path, sizeof(path), "%s/tracing_on", r->inst);
+		kx_write_file(path, "0");
+		rmdir(r->inst);
+	}
+	pthread_mutex_destroy(&r->lock);
+	free(r->f);
+	free(r->sleeps);
+	free(r->open);
+	free(r);
+}
+
+int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
+			  struct ralab_diag *diag)
+{
+	const char *tfs = kx_find_tracefs();
+	struct ralab_fault_rec *r;
+	char path[600], val[32];
+	int err;
+
+	*out = NULL;
+	if (geteuid())
+		return ferr(diag, -EPERM, "page faults are traced as root only");
+	if (!tfs)
+		return ferr(diag, -ENOENT, "no tracefs with instances (mount -t tracefs nodev /sys/kernel/tracing)");
+	snprintf(path, sizeof(path), "%s/events/" FAULT_EVENT, tfs);
+	if (access(path, F_OK))
+		return ferr(diag, -ENOENT, "this kernel has no %s tracepoint", FAULT_EVENT);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->pipe_fd = -1;
+	r->skip_pid = pid;
+	pthread_mutex_init(&r->lock, NULL);
+	snprintf(r->inst, sizeof(r->inst), "%s/instances/" INSTANCE_PREFIX "%d",
+		 tfs, (int)getpid());
+	if (mkdir(r->inst, 0700)) {
+		err = -errno;
+		ferr(diag, err, "creating trace instance %s: %s", r->inst,
+		     strerror(errno));
+		r->inst[0] = '\0';
+		goto fail;
+	}
+	snprintf(val, sizeof(val), "%d", pid);
+	if ((err = inst_write(r, "tracing_on", "0", diag)) ||
+	    (err = inst_write(r, "buffer_size_kb", FAULT_BUFFER_KB, diag)) ||
+	    (err = inst_write(r, "trace_clock", "mono", diag)) ||
+	    (err = inst_write(r, "options/event-fork", "1", diag)) ||
+	    (err = inst_write(r, "set_event_pid", val, diag)) ||
+	    (err = inst_write(r, "events/" FAULT_EVENT "/filter",
+			      "!(error_code & 3)", diag)) ||
+	    (err = inst_write(r, "events/" FAULT_EVENT "/enable", "1", diag)) ||
+	    (err = inst_write(r, "events/sched/sched_switch/enable", "1", diag)))
+		goto fail;
+	snprintf(path, sizeof(path), "%s/trace_pipe", r->inst);
+	r->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (r->pipe_fd < 0) {
+		err = ferr(diag, -errno, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* Both clocks at once: the trace's time on the log's clock. */
+	{
+		int64_t m0 = clock_us(CLOCK_MONOTONIC);
+		int64_t rt = clock_us(CLOCK_REALTIME);
+		int64_t m1 = clock_us(CLOCK_MONOTONIC);
+
+		r->offset = rt - (m0 + m1) / 2;
+	}
+	if ((err = -pthread_create(&r->reader, NULL, reader, r))) {
+		ferr(diag, err, "starting the trace reader: %s", strerror(-err));
+		goto fail;
+	}
+	r->reader_started = true;
+	if ((err = inst_write(r, "tracing_on", "1", diag)))
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	ralab_fault_rec_free(r);
+	return err;
+}
+
+/* Faults lost to a full ring buffer, over every CPU. */
+static unsigned long long overruns(const struct ralab_fault_rec *r)
+{
+	unsigned long long lost = 0;
+	char path[700], buf[2048], *p;
+	unsigned cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", r->inst, cpu);
+		if (kx_read_small(path, buf, sizeof(buf)))
+			break;
+		p = strstr(buf, "overrun:");
+		if (p)
+			lost += strtoull(p + 8, NULL, 10);
+	}
+	return lost;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct fault *x = a, *y = b;
+
+	return (x->us > y->us) - (x->us < y->us);
+}
+
+/* "PID SECONDS.USEC ..." (strace -f -ttt): the time, or -1. */
+static int64_t line_time(const char *l, long *pid)
+{
+	unsigned long long sec, usec;
+	int n = 0;
+
+	if (sscanf(l, "%ld %llu.%llu%n", pid, &sec, &usec, &n) != 3 ||
+	    l[n] != ' ')
+		return -1;
+	return (int64_t)(sec * 1000000 + usec);
+}
+
+/* A process of the log: from its first line on, its faults are kept. */
+struct proc {
+	long pid;
+	int64_t first;
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * The processes the log shows (strace -f ends each with a "+++ exited"
+ * line, so every one shows): faults of others (strace's own test
+ * children) are strace's, not the program's, and so are those of the
+ * first process before its first line (the child strace forks, before it
+ * execs the program).  A process forked later may fault before its first
+ * line: from the start.
+ */
+static int by_pid_time(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/*
+ * The log's lines (*@lines: each process's, in time order) and its
+ * processes (*@out).
+ */
+static int log_procs(FILE *in, struct proc **out, size_t *nr,
+		     struct proc **lines, size_t *nlines)
+{
+	struct proc *p = NULL;
+	size_t n = 0, cap = 0, lcap = 0, i, k;
+	char *line = NULL;
+	long first_pid = 0;
+
+	while (getline(&line, &lcap, in) > 0) {
+		long pid;
+		int64_t t = line_time(line, &pid);
+
+		if (t < 0)
+			continue;
+		if (!grow((void **)&p, &cap, n, sizeof(*p))) {
+			free(p);
+			free(line);
+			return -ENOMEM;
+		}
+		if (!n)
+			first_pid = pid;
+		p[n++] = (struct proc){ pid, t };
+	}
+	free(line);
+	rewind(in);
+	if (n) /* p is NULL for none: qsort and memcpy take no NULL */
+		qsort(p, n, sizeof(*p), by_pid_time);
+	*lines = malloc((n + 1) * sizeof(**lines));
+	if (!*lines) {
+		free(p);
+		return -ENOMEM;
+	}
+	if (n)
+		memcpy(*lines, p, n * sizeof(*p));
+	*nlines = n;
+	/* One entry per process; only the first starts at its first line. */
+	for (i = k = 0; i < n; i++)
+		if (!k || p[k - 1].pid != p[i].pid) {
+			p[k] = p[i];
+			if (p[k].pid != first_pid)
+				p[k].first = INT64_MIN;
+			k++;
+		}
+	*out = p;
+	*nr = k;
+	return 0;
+}
+
+static int by_sleep(const void *a, const void *b)
+{
+	const struct sleep *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The first line of @pid at or after @t in @l (by pid, then time). */
+static size_t lower_line(const struct proc *l, size_t n, long pid, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l[mid].pid < pid || (l[mid].pid == pid && l[mid].first < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first wait of @pid starting at or after @t in @w. */
+static size_t lower_sleep(const struct sleep *w, size_t n, long pid, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w[mid].pid < pid || (w[mid].pid == pid && w[mid].start < t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * How long each fault waited: the time its task spent in D from the
+ * fault until the task's next fault or next call (a fault's end is not
+ * traced; a task of the program sleeps in D in between only for that
+ * fault, but for calls strace does not print, whose waits count too).
+ * The replay takes it as the fault's duration, so that the gap after it
+ * is the program's own time, not the device's.
+ */
+static int fault_waits(struct ralab_fault_rec *r, const struct proc *lines,
+		       size_t nl)
+{
+	struct proc *next = NULL; /* each task's next fault, going back */
+	size_t i, k, nn = 0, cap = 0;
+
+	if (r->nr_sleeps)
+		qsort(r->sleeps, r->nr_sleeps, sizeof(*r->sleeps), by_sleep);
+	for (i = r->nr; i-- > 0;) {
+		struct fault *f = &r->f[i];
+		int64_t b = INT64_MAX;
+
+		/* Faults are in time order: the task's next one is known. */
+		for (k = 0; k < nn && next[k].pid != f->pid; k++)
+			;
+		if (k == nn) {
+			if (!grow((void **)&next, &cap, nn, sizeof(*next))) {
+				free(next);
+				return -ENOMEM;
+			}
+			next[nn++] = (struct proc){ f->pid, INT64_MAX };
+		}
+		b = next[k].first;
+		next[k].first = f->us;
+		k = lower_line(lines, nl, f->pid, f->us);
+		if (k < nl && lines[k].pid == f->pid && lines[k].first < b)
+			b = lines[k].first;
+		f->wait = 0;
+		for (k = lower_sleep(r->sleeps, r->nr_sleeps, f->pid, f->us);
+		     k < r->nr_sleeps && r->sleeps[k].pid == f->pid &&
+		     r->sleeps[k].start < b;
+		     k++) {
+			int64_t end = r->sleeps[k].end;
+
+			if (end < 0 || end > b)
+				end = b;
+			if (end != INT64_MAX && end > r->sleeps[k].start)
+				f->wait += end - r->sleeps[k].start;
+		}
+	}
+	free(next);
+	return 0;
+}
+
+static bool program_fault(const struct proc *p, size_t n, const struct fault *f)
+{
+	struct proc key = { f->pid, 0 };
+	const struct proc *q = n ? bsearch(&key, p, n, sizeof(*p), by_pid) :
+				   NULL;
+
+	return q && f->us >= q->first;
+}
+
+/* A fault as a line of the log. */
+static void put_fault(FILE *out, const struct fault *f, size_t *written)
+{
+	(*written)++;
+	fprintf(out, "%ld %lld.%06lld # ralab fault addr=0x%llx error_code=0x%llx wait_us=%lld\n",
+		f->pid, (long long)(f->us / 1000000), (long long)(f->us % 1000000),
+		(unsigned long long)f->addr, (unsigned long long)f->code,
+		(long long)f->wait);
+}
+
+int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
+			   unsigned *nfaults, struct ralab_diag *diag)
+{
+	char tmp[4096], *line = NULL;
+	unsigned long long lost;
+	size_t cap = 0, k = 0, nprocs = 0, nlines = 0, written = 0;
+	struct proc *procs = NULL, *lines = NULL;
+	FILE *in = NULL, *out = NULL;
+	ssize_t n;
+	int err = 0;
+
+	if (nfaults)
+		*nfaults = 0;
+	inst_write(r, "tracing_on", "0", NULL);
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->reader, NULL);
+	r->reader_started = false;
+	if (r->err) {
+		err = ferr(diag, r->err, "reading the page faults: %s",
+			   strerror(-r->err));
+		goto done;
+	}
+	lost = overruns(r);
+	if (lost) {
+		err = ferr(diag, -EOVERFLOW, "the trace lost %llu page faults (a full ring buffer): the log has none", lost);
+		goto done;
+	}
+	if (r->bad_lines) {
+		err = ferr(diag, -EPROTO, "%lu trace lines were not page faults as ralab reads them: the log has none",
+			   r->bad_lines);
+		goto done;
+	}
+	/* The reader saw them in each CPU's order: merge. */
+	if (r->nr)
+		qsort(r->f, r->nr, sizeof(*r->f), by_time);
+	snprintf(tmp, sizeof(tmp), "%s.faults", log);
+	in = fopen(log, "r");
+	out = fopen(tmp, "w");
+	if (!in || !out) {
+		err = ferr(diag, -errno, "%s: %s", in ? tmp : log, strerror(errno));
+		goto done;
+	}
+	if ((err = log_procs(in, &procs, &nprocs, &lines, &nlines)) ||
+	    (err = fault_waits(r, lines, nlines))) {
+		ferr(diag, err, "reading %s: %s", log, strerror(-err));
+		goto done;
+	}
+	while ((n = getline(&line, &cap, in)) > 0) {
+		long pid;
+		int64_t t = line_time(line, &pid);
+
+		for (; t >= 0 && k < r->nr && r->f[k].us <= t; k++)
+			if (program_fault(procs, nprocs, &r->f[k]))
+				put_fault(out, &r->f[k], &written);
+		fputs(line, out);
+		if (line[n - 1] != '\n')
+			fputc('\n', out);
+	}
+	/* After the last call traced (touches before exit, say). */
+	for (; k < r->nr; k++)
+		if (program_fault(procs, nprocs, &r->f[k]))
+			put_fault(out, &r->f[k], &written);
+	fprintf(out, "# ralab faults recorded=%zu (reads of pages not present, exceptions:page_fault_user)\n",
+		written);
+	if (ferror(in) || fflush(out) || ferror(out)) {
+		err = ferr(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
+		goto done;
+	}
+	if (fclose(out)) {
+		out = NULL;
+		err = ferr(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
+		goto done;
+	}
+	out = NULL;
+	if (rename(tmp, log)) {
+		err = ferr(diag, -errno, "renaming %s: %s", tmp, strerror(errno));
+		goto done;
+	}
+	if (nfaults)
+		*nfaults = (unsigned)(written < UINT32_MAX ? written : UINT32_MAX);
+done:
+	free(line);
+	free(procs);
+	free(lines);
+	if (in)
+		fclose(in);
+	if (out) {
+		fclose(out);
+		unlink(tmp);
+	}
+	ralab_fault_rec_free(r);
+	return err;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracefs.c - small file I/O for tracefs and sysfs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel/tracefs.h"
+
+static const char *const tracefs_roots[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+
+int kx_write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(val))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int kx_read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+const char *kx_find_tracefs(void)
+{
+	char probe[256];
+	unsigned i;
+
+	for (i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]); i++) {
+		snprintf(probe, sizeof(probe), "%s/instances", tracefs_roots[i]);
+		if (!access(probe, F_OK))
+			return tracefs_roots[i];
+	}
+	return NULL;
+}

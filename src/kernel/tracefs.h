@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracefs.h - small file I/O for tracefs and sysfs, shared by the
+ * recorder and the page-fault recorder of 'ralab record'.
+ */
+#ifndef RALAB_KERNEL_TRACEFS_H
+#define RALAB_KERNEL_TRACEFS_H
+
+#include <stddef.h>
+
+/*
+ * Instances are named INSTANCE_PREFIX and the pid of the process that
+ * made them, so that a teardown can tell those of dead processes.
+ */
+#define INSTANCE_PREFIX "ralab-"
+
+/* Write @val to @path (one write); 0 or -errno. */
+int kx_write_file(const char *path, const char *val);
+/* Read @path into @buf (of @len bytes), trailing newlines and spaces cut. */
+int kx_read_small(const char *path, char *buf, size_t len);
+/* Where tracefs is mounted (with instances), or NULL. */
+const char *kx_find_tracefs(void);
+
+#endif

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmap-read.c - read a file through mmap(), as a program for
+ * tests/tools/record-app.sh: the page faults 'ralab record' traces are
+ * the reads its log replays.
+ *
+ *   cc -O2 -o mmap-read tests/tools/mmap-read.c
+ *   mmap-read FILE STEP...
+ *
+ * The file is mapped whole, read-only and shared, and its descriptor
+ * closed (the mapping keeps the file open); each STEP then runs in turn:
+ *   seq|random|willneed|hugepage|normal   madvise() of the whole mapping
+ *   touch:OFF:LEN:STEP    read a byte every STEP bytes of [OFF, OFF+LEN)
+ *   rand:N:SEED           read a byte of N pages picked at random
+ *   pread:OFF:LEN         pread() through a descriptor opened again
+ *   unmap:OFF:LEN         munmap() part of the mapping
+ *   fork:STEP             a child process runs STEP (on the inherited
+ *                         mapping), the parent waits for it
+ * Sizes are bytes, or with K or M.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *path;
+static unsigned char *map;
+static size_t size;
+static volatile unsigned sum;
+
+static size_t num(const char **p)
+{
+	char *end;
+	size_t v = strtoull(*p, &end, 10);
+
+	if (*end == 'K')
+		v <<= 10, end++;
+	else if (*end == 'M')
+		v <<= 20, end++;
+	*p = *end == ':' ? end + 1 : end;
+	return v;
+}
+
+static int step(const char *s)
+{
+	static const struct { const char *n; int a; } adv[] = {
+		{ "seq", MADV_SEQUENTIAL }, { "random", MADV_RANDOM },
+		{ "willneed", MADV_WILLNEED }, { "hugepage", MADV_HUGEPAGE },
+		{ "normal", MADV_NORMAL },
+	};
+	const char *p;
+	size_t off, len, st, i;
+	unsigned k;
+
+	for (k = 0; k < sizeof(adv) / sizeof(adv[0]); k++)
+		if (!strcmp(s, adv[k].n))
+			return madvise(map, size, adv[k].a);
+	if (!strncmp(s, "touch:", 6)) {
+		p = s + 6;
+		off = num(&p);
+		len = num(&p);
+		st = num(&p);
+		if (!st || off + len > size)
+			return -1;
+		for (i = off; i < off + len; i += st)
+			sum += map[i];
+		return 0;
+	}
+	if (!strncmp(s, "rand:", 5)) {
+		uint64_t x;
+
+		p = s + 5;
+		len = num(&p);
+		x = num(&p) * 2654435761u + 1;
+		for (i = 0; i < len; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			sum += map[((x >> 33) % (size / 4096)) * 4096];
+		}
+		return 0;
+	}
+	if (!strncmp(s, "pread:", 6)) {
+		char *buf;
+		int fd = open(path, O_RDONLY);
+		ssize_t n;
+
+		p = s + 6;
+		off = num(&p);
+		len = num(&p);
+		buf = malloc(len + 1);
+		if (fd < 0 || !buf)
+			return -1;
+		n = pread(fd, buf, len, (off_t)off);
+		close(fd);
+		free(buf);
+		return n < 0 ? -1 : 0;
+	}
+	if (!strncmp(s, "unmap:", 6)) {
+		p = s + 6;
+		off = num(&p);
+		len = num(&p);
+		return munmap(map + off, len);
+	}
+	if (!strncmp(s, "fork:", 5)) {
+		int st2;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (!pid)
+			_exit(step(s + 5) ? 1 : 0);
+		if (waitpid(pid, &st2, 0) < 0 || !WIFEXITED(st2) || WEXITSTATUS(st2))
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct stat stb;
+	int fd, i;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: mmap-read FILE STEP...\n");
+		return 2;
+	}
+	path = argv[1];
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &stb)) {
+		perror(path);
+		return 1;
+	}
+	size = (size_t)stb.st_size;
+	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	close(fd);
+	for (i = 2; i < argc; i++)
+		if (step(argv[i])) {
+			fprintf(stderr, "mmap-read: step %s failed\n", argv[i]);
+			return 1;
+		}
+	return 0;
+}
