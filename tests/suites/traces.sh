@@ -405,7 +405,7 @@ for d in tests/traces/app/*/; do
 	# A program reading through mmap(): without its page faults the
 	# replay reads nothing; others: without their layout they differ.
 	case $n in
-	mmap-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
+	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |

@@ -20,6 +20,9 @@
 #   --insert LIST      insert these holes into the laid-out file (which
 #                      grows by them; the data on both sides of each stays
 #                      disk-contiguous)
+#   --copy PATH        the file is a copy of PATH (its bytes and size:
+#                      a real program's own data, as file(1)'s magic
+#                      database), under its name, written in one pass
 #   --remount          unmount and mount the filesystem before the run
 #                      (the inode's cached block map starts cold, as
 #                      under 'ralab kernel')
@@ -39,7 +42,7 @@
 # missing prerequisite or bad option, 1 failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount=
+fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount= copy=
 usage() { echo "usage: record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--unwritten) unwritten=${2:?}; shift 2 ;;
 	--insert) insert=${2:?}; shift 2 ;;
 	--remount) remount=1; shift ;;
+	--copy) copy=$(realpath "${2:?}"); shift 2 ;;
 	--read-ahead-kb) ra=${2:?}; shift 2 ;;
 	--max-sectors-kb) msk=${2:?}; shift 2 ;;
 	--ralab) ralab=${2:?}; shift 2 ;;
@@ -116,8 +120,13 @@ echo "$ra" > "$q/read_ahead_kb"
 # one run, then the blocks cut out of the file (as 'ralab kernel' lays
 # files out: the extents stay apart on the disk).
 f=$w/mnt/data
+# A copy keeps its name (file(1) maps a magic database named *.mgc).
+[ -z "$copy" ] || f=$w/mnt/$(basename "$copy")
 bytes=$((size << 20))
-if [ "$ekb" -gt 0 ]; then
+if [ -n "$copy" ]; then
+	cp "$copy" "$f"
+	sync "$f"
+elif [ "$ekb" -gt 0 ]; then
 	e=$((ekb * 1024)) n=$(((bytes + ekb * 1024 - 1) / (ekb * 1024)))
 	fallocate -l $((n * (e + 4096))) "$f"
 	dd if=/dev/urandom of="$f" bs=1M count=$(((n * (e + 4096) >> 20) + 1)) \
