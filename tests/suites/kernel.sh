@@ -67,7 +67,15 @@ kernel_suite() {
 	# A program reading through mmap() (tests/tools/mmap-read.c): the
 	# page faults 'ralab record' traces are its reads.
 	cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
+	# file(1) maps its magic database (package file, in .ci/run).
+	local magic=
+	if command -v file > /dev/null && [ -f /usr/share/misc/magic.mgc ]; then
+		magic="--copy /usr/share/misc/magic.mgc -- file -m @FILE @FILE"
+	else
+		skip "kernel: file(1) on its magic database, recorded" "file(1) or /usr/share/misc/magic.mgc missing (package file)"
+	fi
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
+		    ${magic:+"$magic"} \
 		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
 		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \
 		    "--fs ext4 --extent-kb 64 --size 8 -- dd if=@FILE of=/dev/null bs=4k" \

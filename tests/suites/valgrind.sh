@@ -11,9 +11,11 @@ valgrind_test() {
 		skip "valgrind" "valgrind is not installed"
 		return
 	fi
+	zcat tests/traces/app/mmap-fork-xfs/app.strace.gz > "$T/vg-faults.strace"
 	for c in tests/cases/dontneed-then-reread/case.ops tests/cases/mmap-hugepage/case.ops \
 		 tests/jobs/race-patch01.ops tests/fio/mixed-small.fio \
-		 tests/traces/tar-40-files.strace tests/alloc/patch03-fallback.ops; do
+		 tests/traces/tar-40-files.strace "$T/vg-faults.strace" \
+		 tests/alloc/patch03-fallback.ops; do
 		if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
 			"$RALAB" sim --trace "$c" > /dev/null 2> "$T/vg"; then
 			ok "valgrind $(basename "$c")"
@@ -29,6 +31,21 @@ valgrind_test() {
 		ok "valgrind direct-cache"
 	else
 		bad "valgrind direct-cache" "$(head -20 "$T/vg")"
+	fi
+	# ralab record's page-fault recorder (root: a tracefs instance, a
+	# reader thread, the merge into the log).
+	if [ "$(id -u)" = 0 ] && command -v strace > /dev/null &&
+	   [ -d /sys/kernel/tracing/events/exceptions/page_fault_user ]; then
+		cc -O2 -o "$T/vg-mmap-read" tests/tools/mmap-read.c
+		if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+			"$RALAB" record -o "$T/vg-rec.strace" -- "$T/vg-mmap-read" "$T/vg.bin" touch:0:1M:4K \
+			> /dev/null 2> "$T/vg" && grep -q '# ralab fault ' "$T/vg-rec.strace"; then
+			ok "valgrind record (page faults)"
+		else
+			bad "valgrind record (page faults)" "$(head -20 "$T/vg")"
+		fi
+	else
+		skip "valgrind record (page faults)" "needs root, strace and the exceptions:page_fault_user tracepoint"
 	fi
 }
 valgrind_test
