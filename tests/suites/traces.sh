@@ -339,6 +339,29 @@ if command -v strace > /dev/null; then
 		else
 			bad "record: page faults" "rc=$rc touches=$n $(head -3 "$T/err")"
 		fi
+		# --no-faults, or not root: no faults, and the replay says the
+		# mapping is not replayed.
+		"$RALAB" record --no-faults -o "$T/nf.strace" -- "$T/mmap-read" "$T/map.bin" touch:0:4M:4K 2> "$T/err"; rc=$?
+		"$RALAB" sim "$T/nf.strace" > /dev/null 2> "$T/err2"; rc2=$?
+		if [ $rc = 0 ] && ! grep -q '# ralab fault' "$T/nf.strace" && [ $rc2 = 2 ] &&
+		   grep -q 'but the log has no page faults' "$T/err2"; then
+			ok "record --no-faults"
+		else
+			bad "record --no-faults" "rc=$rc rc2=$rc2 $(cat "$T/err" "$T/err2")"
+		fi
+		mkdir -p "$T/nb" && chmod 1777 "$T/nb" && chmod o+x "$T" && chmod o+r "$T/map.bin"
+		if command -v runuser > /dev/null && runuser -u nobody -- test -x "$RALAB" &&
+		   runuser -u nobody -- test -r "$T/map.bin"; then
+			runuser -u nobody -- "$RALAB" record -o "$T/nb/nobody.strace" -- "$T/mmap-read" "$T/map.bin" touch:0:4M:4K 2> "$T/err"; rc=$?
+			if [ $rc = 0 ] && grep -q 'page faults not recorded (page faults are traced as root only)' "$T/err" &&
+			   ! grep -q '# ralab fault' "$T/nb/nobody.strace"; then
+				ok "record: not root, no faults, said"
+			else
+				bad "record: not root, no faults, said" "rc=$rc $(cat "$T/err")"
+			fi
+		else
+			skip "record: not root, no faults, said" "user nobody cannot run $RALAB here"
+		fi
 		# Ctrl-C (SIGINT to the process group) ends the program; ralab
 		# record waits for it and removes its trace instance.  (A shell
 		# starts background jobs with SIGINT ignored: python resets it.)
