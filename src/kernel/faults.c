@@ -51,10 +51,16 @@ struct fault {
 	long pid;
 };
 
-/* A task of the program off the CPU in D; @end -1 until it is back. */
-struct sleep {
+/* A task at a time: a line of the log, a fault's bound, a wait's start. */
+struct at {
 	long pid;
-	int64_t start, end;
+	int64_t t;
+};
+
+/* A task of the program off the CPU in D from @at.t; @end -1 until back. */
+struct sleep {
+	struct at at; /* first: by_at() and lower_at() take a sleep as one */
+	int64_t end;
 };
 
 struct ralab_fault_rec {
@@ -179,7 +185,7 @@ static void parse_switch(struct ralab_fault_rec *r, const char *f, int64_t us)
 	}
 	/* The waits still open: one per task at most, few at once. */
 	for (i = 0; i < r->nr_open; i++)
-		if (r->sleeps[r->open[i]].pid == next) {
+		if (r->sleeps[r->open[i]].at.pid == next) {
 			r->sleeps[r->open[i]].end = us;
 			r->open[i] = r->open[--r->nr_open];
 			break;
@@ -194,7 +200,7 @@ static void parse_switch(struct ralab_fault_rec *r, const char *f, int64_t us)
 		return;
 	}
 	r->open[r->nr_open++] = r->nr_sleeps;
-	r->sleeps[r->nr_sleeps++] = (struct sleep){ prev, us, -1 };
+	r->sleeps[r->nr_sleeps++] = (struct sleep){ { prev, us }, -1 };
 }
 
 static void parse_line(struct ralab_fault_rec *r, const char *l)
@@ -444,44 +450,56 @@ static int64_t line_time(const char *l, long *pid)
 	return (int64_t)(sec * 1000000 + usec);
 }
 
-/* A process of the log: from its first line on, its faults are kept. */
-struct proc {
-	long pid;
-	int64_t first;
-};
-
 static int by_pid(const void *a, const void *b)
 {
-	const struct proc *x = a, *y = b;
+	const struct at *x = a, *y = b;
 
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/*
- * The processes the log shows (strace -f ends each with a "+++ exited"
- * line, so every one shows): faults of others (strace's own test
- * children) are strace's, not the program's, and so are those of the
- * first process before its first line (the child strace forks, before it
- * execs the program).  A process forked later may fault before its first
- * line: from the start.
- */
-static int by_pid_time(const void *a, const void *b)
+/* By task, then time. */
+static int by_at(const void *a, const void *b)
 {
-	const struct proc *x = a, *y = b;
+	const struct at *x = a, *y = b;
 
 	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->first > y->first) - (x->first < y->first);
+		return by_pid(a, b);
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/*
+ * The first of the @n elements of @size bytes at @base (each starting
+ * with a struct at, sorted by_at) that is not before @key.
+ */
+static size_t lower_at(const void *base, size_t n, size_t size,
+		       const struct at *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (by_at((const char *)base + mid * size, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
  * The log's lines (*@lines: each process's, in time order) and its
- * processes (*@out).
+ * processes (*@out), each from when its faults are the program's (t): the
+ * log shows every one (strace -f ends each with a "+++ exited" line).
+ * Faults of others (strace's own test children) are strace's, not the
+ * program's, and so are those of the first process before its first line
+ * (the child strace forks, before it execs the program).  A process
+ * forked later may fault before its first line: from the start.
  */
-static int log_procs(FILE *in, struct proc **out, size_t *nr,
-		     struct proc **lines, size_t *nlines)
+static int log_procs(FILE *in, struct at **out, size_t *nr,
+		     struct at **lines, size_t *nlines)
 {
-	struct proc *p = NULL;
+	struct at *p = NULL;
 	size_t n = 0, cap = 0, lcap = 0, i, k;
 	char *line = NULL;
 	long first_pid = 0;
@@ -499,12 +517,12 @@ static int log_procs(FILE *in, struct proc **out, size_t *nr,
 		}
 		if (!n)
 			first_pid = pid;
-		p[n++] = (struct proc){ pid, t };
+		p[n++] = (struct at){ pid, t };
 	}
 	free(line);
 	rewind(in);
 	if (n) /* p is NULL for none: qsort and memcpy take no NULL */
-		qsort(p, n, sizeof(*p), by_pid_time);
+		qsort(p, n, sizeof(*p), by_at);
 	*lines = malloc((n + 1) * sizeof(**lines));
 	if (!*lines) {
 		free(p);
@@ -518,53 +536,12 @@ static int log_procs(FILE *in, struct proc **out, size_t *nr,
 		if (!k || p[k - 1].pid != p[i].pid) {
 			p[k] = p[i];
 			if (p[k].pid != first_pid)
-				p[k].first = INT64_MIN;
+				p[k].t = INT64_MIN;
 			k++;
 		}
 	*out = p;
 	*nr = k;
 	return 0;
-}
-
-static int by_sleep(const void *a, const void *b)
-{
-	const struct sleep *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-/* The first line of @pid at or after @t in @l (by pid, then time). */
-static size_t lower_line(const struct proc *l, size_t n, long pid, int64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l[mid].pid < pid || (l[mid].pid == pid && l[mid].first < t))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The first wait of @pid starting at or after @t in @w. */
-static size_t lower_sleep(const struct sleep *w, size_t n, long pid, int64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (w[mid].pid < pid || (w[mid].pid == pid && w[mid].start < t))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /*
@@ -575,17 +552,18 @@ static size_t lower_sleep(const struct sleep *w, size_t n, long pid, int64_t t)
  * The replay takes it as the fault's duration, so that the gap after it
  * is the program's own time, not the device's.
  */
-static int fault_waits(struct ralab_fault_rec *r, const struct proc *lines,
+static int fault_waits(struct ralab_fault_rec *r, const struct at *lines,
 		       size_t nl)
 {
-	struct proc *next = NULL; /* each task's next fault, going back */
+	struct at *next = NULL; /* each task's next fault, going back */
 	size_t i, k, nn = 0, cap = 0;
 
 	if (r->nr_sleeps)
-		qsort(r->sleeps, r->nr_sleeps, sizeof(*r->sleeps), by_sleep);
+		qsort(r->sleeps, r->nr_sleeps, sizeof(*r->sleeps), by_at);
 	for (i = r->nr; i-- > 0;) {
 		struct fault *f = &r->f[i];
-		int64_t b = INT64_MAX;
+		struct at key = { f->pid, f->us };
+		int64_t b;
 
 		/* Faults are in time order: the task's next one is known. */
 		for (k = 0; k < nn && next[k].pid != f->pid; k++)
@@ -595,37 +573,36 @@ static int fault_waits(struct ralab_fault_rec *r, const struct proc *lines,
 				free(next);
 				return -ENOMEM;
 			}
-			next[nn++] = (struct proc){ f->pid, INT64_MAX };
+			next[nn++] = (struct at){ f->pid, INT64_MAX };
 		}
-		b = next[k].first;
-		next[k].first = f->us;
-		k = lower_line(lines, nl, f->pid, f->us);
-		if (k < nl && lines[k].pid == f->pid && lines[k].first < b)
-			b = lines[k].first;
+		b = next[k].t;
+		next[k].t = f->us;
+		k = lower_at(lines, nl, sizeof(*lines), &key);
+		if (k < nl && lines[k].pid == f->pid && lines[k].t < b)
+			b = lines[k].t;
 		f->wait = 0;
-		for (k = lower_sleep(r->sleeps, r->nr_sleeps, f->pid, f->us);
-		     k < r->nr_sleeps && r->sleeps[k].pid == f->pid &&
-		     r->sleeps[k].start < b;
+		for (k = lower_at(r->sleeps, r->nr_sleeps, sizeof(*r->sleeps), &key);
+		     k < r->nr_sleeps && r->sleeps[k].at.pid == f->pid &&
+		     r->sleeps[k].at.t < b;
 		     k++) {
-			int64_t end = r->sleeps[k].end;
+			int64_t start = r->sleeps[k].at.t, end = r->sleeps[k].end;
 
 			if (end < 0 || end > b)
 				end = b;
-			if (end != INT64_MAX && end > r->sleeps[k].start)
-				f->wait += end - r->sleeps[k].start;
+			if (end != INT64_MAX && end > start)
+				f->wait += end - start;
 		}
 	}
 	free(next);
 	return 0;
 }
 
-static bool program_fault(const struct proc *p, size_t n, const struct fault *f)
+static bool program_fault(const struct at *p, size_t n, const struct fault *f)
 {
-	struct proc key = { f->pid, 0 };
-	const struct proc *q = n ? bsearch(&key, p, n, sizeof(*p), by_pid) :
-				   NULL;
+	struct at key = { f->pid, 0 };
+	const struct at *q = n ? bsearch(&key, p, n, sizeof(*p), by_pid) : NULL;
 
-	return q && f->us >= q->first;
+	return q && f->us >= q->t;
 }
 
 /* A fault as a line of the log. */
@@ -644,7 +621,7 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 	char tmp[4096], *line = NULL;
 	unsigned long long lost;
 	size_t cap = 0, k = 0, nprocs = 0, nlines = 0, written = 0;
-	struct proc *procs = NULL, *lines = NULL;
+	struct at *procs = NULL, *lines = NULL;
 	FILE *in = NULL, *out = NULL;
 	ssize_t n;
 	int err = 0;

@@ -54,8 +54,8 @@ struct pos {
 };
 
 /*
- * A process whose descriptor table is another's (a thread, or a clone
- * with CLONE_FILES).
+ * A process whose descriptor table (a thread, or a clone with
+ * CLONE_FILES) or address space (CLONE_VM) is another's.
  */
 struct table {
 	long pid, table;
@@ -132,15 +132,31 @@ static int serr(struct st *s, const char *fmt, ...)
 	return err;
 }
 
-/* The descriptor table of @pid: its own unless it shares one. */
-static long table_of(const struct st *s, long pid)
+/* What @pid shares in @t (of @n): another's, or its own. */
+static long shared_of(const struct table *t, unsigned n, long pid)
 {
 	unsigned i;
 
-	for (i = 0; i < s->nr_tables; i++)
-		if (s->tables[i].pid == pid)
-			return s->tables[i].table;
+	for (i = 0; i < n; i++)
+		if (t[i].pid == pid)
+			return t[i].table;
 	return pid;
+}
+
+/* @child shares @parent's in *@t (of *@n, room for *@cap). */
+static int share_with(struct table **t, unsigned *n, unsigned *cap,
+		      long child, long parent)
+{
+	if (!tb_grow((void **)t, cap, *n + 1, sizeof(**t)))
+		return -ENOMEM;
+	(*t)[(*n)++] = (struct table){ child, parent };
+	return 0;
+}
+
+/* The descriptor table of @pid: its own unless it shares one. */
+static long table_of(const struct st *s, long pid)
+{
+	return shared_of(s->tables, s->nr_tables, pid);
 }
 
 /*
@@ -157,10 +173,8 @@ static int share_table(struct st *s, long parent, long child)
 
 	if (t == child || table_of(s, child) != child)
 		return 0;
-	if (!tb_grow((void **)&s->tables, &s->cap_tables, s->nr_tables + 1,
-		     sizeof(*s->tables)))
+	if (share_with(&s->tables, &s->nr_tables, &s->cap_tables, child, t))
 		return -ENOMEM;
-	s->tables[s->nr_tables++] = (struct table){ child, t };
 	tb_share(s->tb, child, t);
 	for (i = 0; i < s->nr_pos; i++)
 		if (s->pos[i].used && s->pos[i].pid == child)
@@ -171,12 +185,7 @@ static int share_table(struct st *s, long parent, long child)
 /* The address space of @pid: its own unless it shares one (CLONE_VM). */
 static long as_of(const struct st *s, long pid)
 {
-	unsigned i;
-
-	for (i = 0; i < s->nr_vms; i++)
-		if (s->vms[i].pid == pid)
-			return s->vms[i].table;
-	return pid;
+	return shared_of(s->vms, s->nr_vms, pid);
 }
 
 static int add_piece(struct st *s, const struct smap *m)
@@ -201,11 +210,7 @@ static int clone_vm(struct st *s, long parent, long child, bool share)
 	if (share) {
 		if (as == child || as_of(s, child) != child)
 			return 0;
-		if (!tb_grow((void **)&s->vms, &s->cap_vms, s->nr_vms + 1,
-			     sizeof(*s->vms)))
-			return -ENOMEM;
-		s->vms[s->nr_vms++] = (struct table){ child, as };
-		return 0;
+		return share_with(&s->vms, &s->nr_vms, &s->cap_vms, child, as);
 	}
 	for (i = 0; i < n; i++)
 		if (s->maps[i].as == as) {

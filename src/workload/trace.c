@@ -461,7 +461,6 @@ void tb_touch(struct tb *t, unsigned vm, uint64_t off)
 	if (!op)
 		return;
 	op->off = off;
-	op->len = 1;
 	/* A fault that returned is inside the file: it is longer. */
 	f = &t->files[t->descs[op->desc].file];
 	f->reads++;
