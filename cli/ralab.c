@@ -111,6 +111,8 @@ static void usage_sim(FILE *out)
 		"                                       the blocks fio 3.x draws\n"
 		"  fadvise OFF LEN normal|random|sequential|willneed|dontneed|noreuse\n"
 		"  readahead OFF LEN                    readahead(2)\n"
+		"  write LEN [COUNT] | pwrite OFF LEN   buffered writes in place (cut at EOF)\n"
+		"  fsync                                write the dirty folios back\n"
 		"  open | close | fd N                  more descriptors on the file (the\n"
 		"                                       case starts with descriptor 0)\n"
 		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n"
@@ -414,6 +416,10 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		   RALAB_WIN_BUCKETS, 1);
 	fprintf(out, "syscalls=%llu\n", (unsigned long long)st->syscalls);
 	fprintf(out, "bytes_read=%llu\n", (unsigned long long)st->bytes_read);
+	if (st->bytes_written)
+		fprintf(out, "bytes_written=%llu\nwrite_reads=%llu\n",
+			(unsigned long long)st->bytes_written,
+			(unsigned long long)st->write_reads);
 	if (time_model)
 		print_time(out, ralab_workload_config(wl), st);
 }
@@ -505,6 +511,10 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)st->ra_pages_evicted_unused,
 		(unsigned long long)st->syscalls,
 		(unsigned long long)st->bytes_read);
+	if (st->bytes_written)
+		fprintf(out, "  \"bytes_written\": %llu,\n  \"write_reads\": %llu,\n",
+			(unsigned long long)st->bytes_written,
+			(unsigned long long)st->write_reads);
 	if (kres) {
 		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu, \"breaks_at\": [",
 			kres->kernel, (unsigned long long)kres->meta_reads,

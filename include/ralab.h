@@ -315,6 +315,9 @@ struct ralab_stats {
 	uint64_t ra_window_hist[RALAB_WIN_BUCKETS];
 	uint64_t syscalls;      /* read/pread calls made */
 	uint64_t bytes_read;    /* bytes returned to the application */
+	uint64_t bytes_written; /* bytes of write/pwrite calls (buffered) */
+	uint64_t write_reads;   /* reads a write made of blocks it covers
+				   only in part (each its own submission) */
 	uint64_t cache_nodes;   /* XArray nodes at the end */
 
 	/* The time model (device and CPU costs of the case's config). */

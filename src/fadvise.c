@@ -5,7 +5,7 @@
  * ra_fadvise() (NORMAL/SEQUENTIAL re-snapshot ra_pages, RANDOM sets
  * FMODE_RANDOM, WILLNEED and readahead(2) force readahead over the
  * range); here DONTNEED drops the clean, unmapped folios wholly inside
- * the range.
+ * the range, and starts writeback of the dirty ones (which stay).
  */
 #include "sim.h"
 #include "workload/workload.h"
@@ -26,7 +26,16 @@ static void invalidate(struct sim_inode *in, pgoff_t start, pgoff_t end)
 				break;
 		}
 		next = f->index + folio_nr_pages(f);
-		if (f->index >= start && next - 1 <= end &&
+		/*
+		 * A written folio: DONTNEED starts its writeback first
+		 * (WB_SYNC_NONE) and cannot drop it under writeback; the
+		 * next DONTNEED finds it clean (writeback taken as done).
+		 * PG_readahead is PG_reclaim, which the end of writeback
+		 * clears (folio_end_writeback()).
+		 */
+		if (f->flags & PG_dirty)
+			f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
+		else if (f->index >= start && next - 1 <= end &&
 		    !(f->flags & PG_locked) && folio_ready(in->sim, f))
 			sim_remove_folio(in, f);
 		if (next <= index)

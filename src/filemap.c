@@ -281,3 +281,194 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 		return filemap_read_pagewise(s, f, pos, count);
 	return filemap_read_slow(s, f, pos, count);
 }
+
+/*
+ * The order of the folio a buffered write makes at @index for @len bytes
+ * (fgf_set_order() and __filemap_get_folio(), 6.18): the largest power of
+ * two pages not above @len, within the mapping's limits, and no larger
+ * than the alignment of @index allows.  Older kernels: order 0 before
+ * 6.6 (RA_POLICY_WRITE_ORDER0), no order 1 before 6.9.
+ */
+static unsigned write_order(const struct sim *s, const struct ra_mapping *m,
+			    pgoff_t index, uint64_t len)
+{
+	unsigned order = 0;
+
+	while (order < 63 && (RALAB_PAGE_SIZE << (order + 1)) <= len)
+		order++;
+	if (!m->large_folios || (s->policy->flags & (RA_POLICY_WRITE_ORDER0 |
+						     RA_POLICY_READ_PAGEWISE)))
+		order = 0;
+	if (order > m->max_order)
+		order = m->max_order;
+	if (index & (((pgoff_t)1 << order) - 1))
+		order = (unsigned)__builtin_ctzll(index);
+	if (order < m->min_order)
+		order = m->min_order;
+	return order;
+}
+
+/* A synchronous read of file bytes [from, to) for a write; waits. */
+static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
+		       uint64_t to)
+{
+	struct blk_vec v = { .sector = from / 512, .bytes = to - from };
+	uint64_t done;
+
+	if (blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
+			    &done)) {
+		s->host_err = -ENOMEM;
+		return;
+	}
+	s->st->write_reads++;
+	sim_wait(s, done, false);
+}
+
+/*
+ * A new folio takes the write's bytes [pos, end): what the write covers
+ * only in part is read first (__iomap_write_begin() for XFS,
+ * ext4_block_write_begin() for ext4), unless it lies in a hole.
+ *
+ *   iomap (XFS): one read of the range's blocks, whole, when either end
+ *                of the range is not on a block boundary
+ *   buffer heads (ext4): one read for each block covered in part
+ */
+static void write_begin_read(struct sim *s, struct sim_inode *in,
+			     uint64_t pos, uint64_t end, bool hole)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE; /* 4 KiB blocks */
+	uint64_t first = pos & ~(bs - 1), last = (end + bs - 1) & ~(bs - 1);
+	bool head = pos & (bs - 1), tail = end & (bs - 1);
+
+	if (hole || (!head && !tail))
+		return;
+	if (s->cfg.fs == RALAB_FS_XFS) {
+		write_read(s, in, first, last);
+		return;
+	}
+	if (head)
+		write_read(s, in, first, first + bs);
+	if (tail && (!head || last - bs != first))
+		write_read(s, in, last - bs, last);
+}
+
+/*
+ * write(2)/pwrite(2) of @count bytes at @pos (generic_perform_write() and
+ * iomap_write_iter(), 6.18), over the file's own blocks: the file does not
+ * grow (a write is cut at EOF).  Each step takes the folio at @pos, or
+ * makes one sized to what is left of the write (of the extent, on XFS,
+ * whose block mappings end there), copies into it and leaves it uptodate
+ * and dirty.  Writes change no readahead state; the folios they add are
+ * what later readahead finds cached.  Returns the bytes written.
+ */
+uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
+		       uint64_t count)
+{
+	struct sim_inode *in = f->inode;
+	const struct ra_mapping *m = &in->mapping;
+	uint64_t isize = m->i_size, done = 0;
+
+	if (pos < 0 || (uint64_t)pos >= isize)
+		return 0;
+	if (count > isize - (uint64_t)pos)
+		count = isize - (uint64_t)pos;
+	while (count) {
+		pgoff_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
+		uint64_t len = count, fstart, n, mend, chunk;
+		struct folio *fo;
+		bool hole, fresh = false;
+		unsigned order;
+		int err;
+
+		/*
+		 * A step writes at most up to the next boundary of the
+		 * largest folio the mapping takes (its "chunk"), and on XFS
+		 * not past the extent (the iomap) holding @pos.
+		 */
+		chunk = RALAB_PAGE_SIZE << (m->large_folios ? m->max_order : 0);
+		if (len > chunk - ((uint64_t)pos & (chunk - 1)))
+			len = chunk - ((uint64_t)pos & (chunk - 1));
+		mend = blk_mapping_end(&in->lay, (uint64_t)pos / 512, &hole);
+		if (s->cfg.fs == RALAB_FS_XFS && mend != UINT64_MAX &&
+		    mend * 512 - (uint64_t)pos < len)
+			len = mend * 512 - (uint64_t)pos;
+repeat:
+		fo = pc_lookup(&in->pc, index);
+		if (fo) {
+			/* folio_lock(): a folio under read I/O is waited for. */
+			if (!folio_ready(s, fo))
+				sim_wait(s, fo->done_ns, folio_late(s, fo));
+		} else {
+			order = write_order(s, m, index, len);
+			sim_spend(s, s->cfg.cpu_folio_ns);
+			for (;;) {
+				if (order == 1 &&
+				    (s->policy->flags & RA_POLICY_NO_ORDER1))
+					order = 0;
+				err = pc_add_folio(&in->pc, index &
+						   ~(((pgoff_t)1 << order) - 1),
+						   order, PG_uptodate, &fo);
+				if (err != -EEXIST || order <= m->min_order)
+					break;
+				order--;
+			}
+			if (err == -EEXIST)
+				goto repeat;
+			if (err) {
+				s->host_err = err;
+				break;
+			}
+			fo->done_ns = s->cur->now;
+			fo->added_ns = s->cur->now;
+			fo->added_call = s->cur->call;
+			s->st->folios[order]++;
+			s->st->pages_added += 1ull << order;
+			if (s->on_event) {
+				struct ralab_event ev = {
+					.type = RALAB_EV_ADD_FOLIO,
+					.ofs = fo->index * RALAB_PAGE_SIZE,
+					.order = order,
+				};
+
+				sim_emit(s, &ev);
+			}
+			fresh = true;
+		}
+		fstart = fo->index * RALAB_PAGE_SIZE;
+		n = fstart + (RALAB_PAGE_SIZE << fo->order) - (uint64_t)pos;
+		if (n > len)
+			n = len;
+		if (fresh) {
+			write_begin_read(s, in, (uint64_t)pos, (uint64_t)pos + n,
+					 hole);
+			/* Unlocked when its reads are done. */
+			fo->done_ns = s->cur->now;
+		}
+		fo->flags |= PG_uptodate | PG_dirty;
+		sim_spend(s, (((uint64_t)pos & (RALAB_PAGE_SIZE - 1)) + n +
+			      RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE *
+				     s->cfg.cpu_page_ns);
+		pos += (int64_t)n;
+		count -= n;
+		done += n;
+	}
+	s->st->bytes_written += done;
+	return done;
+}
+
+/*
+ * Writeback of every dirty folio (fsync(2)): it stays cached, clean.  The
+ * end of writeback clears PG_reclaim, which is PG_readahead
+ * (folio_end_writeback()): a written folio loses its readahead mark.
+ */
+void filemap_writeback(struct sim_inode *in)
+{
+	struct folio *f = xa_find_after(&in->pc.i_pages, 0);
+
+	while (f) {
+		if (f->flags & PG_dirty)
+			f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
+		f = xa_find_after(&in->pc.i_pages,
+				  f->index + folio_nr_pages(f));
+	}
+}

@@ -345,6 +345,16 @@ int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
 uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 		      uint64_t count);
 
+/* filemap.c: write(2)/pwrite(2) of @count bytes at @pos; bytes written. */
+uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
+		       uint64_t count);
+
+/*
+ * fsync(2): the inode's dirty folios are written back and stay cached,
+ * clean.  (The writes take no modelled device time.)
+ */
+void filemap_writeback(struct sim_inode *in);
+
 /*
  * filemap_read_fast - the common case of filemap_read(), inlined into the
  * op loop: the whole read lies in one cached, uptodate folio without

@@ -78,6 +78,34 @@ static unsigned hole_after(const struct blk_layout *l, uint64_t s)
 	return lo;
 }
 
+uint64_t blk_mapping_end(const struct blk_layout *l, uint64_t s, bool *hole)
+{
+	uint64_t end = UINT64_MAX;
+	unsigned k;
+
+	*hole = false;
+	if (!l)
+		return end;
+	k = extent_of(l, s);
+	if (k < l->n)
+		end = brk_at(l, k);
+	if (l->nh) {
+		unsigned j = hole_after(l, s);
+
+		if (j < l->nh) {
+			uint64_t edge = l->hole[2 * j];
+
+			if (edge <= s) {
+				*hole = true;
+				edge = l->hole[2 * j + 1];
+			}
+			if (edge < end)
+				end = edge;
+		}
+	}
+	return end;
+}
+
 /* Sectors of holes before file sector @s (a hole's own, up to @s). */
 static uint64_t holes_before(const struct blk_layout *l, uint64_t s)
 {

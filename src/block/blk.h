@@ -156,6 +156,14 @@ int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
 		    const struct blk_vec *vecs, unsigned n, bool readahead,
 		    uint64_t now, uint64_t *done);
 
+/*
+ * blk_mapping_end - the file sector where the mapping holding file sector
+ * @s ends: the next extent's start or the next edge of a hole (UINT64_MAX:
+ * none), as a filesystem's block mapping (an iomap) would end there;
+ * *@hole tells whether @s lies in a hole.
+ */
+uint64_t blk_mapping_end(const struct blk_layout *lay, uint64_t s, bool *hole);
+
 /* The device times of @cfg; blk_queue_release() frees the queue's memory. */
 int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg);
 void blk_queue_release(struct blk_queue *q);

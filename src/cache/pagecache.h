@@ -17,6 +17,7 @@
 #define PG_writeback (1u << 3)
 #define PG_from_ra (1u << 4) /* ralab's: added by readahead, for accounting */
 #define PG_used (1u << 5)    /* ralab's: the application has read from it */
+#define PG_dirty (1u << 6)   /* written, not yet under writeback */
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */

@@ -1133,11 +1133,22 @@ static uint64_t max_len(const struct ralab_workload *wl)
 
 		if ((k == OP_READ || k == OP_PREAD || k == OP_RAND_PREAD ||
 		     k == OP_STRIDE_PREAD || k == OP_SHUFFLE_PREAD ||
-		     k == OP_FIO_PREAD) &&
+		     k == OP_FIO_PREAD || k == OP_WRITE || k == OP_PWRITE) &&
 		    wl->ops[i].len > m)
 			m = wl->ops[i].len;
 	}
 	return m;
+}
+
+/* Does the case write?  Then its descriptors are opened read-write. */
+static bool writes(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE)
+			return true;
+	return false;
 }
 
 #define MAP_BASE 0x200000000000ull
@@ -1245,9 +1256,40 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 	return 0;
 }
 
+/*
+ * A buffered write of @len bytes (at @pos, or at the file position), cut
+ * at the end of the file (a size of @size) as the model cuts it: the case
+ * overwrites its file in place and never grows it.
+ */
+static int sys_write(struct rjob *j, int fd, int64_t pos, uint64_t len,
+		     bool use_pos, uint64_t size, const char *buf,
+		     size_t bufsz, int64_t *got)
+{
+	ssize_t n;
+
+	j->syscalls++;
+	*got = 0;
+	if (len > bufsz)
+		return rerr(j->r, -E2BIG, "a write of %llu bytes is larger than the recorder's buffer",
+			    (unsigned long long)len);
+	if (!use_pos && (pos = lseek(fd, 0, SEEK_CUR)) < 0)
+		return rerr(j->r, -errno, "lseek: %s", strerror(errno));
+	if ((uint64_t)pos >= size)
+		return 0;
+	if (len > size - (uint64_t)pos)
+		len = size - (uint64_t)pos;
+	n = use_pos ? pwrite(fd, buf, len, pos) : write(fd, buf, len);
+	if (n < 0)
+		return errno == EINTR ? -EINTR :
+		       rerr(j->r, -errno, "write: %s", strerror(errno));
+	*got = n;
+	return 0;
+}
+
 static int open_fd(struct rec *r, int *fds, const struct op *op)
 {
-	fds[op->fd] = open(r->files[op->ino].path, O_RDONLY | O_CLOEXEC);
+	fds[op->fd] = open(r->files[op->ino].path,
+			   (writes(r->wl) ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fds[op->fd] < 0)
 		return rerr(r, -errno, "%s: %s", r->files[op->ino].path,
 			    strerror(errno));
@@ -1318,6 +1360,25 @@ static int run_job(struct rjob *j)
 		case OP_SEEK:
 			if (lseek(fd, (off_t)op->off, SEEK_SET) < 0)
 				err = rerr(r, -errno, "lseek: %s", strerror(errno));
+			break;
+		case OP_FSYNC:
+			j->syscalls++;
+			if (fsync(fd))
+				err = rerr(r, -errno, "fsync: %s", strerror(errno));
+			break;
+		case OP_PWRITE:
+			err = sys_write(j, fd, (int64_t)op->off, op->len, true,
+					size, buf, (size_t)bufsz, &got);
+			break;
+		case OP_WRITE:
+			for (i = 0; !err && i < op->count; i++) {
+				err = sys_write(j, fd, 0, op->len, false, size,
+						buf, (size_t)bufsz, &got);
+				if (!err && got <= 0)
+					break;
+				if (stopped(r))
+					err = -EINTR;
+			}
 			break;
 		case OP_RAND_PREAD:
 			x = op->seed;
@@ -1513,9 +1574,16 @@ static int run_ops(struct rec *r, int *fds)
 	run->bufsz = (size_t)bufsz;
 	for (i = 0; i < wl->nr_jobs && !err; i++) {
 		jobs[i] = (struct rjob){ .r = r, .run = run, .job = i };
+		/*
+		 * Written through: writes may come before any read fills
+		 * it, and a write copying from a page not yet faulted in
+		 * copies short and retries (other reads on ext4).
+		 */
 		run->bufs[i] = malloc((size_t)bufsz);
 		if (!run->bufs[i])
 			err = -ENOMEM;
+		else
+			memset(run->bufs[i], 0xa5, (size_t)bufsz);
 	}
 	/* pause and pace sleep: not 50 us late (the default slack). */
 	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -1957,6 +2025,11 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	    (err = lock_workdir(r)))
 		goto out;
 	reclaim(r->workdir, r->tracefs);
+	for (i = 0; i < wl->nr_files; i++)
+		if (wl->files[i].nhole && writes(wl)) {
+			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");
+			goto out;
+		}
 	/*
 	 * Fragmented layouts (extent_kb) leave single free blocks behind,
 	 * where the filesystem would later put parts of other files: they
@@ -2022,7 +2095,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	for (i = 0; i < wl->nr_fds; i++)
 		fds[i] = -1;
 	/* The case's own open: a fresh struct file and ra state. */
-	fds[0] = open(r->files[0].path, O_RDONLY | O_CLOEXEC);
+	fds[0] = open(r->files[0].path,
+		      (writes(wl) ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fds[0] < 0) {
 		err = rerr(r, -errno, "%s: %s", r->files[0].path, strerror(errno));
 		goto out;
@@ -2038,6 +2112,18 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	res->stat_reads = reads1 - reads0;
 	res->stat_sectors = sect1 - sect0;
 	err = trace_collect(r);
+	/* Written files go back clean: the next run can evict them. */
+	for (i = 0; writes(wl) && i < r->nr_files; i++) {
+		int fd = open(r->files[i].path, O_RDWR | O_CLOEXEC);
+
+		if (fd < 0 || fsync(fd)) {
+			if (!err)
+				err = rerr(r, -errno, "fsync %s: %s",
+					   r->files[i].path, strerror(errno));
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 out:
 	cleanup(r);
 	if (!err && stopped(r))

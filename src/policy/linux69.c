@@ -254,7 +254,7 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024 with loop-device merges, ra->prev_pos moved per folio copied",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
 		 RA_POLICY_PLUG_LIFO | RA_POLICY_PREV_POS_PER_FOLIO |
-		 RA_POLICY_PAGEVEC15,
+		 RA_POLICY_PAGEVEC15 | RA_POLICY_WRITE_ORDER0,
 	.patches = SHAO_2024,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,

@@ -149,6 +149,12 @@ enum {
 	 * show their batch size in these events.)
 	 */
 	RA_POLICY_PAGEVEC15 = 1u << 6,
+	/*
+	 * Buffered writes make order-0 folios, as before "iomap: Create
+	 * large folios in the buffered write path" (M. Wilcox, 6.6); the
+	 * 3.x policies (RA_POLICY_READ_PAGEWISE) do too.
+	 */
+	RA_POLICY_WRITE_ORDER0 = 1u << 7,
 };
 
 struct ralab_policy_ops {

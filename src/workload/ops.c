@@ -398,6 +398,15 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 {
 	uint64_t size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
 
+	/*
+	 * Writes overwrite the file in place: one that would grow it (new
+	 * blocks, a new i_size) is not modelled.
+	 */
+	if (op->kind == OP_PWRITE && (op->off > size || op->len > size - op->off))
+		return perr(p, "pwrite [%llu, %llu) ends past the end of the file (%llu bytes): writes that grow a file are not modelled",
+			    (unsigned long long)op->off,
+			    (unsigned long long)(op->off + op->len),
+			    (unsigned long long)size);
 	if (op->kind == OP_RAND_PREAD && op->len > size)
 		return perr(p, "rand-pread length %llu is larger than the file (%llu bytes)",
 			    (unsigned long long)op->len,
@@ -554,6 +563,13 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		p->fd_open[op->fd] = 0;
 		p->cur_fd = -1;
 		p->close_line = p->line;
+		return 0;
+	}
+	if (!strcmp(name, "fsync")) {
+		if ((err = nargs(p, name, na, 0, 0, "fsync")) ||
+		    (err = need_fd(p, name, op)))
+			return err;
+		op->kind = OP_FSYNC;
 		return 0;
 	}
 	if (!strcmp(name, "fd")) {
@@ -832,8 +848,9 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
-	    strcmp(name, "fio-pread"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
+	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
+	    strcmp(name, "pwrite"))
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -859,6 +876,22 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			return err;
 		if (op.len > RALAB_MAX_POS - op.off)
 			return perr(p, "pread range ends past 2^63 - 1");
+	} else if (!strcmp(name, "write")) {
+		op.kind = OP_WRITE;
+		op.count = 1;
+		if ((err = nargs(p, name, na, 1, 2, "write LEN [COUNT]")) ||
+		    (err = arg_size(p, "write length", tok[1], &op.len)) ||
+		    (na == 2 &&
+		     (err = arg_count(p, "write count", tok[2], &op.count))))
+			return err;
+	} else if (!strcmp(name, "pwrite")) {
+		op.kind = OP_PWRITE;
+		if ((err = nargs(p, name, na, 2, 2, "pwrite OFF LEN")) ||
+		    (err = arg_size(p, "pwrite offset", tok[1], &op.off)) ||
+		    (err = arg_size(p, "pwrite length", tok[2], &op.len)))
+			return err;
+		if ((err = check_op_vs_config(p, wl, &op)))
+			return err;
 	} else if (!strcmp(name, "seek")) {
 		op.kind = OP_SEEK;
 		if ((err = nargs(p, name, na, 1, 1, "seek OFF")) ||

@@ -51,6 +51,7 @@ struct pos {
 	bool used;
 	char *path; /* what was opened, for openat() relative to it */
 	unsigned grp; /* dup()s of one open file share it (0: none) */
+	bool append;  /* opened O_APPEND: writes go to the end */
 };
 
 /*
@@ -116,6 +117,7 @@ struct st {
 	unsigned nr_direct;       /* O_DIRECT opens (not replayed) */
 	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
+	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -329,7 +331,7 @@ static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
 	if (!tb_grow((void **)&s->pos, &s->cap_pos, s->nr_pos + 1,
 		     sizeof(*s->pos)))
 		return NULL;
-	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL, 0 };
+	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL, 0, false };
 	return &s->pos[s->nr_pos++];
 }
 
@@ -369,6 +371,7 @@ static int dup_fd(struct st *s, long tab, long fd, long nfd)
 	char *path = NULL;
 	uint64_t at;
 	unsigned grp;
+	bool append;
 	int err;
 
 	if (fd == nfd)
@@ -384,6 +387,7 @@ static int dup_fd(struct st *s, long tab, long fd, long nfd)
 		o->grp = ++s->grps;
 	grp = o->grp;
 	at = o->pos;
+	append = o->append;
 	if (o->path && !(path = strdup(o->path)))
 		return -ENOMEM;
 	n = pos_of(s, tab, nfd, true); /* may move the array */
@@ -393,6 +397,7 @@ static int dup_fd(struct st *s, long tab, long fd, long nfd)
 	}
 	n->pos = at;
 	n->grp = grp;
+	n->append = append;
 	free(n->path);
 	n->path = path;
 	return 0;
@@ -849,6 +854,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		free(p->path);
 		p->path = strdup(path);
 		p->pos = 0;
+		p->append = strstr(argv[pi + 1], "O_APPEND") != NULL;
 		if (!regular_path(path, argv[pi + 1]))
 			return tb_open(s->tb, tab, (long)ret, -1);
 		/* O_DIRECT reads bypass the page cache: nothing to replay. */
@@ -932,6 +938,37 @@ static int handle_call(struct st *s, long pid, char *call)
 			set_pos(s, p, p->pos + (uint64_t)ret);
 		} else if (ret >= 0) {
 			tb_read(s->tb, tab, (long)fd, (uint64_t)a3, count, ret);
+		}
+	} else if (!strcmp(call, "fsync") || !strcmp(call, "fdatasync")) {
+		if (!ret)
+			tb_fsync(s->tb, tab, (long)fd);
+	} else if (!strcmp(call, "write") || !strcmp(call, "writev") ||
+		   !strcmp(call, "pwrite64") || !strcmp(call, "pwritev") ||
+		   !strcmp(call, "pwritev2")) {
+		/*
+		 * A write to a replayed file: the folios it makes are what
+		 * later reads find cached.  write(2) moves the position;
+		 * pwritev2() at offset -1 writes at it too.
+		 */
+		bool at_pos = call[0] == 'w';
+
+		if (argc < 3)
+			return serr(s, "%s() with %d arguments", call, argc);
+		if (!at_pos) {
+			if (argc < 4 || !num(argv[3], &a3) ||
+			    (a3 < 0 && !(call[7] == '2' && a3 == -1)))
+				return serr(s, "%s(): bad offset", call);
+			at_pos = a3 == -1;
+		}
+		if (ret > 0 && p->append) {
+			if (!s->nr_append++)
+				tb_note(s->tb, "a write to %.200s, opened O_APPEND, at line %u: writes at the end of a file are not replayed",
+					p->path ? p->path : "a file", s->line);
+		} else if (ret > 0) {
+			tb_write(s->tb, tab, (long)fd,
+				 at_pos ? p->pos : (uint64_t)a3, (uint64_t)ret);
+			if (at_pos)
+				set_pos(s, p, p->pos + (uint64_t)ret);
 		}
 	} else if (!strcmp(call, "fcntl") && argc >= 3 &&
 		   strstr(argv[1], "F_SETFL") && strstr(argv[2], "O_DIRECT")) {

@@ -34,7 +34,7 @@ struct tb_file {
 
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
-	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH
+	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC
 };
 
 struct tb_op {
@@ -376,6 +376,41 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	}
 }
 
+void tb_fsync(struct tb *t, long k1, long k2)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_op *op;
+
+	if (d < 0)
+		return;
+	op = add(t);
+	if (op) {
+		op->kind = TB_FSYNC;
+		op->desc = (unsigned)d;
+	}
+}
+
+void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_file *f;
+	struct tb_op *op;
+
+	if (d < 0 || !len)
+		return;
+	/* Files only written are left out (nothing read ahead there). */
+	f = &t->files[t->descs[d].file];
+	if (off + len > f->max_end)
+		f->max_end = off + len;
+	op = add(t);
+	if (op) {
+		op->kind = TB_WRITE;
+		op->desc = (unsigned)d;
+		op->off = off;
+		op->len = len;
+	}
+}
+
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead)
 {
@@ -664,6 +699,7 @@ struct emit {
 #define NOTED_PAST_EOF 1u
 #define NOTED_TOO_MANY 2u
 #define NOTED_OVERLAP 4u
+#define NOTED_WRITE_EOF 8u
 
 /* A descriptor is opened: the file is declared or opened again. */
 static void emit_open(struct emit *e, const struct tb_op *op)
@@ -845,6 +881,23 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		out(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
 		    (unsigned long long)op->len);
 		break;
+	case TB_WRITE: {
+		/* The replay never grows a file: cut at its declared size. */
+		uint64_t size = tb_size(&e->t->files[e->t->descs[op->desc].file]);
+
+		if (op->off >= size || op->len > size - op->off)
+			note_once(e, NOTED_WRITE_EOF, "a write past the end of its file is cut there (the file grew; ralab does not grow files)");
+		if (op->off < size)
+			out(&e->b, "pwrite %llu %llu\n",
+			    (unsigned long long)op->off,
+			    (unsigned long long)(op->len < size - op->off ?
+							 op->len :
+							 size - op->off));
+		break;
+	}
+	case TB_FSYNC:
+		out(&e->b, "fsync\n");
+		break;
 	case TB_FADVISE:
 		out(&e->b, "fadvise %llu %llu %s\n",
 		    (unsigned long long)op->off, (unsigned long long)op->len,
@@ -913,7 +966,9 @@ static void emit_setup(struct emit *e)
 static bool replayed(const struct tb *t, const struct tb_op *op)
 {
 	return (op->kind == TB_READ || op->kind == TB_FADVISE ||
-		op->kind == TB_READAHEAD || op->kind == TB_MMAP ||
+		op->kind == TB_READAHEAD || op->kind == TB_WRITE ||
+		op->kind == TB_FSYNC ||
+		op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH) &&
 	       t->files[t->descs[op->desc].file].used;

@@ -35,6 +35,9 @@ enum op_kind {
 	OP_PAUSE,        /* pause USEC: the job computes (@len ns, no I/O) */
 	OP_PACE,         /* pace USEC: the next op starts no earlier than
 			  * @len ns after the one before it started */
+	OP_WRITE,        /* write LEN [COUNT]: buffered writes at f_pos */
+	OP_PWRITE,       /* pwrite OFF LEN: a buffered write at OFF */
+	OP_FSYNC,        /* fsync: write the file's dirty folios back */
 };
 
 /* madvise advice, as ralab names them (MADV_* values on x86-64). */

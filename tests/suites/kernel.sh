@@ -67,6 +67,8 @@ kernel_suite() {
 	# A program reading through mmap() (tests/tools/mmap-read.c): the
 	# page faults 'ralab record' traces are its reads.
 	cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
+	# A program writing the file it reads (tests/tools/rw-file.c).
+	cc -O2 -o "$T/rw-file" tests/tools/rw-file.c
 	# file(1) maps its magic database (package file, in .ci/run).
 	local magic=
 	if command -v file > /dev/null && [ -f /usr/share/misc/magic.mgc ]; then
@@ -79,6 +81,8 @@ kernel_suite() {
 		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
 		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \
 		    "--fs ext4 --extent-kb 64 --size 8 -- dd if=@FILE of=/dev/null bs=4k" \
+		    "--size 16 -- $T/rw-file @FILE read:4K:40 pwrite:100:300000 write:64K:10 read:16K:100 pwrite:8M:2M dontneed:0:0 seek:0 read:128K:128" \
+		    "--fs ext4 --extent-kb 256 --size 16 -- $T/rw-file @FILE write:8K:16 pwrite:3000000:500000 read:64K:40 fsync dontneed:0:0 seek:0 read:128K:128" \
 		    "--extent-kb 100 --size 16 -- sha256sum @FILE" \
 		    "--fs ext4 --size 32 --holes 1028K+4K,2M+12K,6M+1M --read-ahead-kb 2048 -- dd if=@FILE of=/dev/null bs=2M" \
 		    "--size 8 --insert 64K+64K,1M+12K,3M+4K -- cat @FILE" \

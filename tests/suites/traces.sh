@@ -400,6 +400,19 @@ if [ "$(grep -E '^(pread|open|file)' "$T/v2.ops" | tr '\n' ' ')" = "open main pr
 else
 	bad "strace: openat2, preadv2, O_DIRECT" "$(cat "$T/err") $(grep -v '^#' "$T/v2.ops" | tr '\n' ' ')"
 fi
+# Writes to a replayed file are replayed (write and writev at the file
+# position, which they move; pwrite64, pwritev, pwritev2 at an offset or
+# at -1), and so are fsync and fdatasync; a failed write is not, writes
+# to files only written (O_WRONLY) or to stdout are not either, and a
+# write to an O_APPEND file is noted, not replayed.
+"$RALAB" sim --dump-ops tests/traces/calls-writes.strace > "$T/w.ops" 2> "$T/err"
+if [ "$(grep -E '^(pread|pwrite|fsync|file|open)' "$T/w.ops" | tr '\n' ' ')" = "open main pread 0 4096 pwrite 4096 100 pread 4196 4096 pwrite 65536 8192 pwrite 131072 4096 pwrite 8292 512 pwrite 8804 10 pread 0 4096 fsync file f2_journal.bin 4096 pread 0 4096 fsync " ] &&
+   grep -q '^# a write to journal.bin, opened O_APPEND, at line 16: writes at the end' "$T/w.ops" &&
+   "$RALAB" sim tests/traces/calls-writes.strace 2> /dev/null | grep -qx 'bytes_written=12910'; then
+	ok "strace: writes, fsync"
+else
+	bad "strace: writes, fsync" "$(cat "$T/err") $(grep -v '^#' "$T/w.ops" | tr '\n' ' ')"
+fi
 # ralab record: dd with iflag=direct reads nothing through the page cache.
 if command -v strace > /dev/null && [ -f "$T/data.bin" ] &&
    "$RALAB" record -o "$T/direct.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k iflag=direct 2> /dev/null; then
@@ -426,9 +439,11 @@ for d in tests/traces/app/*/; do
 	"$RALAB" sim --trace "$T/app.strace" 2> "$T/err" |
 		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.model"
 	# A program reading through mmap(): without its page faults the
-	# replay reads nothing; others: without their layout they differ.
+	# replay reads nothing; one writing too: without its writes it
+	# differs; others: without their layout they differ.
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
+	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
