@@ -9,8 +9,10 @@
  * reporting is accepted (and listed in the generated text's comments).
  *
  * What is modelled, per job (and per clone, numjobs):
- *   rw/readwrite  read, randread, and the reads of rw/readwrite and randrw
- *                 (rwmixread percent of the I/O; the writes are not modelled)
+ *   rw/readwrite  read, randread, rw/readwrite and randrw: on one file, reads
+ *                 and writes as fio mixes them (gen_rw: rwmixread,
+ *                 rwmixwrite, fsync, fdatasync, sync); elsewhere (several
+ *                 files, mmap, offset patterns) the reads' share only
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
  *   file_service_type (roundrobin, sequential, random), number_ios,
  *   loops (each loop reopens the job's files, as fio does: fresh readahead
@@ -133,8 +135,8 @@ static const char *const reporting_only[] = {
 	"prioclass", "clocksource", "continue_on_error",
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
-	"iodepth_batch", "iodepth_batch_complete", "iodepth_low", "end_fsync",
-	"fsync_on_close", "direct_io", "unlink",
+	"iodepth_batch", "iodepth_batch_complete", "iodepth_low",
+	"direct_io", "unlink",
 	/*
 	 * Reads unaffected: buffer contents, the libaio reaping path,
 	 * io_uring's registered buffers and files, batching (buffered
@@ -144,7 +146,7 @@ static const char *const reporting_only[] = {
 	 */
 	"zero_buffers", "userspace_reap", "fixedbufs", "registerfiles",
 	"iodepth_batch_submit", "iodepth_batch_complete_min",
-	"iodepth_batch_complete_max", "serialize_overlap", "sync", "rate_min",
+	"iodepth_batch_complete_max", "serialize_overlap", "rate_min",
 	"rate_iops_min", "stats",
 };
 
@@ -157,6 +159,7 @@ static const char *const modelled[] = {
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
+	"fsync", "fdatasync", "sync", "end_fsync", "fsync_on_close",
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
@@ -368,6 +371,10 @@ struct job {
 	char name[64];
 	bool random, rw;
 	unsigned mix;        /* rwmixread percent */
+	uint64_t fsync_blocks; /* fsync=N, fdatasync=N: a sync every N writes */
+	bool osync;            /* sync=1: O_SYNC writes */
+	bool end_fsync;        /* end_fsync: a sync when the job ends */
+	bool fsync_close;      /* fsync_on_close: a sync at each close */
 	uint64_t bs, size, filesize, offset, offset_inc, loops, number_ios;
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
@@ -422,6 +429,13 @@ struct job {
 	unsigned char zone_lo[100], zone_hi[100]; /* size percents */
 	char directory[128];
 };
+
+/* Whether a job's writes are made (gen_rw): rw and randrw on one file. */
+static bool has_pattern(const struct job *j);
+static bool writes_modelled(const struct job *j)
+{
+	return j->rw && j->nrfiles == 1 && j->engine != 2 && !has_pattern(j);
+}
 
 /* Whether a job needs the per-I/O offset generator (gen_pattern). */
 static bool has_pattern(const struct job *j)
@@ -790,6 +804,25 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (v > 100)
 			return ferr(f, o->line, "rwmixread must be at most 100");
 		j->mix = (unsigned)v;
+	}
+	if ((o = get(f, sec, "fsync")) || (o = get(f, sec, "fdatasync"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		j->fsync_blocks = v;
+	}
+	/* O_SYNC / O_DSYNC writes are written back as each one returns. */
+	if ((o = get(f, sec, "sync")) && strcmp(o->val, "0") &&
+	    strcmp(o->val, "none"))
+		j->osync = true;
+	if ((o = get(f, sec, "end_fsync"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		j->end_fsync = v != 0;
+	}
+	if ((o = get(f, sec, "fsync_on_close"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		j->fsync_close = v != 0;
 	}
 	if ((o = get(f, sec, "rwmixwrite"))) {
 		if ((err = fio_uint(f, o, &v)))
@@ -1484,6 +1517,87 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 	ralab__fio_map_free(&gf.map);
 }
 
+/*
+ * rw=rw and rw=randrw on one file, I/O by I/O as fio 3.33 makes them
+ * (io_u.c, get_rw_ddir()): a direction holds until it has made its share
+ * of the I/Os so far (rwmix_issues: the other direction's I/Os times this
+ * one's percent, over 100, taken when it began), then one is drawn from
+ * the job's mix generator (seed slot 4, FIO_RAND_MIX_OFF): a read when
+ * 1 + floor(100 r / 2^32) <= rwmixread.  Random offsets come from the
+ * one offset generator and random map, whichever the direction;
+ * sequential ones go on from each direction's own last position
+ * (f->last_pos[ddir]).  Writes are pwrite; with fsync=N (fdatasync=N)
+ * fio syncs the file before each I/O while the writes so far are a
+ * multiple of N: after the N-th write, before every read until the next
+ * write (fio 3.33's iologs: "w s r s r s w").  sync=1 opens the file
+ * O_SYNC: each write is written back before it returns (an fsync after
+ * it).  @n I/Os in all.
+ */
+static void gen_rw(struct fio *f, const struct job *j, uint64_t start,
+		   uint64_t region, uint64_t n, unsigned thread)
+{
+	uint64_t issues[2] = { 0, 0 }, last[2] = { start, start }, want = 0;
+	struct fio_map map = { 0 };
+	struct fio_taus88 mix;
+	unsigned ddir = 0;
+	struct gjob g;
+	uint64_t k;
+
+	gjob_init(&g, j, start, region, thread);
+	ralab__taus88_seed(&mix, (uint32_t)slot_seed(j, thread, FIO_SLOT_MIX));
+	if (j->random && !j->norandommap && g.blocks &&
+	    ralab__fio_map_init(&map, g.blocks)) {
+		f->oom = true;
+		return;
+	}
+	for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
+		uint64_t off, b;
+
+		if (j->fsync_blocks && issues[1] &&
+		    !(issues[1] % j->fsync_blocks)) {
+			emit(f, "fsync\n");
+			f->nr_ops++;
+		}
+		if (issues[ddir] >= want) {
+			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&mix) /
+							      4294967296.0));
+			unsigned d = v <= j->mix ? 0 : 1;
+
+			/* set_rwmix_bytes(): the old direction's I/Os. */
+			if (d != ddir)
+				want = issues[ddir] * (d ? 100 - j->mix : j->mix) / 100;
+			ddir = d;
+		}
+		if (j->random) {
+			if (!g.blocks)
+				break;
+			b = ralab__fio_pick(&g.offs, g.blocks);
+			if (map.bits) {
+				if (ralab__fio_map_test(&map, b))
+					b = ralab__fio_map_next_free(&map, b);
+				if (b == UINT64_MAX)
+					break; /* the map is full */
+				ralab__fio_map_set(&map, b);
+			}
+			off = start + b * j->bs;
+		} else {
+			off = last[ddir];
+			last[ddir] += j->bs;
+		}
+		if (off + j->bs > j->filesize)
+			break; /* fio: "offset too large" */
+		issues[ddir]++;
+		emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
+		     (unsigned long long)off, (unsigned long long)j->bs);
+		f->nr_ops++;
+		if (ddir && j->osync) {
+			emit(f, "fsync\n");
+			f->nr_ops++;
+		}
+	}
+	ralab__fio_map_free(&map);
+}
+
 /* What fio does on opening a file: invalidate, then the fadvise hint. */
 static void open_hints(struct fio *f, const struct job *j, unsigned clone)
 {
@@ -1518,6 +1632,18 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	region = j->filesize_set ? span : per_file;
 	blocks = per_file / j->bs;
 	n = blocks * nfd;
+	/* rw and randrw on one file: reads and writes, as fio mixes them. */
+	if (writes_modelled(j)) {
+		if (j->number_ios && j->number_ios < n)
+			n = j->number_ios;
+		if (j->io_size && j->io_size - l * j->size < j->size &&
+		    n > (j->io_size - l * j->size + j->bs - 1) / j->bs)
+			n = (j->io_size - l * j->size + j->bs - 1) / j->bs;
+		emit(f, "fd %u\n", fds[0]);
+		gen_rw(f, j, start, region, n, thread);
+		return;
+	}
+	/* Elsewhere, the reads' share of the I/Os (the writes left out). */
 	if (j->rw)
 		n = n * j->mix / 100;
 	if (j->number_ios && j->number_ios < n)
@@ -1851,7 +1977,9 @@ static int generate(struct fio *f)
 						return ferr(f, f->sec[s_of(f, j)].line,
 							    "job [%s]: loops x nrfiles open more than %d descriptors",
 							    j->name, MAX_FDS);
-					emit(f, "fd %u\nclose\nopen %s\n", fds[k],
+					emit(f, "fd %u\n%sclose\nopen %s\n", fds[k],
+					     writes_modelled(j) && j->fsync_close ?
+						     "fsync\n" : "",
 					     onames[k]);
 					fds[k] = ++nfd;
 					open_hints(f, j, c);
@@ -1860,6 +1988,9 @@ static int generate(struct fio *f)
 				if (f->nr_ops >= FIO_MAX_OPS)
 					break;
 			}
+			/* end_fsync, fsync_on_close: the written file, synced. */
+			if (writes_modelled(j) && (j->end_fsync || j->fsync_close))
+				emit(f, "fd %u\nfsync\n", fds[0]);
 			if (f->nr_ops >= FIO_MAX_OPS)
 				return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 		}

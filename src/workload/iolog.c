@@ -6,8 +6,9 @@
  *   FILE add|open|close          TIME FILE add|open|close
  *   FILE read|write|... OFF LEN  TIME FILE read|write|... OFF LEN
  *
- * Reads become preads on a descriptor of their file (opened at 'open');
- * writes, syncs, trims and waits are not modelled and are skipped.
+ * Reads become preads on a descriptor of their file (opened at 'open'),
+ * writes pwrites (cut at the file's size: a file never grows), syncs
+ * fsyncs; trims and waits are not modelled and are skipped.
  * Version 3 times are microseconds from the start; fio's replay starts
  * each line no earlier than the gap to the line before after that line
  * started (iolog_delay), which 'pace' does (a skipped line's gap carries
@@ -127,21 +128,30 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			tb_pace(tb, gap);
 			gap = 0;
 			tb_close(tb, 0, file);
-		} else if (!strcmp(tok[base + 1], "read")) {
+		} else if (!strcmp(tok[base + 1], "read") ||
+			   !strcmp(tok[base + 1], "write")) {
+			bool rd = tok[base + 1][0] == 'r';
+
 			if (nt < base + 4 || !u64(tok[base + 2], &off) ||
 			    !u64(tok[base + 3], &n) || n > (uint64_t)RALAB_MAX_POS - off) {
-				err = ierr(name, no, diag, "read needs OFFSET LENGTH");
+				err = ierr(name, no, diag, "%s needs OFFSET LENGTH",
+					   tok[base + 1]);
 				break;
 			}
 			if (!tb_known(tb, 0, file))
 				err = tb_open(tb, 0, file, file);
 			tb_pace(tb, gap);
 			gap = 0;
-			tb_read(tb, 0, file, off, n, (int64_t)n);
-		} else if (!strcmp(tok[base + 1], "write") ||
-			   !strcmp(tok[base + 1], "sync") ||
-			   !strcmp(tok[base + 1], "datasync") ||
-			   !strcmp(tok[base + 1], "trim") ||
+			/* Writes: what they put in the page cache is read. */
+			if (rd)
+				tb_read(tb, 0, file, off, n, (int64_t)n);
+			else
+				tb_write(tb, 0, file, off, n);
+		} else if (!strcmp(tok[base + 1], "sync") ||
+			   !strcmp(tok[base + 1], "datasync")) {
+			if (tb_known(tb, 0, file))
+				tb_fsync(tb, 0, file);
+		} else if (!strcmp(tok[base + 1], "trim") ||
 			   !strcmp(tok[base + 1], "wait")) {
 			continue;
 		} else {

@@ -48,6 +48,21 @@ else
 	bad "fio fadvise_hint values" "$("$RALAB" sim --dump-ops "$T/fh.fio" | grep fadvise)"
 fi
 
+# rw and randrw write (tests/fio/rand/rw-*: fio's own order of reads,
+# writes and syncs); end_fsync and fsync_on_close sync the written file
+# at the job's end, and a read-only job never syncs.
+printf '[job]\nrw=randrw\nsize=1m\nend_fsync=1\n' > "$T/ef.fio"
+printf '[job]\nrw=rw\nsize=1m\nloops=2\nfsync_on_close=1\n' > "$T/fc.fio"
+printf '[job]\nrw=read\nsize=1m\nend_fsync=1\n' > "$T/er.fio"
+if [ "$("$RALAB" sim --dump-ops "$T/ef.fio" | grep -v '^#' | tail -1)" = fsync ] &&
+   [ "$("$RALAB" sim --dump-ops "$T/ef.fio" | grep -c '^pwrite ')" -gt 50 ] &&
+   [ "$("$RALAB" sim --dump-ops "$T/fc.fio" | grep -c '^fsync$')" = 2 ] &&
+   ! "$RALAB" sim --dump-ops "$T/er.fio" | grep -q '^fsync\|^pwrite'; then
+	ok "fio writes, end_fsync, fsync_on_close"
+else
+	bad "fio writes, end_fsync, fsync_on_close" "$("$RALAB" sim --dump-ops "$T/fc.fio" | grep -v '^#' | grep -v pread | head)"
+fi
+
 # Offset patterns, as fio's HOWTO and io_u.c define them.
 # fiopat NAME OPTIONS...: write a one-job file, print its I/O ops.
 fiopat() {

@@ -52,6 +52,17 @@ a=$("$RALAB" sim "$T/pace.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "
 awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 100 && a < b && b > 100) }' && ok "pace" || bad "pace" "pace $a, pause $b"
 "$RALAB" compare --policy linux-6.18 --policy park-2026 tests/traces/fio-randread-16k.iolog3 > /dev/null &&
 	ok "iolog compare" || bad "iolog compare" "failed"
+# An iolog's writes and syncs are replayed: fio 3.33's iolog of a randrw
+# job with fsync=4 (ioengine=null) is the I/O the job file itself gives
+# (tests/fio/rand/rw-randrw-fsync4.fio), read, write and sync alike.
+"$RALAB" sim --dump-ops tests/traces/fio-randrw-fsync4.iolog3 | grep -E '^(pread|pwrite|fsync)' > "$T/iw"
+"$RALAB" sim --dump-ops tests/fio/rand/rw-randrw-fsync4.fio | grep -E '^(pread|pwrite|fsync)' > "$T/fw"
+if cmp -s "$T/iw" "$T/fw" && [ "$(grep -c '^pwrite' "$T/iw")" = "$(grep -c ' write ' tests/traces/fio-randrw-fsync4.iolog3)" ] &&
+   [ "$(grep -c '^fsync' "$T/iw")" = "$(grep -c ' sync ' tests/traces/fio-randrw-fsync4.iolog3)" ]; then
+	ok "iolog writes and syncs"
+else
+	bad "iolog writes and syncs" "$(diff "$T/iw" "$T/fw" | head -5)"
+fi
 
 # Timing: with -T, the time a process spends between two replayed calls
 # (the end of one to the start of the next) is a pause before the second.

@@ -2,7 +2,9 @@
 # Record the reads fio itself issues for a job file, in order, without
 # touching a device: fio runs it with ioengine=null and writes an iolog per
 # job section (write_iolog); the reads are kept as "JOB FILE OFFSET LENGTH"
-# lines, JOB being the section, FILE the file's name as fio made it.
+# lines, JOB being the section, FILE the file's name as fio made it, the
+# writes (rw, randrw) as "JOB FILE OFFSET LENGTH w" and the syncs
+# (fsync=, fdatasync=) as "JOB FILE 0 0 s".
 #
 #   tests/tools/record-fio-reads.sh JOB.fio OUT.reads [MAX]
 #
@@ -27,5 +29,8 @@ fio --output=/dev/null job.fio
 : > "$out"
 for l in *.iolog; do
 	n=${l%.iolog}
-	awk -v n="$n" -v max="$max" '$3 == "read" && (max == 0 || k++ < max) { f = $2; sub(".*/", "", f); print n, f, $4, $5 }' "$l" >> "$out"
+	awk -v n="$n" -v max="$max" '
+		($3 == "read" || $3 == "write") && (max == 0 || k++ < max) {
+			f = $2; sub(".*/", "", f); print n, f, $4, $5 ($3 == "write" ? " w" : "") }
+		$3 == "sync" || $3 == "datasync" { f = $2; sub(".*/", "", f); print n, f, 0, 0, "s" }' "$l" >> "$out"
 done

@@ -4,8 +4,9 @@
  * run by fio 3.33 itself (ioengine=null, an iolog per job:
  * tests/tools/record-fio-reads.sh) and NAME.reads lists the reads it
  * issued, "JOB FILE OFFSET LENGTH", in order per job (a time_based job:
- * its first reads).  ralab's reading of the job file must issue the same
- * reads in the same order: every offset and length, not only the set.
+ * its first reads), and its writes and syncs (rw, randrw) with a last
+ * field "w" or "s".  ralab's reading of the job file must issue the same
+ * I/Os in the same order: every offset and length, not only the set.
  * Files are compared by the order in which a job first uses them; the
  * mmap engine's I/Os are its touches.
  */
@@ -24,6 +25,7 @@ struct rd {
 	char job[48];
 	unsigned file; /* the file's rank in its job's first uses */
 	unsigned long long off, len;
+	char kind;     /* r: read, w: write, s: sync (off, len 0) */
 };
 
 static char *slurp(const char *path, size_t *len)
@@ -59,19 +61,79 @@ static unsigned rank(char names[][64], unsigned *nr, const char *name)
 	return (*nr)++;
 }
 
+/*
+ * fio's iolog interleaves the clones of a section (their entries in
+ * chunks, as each thread flushes them): order the entries by section
+ * (as they first appear), then clone, keeping each clone's own order.
+ */
+struct rd_key {
+	unsigned sec, clone, i;
+};
+
+static int rd_key_cmp(const void *a, const void *b)
+{
+	const struct rd_key *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->clone != y->clone)
+		return x->clone < y->clone ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int sort_by_clone(struct rd *v, unsigned n)
+{
+	static char secs[64][48];
+	struct rd_key *k = malloc(sizeof(*k) * (n ? n : 1));
+	struct rd *copy = malloc(sizeof(*copy) * (n ? n : 1));
+	unsigned nsec = 0, i, s;
+
+	if (!k || !copy) {
+		free(k);
+		free(copy);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *dot = strrchr(v[i].job, '.');
+		size_t sl = dot ? (size_t)(dot - v[i].job) : strlen(v[i].job);
+
+		for (s = 0; s < nsec; s++)
+			if (strlen(secs[s]) == sl && !strncmp(secs[s], v[i].job, sl))
+				break;
+		if (s == nsec && nsec < 64)
+			snprintf(secs[nsec++], sizeof(secs[0]), "%.*s", (int)sl,
+				 v[i].job);
+		k[i] = (struct rd_key){ s, dot ? (unsigned)atoi(dot + 1) : 0, i };
+		copy[i] = v[i];
+	}
+	qsort(k, n, sizeof(*k), rd_key_cmp);
+	for (i = 0; i < n; i++)
+		v[i] = copy[k[i].i];
+	free(k);
+	free(copy);
+	return 0;
+}
+
 /* fio's reads, from NAME.reads; the job name is fio's section. */
 static int load_fio(const char *path, struct rd *v, unsigned *n)
 {
 	FILE *fp = fopen(path, "r");
-	char job[32], file[64], names[64][64], last[48] = "";
+	char job[32], file[64], names[64][64], last[48] = "", line[256];
 	unsigned long long off, len;
 	unsigned nr = 0;
+	char kind;
 
 	if (!fp)
 		return 1;
 	*n = 0;
-	while (*n < MAX_READS &&
-	       fscanf(fp, "%31s %63s %llu %llu", job, file, &off, &len) == 4) {
+	while (*n < MAX_READS && fgets(line, sizeof(line), fp)) {
+		int got = sscanf(line, "%31s %63s %llu %llu %c", job, file,
+				 &off, &len, &kind);
+
+		if (got < 4)
+			break;
+		if (got == 4)
+			kind = 'r';
 		/*
 		 * Clones of a section: "b.1.0" is the second clone's file;
 		 * a file named otherwise (filename=) is the first clone's.
@@ -91,10 +153,11 @@ static int load_fio(const char *path, struct rd *v, unsigned *n)
 		v[*n].file = rank(names, &nr, file);
 		v[*n].off = off;
 		v[*n].len = len;
+		v[*n].kind = kind;
 		(*n)++;
 	}
 	fclose(fp);
-	return 0;
+	return sort_by_clone(v, *n);
 }
 
 /*
@@ -136,13 +199,17 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 		/* The mmap engine's I/Os are touches (one per I/O). */
 		if (o->kind != OP_READ && o->kind != OP_PREAD &&
 		    o->kind != OP_STRIDE_PREAD && o->kind != OP_FIO_PREAD &&
-		    o->kind != OP_TOUCH)
+		    o->kind != OP_TOUCH && o->kind != OP_PWRITE &&
+		    o->kind != OP_FSYNC)
 			continue;
 		f = rank(names, &nr,
 			 wl->files[o->kind == OP_TOUCH ? map_ino[o->map] : o->ino].name);
 		if (o->kind == OP_FIO_PREAD && !(order = ralab__op_order(o, &carry)))
 			return 1;
-		for (k = 0; k < (o->kind == OP_PREAD || o->kind == OP_TOUCH ? 1 : o->count);
+		for (k = 0; k < (o->kind == OP_PREAD || o->kind == OP_TOUCH ||
+				 o->kind == OP_PWRITE || o->kind == OP_FSYNC ?
+					 1 :
+					 o->count);
 		     k++) {
 			struct rd *r = &v[*n];
 
@@ -151,10 +218,16 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			snprintf(r->job, sizeof(r->job), "%s", jd->name);
 			r->file = f;
 			r->len = o->len;
-			if (o->kind == OP_READ) {
+			r->kind = o->kind == OP_PWRITE ? 'w' :
+				  o->kind == OP_FSYNC  ? 's' :
+							 'r';
+			if (o->kind == OP_FSYNC) {
+				r->off = r->len = 0;
+			} else if (o->kind == OP_READ) {
 				r->off = pos[o->fd];
 				pos[o->fd] += o->len;
-			} else if (o->kind == OP_PREAD || o->kind == OP_TOUCH) {
+			} else if (o->kind == OP_PREAD || o->kind == OP_TOUCH ||
+				   o->kind == OP_PWRITE) {
 				r->off = o->off;
 			} else if (o->kind == OP_STRIDE_PREAD) {
 				r->off = o->off + k * (uint64_t)o->stride;
@@ -195,11 +268,12 @@ static int check(const char *name)
 	for (i = 0; i < nw && i < ng; i++) {
 		if (strcmp(want[i].job, got[i].job) ||
 		    want[i].file != got[i].file || want[i].off != got[i].off ||
-		    want[i].len != got[i].len) {
+		    want[i].len != got[i].len || want[i].kind != got[i].kind) {
 			fprintf(stderr,
-				"%s: read %u: fio %s file %u at %llu+%llu, ralab %s file %u at %llu+%llu\n",
-				name, i, want[i].job, want[i].file, want[i].off,
-				want[i].len, got[i].job, got[i].file,
+				"%s: I/O %u: fio %s file %u %c at %llu+%llu, ralab %s file %u %c at %llu+%llu\n",
+				name, i, want[i].job, want[i].file,
+				want[i].kind, want[i].off, want[i].len,
+				got[i].job, got[i].file, got[i].kind,
 				got[i].off, got[i].len);
 			return 1;
 		}
