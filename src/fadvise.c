@@ -11,8 +11,10 @@
 #include "workload/workload.h"
 
 /* mapping_try_invalidate(): folios wholly inside [start, end]. */
-static void invalidate(struct sim_inode *in, pgoff_t start, pgoff_t end)
+static void invalidate(struct sim *s, struct sim_inode *in, pgoff_t start,
+		       pgoff_t end)
 {
+	struct wb_run wb = { 0 };
 	pgoff_t index = start;
 
 	while (index <= end) {
@@ -30,11 +32,10 @@ static void invalidate(struct sim_inode *in, pgoff_t start, pgoff_t end)
 		 * A written folio: DONTNEED starts its writeback first
 		 * (WB_SYNC_NONE) and cannot drop it under writeback; the
 		 * next DONTNEED finds it clean (writeback taken as done).
-		 * PG_readahead is PG_reclaim, which the end of writeback
-		 * clears (folio_end_writeback()).
+		 * Its requests keep the device busy; nobody waits for them.
 		 */
 		if (f->flags & PG_dirty)
-			f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
+			wb_folio(s, &wb, f);
 		else if (f->index >= start && next - 1 <= end &&
 		    !(f->flags & PG_locked) && folio_ready(in->sim, f))
 			sim_remove_folio(in, f);
@@ -42,6 +43,7 @@ static void invalidate(struct sim_inode *in, pgoff_t start, pgoff_t end)
 			break;
 		index = next;
 	}
+	wb_flush(s, &wb);
 }
 
 int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
@@ -72,6 +74,6 @@ int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
 		end_index--;
 	}
 	if (end_index >= start_index)
-		invalidate(in, start_index, end_index);
+		invalidate(s, in, start_index, end_index);
 	return 0;
 }

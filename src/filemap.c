@@ -457,18 +457,50 @@ repeat:
 }
 
 /*
- * Writeback of every dirty folio (fsync(2)): it stays cached, clean.  The
- * end of writeback clears PG_reclaim, which is PG_readahead
+ * Writeback of dirty folio @f: it is clean after, and the end of its
+ * writeback clears PG_reclaim, which is PG_readahead
  * (folio_end_writeback()): a written folio loses its readahead mark.
+ * Contiguous dirty folios go out as one run (@wb): its requests take
+ * device time when the run ends (wb_flush).
  */
-void filemap_writeback(struct sim_inode *in)
+void wb_folio(struct sim *s, struct wb_run *wb, struct folio *f)
+{
+	if (wb->bytes && f->index != wb->next)
+		wb_flush(s, wb);
+	f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
+	wb->bytes += RALAB_PAGE_SIZE << f->order;
+	wb->next = f->index + folio_nr_pages(f);
+}
+
+void wb_flush(struct sim *s, struct wb_run *wb)
+{
+	uint64_t t;
+
+	if (!wb->bytes)
+		return;
+	t = blk_write_time(&s->q, wb->bytes, s->cur->now);
+	if (t > wb->done)
+		wb->done = t;
+	wb->bytes = 0;
+}
+
+/*
+ * fsync(2): every dirty folio written back; the caller waits for the
+ * last request.  The folios stay cached, clean.
+ */
+void filemap_writeback(struct sim *s, struct sim_inode *in)
 {
 	struct folio *f = xa_find_after(&in->pc.i_pages, 0);
+	struct wb_run wb = { 0 };
 
 	while (f) {
 		if (f->flags & PG_dirty)
-			f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
+			wb_folio(s, &wb, f);
 		f = xa_find_after(&in->pc.i_pages,
 				  f->index + folio_nr_pages(f));
 	}
+	wb_flush(s, &wb);
+	/* The caller sleeps until then: not a read's wait for a folio. */
+	if (wb.done > s->cur->now)
+		sim_spend(s, wb.done - s->cur->now);
 }

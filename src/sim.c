@@ -792,7 +792,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_FSYNC:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		filemap_writeback(f->inode);
+		filemap_writeback(s, f->inode);
 		break;
 	case OP_WRITE:
 		for (i = 0; i < op->count && !past_runtime(s); i++) {

@@ -350,10 +350,20 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		       uint64_t count);
 
 /*
- * fsync(2): the inode's dirty folios are written back and stay cached,
- * clean.  (The writes take no modelled device time.)
+ * Writeback: runs of contiguous dirty folios, each written back as one
+ * run of requests through the device model (wb_folio, then wb_flush at
+ * the end); @done is when the last request is done.
  */
-void filemap_writeback(struct sim_inode *in);
+struct wb_run {
+	uint64_t next, bytes, done;
+};
+void wb_folio(struct sim *s, struct wb_run *wb, struct folio *f);
+void wb_flush(struct sim *s, struct wb_run *wb);
+/*
+ * fsync(2): the inode's dirty folios are written back (the caller waits
+ * for them) and stay cached, clean.
+ */
+void filemap_writeback(struct sim *s, struct sim_inode *in);
 
 /*
  * filemap_read_fast - the common case of filemap_read(), inlined into the

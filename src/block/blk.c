@@ -263,6 +263,21 @@ static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
 	return done;
 }
 
+uint64_t blk_write_time(struct blk_queue *q, uint64_t bytes, uint64_t now)
+{
+	uint64_t max = (uint64_t)q->max_sectors * 512, done = now;
+
+	if (!q->inflight || !max)
+		return now;
+	while (bytes) {
+		uint64_t n = bytes < max ? bytes : max;
+
+		done = dev_service(q, now, n);
+		bytes -= n;
+	}
+	return done;
+}
+
 static __always_inline void rq_issue(struct blk_queue *q,
 				     const struct blk_rq *rq)
 {

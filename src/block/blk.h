@@ -164,6 +164,14 @@ int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
  */
 uint64_t blk_mapping_end(const struct blk_layout *lay, uint64_t s, bool *hole);
 
+/*
+ * blk_write_time - writeback of @bytes of contiguous file data at @now,
+ * in requests of up to max_sectors_kb, through the device model: when
+ * the last is done (@now on a device whose I/O takes no time).  Write
+ * requests are not events (ralab compares reads).
+ */
+uint64_t blk_write_time(struct blk_queue *q, uint64_t bytes, uint64_t now);
+
 /* The device times of @cfg; blk_queue_release() frees the queue's memory. */
 int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg);
 void blk_queue_release(struct blk_queue *q);

@@ -250,3 +250,17 @@ grep -q "note: 4 jobs on a device whose I/O takes no time" "$T/nfsd.err" &&
 	bad "ralab sim notes jobs on the ideal device" "$(cat "$T/nfsd.err")"
 "$RALAB" sim tests/cases/seed001-seq4k/case.ops > /dev/null 2> "$T/nfsd.err"
 grep -q 'note:' "$T/nfsd.err" && bad "one job: no note" "$(cat "$T/nfsd.err")" || ok "one job: no note"
+
+# Writeback takes device time: fsync after a 1 MiB write waits for its
+# two 512 KiB requests (the loop preset: 55 us each, then 1676 MB/s, one
+# at a time: 690 us); after DONTNEED the writeback runs on, and a read
+# waits behind it on the device; without either, a write is its copies.
+wt() { printf '# file_size: 16M\n# device: loop\npwrite 0 1M\n%b' "$1" > "$T/wt.ops"
+       "$RALAB" sim "$T/wt.ops" | sed -n 's/^elapsed_us=//p'; }
+w0=$(wt ''); w1=$(wt 'fsync\n'); w2=$(wt 'fadvise 0 0 dontneed\npread 8M 4096\n'); w3=$(wt 'pread 8M 4096\n')
+if awk -v a="$w0" -v b="$w1" -v c="$w2" -v d="$w3" \
+	'BEGIN { exit !(b - a > 650 && b - a < 720 && c - d > 600 && a < 200) }'; then
+	ok "writeback time: fsync waits, DONTNEED's writeback delays a read"
+else
+	bad "writeback time" "write $w0, +fsync $w1, +dontneed+read $w2, +read $w3 us"
+fi

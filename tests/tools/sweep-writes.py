@@ -6,7 +6,8 @@
 # not) with reads, preads, seeks, DONTNEED (which keeps dirty folios and
 # starts their writeback), readahead(2) and WILLNEED, on XFS or ext4
 # files of 1 to 64 MiB, some in extents of 64 KiB to 1 MiB (XFS ends a
-# write's folios at an extent's end), and fsync.  Each case was recorded twice
+# write's folios at an extent's end), and fsync; from seed 3 on also
+# mmap-read and a second or third descriptor.  Each case was recorded twice
 # ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
 # gzip > kernel.out.gz').
 import random, sys, os
@@ -26,8 +27,23 @@ for i in range(n):
     msk = R.choice([16, 64, 128, 256, 512, 1280])
     ekb = R.choice([0, 0, 0, 64, 256, 1024])
     ops = []
+    nfd = 1
     for k in range(R.randrange(4, 12)):
         c = R.random()
+        # Seeds from 3 on: also reads through a mapping (mmap-read,
+        # touch) and a second descriptor, its own file position and
+        # readahead state, writes through either.
+        if seed >= 3 and R.random() < 0.25:
+            m = R.random()
+            if m < 0.4:
+                off = R.randrange(0, size // 4096) * 4096
+                ops.append('mmap-read %d %d %d' % (off, min(size - off, R.choice([64 << 10, 1 << 20, 4 << 20])), R.choice([4096, 16384, 65536])))
+            elif m < 0.6 and nfd < 3:
+                ops.append('open')
+                nfd += 1
+            else:
+                ops.append('fd %d' % R.randrange(0, nfd))
+            continue
         if c < 0.3:
             off = R.choice([R.randrange(0, size), R.randrange(0, size // 4096) * 4096])
             ops.append('pwrite %d %d' % (off, min(size_of(3 << 20), size - off)))
@@ -55,6 +71,8 @@ for i in range(n):
             ops.append('readahead %d %d' % (R.randrange(0, size), size_of(2 << 20)))
         else:
             ops.append('fadvise %d %d willneed' % (R.randrange(0, size), size_of(1 << 20)))
+    if nfd > 1:
+        ops.append('fd 0')
     ops.append('seek 0')
     ops.append('read %d eof' % R.choice([4096, 65536, 131072, 1 << 20]))
     name = 'w%02d-%s-ra%d-msk%d%s' % (i, fs, ra, msk, '-x%d' % ekb if ekb else '')
