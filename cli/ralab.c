@@ -117,7 +117,7 @@ static void usage_sim(FILE *out)
 		"                                       case starts with descriptor 0)\n"
 		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n"
 		"  mmap-read OFF LEN [STEP]             map, read a byte every STEP (4K), unmap\n"
-		"  mmap OFF LEN | touch OFF LEN [STEP] | munmap\n"
+		"  mmap OFF LEN | touch OFF LEN [STEP] [write|cow] | munmap\n"
 		"  madvise OFF LEN normal|random|sequential|willneed|hugepage\n");
 }
 

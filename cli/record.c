@@ -16,7 +16,7 @@
 
 #define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
 		  "write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync," \
-		  "mmap,munmap," \
+		  "mmap,munmap,msync," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "splice," \
 		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,execve," \

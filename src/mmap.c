@@ -354,20 +354,39 @@ static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
 	return true;
 }
 
-static void fault(struct sim *s, struct sim_vma *v, pgoff_t p)
+/*
+ * A fault on unmapped page @p.  A read fault (do_read_fault) tries
+ * fault-around first; a write fault (do_shared_fault, do_cow_fault) goes
+ * to filemap_fault() directly.  Retried once after readahead dropped the
+ * mmap lock.
+ */
+static void fault(struct sim *s, struct sim_vma *v, pgoff_t p, int wfault)
 {
 	bool tried;
 
 	for (tried = false;; tried = true) {
-		if (fault_around(s, v, p))
+		if (wfault == TOUCH_READ && fault_around(s, v, p))
 			return;
 		if (filemap_fault(s, v, p, tried) || tried)
 			return;
 	}
 }
 
+/*
+ * A write through the shared mapping dirties the folio (->page_mkwrite,
+ * on the write fault or on the write-protect fault of a page mapped by a
+ * read); a private mapping's write copies the page, leaving the folio.
+ */
+static void touch_dirty(struct sim_vma *v, pgoff_t p)
+{
+	struct folio *f = pc_lookup(&v->file->inode->pc, p);
+
+	if (f)
+		f->flags |= PG_dirty;
+}
+
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
-	       uint64_t step)
+	       uint64_t step, int wfault)
 {
 	uint64_t a;
 
@@ -380,8 +399,11 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 		if (p >= v->pgoff && p < v->pgoff + v->npages && !mapped(v, p)) {
 			s->cur->call++;
 			sim_spend(s, s->cfg.cpu_syscall_ns); /* the fault */
-			fault(s, v, p);
+			fault(s, v, p, wfault);
 		}
+		if (wfault == TOUCH_WRITE && p >= v->pgoff &&
+		    p < v->pgoff + v->npages)
+			touch_dirty(v, p);
 		if (v->file->inode->mapping.i_size > a) {
 			struct folio *f = pc_lookup(&v->file->inode->pc, p);
 

@@ -846,7 +846,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_TOUCH:
 		sim_touch(s, &s->cur->job->vma[op->map], op->off, op->len,
-			  op->count);
+			  op->count, op->wfault);
 		break;
 	case OP_MADVISE:
 		s->st->syscalls++;

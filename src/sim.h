@@ -280,7 +280,7 @@ int sim_mmap(struct sim_vma *v, struct sim_file *f, uint64_t off,
 	     uint64_t len);
 void sim_munmap(struct sim_vma *v);
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
-	       uint64_t step);
+	       uint64_t step, int wfault);
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice);
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,

@@ -7,8 +7,9 @@
  * exceptions:page_fault_user tracepoint shows each fault (address and
  * error code), so a tracefs instance of our own follows the process
  * strace runs in and every process it forks (options/event-fork), keeping
- * the faults on pages not present that are reads (error code bits 0 and
- * 1 clear: those enter filemap_fault() for a file mapping).  A thread
+ * the faults on pages not present (error code bit 0 clear: for a file
+ * mapping those enter filemap_fault(), reads and writes alike; bit 1 is
+ * set on a write).  A thread
  * drains trace_pipe while the program runs, so a long run loses nothing
  * to a full ring buffer.  Afterwards each fault is written into the
  * strace log at its time among the calls:
@@ -381,7 +382,7 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 	    (err = inst_write(r, "options/event-fork", "1", diag)) ||
 	    (err = inst_write(r, "set_event_pid", val, diag)) ||
 	    (err = inst_write(r, "events/" FAULT_EVENT "/filter",
-			      "!(error_code & 3)", diag)) ||
+			      "!(error_code & 1)", diag)) ||
 	    (err = inst_write(r, "events/" FAULT_EVENT "/enable", "1", diag)) ||
 	    (err = inst_write(r, "events/sched/sched_switch/enable", "1", diag)))
 		goto fail;

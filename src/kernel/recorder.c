@@ -1140,13 +1140,17 @@ static uint64_t max_len(const struct ralab_workload *wl)
 	return m;
 }
 
-/* Does the case write?  Then its descriptors are opened read-write. */
+/*
+ * Does the case write (write, pwrite, touch ... write)?  Then its
+ * descriptors are opened read-write and its mappings are writable.
+ */
 static bool writes(const struct ralab_workload *wl)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE)
+		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE ||
+		    (wl->ops[i].kind == OP_TOUCH && wl->ops[i].wfault))
 			return true;
 	return false;
 }
@@ -1437,7 +1441,8 @@ static int run_job(struct rjob *j)
 			run->map_off[slot] = op->off;
 			run->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
 						     (op->off & (MAP_ALIGN - 1))),
-					    run->map_len[slot], PROT_READ,
+					    run->map_len[slot],
+					    PROT_READ | (writes(r->wl) ? PROT_WRITE : 0),
 					    MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
 					    (off_t)op->off);
 			if (run->map[slot] == MAP_FAILED) {
@@ -1446,10 +1451,14 @@ static int run_job(struct rjob *j)
 			}
 			break;
 		case OP_TOUCH: {
-			const volatile char *m = run->map[slot];
+			volatile char *m = run->map[slot];
 
+			/* A write stores without reading: a write fault. */
 			for (i = op->off; m && i < op->off + op->len; i += op->count) {
-				sink += m[i - run->map_off[slot]];
+				if (op->wfault)
+					m[i - run->map_off[slot]] = 0x5a;
+				else
+					sink += m[i - run->map_off[slot]];
 				if (i + op->count < i)
 					break;
 			}
@@ -2025,6 +2034,12 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	    (err = lock_workdir(r)))
 		goto out;
 	reclaim(r->workdir, r->tracefs);
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_TOUCH && wl->ops[i].wfault == TOUCH_COW) {
+			err = rerr(r, -EINVAL, "line %u: 'touch ... cow' (a write through a private mapping) is not recorded: the recorder's mappings are shared",
+				   wl->ops[i].line);
+			goto out;
+		}
 	for (i = 0; i < wl->nr_files; i++)
 		if (wl->files[i].nhole && writes(wl)) {
 			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");

@@ -731,8 +731,14 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	if (!strcmp(name, "touch") || !strcmp(name, "madvise")) {
 		bool touch = name[0] == 't';
 
+		/* touch OFF LEN [STEP] [write|cow]: the kind of fault. */
+		if (touch && na >= 3 &&
+		    (!strcmp(tok[na], "write") || !strcmp(tok[na], "cow"))) {
+			op->wfault = tok[na][0] == 'w' ? TOUCH_WRITE : TOUCH_COW;
+			na--;
+		}
 		if ((err = nargs(p, name, na, 2, 3,
-				 touch ? "touch OFF LEN [STEP]"
+				 touch ? "touch OFF LEN [STEP] [write|cow]"
 				       : "madvise OFF LEN normal|random|sequential|willneed|hugepage")))
 			return err;
 		if (!map_any(p))

@@ -72,6 +72,7 @@ struct smap {
 	long as;
 	uint64_t addr, len, off;
 	unsigned vm;
+	bool priv; /* MAP_PRIVATE: a write copies the page */
 };
 
 struct pending {
@@ -103,7 +104,7 @@ struct st {
 	unsigned nr_vms, cap_vms;
 	unsigned first_mmap;   /* line of the first mmap of a replayed file */
 	bool faults;           /* the log has page faults */
-	unsigned nr_write_faults, nr_part_unmap, nr_madv_other;
+	unsigned nr_part_unmap, nr_madv_other;
 	/*
 	 * Timing (-tt or -ttt, with -T): the start and duration of the call
 	 * being handled, in microseconds (-1: not in the log).
@@ -679,7 +680,8 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 			s->first_mmap = s->line;
 		return add_piece(s, &(struct smap){ as, (uint64_t)ret,
 						    (uint64_t)a1, (uint64_t)off,
-						    (unsigned)vm });
+						    (unsigned)vm,
+						    strstr(argv[3], "MAP_PRIVATE") != NULL });
 	}
 	if (!num(argv[0], &a0) || a0 < 0 || a0 % 4096)
 		return serr(s, "%s(): bad address '%.30s' (a page's, to succeed)",
@@ -725,10 +727,11 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
  *   PID TIME # ralab fault addr=0xADDR error_code=0xCODE
  * (wait_us: how long the task slept in D after it, its I/O wait, which
  * the replay counts as the fault's duration rather than a pause.)
- * A read of a page not present in a mapping of a replayed file is a touch
- * of that page; faults on present pages (protection, x86 error code bit
- * 0) change nothing here; write faults are not replayed (the model's
- * touch is a read: do_read_fault(), with fault-around).
+ * A fault on a page not present in a mapping of a replayed file is a
+ * touch of that page: a read (do_read_fault(), with fault-around), or a
+ * write (x86 error code bit 1: no fault-around; through a shared mapping
+ * "write", the folio dirtied; through a private one "cow"); faults on
+ * present pages (protection, bit 0) change nothing here.
  */
 static int handle_fault(struct st *s, long pid, int64_t t, const char *l)
 {
@@ -750,18 +753,18 @@ static int handle_fault(struct st *s, long pid, int64_t t, const char *l)
 
 		if (m->as != as || addr < m->addr || addr - m->addr >= m->len)
 			continue;
-		if (code & 2) {
-			if (!s->nr_write_faults++)
-				tb_note(s->tb, "a write fault on a mapping at line %u is not replayed (only reads are)",
-					s->line);
-			return 0;
-		}
 		tb_call(s->tb, pid);
 		s->t_start = t;
 		/* Its wait is the device's time, not the program's. */
 		s->t_dur = t >= 0 ? (int64_t)wait : -1;
 		note_time(s, pid);
-		tb_touch(s->tb, m->vm, m->off + (addr - m->addr));
+		/*
+		 * A write fault: no fault-around; through a shared mapping
+		 * it dirties the folio, through a private one it copies it.
+		 */
+		tb_touch(s->tb, m->vm, m->off + (addr - m->addr),
+			 !(code & 2) ? TOUCH_READ : m->priv ? TOUCH_COW
+							     : TOUCH_WRITE);
 		return 0;
 	}
 	return 0;
@@ -874,6 +877,23 @@ static int handle_call(struct st *s, long pid, char *call)
 	if (!strcmp(call, "mmap") || !strcmp(call, "munmap") ||
 	    !strcmp(call, "madvise") || !strcmp(call, "execve"))
 		return handle_vm_call(s, pid, call, argv, argc, ret);
+	if (!strcmp(call, "msync")) {
+		/* Writeback of the mapping's file, as fsync (MS_SYNC). */
+		long long a0;
+		long as = as_of(s, pid);
+		unsigned i;
+
+		if (ret || argc < 1 || !num(argv[0], &a0) || a0 < 0)
+			return 0;
+		for (i = 0; i < s->nr_maps; i++)
+			if (s->maps[i].as == as && (uint64_t)a0 >= s->maps[i].addr &&
+			    (uint64_t)a0 - s->maps[i].addr < s->maps[i].len) {
+				note_time(s, pid);
+				tb_msync(s->tb, s->maps[i].vm);
+				break;
+			}
+		return 0;
+	}
 	if (!strcmp(call, "io_uring_setup")) {
 		if (ret >= 0 && !s->nr_uring++)
 			tb_note(s->tb, "io_uring set up at line %u: its reads are not system calls of their own, so not in the log, and not replayed",

@@ -476,6 +476,11 @@ void tb_munmap(struct tb *t, unsigned vm)
 	vm_op(t, vm, TB_MUNMAP);
 }
 
+void tb_msync(struct tb *t, unsigned vm)
+{
+	vm_op(t, vm, TB_FSYNC);
+}
+
 void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 		int advice)
 {
@@ -488,7 +493,7 @@ void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 	}
 }
 
-void tb_touch(struct tb *t, unsigned vm, uint64_t off)
+void tb_touch(struct tb *t, unsigned vm, uint64_t off, int wfault)
 {
 	struct tb_op *op = vm_op(t, vm, TB_TOUCH);
 	struct tb_file *f;
@@ -496,6 +501,7 @@ void tb_touch(struct tb *t, unsigned vm, uint64_t off)
 	if (!op)
 		return;
 	op->off = off;
+	op->advice = wfault;
 	/* A fault that returned is inside the file: it is longer. */
 	f = &t->files[t->descs[op->desc].file];
 	f->reads++;
@@ -850,7 +856,10 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		if (!vm_make(e, op) || op->off >= v->off + e->vm[op->vm].len)
 			break;
 		select_fd(e, v->desc);
-		out(&e->b, "touch %llu 1\n", (unsigned long long)op->off);
+		out(&e->b, "touch %llu 1%s\n", (unsigned long long)op->off,
+		    op->advice == TOUCH_WRITE ? " 4096 write" :
+		    op->advice == TOUCH_COW   ? " 4096 cow" :
+						"");
 		break;
 	default:
 		break;

@@ -90,9 +90,11 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  */
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
 void tb_munmap(struct tb *t, unsigned vm);
+/* msync(): writeback of mapping @vm's file (an fsync of it). */
+void tb_msync(struct tb *t, unsigned vm);
 void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 		int advice);
-void tb_touch(struct tb *t, unsigned vm, uint64_t off);
+void tb_touch(struct tb *t, unsigned vm, uint64_t off, int wfault);
 /*
  * Time the traced program spent between two replayed calls (computing,
  * or in calls not replayed): a pause before the next op.  Pauses are all

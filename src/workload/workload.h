@@ -40,6 +40,14 @@ enum op_kind {
 	OP_FSYNC,        /* fsync: write the file's dirty folios back */
 };
 
+/*
+ * A touch's kind of fault: a read (do_read_fault: fault-around first), a
+ * write through a shared mapping (do_shared_fault: no fault-around, the
+ * folio dirtied) or through a private one (do_cow_fault: no fault-around,
+ * the page copied; the page cache folio stays clean).
+ */
+enum { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_COW = 2 };
+
 /* madvise advice, as ralab names them (MADV_* values on x86-64). */
 enum {
 	MADV_NORMAL_ = 0,
@@ -82,6 +90,7 @@ struct op {
 	bool cont;       /* fio-pread: draws go on from the job's last one
 			  * (past the draw that found the map full) */
 	bool t64;        /* fio-pread: tausworthe64 (SEED is 64-bit) */
+	int wfault;      /* touch: 0 read, TOUCH_WRITE, TOUCH_COW */
 };
 
 #define MAX_FILES 64

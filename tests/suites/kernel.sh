@@ -79,6 +79,7 @@ kernel_suite() {
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
 		    ${magic:+"$magic"} \
 		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
+		    "--size 16 -- $T/mmap-read @FILE wtouch:0:1M:4K touch:4M:256K:4K wtouch:8M:64K:16K msync touch:12M:1M:4K" \
 		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \
 		    "--fs ext4 --extent-kb 64 --size 8 -- dd if=@FILE of=/dev/null bs=4k" \
 		    "--size 16 -- $T/rw-file @FILE read:4K:40 pwrite:100:300000 write:64K:10 read:16K:100 pwrite:8M:2M dontneed:0:0 seek:0 read:128K:128" \

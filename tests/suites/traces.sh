@@ -138,8 +138,9 @@ printf '%s\n' '7 12:00:00.000000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLO
 got=$("$RALAB" sim --dump-ops "$T/thread.strace" | grep -E '^(# f[0-9]|# main|pread|fd|open|file)' | tr '\n' '/')
 tgot "strace: threads share descriptors" "# main = /data/b (size: the largest offset read)/# f2_c = /data/c (size: the largest offset read)/open main/file f2_c 4096/pread 0 4096/fd 1/pread 0 8192/"
 # Page faults in the log (ralab record as root) are reads through the
-# mappings of replayed files: a fault on a page not present that is a
-# read becomes a touch at its file offset; faults elsewhere (anonymous
+# mappings of replayed files: a fault on a page not present becomes a
+# touch at its file offset (a write fault: a write touch, no fault-around,
+# or a cow touch through a private mapping); faults elsewhere (anonymous
 # memory, a page present, after execve, over a mapping replaced by
 # MAP_FIXED) are not; threads (CLONE_VM) share the mappings and forked
 # children inherit them; the descriptor's close waits for the last munmap
@@ -168,7 +169,12 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab faults recorded=10' \
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/# a write fault on a mapping at line 7 is not replayed (only reads are)/madvise 65536 65536 sequential/# madvise(MADV_DONTNEED) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/# munmap() of part of a mapping at line 16: the replay keeps the mapping whole until its last page is unmapped/touch 983040 1/munmap 0/close/"
+tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTNEED) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/# munmap() of part of a mapping at line 16: the replay keeps the mapping whole until its last page is unmapped/touch 983040 1/munmap 0/close/"
+# Write faults: through a shared mapping a write touch, through a private
+# one a cow touch; a fault on a present page (bit 0) is nothing; msync of
+# a mapping is an fsync of its file (tests/traces/calls-write-faults.strace).
+got=$("$RALAB" sim --dump-ops tests/traces/calls-write-faults.strace 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: write faults, msync" "close/open main/mmap 0 1048576/open main/mmap 524288 65536/fd 1/touch 16 1 4096 write/touch 4096 1/fd 2/touch 528384 1 4096 cow/fd 1/fsync/"
 # The same log without faults: the mapping is noted, nothing replayed.
 grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
 "$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?

@@ -11,6 +11,11 @@
  * closed (the mapping keeps the file open); each STEP then runs in turn:
  *   seq|random|willneed|hugepage|normal   madvise() of the whole mapping
  *   touch:OFF:LEN:STEP    read a byte every STEP bytes of [OFF, OFF+LEN)
+ *   wtouch:OFF:LEN:STEP   write a byte every STEP bytes (write faults; the
+ *                         file is then opened read-write and mapped
+ *                         writable, shared or, with private as the first
+ *                         step, private)
+ *   msync                 msync(MS_SYNC) of the whole mapping
  *   rand:N:SEED           read a byte of N pages picked at random
  *   pread:OFF:LEN         pread() through a descriptor opened again
  *   unmap:OFF:LEN         munmap() part of the mapping
@@ -20,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,17 +67,27 @@ static int step(const char *s)
 	for (k = 0; k < sizeof(adv) / sizeof(adv[0]); k++)
 		if (!strcmp(s, adv[k].n))
 			return madvise(map, size, adv[k].a);
-	if (!strncmp(s, "touch:", 6)) {
-		p = s + 6;
+	if (!strncmp(s, "touch:", 6) || !strncmp(s, "wtouch:", 7)) {
+		bool w = s[0] == 'w';
+
+		p = s + (w ? 7 : 6);
 		off = num(&p);
 		len = num(&p);
 		st = num(&p);
 		if (!st || off + len > size)
 			return -1;
+		/* A store without a load before it: a write fault. */
 		for (i = off; i < off + len; i += st)
-			sum += map[i];
+			if (w)
+				((volatile unsigned char *)map)[i] = 0x5a;
+			else
+				sum += map[i];
 		return 0;
 	}
+	if (!strcmp(s, "msync"))
+		return msync(map, size, MS_SYNC);
+	if (!strcmp(s, "private"))
+		return 0; /* taken at the start */
 	if (!strncmp(s, "rand:", 5)) {
 		uint64_t x;
 
@@ -124,6 +140,7 @@ static int step(const char *s)
 int main(int argc, char **argv)
 {
 	struct stat stb;
+	bool writes = false, priv;
 	int fd, i;
 
 	if (argc < 3) {
@@ -131,13 +148,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[1];
-	fd = open(path, O_RDONLY);
+	for (i = 2; i < argc; i++)
+		writes |= !strncmp(argv[i], "wtouch:", 7) ||
+			  !strncmp(argv[i], "fork:wtouch:", 12);
+	priv = !strcmp(argv[2], "private");
+	fd = open(path, writes && !priv ? O_RDWR : O_RDONLY);
 	if (fd < 0 || fstat(fd, &stb)) {
 		perror(path);
 		return 1;
 	}
 	size = (size_t)stb.st_size;
-	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	map = mmap(NULL, size, PROT_READ | (writes ? PROT_WRITE : 0),
+		   priv ? MAP_PRIVATE : MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		perror("mmap");
 		return 1;
