@@ -11,8 +11,10 @@
  * mapping those enter filemap_fault(), reads and writes alike; bit 1 is
  * set on a write).  A thread
  * drains trace_pipe while the program runs, so a long run loses nothing
- * to a full ring buffer.  Afterwards each fault is written into the
- * strace log at its time among the calls:
+ * to a full ring buffer.  Afterwards each fault inside a range a file
+ * mapping of the log covered (not the program's own memory, whose first
+ * writes are most of its faults) is written into the strace log at its
+ * time among the calls:
  *
  *   PID SECONDS.USEC # ralab fault addr=0xADDR error_code=0xCODE wait_us=N
  *
@@ -546,6 +548,122 @@ static int log_procs(FILE *in, struct at **out, size_t *nr,
 }
 
 /*
+ * The address ranges the log's file mappings ever covered: mmap() calls
+ * with a descriptor and without MAP_ANONYMOUS that returned an address
+ * (strace prints an interrupted call's arguments and its return on two
+ * lines: the length is kept per task until then).  A fault elsewhere is
+ * on anonymous memory: not a read of a file, left out of the log (a
+ * program's first writes to its heap are most of its faults).  Sorted
+ * and merged into disjoint ranges.
+ */
+struct range {
+	unsigned long long lo, hi;
+};
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* "mmap(ADDR, LEN, PROT, FLAGS, FD, OFF" of a file mapping: LEN, or 0. */
+static unsigned long long file_map_len(const char *p)
+{
+	unsigned long long len;
+	const char *flags;
+	char *end;
+	long fd;
+
+	p = strchr(p, ',');
+	if (!p)
+		return 0;
+	len = strtoull(p + 1, &end, 0);
+	p = strchr(end, ',');          /* then PROT */
+	p = p ? strchr(p + 1, ',') : NULL;
+	flags = p ? p + 1 : NULL;
+	p = flags ? strchr(flags, ',') : NULL;
+	if (!p || memmem(flags, (size_t)(p - flags), "MAP_ANONYMOUS", 13))
+		return 0;
+	fd = strtol(p + 1, &end, 10);
+	return fd >= 0 && end != p + 1 ? len : 0;
+}
+
+static int file_maps(FILE *in, struct range **out, size_t *nr)
+{
+	struct { long pid; unsigned long long len; } pend[64];
+	struct range *v = NULL;
+	size_t n = 0, cap = 0, lcap = 0, i, k, np = 0;
+	char *line = NULL;
+
+	while (getline(&line, &lcap, in) > 0) {
+		unsigned long long len = 0, addr;
+		const char *m = strstr(line, " mmap("), *eq;
+		long pid;
+
+		if (line_time(line, &pid) < 0)
+			continue;
+		if (m && strstr(m, " <unfinished ...>")) {
+			len = file_map_len(m + 6);
+			if (len && np < 64) {
+				pend[np].pid = pid;
+				pend[np++].len = len;
+			}
+			continue;
+		}
+		if (!m && (m = strstr(line, "<... mmap resumed>"))) {
+			for (i = 0; i < np && pend[i].pid != pid; i++)
+				;
+			if (i == np)
+				continue;
+			len = pend[i].len;
+			pend[i] = pend[--np];
+		} else if (m) {
+			len = file_map_len(m + 6);
+		}
+		if (!len || !(eq = strstr(m, ") = 0x")))
+			continue;
+		addr = strtoull(eq + 4, NULL, 16);
+		if (!grow((void **)&v, &cap, n, sizeof(*v))) {
+			free(v);
+			free(line);
+			return -ENOMEM;
+		}
+		v[n++] = (struct range){ addr, addr + len };
+	}
+	free(line);
+	rewind(in);
+	if (n)
+		qsort(v, n, sizeof(*v), by_lo);
+	for (i = k = 0; i < n; i++)
+		if (k && v[i].lo <= v[k - 1].hi) {
+			if (v[i].hi > v[k - 1].hi)
+				v[k - 1].hi = v[i].hi;
+		} else {
+			v[k++] = v[i];
+		}
+	*out = v;
+	*nr = k;
+	return 0;
+}
+
+static bool in_file_map(const struct range *v, size_t n,
+			unsigned long long addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].hi <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].lo <= addr;
+}
+
+/*
  * How long each fault waited: the time its task spent in D from the
  * fault until the task's next fault or next call (a fault's end is not
  * traced; a task of the program sleeps in D in between only for that
@@ -621,8 +739,9 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 {
 	char tmp[4096], *line = NULL;
 	unsigned long long lost;
-	size_t cap = 0, k = 0, nprocs = 0, nlines = 0, written = 0;
+	size_t cap = 0, k = 0, nprocs = 0, nlines = 0, written = 0, nmaps = 0;
 	struct at *procs = NULL, *lines = NULL;
+	struct range *maps = NULL;
 	FILE *in = NULL, *out = NULL;
 	ssize_t n;
 	int err = 0;
@@ -661,6 +780,7 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 		goto done;
 	}
 	if ((err = log_procs(in, &procs, &nprocs, &lines, &nlines)) ||
+	    (err = file_maps(in, &maps, &nmaps)) ||
 	    (err = fault_waits(r, lines, nlines))) {
 		ferr(diag, err, "reading %s: %s", log, strerror(-err));
 		goto done;
@@ -670,7 +790,8 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 		int64_t t = line_time(line, &pid);
 
 		for (; t >= 0 && k < r->nr && r->f[k].us <= t; k++)
-			if (program_fault(procs, nprocs, &r->f[k]))
+			if (program_fault(procs, nprocs, &r->f[k]) &&
+			    in_file_map(maps, nmaps, r->f[k].addr))
 				put_fault(out, &r->f[k], &written);
 		fputs(line, out);
 		if (line[n - 1] != '\n')
@@ -678,9 +799,10 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 	}
 	/* After the last call traced (touches before exit, say). */
 	for (; k < r->nr; k++)
-		if (program_fault(procs, nprocs, &r->f[k]))
+		if (program_fault(procs, nprocs, &r->f[k]) &&
+		    in_file_map(maps, nmaps, r->f[k].addr))
 			put_fault(out, &r->f[k], &written);
-	fprintf(out, "# ralab faults recorded=%zu (reads of pages not present, exceptions:page_fault_user)\n",
+	fprintf(out, "# ralab faults recorded=%zu (on pages not present in file mappings, exceptions:page_fault_user)\n",
 		written);
 	if (ferror(in) || fflush(out) || ferror(out)) {
 		err = ferr(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
@@ -702,6 +824,7 @@ done:
 	free(line);
 	free(procs);
 	free(lines);
+	free(maps);
 	if (in)
 		fclose(in);
 	if (out) {

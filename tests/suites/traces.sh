@@ -356,6 +356,15 @@ if command -v strace > /dev/null; then
 		else
 			bad "record: page faults" "rc=$rc touches=$n $(head -3 "$T/err")"
 		fi
+		# Faults outside file mappings (64 MiB of its own memory
+		# written: 16384 faults) are left out of the log.
+		"$RALAB" record -o "$T/anon.strace" -- "$T/mmap-read" "$T/map.bin" anon:64M touch:0:64K:4K 2> "$T/err"; rc=$?
+		n=$(grep -c '# ralab fault ' "$T/anon.strace")
+		if [ $rc = 0 ] && [ "$n" -gt 0 ] && [ "$n" -lt 1000 ]; then
+			ok "record: no faults outside file mappings ($n in the log)"
+		else
+			bad "record: no faults outside file mappings" "rc=$rc faults=$n $(head -3 "$T/err")"
+		fi
 		# --no-faults, or not root: no faults, and the replay says the
 		# mapping is not replayed.
 		"$RALAB" record --no-faults -o "$T/nf.strace" -- "$T/mmap-read" "$T/map.bin" touch:0:4M:4K 2> "$T/err"; rc=$?

@@ -16,6 +16,8 @@
  *                         writable, shared or, with private as the first
  *                         step, private)
  *   msync                 msync(MS_SYNC) of the whole mapping
+ *   anon:LEN              write every page of LEN bytes of anonymous
+ *                         memory (faults that are not reads of the file)
  *   rand:N:SEED           read a byte of N pages picked at random
  *   pread:OFF:LEN         pread() through a descriptor opened again
  *   unmap:OFF:LEN         munmap() part of the mapping
@@ -86,6 +88,20 @@ static int step(const char *s)
 	}
 	if (!strcmp(s, "msync"))
 		return msync(map, size, MS_SYNC);
+	if (!strncmp(s, "anon:", 5)) {
+		volatile unsigned char *a;
+
+		p = s + 5;
+		len = num(&p);
+		a = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (a == MAP_FAILED)
+			return -1;
+		madvise((void *)a, len, MADV_NOHUGEPAGE);
+		for (i = 0; i < len; i += 4096)
+			a[i] = 1;
+		return munmap((void *)a, len);
+	}
 	if (!strcmp(s, "private"))
 		return 0; /* taken at the start */
 	if (!strncmp(s, "rand:", 5)) {
