@@ -445,6 +445,7 @@ repeat:
 			fo->done_ns = s->cur->now;
 		}
 		fo->flags |= PG_uptodate | PG_dirty;
+		inode_dirty(in, fo);
 		sim_spend(s, (((uint64_t)pos & (RALAB_PAGE_SIZE - 1)) + n +
 			      RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE *
 				     s->cfg.cpu_page_ns);
@@ -490,16 +491,20 @@ void wb_flush(struct sim *s, struct wb_run *wb)
  */
 void filemap_writeback(struct sim *s, struct sim_inode *in)
 {
-	struct folio *f = xa_find_after(&in->pc.i_pages, 0);
+	struct folio *f = in->dirty_lo < in->dirty_hi ?
+				  xa_find_after(&in->pc.i_pages, in->dirty_lo) :
+				  NULL;
 	struct wb_run wb = { 0 };
 
-	while (f) {
+	/* dirty_lo is a dirty folio's first page: none starts before. */
+	while (f && f->index < in->dirty_hi) {
 		if (f->flags & PG_dirty)
 			wb_folio(s, &wb, f);
 		f = xa_find_after(&in->pc.i_pages,
 				  f->index + folio_nr_pages(f));
 	}
 	wb_flush(s, &wb);
+	in->dirty_lo = in->dirty_hi = 0;
 	/* The caller sleeps until then: not a read's wait for a folio. */
 	if (wb.done > s->cur->now)
 		sim_spend(s, wb.done - s->cur->now);

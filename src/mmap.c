@@ -379,10 +379,13 @@ static void fault(struct sim *s, struct sim_vma *v, pgoff_t p, int wfault)
  */
 static void touch_dirty(struct sim_vma *v, pgoff_t p)
 {
-	struct folio *f = pc_lookup(&v->file->inode->pc, p);
+	struct sim_inode *in = v->file->inode;
+	struct folio *f = pc_lookup(&in->pc, p);
 
-	if (f)
+	if (f) {
 		f->flags |= PG_dirty;
+		inode_dirty(in, f);
+	}
 }
 
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,

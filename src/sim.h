@@ -48,7 +48,22 @@ struct sim_inode {
 	struct folio *last_hit;
 	/* Where the file is not disk-contiguous (owned: lay.brk, lay.hole). */
 	struct blk_layout lay;
+	/*
+	 * Pages [dirty_lo, dirty_hi) hold every dirty folio (a bound, not
+	 * exact; empty when dirty_lo >= dirty_hi): fsync walks only there,
+	 * not the whole cache at every O_SYNC write.
+	 */
+	pgoff_t dirty_lo, dirty_hi;
 };
+
+/* Folio @f of @in is dirty now. */
+static inline void inode_dirty(struct sim_inode *in, const struct folio *f)
+{
+	if (in->dirty_lo >= in->dirty_hi || f->index < in->dirty_lo)
+		in->dirty_lo = f->index;
+	if (f->index + (1ull << f->order) > in->dirty_hi)
+		in->dirty_hi = f->index + (1ull << f->order);
+}
 
 /* struct file: one open file description. */
 struct sim_file {

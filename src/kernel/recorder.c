@@ -107,6 +107,7 @@ struct rfile {
 
 struct rec {
 	const struct ralab_workload *wl;
+	bool writes; /* writes(wl): descriptors read-write, mappings writable */
 	const struct ralab_kernel_opts *opts;
 	struct ralab_diag *diag;
 	struct ralab_kernel_result *res;
@@ -1293,7 +1294,7 @@ static int sys_write(struct rjob *j, int fd, int64_t pos, uint64_t len,
 static int open_fd(struct rec *r, int *fds, const struct op *op)
 {
 	fds[op->fd] = open(r->files[op->ino].path,
-			   (writes(r->wl) ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+			   (r->writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fds[op->fd] < 0)
 		return rerr(r, -errno, "%s: %s", r->files[op->ino].path,
 			    strerror(errno));
@@ -1442,7 +1443,7 @@ static int run_job(struct rjob *j)
 			run->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
 						     (op->off & (MAP_ALIGN - 1))),
 					    run->map_len[slot],
-					    PROT_READ | (writes(r->wl) ? PROT_WRITE : 0),
+					    PROT_READ | (r->writes ? PROT_WRITE : 0),
 					    MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
 					    (off_t)op->off);
 			if (run->map[slot] == MAP_FAILED) {
@@ -2018,6 +2019,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	if (!r)
 		return -ENOMEM;
 	r->wl = wl;
+	r->writes = writes(wl);
 	r->opts = opts;
 	r->diag = diag;
 	r->res = res;
@@ -2041,7 +2043,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			goto out;
 		}
 	for (i = 0; i < wl->nr_files; i++)
-		if (wl->files[i].nhole && writes(wl)) {
+		if (wl->files[i].nhole && r->writes) {
 			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");
 			goto out;
 		}
@@ -2111,7 +2113,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		fds[i] = -1;
 	/* The case's own open: a fresh struct file and ra state. */
 	fds[0] = open(r->files[0].path,
-		      (writes(wl) ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		      (r->writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fds[0] < 0) {
 		err = rerr(r, -errno, "%s: %s", r->files[0].path, strerror(errno));
 		goto out;
@@ -2128,7 +2130,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	res->stat_sectors = sect1 - sect0;
 	err = trace_collect(r);
 	/* Written files go back clean: the next run can evict them. */
-	for (i = 0; writes(wl) && i < r->nr_files; i++) {
+	for (i = 0; r->writes && i < r->nr_files; i++) {
 		int fd = open(r->files[i].path, O_RDWR | O_CLOEXEC);
 
 		if (fd < 0 || fsync(fd)) {

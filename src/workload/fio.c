@@ -430,18 +430,17 @@ struct job {
 	char directory[128];
 };
 
-/* Whether a job's writes are made (gen_rw): rw and randrw on one file. */
-static bool has_pattern(const struct job *j);
-static bool writes_modelled(const struct job *j)
-{
-	return j->rw && j->nrfiles == 1 && j->engine != 2 && !has_pattern(j);
-}
-
 /* Whether a job needs the per-I/O offset generator (gen_pattern). */
 static bool has_pattern(const struct job *j)
 {
 	return j->seq_add || j->seq_nr > 1 || j->strided || j->max_bs > j->bs ||
 	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned));
+}
+
+/* Whether a job's writes are made (gen_rw): rw and randrw on one file. */
+static bool writes_modelled(const struct job *j)
+{
+	return j->rw && j->nrfiles == 1 && j->engine != 2 && !has_pattern(j);
 }
 
 /*

@@ -351,12 +351,26 @@ bool tb_known(struct tb *t, long k1, long k2)
 	return replayed_desc(t, k1, k2) >= 0;
 }
 
+/* A call of kind @kind on replayed descriptor @d, over [@off, @off + @len). */
+static struct tb_op *desc_op(struct tb *t, int d, enum tb_kind kind,
+			     uint64_t off, uint64_t len)
+{
+	struct tb_op *op = add(t);
+
+	if (op) {
+		op->kind = kind;
+		op->desc = (unsigned)d;
+		op->off = off;
+		op->len = len;
+	}
+	return op;
+}
+
 void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	     int64_t ret)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
-	struct tb_op *op;
 
 	if (d < 0 || ret < 0)
 		return;
@@ -367,34 +381,21 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	/* A short read ends at EOF. */
 	if ((uint64_t)ret < count && f->eof == UINT64_MAX)
 		f->eof = off + (uint64_t)ret;
-	op = add(t);
-	if (op) {
-		op->kind = TB_READ;
-		op->desc = (unsigned)d;
-		op->off = off;
-		op->len = count;
-	}
+	desc_op(t, d, TB_READ, off, count);
 }
 
 void tb_fsync(struct tb *t, long k1, long k2)
 {
 	int d = replayed_desc(t, k1, k2);
-	struct tb_op *op;
 
-	if (d < 0)
-		return;
-	op = add(t);
-	if (op) {
-		op->kind = TB_FSYNC;
-		op->desc = (unsigned)d;
-	}
+	if (d >= 0)
+		desc_op(t, d, TB_FSYNC, 0, 0);
 }
 
 void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
-	struct tb_op *op;
 
 	if (d < 0 || !len)
 		return;
@@ -402,13 +403,7 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 	f = &t->files[t->descs[d].file];
 	if (off + len > f->max_end)
 		f->max_end = off + len;
-	op = add(t);
-	if (op) {
-		op->kind = TB_WRITE;
-		op->desc = (unsigned)d;
-		op->off = off;
-		op->len = len;
-	}
+	desc_op(t, d, TB_WRITE, off, len);
 }
 
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
@@ -419,14 +414,9 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 
 	if (d < 0)
 		return;
-	op = add(t);
-	if (op) {
-		op->kind = readahead ? TB_READAHEAD : TB_FADVISE;
-		op->desc = (unsigned)d;
-		op->off = off;
-		op->len = len;
+	op = desc_op(t, d, readahead ? TB_READAHEAD : TB_FADVISE, off, len);
+	if (op)
 		op->advice = advice;
-	}
 }
 
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)

@@ -61,59 +61,6 @@ static unsigned rank(char names[][64], unsigned *nr, const char *name)
 	return (*nr)++;
 }
 
-/*
- * fio's iolog interleaves the clones of a section (their entries in
- * chunks, as each thread flushes them): order the entries by section
- * (as they first appear), then clone, keeping each clone's own order.
- */
-struct rd_key {
-	unsigned sec, clone, i;
-};
-
-static int rd_key_cmp(const void *a, const void *b)
-{
-	const struct rd_key *x = a, *y = b;
-
-	if (x->sec != y->sec)
-		return x->sec < y->sec ? -1 : 1;
-	if (x->clone != y->clone)
-		return x->clone < y->clone ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-static int sort_by_clone(struct rd *v, unsigned n)
-{
-	static char secs[64][48];
-	struct rd_key *k = malloc(sizeof(*k) * (n ? n : 1));
-	struct rd *copy = malloc(sizeof(*copy) * (n ? n : 1));
-	unsigned nsec = 0, i, s;
-
-	if (!k || !copy) {
-		free(k);
-		free(copy);
-		return 1;
-	}
-	for (i = 0; i < n; i++) {
-		const char *dot = strrchr(v[i].job, '.');
-		size_t sl = dot ? (size_t)(dot - v[i].job) : strlen(v[i].job);
-
-		for (s = 0; s < nsec; s++)
-			if (strlen(secs[s]) == sl && !strncmp(secs[s], v[i].job, sl))
-				break;
-		if (s == nsec && nsec < 64)
-			snprintf(secs[nsec++], sizeof(secs[0]), "%.*s", (int)sl,
-				 v[i].job);
-		k[i] = (struct rd_key){ s, dot ? (unsigned)atoi(dot + 1) : 0, i };
-		copy[i] = v[i];
-	}
-	qsort(k, n, sizeof(*k), rd_key_cmp);
-	for (i = 0; i < n; i++)
-		v[i] = copy[k[i].i];
-	free(k);
-	free(copy);
-	return 0;
-}
-
 /* fio's reads, from NAME.reads; the job name is fio's section. */
 static int load_fio(const char *path, struct rd *v, unsigned *n)
 {
@@ -157,7 +104,7 @@ static int load_fio(const char *path, struct rd *v, unsigned *n)
 		(*n)++;
 	}
 	fclose(fp);
-	return sort_by_clone(v, *n);
+	return 0;
 }
 
 /*
