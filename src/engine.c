@@ -111,7 +111,7 @@ static bool next_unit(struct sim *s, struct sim_job *j, const struct op **op,
 				}
 			}
 			if (o->kind == OP_RAND_PREAD) {
-				uint64_t size = f->inode->mapping.i_size;
+				uint64_t size = f->inode->size;
 
 				j->x ^= j->x << 13;
 				j->x ^= j->x >> 7;

@@ -35,7 +35,7 @@ static void invalidate(struct sim *s, struct sim_inode *in, pgoff_t start,
 		 * Its requests keep the device busy; nobody waits for them.
 		 */
 		if (f->flags & PG_dirty)
-			wb_folio(s, &wb, f);
+			wb_folio(s, in, &wb, f);
 		else if (f->index >= start && next - 1 <= end &&
 		    !(f->flags & PG_locked) && folio_ready(in->sim, f))
 			sim_remove_folio(in, f);

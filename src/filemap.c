@@ -11,6 +11,7 @@
 #include "sim.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 /*
  * filemap_get_read_batch(): cached folios from @index on, stopping after a
@@ -75,7 +76,8 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 
 		v.sector = index * (RALAB_PAGE_SIZE / 512);
 		v.bytes = RALAB_PAGE_SIZE << order;
-		if (blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
+		if (!inode_layout(in) ||
+	    blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
 				    &done)) {
 			s->host_err = -ENOMEM;
 			done = s->cur->now;
@@ -283,6 +285,153 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 }
 
 /*
+ * XFS extent records of a file rewritten after a truncate.  Its blocks
+ * come from delayed allocation: a write into a hole reserves its blocks
+ * (and, past EOF, speculative preallocation) as one delalloc record,
+ * merged with delalloc neighbours; writeback turns a delalloc record
+ * into an unwritten extent, and what it wrote into a written one.  A
+ * write's iomap ends where its record does, which cuts its folios
+ * there (xfs_buffered_write_iomap_begin()).  The disk is taken to place
+ * each allocation after the one before, so records of one state merge.
+ *
+ *   write 256K x 4 into an empty file (prealloc = 2 x the extent before,
+ *   from the last 64K boundary below the write's end):
+ *     [0,256K)            i_size 0: no preallocation
+ *     [0,960K)            448K + 512K
+ *     write at 768K: folios cut at 960K, then [960K,1984K) = 960K + 1M
+ */
+#define XFS_ALLOCSIZE (64ull << 10) /* m_allocsize_blocks, in bytes */
+
+/* Blocks [a, b) of @in's records become @state; neighbours merge. */
+static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
+		      uint8_t state)
+{
+	struct xfs_rec *n, *o = in->xr;
+	unsigned i, k = 0, cap = in->nxr + 2;
+
+	if (a >= b)
+		return;
+	n = malloc(cap * sizeof(*n));
+	if (!n) {
+		in->sim->host_err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < in->nxr && o[i].start < a; i++) {
+		n[k] = o[i];
+		if (n[k].end > a)
+			n[k].end = a;
+		k++;
+	}
+	n[k++] = (struct xfs_rec){ a, b, state };
+	for (i = 0; i < in->nxr; i++) {
+		if (o[i].end <= b)
+			continue;
+		n[k] = o[i];
+		if (n[k].start < b)
+			n[k].start = b;
+		k++;
+	}
+	/* Merge touching records of one state. */
+	for (i = 1, cap = 1; i < k; i++) {
+		if (n[cap - 1].end == n[i].start &&
+		    n[cap - 1].state == n[i].state)
+			n[cap - 1].end = n[i].end;
+		else
+			n[cap++] = n[i];
+	}
+	free(in->xr);
+	in->xr = n;
+	in->nxr = cap;
+}
+
+/* The record holding block @b, or the first after it (NULL: none). */
+static const struct xfs_rec *xr_find(const struct sim_inode *in, uint64_t b)
+{
+	unsigned lo = 0, hi = in->nxr;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (in->xr[mid].end <= b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < in->nxr ? &in->xr[lo] : NULL;
+}
+
+/*
+ * Where the iomap of a write at byte @pos ends, the write going to
+ * @wend; a hole is reserved first (xfs_bmapi_reserve_delalloc()), with
+ * speculative preallocation when nothing is mapped after it and the
+ * write passes EOF (xfs_iomap_prealloc_size(): none while i_size is
+ * under 64K, 64K after a hole, else twice the extent before, rounded
+ * down to a power of two; allocated extents before it count together,
+ * as far as they are contiguous on the disk).
+ */
+static uint64_t xfs_map(struct sim_inode *in, uint64_t pos, uint64_t wend)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE;
+	uint64_t b = pos / bs, end = (wend + bs - 1) / bs;
+	const struct xfs_rec *r = xr_find(in, b);
+	unsigned i;
+
+	if (r && r->start <= b)
+		return r->end * bs;
+	if (r) {
+		if (end > r->start)
+			end = r->start;
+	} else if (wend > in->mapping.i_size &&
+		   in->mapping.i_size >= XFS_ALLOCSIZE) {
+		const struct xfs_rec *prev = in->nxr ? &in->xr[in->nxr - 1] :
+						       NULL;
+		uint64_t pre = XFS_ALLOCSIZE / bs, p_end;
+
+		if (prev && prev->end == b) {
+			uint64_t len = prev->end - prev->start;
+
+			/* Allocated extents before it, disk-contiguous. */
+			while (prev->state != XR_DELALLOC && prev > in->xr &&
+			       prev[-1].state != XR_DELALLOC &&
+			       prev[-1].end == prev->start) {
+				prev--;
+				len += prev->end - prev->start;
+			}
+			while (pre * 2 <= 2 * len)
+				pre *= 2;
+		}
+		p_end = ((wend - 1) & ~(XFS_ALLOCSIZE - 1)) / bs + pre;
+		if (p_end > end)
+			end = p_end;
+	}
+	xr_assign(in, b, end, XR_DELALLOC);
+	for (i = 0; i < in->nxr; i++)
+		if (in->xr[i].start <= b && in->xr[i].end > b)
+			return in->xr[i].end * bs;
+	return end * bs; /* out of memory: host_err is set */
+}
+
+/*
+ * Writeback of pages [first, last): the delalloc records they are in
+ * are allocated as unwritten extents, whole; what is written (up to
+ * EOF) becomes written at I/O completion (xfs_end_ioend()).
+ */
+static void xfs_writeback(struct sim_inode *in, uint64_t first,
+			  uint64_t last)
+{
+	uint64_t eof = (in->mapping.i_size + RALAB_PAGE_SIZE - 1) /
+		       RALAB_PAGE_SIZE;
+	const struct xfs_rec *r;
+
+	while ((r = xr_find(in, first)) && r->start < last &&
+	       r->state == XR_DELALLOC)
+		xr_assign(in, r->start, r->end, XR_UNWRITTEN);
+	if (last > eof)
+		last = eof;
+	xr_assign(in, first, last, XR_WRITTEN);
+}
+
+/*
  * The order of the folio a buffered write makes at @index for @len bytes
  * (fgf_set_order() and __filemap_get_folio(), 6.18): the largest power of
  * two pages not above @len, within the mapping's limits, and no larger
@@ -315,7 +464,8 @@ static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
 	struct blk_vec v = { .sector = from / 512, .bytes = to - from };
 	uint64_t done;
 
-	if (blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
+	if (!inode_layout(in) ||
+	    blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
 			    &done)) {
 		s->host_err = -ENOMEM;
 		return;
@@ -327,51 +477,67 @@ static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
 /*
  * A new folio takes the write's bytes [pos, end): what the write covers
  * only in part is read first (__iomap_write_begin() for XFS,
- * ext4_block_write_begin() for ext4), unless it lies in a hole.
+ * ext4_block_write_begin() for ext4), unless it lies in a hole or starts
+ * at or past EOF (i_size before this write: blocks there were never
+ * written, or were truncated away, and are zeroed).
  *
  *   iomap (XFS): one read of the range's blocks, whole, when either end
- *                of the range is not on a block boundary
+ *                of the range is not on a block boundary; the range
+ *                stops at the block holding EOF (iomap_adjust_read_range)
  *   buffer heads (ext4): one read for each block covered in part
+ *
+ *          i_size
+ *   |  blk  |  blk : blk  |  blk  |
+ *       [pos ...........end)         XFS: read [blk0, blk2) whole
+ *                                    ext4: read blk0; blk2 is past EOF
  */
 static void write_begin_read(struct sim *s, struct sim_inode *in,
 			     uint64_t pos, uint64_t end, bool hole)
 {
 	const uint64_t bs = RALAB_PAGE_SIZE; /* 4 KiB blocks */
 	uint64_t first = pos & ~(bs - 1), last = (end + bs - 1) & ~(bs - 1);
+	uint64_t isize = in->mapping.i_size;
+	uint64_t eof = (isize + bs - 1) & ~(bs - 1);
 	bool head = pos & (bs - 1), tail = end & (bs - 1);
 
-	if (hole || (!head && !tail))
+	if (hole || (!head && !tail) || first >= isize)
 		return;
 	if (s->cfg.fs == RALAB_FS_XFS) {
-		write_read(s, in, first, last);
+		/* Blocks past EOF's are zeroed: is what is left covered? */
+		if (last > eof)
+			last = eof;
+		if ((pos > first && pos < last) || (end > first && end < last))
+			write_read(s, in, first, last);
 		return;
 	}
 	if (head)
 		write_read(s, in, first, first + bs);
-	if (tail && (!head || last - bs != first))
+	if (tail && (!head || last - bs != first) && last - bs < isize)
 		write_read(s, in, last - bs, last);
 }
 
 /*
  * write(2)/pwrite(2) of @count bytes at @pos (generic_perform_write() and
- * iomap_write_iter(), 6.18), over the file's own blocks: the file does not
- * grow (a write is cut at EOF).  Each step takes the folio at @pos, or
- * makes one sized to what is left of the write (of the extent, on XFS,
- * whose block mappings end there), copies into it and leaves it uptodate
- * and dirty.  Writes change no readahead state; the folios they add are
- * what later readahead finds cached.  Returns the bytes written.
+ * iomap_write_iter(), 6.18), over the file's own blocks.  A write past
+ * EOF grows i_size, step by step (iomap_write_end()), up to the file's
+ * declared size, where it is cut: ralab's files have blocks up to there
+ * and no further.  Each step takes the folio at @pos, or makes one sized
+ * to what is left of the write (of the extent, on XFS, whose block
+ * mappings end there), copies into it and leaves it uptodate and dirty.
+ * Writes change no readahead state; the folios they add are what later
+ * readahead finds cached.  Returns the bytes written.
  */
 uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		       uint64_t count)
 {
 	struct sim_inode *in = f->inode;
-	const struct ra_mapping *m = &in->mapping;
-	uint64_t isize = m->i_size, done = 0;
+	struct ra_mapping *m = &in->mapping;
+	uint64_t done = 0;
 
-	if (pos < 0 || (uint64_t)pos >= isize)
+	if (pos < 0 || (uint64_t)pos >= in->size)
 		return 0;
-	if (count > isize - (uint64_t)pos)
-		count = isize - (uint64_t)pos;
+	if (count > in->size - (uint64_t)pos)
+		count = in->size - (uint64_t)pos;
 	while (count) {
 		pgoff_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
 		uint64_t len = count, fstart, n, mend, chunk;
@@ -388,7 +554,12 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		chunk = RALAB_PAGE_SIZE << (m->large_folios ? m->max_order : 0);
 		if (len > chunk - ((uint64_t)pos & (chunk - 1)))
 			len = chunk - ((uint64_t)pos & (chunk - 1));
+		if (!inode_layout(in))
+			break; /* out of memory: host_err is set */
 		mend = blk_mapping_end(&in->lay, (uint64_t)pos / 512, &hole);
+		if (in->fresh && s->cfg.fs == RALAB_FS_XFS)
+			mend = xfs_map(in, (uint64_t)pos,
+				       (uint64_t)pos + count) / 512;
 		if (s->cfg.fs == RALAB_FS_XFS && mend != UINT64_MAX &&
 		    mend * 512 - (uint64_t)pos < len)
 			len = mend * 512 - (uint64_t)pos;
@@ -446,6 +617,9 @@ repeat:
 		}
 		fo->flags |= PG_uptodate | PG_dirty;
 		inode_dirty(in, fo);
+		inode_written(in, (uint64_t)pos, (uint64_t)pos + n);
+		if ((uint64_t)pos + n > m->i_size)
+			m->i_size = (uint64_t)pos + n;
 		sim_spend(s, (((uint64_t)pos & (RALAB_PAGE_SIZE - 1)) + n +
 			      RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE *
 				     s->cfg.cpu_page_ns);
@@ -464,8 +638,11 @@ repeat:
  * Contiguous dirty folios go out as one run (@wb): its requests take
  * device time when the run ends (wb_flush).
  */
-void wb_folio(struct sim *s, struct wb_run *wb, struct folio *f)
+void wb_folio(struct sim *s, struct sim_inode *in, struct wb_run *wb,
+	      struct folio *f)
 {
+	if (in->fresh && s->cfg.fs == RALAB_FS_XFS)
+		xfs_writeback(in, f->index, f->index + folio_nr_pages(f));
 	if (wb->bytes && f->index != wb->next)
 		wb_flush(s, wb);
 	f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
@@ -486,10 +663,10 @@ void wb_flush(struct sim *s, struct wb_run *wb)
 }
 
 /*
- * fsync(2): every dirty folio written back; the caller waits for the
- * last request.  The folios stay cached, clean.
+ * Writeback of every dirty folio of @in: they are clean after.  Returns
+ * when the last request is done.
  */
-void filemap_writeback(struct sim *s, struct sim_inode *in)
+static uint64_t write_dirty(struct sim *s, struct sim_inode *in)
 {
 	struct folio *f = in->dirty_lo < in->dirty_hi ?
 				  xa_find_after(&in->pc.i_pages, in->dirty_lo) :
@@ -499,13 +676,62 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 	/* dirty_lo is a dirty folio's first page: none starts before. */
 	while (f && f->index < in->dirty_hi) {
 		if (f->flags & PG_dirty)
-			wb_folio(s, &wb, f);
+			wb_folio(s, in, &wb, f);
 		f = xa_find_after(&in->pc.i_pages,
 				  f->index + folio_nr_pages(f));
 	}
 	wb_flush(s, &wb);
 	in->dirty_lo = in->dirty_hi = 0;
+	return wb.done;
+}
+
+/*
+ * fsync(2): every dirty folio written back; the caller waits for the
+ * last request.  The folios stay cached, clean.
+ */
+void filemap_writeback(struct sim *s, struct sim_inode *in)
+{
+	uint64_t done = write_dirty(s, in);
+
 	/* The caller sleeps until then: not a read's wait for a folio. */
-	if (wb.done > s->cur->now)
-		sim_spend(s, wb.done - s->cur->now);
+	if (done > s->cur->now)
+		sim_spend(s, done - s->cur->now);
+}
+
+void filemap_truncate(struct sim *s, struct sim_inode *in)
+{
+	struct folio *f = xa_find_after(&in->pc.i_pages, 0);
+
+	while (f) {
+		pgoff_t next = f->index + folio_nr_pages(f);
+
+		/* truncate_inode_pages(): folio_lock() waits for reads. */
+		if (!folio_ready(s, f))
+			sim_wait(s, f->done_ns, false);
+		sim_remove_folio(in, f);
+		f = xa_find_after(&in->pc.i_pages, next);
+	}
+	in->dirty_lo = in->dirty_hi = 0;
+	/* A file already empty is left alone (xfs_setattr_size()). */
+	if (in->mapping.i_size)
+		in->truncated = true;
+	in->mapping.i_size = 0;
+	/* Its blocks are freed: until written, the file is one hole. */
+	in->fresh = true;
+	in->nwr = 0;
+	in->nxr = 0;
+	in->lay_stale = true;
+}
+
+/*
+ * xfs_release() and ext4_release_file(): the first release after a
+ * truncate down starts writeback of the data written since (the "NULL
+ * files" problem of replace-by-truncate), without waiting for it.
+ */
+void filemap_release(struct sim *s, struct sim_inode *in)
+{
+	if (!in->truncated)
+		return;
+	in->truncated = false;
+	write_dirty(s, in);
 }

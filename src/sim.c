@@ -254,7 +254,8 @@ static void m_read_pages(void *m)
 		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
 	}
-	if (blk_submit_read(&s->q, &in->lay, w->vecs, w->nr_batch, true,
+	if (!inode_layout(in) ||
+	    blk_submit_read(&s->q, &in->lay, w->vecs, w->nr_batch, true,
 			    w->now, w->done)) {
 		/* The host is out of memory: the run ends with -ENOMEM. */
 		s->host_err = -ENOMEM;
@@ -358,6 +359,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 		    (policy->flags & RA_POLICY_EXT4_ORDER0))
 			max_order = 0;
 		in->sim = s;
+		in->size = sizes[i];
 		pc_init(&in->pc);
 		in->mapping = (struct ra_mapping){
 			.ops = &sim_mapping_ops,
@@ -408,11 +410,117 @@ static int layout_holes(struct blk_layout *l, const uint64_t *hole,
 	return 0;
 }
 
+/* Room for @need values in *@p (capacity *@cap); false: out of memory. */
+static bool grow_u64(uint64_t **p, unsigned *cap, size_t need)
+{
+	size_t n = *cap ? *cap : 8;
+	uint64_t *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	if (n > UINT32_MAX)
+		return false;
+	q = realloc(*p, n * sizeof(*q));
+	if (!q)
+		return false;
+	*p = q;
+	*cap = (unsigned)n;
+	return true;
+}
+
+void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE;
+	uint64_t a = pos & ~(bs - 1), b = (end + bs - 1) & ~(bs - 1);
+	unsigned i = 0, j, lo = 0, hi = in->nwr;
+
+	if (!in->fresh || a >= b)
+		return;
+	/* i: the first range ending at or after a (touching merges). */
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (in->wr[2 * mid + 1] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
+	/* j: past the last range starting at or before b. */
+	for (j = i; j < in->nwr && in->wr[2 * j] <= b; j++)
+		;
+	if (j > i) {
+		/* Ranges i..j-1 merge into one. */
+		if (in->wr[2 * i] < a)
+			a = in->wr[2 * i];
+		if (in->wr[2 * (j - 1) + 1] > b)
+			b = in->wr[2 * (j - 1) + 1];
+		if (in->wr[2 * i] == a && in->wr[2 * i + 1] == b && j == i + 1)
+			return; /* nothing new */
+		memmove(&in->wr[2 * (i + 1)], &in->wr[2 * j],
+			(in->nwr - j) * 2 * sizeof(*in->wr));
+		in->nwr -= j - i - 1;
+	} else {
+		if (!grow_u64(&in->wr, &in->cap_wr, 2 * (in->nwr + 1))) {
+			in->sim->host_err = -ENOMEM;
+			return;
+		}
+		memmove(&in->wr[2 * (i + 1)], &in->wr[2 * i],
+			(in->nwr - i) * 2 * sizeof(*in->wr));
+		in->nwr++;
+	}
+	in->wr[2 * i] = a;
+	in->wr[2 * i + 1] = b;
+	in->lay_stale = true;
+}
+
+const struct blk_layout *inode_layout(struct sim_inode *in)
+{
+	uint64_t *h;
+	unsigned k, nh = 0;
+	uint64_t at = 0;
+	int err;
+
+	if (!in->lay_stale)
+		return &in->lay;
+	h = malloc(((size_t)in->nwr + 1) * 2 * sizeof(*h));
+	if (!h) {
+		in->sim->host_err = -ENOMEM;
+		return NULL;
+	}
+	for (k = 0; k < in->nwr; k++) {
+		if (in->wr[2 * k] > at) {
+			h[2 * nh] = at;
+			h[2 * nh++ + 1] = in->wr[2 * k];
+		}
+		at = in->wr[2 * k + 1];
+	}
+	/* Past the last write: a hole up to where the file's blocks end. */
+	if (at < in->size) {
+		h[2 * nh] = at;
+		h[2 * nh++ + 1] = (in->size + 511) & ~(uint64_t)511;
+	}
+	free((void *)in->lay.hole);
+	in->lay.hole = in->lay.hcum = NULL;
+	in->lay.nh = 0;
+	err = layout_holes(&in->lay, h, nh);
+	free(h);
+	if (err) {
+		in->sim->host_err = err;
+		return NULL;
+	}
+	in->lay.hole_space = true;
+	in->lay_stale = false;
+	return &in->lay;
+}
+
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 		   unsigned n, const uint64_t *hole, unsigned nh)
 {
 	struct sim_inode *in = &s->inodes[i];
-	uint64_t e = (uint64_t)s->cfg.extent_kb * 1024, size = in->mapping.i_size;
+	uint64_t e = (uint64_t)s->cfg.extent_kb * 1024, size = in->size;
 	uint64_t *brk;
 	unsigned k;
 
@@ -444,6 +552,8 @@ void sim_destroy(struct sim *s)
 
 	for (i = 0; i < s->nr_inodes; i++) {
 		layout_free(&s->inodes[i].lay);
+		free(s->inodes[i].wr);
+		free(s->inodes[i].xr);
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
 	}
@@ -771,6 +881,12 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_CLOSE:
 		f->open = false;
+		filemap_release(s, f->inode);
+		break;
+	case OP_TRUNCATE:
+		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
+		filemap_truncate(s, f->inode);
 		break;
 	case OP_READ:
 		/* Rate limits and think time every EVERY calls: not the
@@ -805,7 +921,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_RAND_PREAD:
 		x = op->seed;
-		size = f->inode->mapping.i_size;
+		size = f->inode->size;
 		for (i = 0; i < op->count && !past_runtime(s); i++) {
 			x ^= x << 13;
 			x ^= x >> 7;

@@ -54,7 +54,39 @@ struct sim_inode {
 	 * not the whole cache at every O_SYNC write.
 	 */
 	pgoff_t dirty_lo, dirty_hi;
+	/*
+	 * The file's declared size: its blocks (lay) and the range of the
+	 * ops' offset generators.  mapping.i_size is the current size,
+	 * below it after a truncate, growing back as writes pass EOF.
+	 */
+	uint64_t size;
+	/*
+	 * Truncated down since the last release (XFS_ITRUNCATED, ext4's
+	 * EXT4_STATE_DA_ALLOC_CLOSE): a close starts writeback.
+	 */
+	bool truncated;
+	/*
+	 * After a truncate the file has no blocks but those written since:
+	 * [wr[2k], wr[2k + 1]) bytes, block-aligned, sorted, disjoint
+	 * (owned).  What lies between them below i_size is a hole, which
+	 * reads zero-fill and writes need not read; lay's holes are rebuilt
+	 * from them when stale (inode_layout()).
+	 */
+	bool fresh, lay_stale;
+	uint64_t *wr;
+	unsigned nwr, cap_wr;
+	/*
+	 * XFS, after a truncate: the data fork's extent records in blocks
+	 * (owned), where a write's mapping ends (xfs_map()).
+	 */
+	struct xfs_rec {
+		uint64_t start, end;
+		uint8_t state; /* XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN */
+	} *xr;
+	unsigned nxr;
 };
+
+enum { XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN };
 
 /* Folio @f of @in is dirty now. */
 static inline void inode_dirty(struct sim_inode *in, const struct folio *f)
@@ -326,6 +358,15 @@ void sim_destroy(struct sim *s);
  * 4 KiB boundaries).  Return: 0, -ENOMEM, or -EOVERFLOW (over 2^32
  * extents of extent_kb).
  */
+/*
+ * The layout of @in's blocks as they are now (holes a truncate left
+ * rebuilt if stale), or NULL: the host ran out of memory (host_err set).
+ */
+const struct blk_layout *inode_layout(struct sim_inode *in);
+
+/* Bytes [pos, end) of @in were written: their blocks exist from now. */
+void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
+
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 		   unsigned n, const uint64_t *hole, unsigned nh);
 /* open(2): descriptor @fd (its number in the case) on inode @ino. */
@@ -372,13 +413,24 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 struct wb_run {
 	uint64_t next, bytes, done;
 };
-void wb_folio(struct sim *s, struct wb_run *wb, struct folio *f);
+void wb_folio(struct sim *s, struct sim_inode *in, struct wb_run *wb,
+	      struct folio *f);
 void wb_flush(struct sim *s, struct wb_run *wb);
 /*
  * fsync(2): the inode's dirty folios are written back (the caller waits
  * for them) and stay cached, clean.
  */
 void filemap_writeback(struct sim *s, struct sim_inode *in);
+
+/*
+ * ftruncate(2) to 0: every folio dropped, dirty or not (reads in flight
+ * waited for), i_size 0.  A later close starts writeback of what was
+ * written since (filemap_release).
+ */
+void filemap_truncate(struct sim *s, struct sim_inode *in);
+
+/* The release of an open file: writeback after a truncate. */
+void filemap_release(struct sim *s, struct sim_inode *in);
 
 /*
  * filemap_read_fast - the common case of filemap_read(), inlined into the

@@ -120,7 +120,7 @@ static uint64_t holes_before(const struct blk_layout *l, uint64_t s)
 /* The disk sector of file sector @s: holes take no disk space. */
 static uint64_t disk_of(const struct blk_layout *l, uint64_t s)
 {
-	return s - (l->nh ? holes_before(l, s) : 0) +
+	return s - (l->nh && !l->hole_space ? holes_before(l, s) : 0) +
 	       (uint64_t)extent_of(l, s) * BLK_EXTENT_GAP;
 }
 

@@ -36,6 +36,12 @@ struct blk_layout {
 	const uint64_t *hole; /* borrowed */
 	const uint64_t *hcum;
 	unsigned nh;
+	/*
+	 * Holes keep their disk space: a file rewritten after a truncate,
+	 * whose allocator (xfs_bmap_adjacent(), ext4_ext_find_goal()) puts
+	 * data after a hole as far on the disk as it is in the file.
+	 */
+	bool hole_space;
 };
 
 /* One request waiting in the plug. */

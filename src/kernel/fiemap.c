@@ -15,7 +15,7 @@
 
 #define BATCH 4096
 
-int kx_extents(int fd, struct kx_extent **out, unsigned *n)
+static int extents(int fd, bool sync, struct kx_extent **out, unsigned *n)
 {
 	size_t sz = sizeof(struct fiemap) + BATCH * sizeof(struct fiemap_extent);
 	struct fiemap *fm = calloc(1, sz);
@@ -31,7 +31,7 @@ int kx_extents(int fd, struct kx_extent **out, unsigned *n)
 		fm->fm_start = next ? ext[next - 1].logical + ext[next - 1].length :
 				      0;
 		fm->fm_length = FIEMAP_MAX_OFFSET - fm->fm_start;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_flags = sync ? FIEMAP_FLAG_SYNC : 0;
 		fm->fm_extent_count = BATCH;
 		if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
 			err = -errno;
@@ -68,4 +68,14 @@ int kx_extents(int fd, struct kx_extent **out, unsigned *n)
 	*out = ext;
 	*n = next;
 	return 0;
+}
+
+int kx_extents(int fd, struct kx_extent **out, unsigned *n)
+{
+	return extents(fd, true, out, n);
+}
+
+int kx_extents_nosync(int fd, struct kx_extent **out, unsigned *n)
+{
+	return extents(fd, false, out, n);
 }

@@ -22,4 +22,10 @@ struct kx_extent {
  */
 int kx_extents(int fd, struct kx_extent **out, unsigned *n);
 
+/*
+ * kx_extents_nosync - the same without writing anything back: blocks not
+ * allocated yet come as FIEMAP_EXTENT_UNKNOWN extents with no address.
+ */
+int kx_extents_nosync(int fd, struct kx_extent **out, unsigned *n);
+
 #endif

@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <pthread.h>
@@ -97,6 +98,24 @@ struct rfile {
 	unsigned long ino;
 	struct kx_extent *ext;
 	unsigned next;
+	/*
+	 * After a run that truncates: the extents the rewritten file ended
+	 * with, where reads after the rewrite went (owned).
+	 */
+	struct kx_extent *ext2;
+	unsigned next2;
+	/*
+	 * Truncates before the last: gen[k] are the extents the file had
+	 * when truncated the (k + 2)-th time, where reads after the
+	 * (k + 1)-th went (owned).  trace_collect() counts the markers
+	 * (rewrites); 0: the extents of before the run (ext).
+	 */
+	struct rgen {
+		struct kx_extent *ext;
+		unsigned n;
+	} *gen;
+	unsigned nr_gen, rewrites;
+	unsigned truncs; /* truncates so far (run_job) */
 	/* The case's layout: byte offsets where extents start (owned). */
 	uint64_t *want;
 	unsigned nwant;
@@ -108,6 +127,7 @@ struct rfile {
 struct rec {
 	const struct ralab_workload *wl;
 	bool writes; /* writes(wl): descriptors read-write, mappings writable */
+	bool truncates; /* a truncate op: files made anew for every run */
 	const struct ralab_kernel_opts *opts;
 	struct ralab_diag *diag;
 	struct ralab_kernel_result *res;
@@ -874,8 +894,8 @@ static int make_file(struct rec *r, struct rfile *rf)
 	int fd, err = 0;
 
 	snprintf(done, sizeof(done), "%s.done", rf->path);
-	if (!stat(rf->path, &st) && (uint64_t)st.st_size == rf->size &&
-	    !access(done, F_OK))
+	if (!r->truncates && !stat(rf->path, &st) &&
+	    (uint64_t)st.st_size == rf->size && !access(done, F_OK))
 		return 0;
 	unlink(done);
 	fd = open(rf->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -1151,7 +1171,18 @@ static bool writes(const struct ralab_workload *wl)
 
 	for (i = 0; i < wl->nr_ops; i++)
 		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE ||
+		    wl->ops[i].kind == OP_TRUNCATE ||
 		    (wl->ops[i].kind == OP_TOUCH && wl->ops[i].wfault))
+			return true;
+	return false;
+}
+
+static bool truncates(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_TRUNCATE)
 			return true;
 	return false;
 }
@@ -1291,6 +1322,45 @@ static int sys_write(struct rjob *j, int fd, int64_t pos, uint64_t len,
 	return 0;
 }
 
+/*
+ * ftruncate(@fd, 0) of file @ino, then a marker in the trace: from there
+ * on its reads go to the blocks its rewrite gets.  Where those are is
+ * known at the next truncate (the extents then, taken without writing
+ * anything back: gen) or after the run (ext2).
+ */
+static int truncate_file(struct rec *r, int fd, unsigned ino)
+{
+	struct rfile *rf = &r->files[ino];
+	struct kx_extent *x = NULL;
+	char path[400], val[64];
+	unsigned n = 0;
+	struct rgen *g;
+	int err;
+
+	pthread_mutex_lock(&r->lock);
+	if (rf->truncs) {
+		err = kx_extents_nosync(fd, &x, &n);
+		g = err ? NULL : realloc(rf->gen, (rf->nr_gen + 1) * sizeof(*g));
+		if (!g) {
+			free(x);
+			pthread_mutex_unlock(&r->lock);
+			return rerr(r, err ? err : -ENOMEM, "FIEMAP on %s: %s",
+				    rf->path, strerror(err ? -err : ENOMEM));
+		}
+		rf->gen = g;
+		rf->gen[rf->nr_gen++] = (struct rgen){ x, n };
+	}
+	rf->truncs++;
+	pthread_mutex_unlock(&r->lock);
+	if (ftruncate(fd, 0))
+		return rerr(r, -errno, "ftruncate: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/trace_marker", r->inst);
+	snprintf(val, sizeof(val), "ralab-truncate %u", ino);
+	if ((err = kx_write_file(path, val)))
+		return rerr(r, err, "%s: %s", path, strerror(-err));
+	return 0;
+}
+
 static int open_fd(struct rec *r, int *fds, const struct op *op)
 {
 	fds[op->fd] = open(r->files[op->ino].path,
@@ -1370,6 +1440,10 @@ static int run_job(struct rjob *j)
 			j->syscalls++;
 			if (fsync(fd))
 				err = rerr(r, -errno, "fsync: %s", strerror(errno));
+			break;
+		case OP_TRUNCATE:
+			j->syscalls++;
+			err = truncate_file(r, fd, op->ino);
 			break;
 		case OP_PWRITE:
 			err = sys_write(j, fd, (int64_t)op->off, op->len, true,
@@ -1652,9 +1726,23 @@ static bool sector_to_file(const struct rec *r, uint64_t sector, uint64_t *rel)
 	unsigned f, i;
 
 	for (f = 0; f < r->nr_files; f++) {
-		for (i = 0; i < r->files[f].next; i++) {
-			const struct kx_extent *e = &r->files[f].ext[i];
+		const struct rfile *rf = &r->files[f];
+		/* Past a truncate: the blocks the file's rewrite got. */
+		const struct kx_extent *ext = rf->ext;
+		unsigned n = rf->next;
 
+		if (rf->rewrites > rf->nr_gen) {
+			ext = rf->ext2;
+			n = rf->next2;
+		} else if (rf->rewrites) {
+			ext = rf->gen[rf->rewrites - 1].ext;
+			n = rf->gen[rf->rewrites - 1].n;
+		}
+		for (i = 0; i < n; i++) {
+			const struct kx_extent *e = &ext[i];
+
+			if (e->flags & FIEMAP_EXTENT_UNKNOWN)
+				continue; /* not allocated yet */
 			if (byte >= e->physical && byte < e->physical + e->length) {
 				*rel = (e->logical + (byte - e->physical)) / 512;
 				return true;
@@ -1748,6 +1836,13 @@ static int parse_line(struct rec *r, char *line)
 	char *p;
 
 	memset(&ev, 0, sizeof(ev));
+	if ((p = strstr(line, " tracing_mark_write: ralab-truncate "))) {
+		unsigned f = (unsigned)strtoul(p + 36, NULL, 10);
+
+		if (f < r->nr_files)
+			r->files[f].rewrites++;
+		return 0;
+	}
 	/* A kprobe's line: "name: (symbol+0x0/0x..) fields", ours only. */
 	if (strstr(line, ": (page_cache_") && !from_us(line))
 		return 0;
@@ -2020,6 +2115,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		return -ENOMEM;
 	r->wl = wl;
 	r->writes = writes(wl);
+	r->truncates = truncates(wl);
 	r->opts = opts;
 	r->diag = diag;
 	r->res = res;
@@ -2128,6 +2224,21 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		goto out;
 	res->stat_reads = reads1 - reads0;
 	res->stat_sectors = sect1 - sect0;
+	for (i = 0; r->truncates && i < r->nr_files; i++) {
+		struct rfile *rf = &r->files[i];
+		int fd = open(rf->path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			err = rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+			goto out;
+		}
+		err = kx_extents(fd, &rf->ext2, &rf->next2);
+		close(fd);
+		if (err) {
+			err = rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
+			goto out;
+		}
+	}
 	err = trace_collect(r);
 	/* Written files go back clean: the next run can evict them. */
 	for (i = 0; r->writes && i < r->nr_files; i++) {
@@ -2147,6 +2258,10 @@ out:
 		err = -EINTR;
 	for (i = 0; i < r->nr_files; i++) {
 		free(r->files[i].ext);
+		free(r->files[i].ext2);
+		while (r->files[i].nr_gen)
+			free(r->files[i].gen[--r->files[i].nr_gen].ext);
+		free(r->files[i].gen);
 		free(r->files[i].want);
 	}
 	free(fds);

@@ -61,6 +61,8 @@ struct parser {
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
 	unsigned char fd_ino[MAX_FDS];
+	/* The first mmap and truncate of each file (0: none): not both. */
+	unsigned map_line[MAX_FILES], trunc_line[MAX_FILES];
 };
 
 static int perr(struct parser *p, const char *fmt, ...)
@@ -399,11 +401,11 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	uint64_t size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
 
 	/*
-	 * Writes overwrite the file in place: one that would grow it (new
-	 * blocks, a new i_size) is not modelled.
+	 * A file has blocks up to its declared size: writes grow a file
+	 * truncated before back to it, not past it.
 	 */
 	if (op->kind == OP_PWRITE && (op->off > size || op->len > size - op->off))
-		return perr(p, "pwrite [%llu, %llu) ends past the end of the file (%llu bytes): writes that grow a file are not modelled",
+		return perr(p, "pwrite [%llu, %llu) ends past the file's declared size (%llu bytes), which is as far as it has blocks",
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len),
 			    (unsigned long long)size);
@@ -572,6 +574,27 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->kind = OP_FSYNC;
 		return 0;
 	}
+	if (!strcmp(name, "truncate")) {
+		if ((err = nargs(p, name, na, 1, 1, "truncate 0")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "truncate size", tok[1], &v)))
+			return err;
+		/*
+		 * Truncating into data splits the large folio across the new
+		 * end (truncate_inode_partial_folio()) and zeroes the block
+		 * past it, reading it if need be: not modelled.
+		 */
+		if (v)
+			return perr(p, "truncate to %llu bytes is not modelled (only 'truncate 0', to an empty file)",
+				    (unsigned long long)v);
+		if (p->map_line[op->ino])
+			return perr(p, "truncate of a file mapped at line %u: pages past its new end would raise SIGBUS, which is not modelled",
+				    p->map_line[op->ino]);
+		if (!p->trunc_line[op->ino])
+			p->trunc_line[op->ino] = p->line;
+		op->kind = OP_TRUNCATE;
+		return 0;
+	}
 	if (!strcmp(name, "fd")) {
 		if ((err = nargs(p, name, na, 1, 1, "fd N")))
 			return err;
@@ -695,6 +718,11 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    (unsigned long long)op->off);
 		if (!op->len)
 			return perr(p, "mapping length must not be 0");
+		if (p->trunc_line[op->ino])
+			return perr(p, "mmap of a file truncated at line %u: pages past its end would raise SIGBUS, which is not modelled",
+				    p->trunc_line[op->ino]);
+		if (!p->map_line[op->ino])
+			p->map_line[op->ino] = p->line;
 		size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
 		size = (size + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
 		if (op->off > size || op->len > size - op->off)

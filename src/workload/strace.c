@@ -119,6 +119,7 @@ struct st {
 	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
+	unsigned nr_trunc_size;   /* ftruncate() to sizes but 0 (not replayed) */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -512,8 +513,8 @@ static bool regular_path(const char *p, const char *flags)
 	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
 		if (!strncmp(p, skip[i], strlen(skip[i])))
 			return false;
-	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH") &&
-	       !strstr(flags, "O_WRONLY");
+	/* Write-only too: what it writes is what a later read finds. */
+	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH");
 }
 
 static int advice_of(const char *a)
@@ -830,7 +831,7 @@ static int handle_call(struct st *s, long pid, char *call)
 	if (!strcmp(call, "openat") || !strcmp(call, "open") ||
 	    !strcmp(call, "openat2")) {
 		char path[1024];
-		int pi = call[4] == 'a' ? 1 : 0, file;
+		int pi = call[4] == 'a' ? 1 : 0, file, err;
 
 		if (argc < pi + 2)
 			return serr(s, "%s() with %d arguments", call, argc);
@@ -872,7 +873,15 @@ static int handle_call(struct st *s, long pid, char *call)
 			return serr(s, "more than %d files", TB_MAX_FILES);
 		if (file < 0)
 			return file;
-		return tb_open(s->tb, tab, (long)ret, file);
+		err = tb_open(s->tb, tab, (long)ret, file);
+		/* O_TRUNC needs a descriptor that may write. */
+		if (!err && strstr(argv[pi + 1], "O_TRUNC") &&
+		    (strstr(argv[pi + 1], "O_WRONLY") ||
+		     strstr(argv[pi + 1], "O_RDWR"))) {
+			note_time(s, pid);
+			tb_truncate(s->tb, tab, (long)ret);
+		}
+		return err;
 	}
 	if (!strcmp(call, "mmap") || !strcmp(call, "munmap") ||
 	    !strcmp(call, "madvise") || !strcmp(call, "execve"))
@@ -962,6 +971,15 @@ static int handle_call(struct st *s, long pid, char *call)
 	} else if (!strcmp(call, "fsync") || !strcmp(call, "fdatasync")) {
 		if (!ret)
 			tb_fsync(s->tb, tab, (long)fd);
+	} else if (!strcmp(call, "ftruncate")) {
+		if (ret)
+			return 0;
+		if (argc >= 2 && num(argv[1], &a2) && a2 == 0) {
+			tb_truncate(s->tb, tab, (long)fd);
+		} else if (!s->nr_trunc_size++) {
+			tb_note(s->tb, "ftruncate() to a size other than 0 at line %u is not replayed",
+				s->line);
+		}
 	} else if (!strcmp(call, "write") || !strcmp(call, "writev") ||
 		   !strcmp(call, "pwrite64") || !strcmp(call, "pwritev") ||
 		   !strcmp(call, "pwritev2")) {
@@ -971,6 +989,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		 * pwritev2() at offset -1 writes at it too.
 		 */
 		bool at_pos = call[0] == 'w';
+		uint64_t end;
 
 		if (argc < 3)
 			return serr(s, "%s() with %d arguments", call, argc);
@@ -980,7 +999,12 @@ static int handle_call(struct st *s, long pid, char *call)
 				return serr(s, "%s(): bad offset", call);
 			at_pos = a3 == -1;
 		}
-		if (ret > 0 && p->append) {
+		if (ret > 0 && p->append &&
+		    tb_cur_size(s->tb, tab, (long)fd, &end)) {
+			/* Truncated before: where its end is, is known. */
+			tb_write(s->tb, tab, (long)fd, end, (uint64_t)ret);
+			set_pos(s, p, end + (uint64_t)ret);
+		} else if (ret > 0 && p->append) {
 			if (!s->nr_append++)
 				tb_note(s->tb, "a write to %.200s, opened O_APPEND, at line %u: writes at the end of a file are not replayed",
 					p->path ? p->path : "a file", s->line);

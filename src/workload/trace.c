@@ -28,13 +28,17 @@ struct tb_file {
 	uint64_t eof;      /* size from a short read, or UINT64_MAX */
 	uint64_t reads;
 	unsigned used; /* 1: opened; 2: declared in the output */
+	bool mapped;   /* mmap'ed somewhere in the log */
+	bool sized;    /* truncated: its size is known from there (cur) */
+	uint64_t cur;
 	bool has_lay;
 	struct tb_layout lay; /* when has_lay */
 };
 
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
-	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC
+	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
+	TB_TRUNCATE
 };
 
 struct tb_op {
@@ -403,7 +407,34 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 	f = &t->files[t->descs[d].file];
 	if (off + len > f->max_end)
 		f->max_end = off + len;
+	if (off + len > f->cur)
+		f->cur = off + len;
 	desc_op(t, d, TB_WRITE, off, len);
+}
+
+void tb_truncate(struct tb *t, long k1, long k2)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_file *f;
+
+	if (d < 0)
+		return;
+	f = &t->files[t->descs[d].file];
+	f->sized = true;
+	f->cur = 0;
+	desc_op(t, d, TB_TRUNCATE, 0, 0);
+}
+
+bool tb_cur_size(struct tb *t, long k1, long k2, uint64_t *size)
+{
+	int d = replayed_desc(t, k1, k2);
+	const struct tb_file *f;
+
+	if (d < 0)
+		return false;
+	f = &t->files[t->descs[d].file];
+	*size = f->cur;
+	return f->sized;
 }
 
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
@@ -434,6 +465,7 @@ int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 		return -ENOMEM;
 	}
 	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len };
+	t->files[t->descs[d].file].mapped = true;
 	op = add(t);
 	if (op) {
 		op->kind = TB_MMAP;
@@ -629,7 +661,9 @@ static unsigned long long tb_size(const struct tb_file *f)
 {
 	if (f->has_lay)
 		return f->lay.size > f->max_end ? f->lay.size : f->max_end;
-	return f->eof != UINT64_MAX ? f->eof : f->max_end;
+	/* (A file rewritten may have been shorter at the short read.) */
+	return f->eof != UINT64_MAX && f->eof > f->max_end ? f->eof :
+							      f->max_end;
 }
 
 /*
@@ -696,6 +730,7 @@ struct emit {
 #define NOTED_TOO_MANY 2u
 #define NOTED_OVERLAP 4u
 #define NOTED_WRITE_EOF 8u
+#define NOTED_TRUNC_MAP 16u
 
 /* A descriptor is opened: the file is declared or opened again. */
 static void emit_open(struct emit *e, const struct tb_op *op)
@@ -881,11 +916,11 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		    (unsigned long long)op->len);
 		break;
 	case TB_WRITE: {
-		/* The replay never grows a file: cut at its declared size. */
+		/* A file has blocks up to its declared size: cut there. */
 		uint64_t size = tb_size(&e->t->files[e->t->descs[op->desc].file]);
 
 		if (op->off >= size || op->len > size - op->off)
-			note_once(e, NOTED_WRITE_EOF, "a write past the end of its file is cut there (the file grew; ralab does not grow files)");
+			note_once(e, NOTED_WRITE_EOF, "a write past the size the file is declared with is cut there");
 		if (op->off < size)
 			out(&e->b, "pwrite %llu %llu\n",
 			    (unsigned long long)op->off,
@@ -896,6 +931,13 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	}
 	case TB_FSYNC:
 		out(&e->b, "fsync\n");
+		break;
+	case TB_TRUNCATE:
+		/* Pages past a truncated end would raise SIGBUS. */
+		if (e->t->files[e->t->descs[op->desc].file].mapped)
+			note_once(e, NOTED_TRUNC_MAP, "a truncate of a file the log also maps is not replayed");
+		else
+			out(&e->b, "truncate 0\n");
 		break;
 	case TB_FADVISE:
 		out(&e->b, "fadvise %llu %llu %s\n",
@@ -966,7 +1008,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 {
 	return (op->kind == TB_READ || op->kind == TB_FADVISE ||
 		op->kind == TB_READAHEAD || op->kind == TB_WRITE ||
-		op->kind == TB_FSYNC ||
+		op->kind == TB_FSYNC || op->kind == TB_TRUNCATE ||
 		op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH) &&

@@ -77,6 +77,13 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 void tb_fsync(struct tb *t, long k1, long k2);
 /* A write of @len bytes (what the call wrote) at @off. */
 void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
+/* ftruncate(2) to 0 (or an open with O_TRUNC) of a replayed file. */
+void tb_truncate(struct tb *t, long k1, long k2);
+/*
+ * The file's size now, known after a truncate (then true, *@size set):
+ * where an O_APPEND write goes.
+ */
+bool tb_cur_size(struct tb *t, long k1, long k2, uint64_t *size);
 void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
 /*

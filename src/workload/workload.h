@@ -38,6 +38,7 @@ enum op_kind {
 	OP_WRITE,        /* write LEN [COUNT]: buffered writes at f_pos */
 	OP_PWRITE,       /* pwrite OFF LEN: a buffered write at OFF */
 	OP_FSYNC,        /* fsync: write the file's dirty folios back */
+	OP_TRUNCATE,     /* truncate 0: ftruncate(2) to an empty file */
 };
 
 /*

@@ -428,12 +428,13 @@ else
 fi
 # Writes to a replayed file are replayed (write and writev at the file
 # position, which they move; pwrite64, pwritev, pwritev2 at an offset or
-# at -1), and so are fsync and fdatasync; a failed write is not, writes
-# to files only written (O_WRONLY) or to stdout are not either, and a
-# write to an O_APPEND file is noted, not replayed.
+# at -1), and so are fsync and fdatasync; a failed write is not, files
+# only written (log.txt, O_WRONLY) are left out, writes to stdout are
+# not replayed either, and a write to an O_APPEND file not truncated in
+# the log is noted, not replayed.
 "$RALAB" sim --dump-ops tests/traces/calls-writes.strace > "$T/w.ops" 2> "$T/err"
-if [ "$(grep -E '^(pread|pwrite|fsync|file|open)' "$T/w.ops" | tr '\n' ' ')" = "open main pread 0 4096 pwrite 4096 100 pread 4196 4096 pwrite 65536 8192 pwrite 131072 4096 pwrite 8292 512 pwrite 8804 10 pread 0 4096 fsync file f2_journal.bin 4096 pread 0 4096 fsync " ] &&
-   grep -q '^# a write to journal.bin, opened O_APPEND, at line 16: writes at the end' "$T/w.ops" &&
+if [ "$(grep -E '^(pread|pwrite|fsync|file|open)' "$T/w.ops" | tr '\n' ' ')" = "open main pread 0 4096 pwrite 4096 100 pread 4196 4096 pwrite 65536 8192 pwrite 131072 4096 pwrite 8292 512 pwrite 8804 10 pread 0 4096 fsync file f3_journal.bin 4096 pread 0 4096 fsync " ] &&
+   grep -q '^# a write to log.txt, opened O_APPEND, at line 13: writes at the end' "$T/w.ops" &&
    "$RALAB" sim tests/traces/calls-writes.strace 2> /dev/null | grep -qx 'bytes_written=12910'; then
 	ok "strace: writes, fsync"
 else
@@ -470,6 +471,7 @@ for d in tests/traces/app/*/; do
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
+	trunc-*) grep -v ' ftruncate(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |

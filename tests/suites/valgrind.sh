@@ -16,7 +16,8 @@ valgrind_test() {
 		 tests/jobs/race-patch01.ops tests/fio/mixed-small.fio \
 		 tests/traces/tar-40-files.strace "$T/vg-faults.strace" \
 		 tests/alloc/patch03-fallback.ops tests/cases/write-s2-w01-ext4-ra1024-msk256-x1024/case.ops \
-		 tests/traces/calls-writes.strace; do
+		 tests/traces/calls-writes.strace tests/cases/trunc-s1-t05-xfs-ra1024-msk1280/case.ops \
+		 tests/cases/trunc-holes-twice-xfs/case.ops; do
 		if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
 			"$RALAB" sim --trace "$c" > /dev/null 2> "$T/vg"; then
 			ok "valgrind $(basename "$c")"

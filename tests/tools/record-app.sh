@@ -23,6 +23,9 @@
 #   --copy PATH        the file is a copy of PATH (its bytes and size:
 #                      a real program's own data, as file(1)'s magic
 #                      database), under its name, written in one pass
+#   --rewritten        the program truncates the file before it reads it
+#                      and writes it anew: its reads are mapped to the
+#                      extents the file ends with (taken after the run)
 #   --remount          unmount and mount the filesystem before the run
 #                      (the inode's cached block map starts cold, as
 #                      under 'ralab kernel')
@@ -42,7 +45,7 @@
 # missing prerequisite or bad option, 1 failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount= copy=
+fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount= copy= rewritten=
 usage() { echo "usage: record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--unwritten) unwritten=${2:?}; shift 2 ;;
 	--insert) insert=${2:?}; shift 2 ;;
 	--remount) remount=1; shift ;;
+	--rewritten) rewritten=1; shift ;;
 	--copy) copy=$(realpath "${2:?}"); shift 2 ;;
 	--read-ahead-kb) ra=${2:?}; shift 2 ;;
 	--max-sectors-kb) msk=${2:?}; shift 2 ;;
@@ -195,6 +199,13 @@ rm -f "$out/app.strace"
 echo 1 > "$inst/tracing_on"
 "$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
 echo 0 > "$inst/tracing_on"
+if [ -n "$rewritten" ]; then
+	sync "$f"
+	xfs_io -c "fiemap" "$f" | awk 'NR > 1 && $3 != "hole" {
+		split($2, l, "\\.\\."); split($3, d, "\\.\\.")
+		sub(/^\[/, "", l[1]); print d[1], d[2], l[1] }' > "$out/extents"
+	got=$(wc -l < "$out/extents")
+fi
 lost=$(awk '/overrun:/ { s += $2 } END { print s + 0 }' "$inst"/per_cpu/cpu*/stats)
 [ "$lost" = 0 ] || { echo "record-app.sh: the trace lost $lost events" >&2; exit 1; }
 awk -v dev="$dev" -v ext="$out/extents" -f "$here/trace-events.awk" \

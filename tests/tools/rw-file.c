@@ -15,6 +15,7 @@
  *   seek:OFF           lseek() to OFF
  *   fsync              fsync()
  *   dontneed:OFF:LEN   posix_fadvise(POSIX_FADV_DONTNEED)
+ *   truncate           ftruncate() to 0, then lseek() to 0
  * Sizes are bytes, or with K or M.  The buffer is written through before
  * the first step: a write copying from pages not yet faulted in would
  * copy short and retry (docs/design.md, "Buffered writes").
@@ -93,6 +94,10 @@ int main(int argc, char **argv)
 			n = lseek(fd, (off_t)a, SEEK_SET);
 		} else if (!strcmp(s, "fsync")) {
 			n = fsync(fd);
+		} else if (!strcmp(s, "truncate")) {
+			n = ftruncate(fd, 0);
+			if (!n)
+				n = lseek(fd, 0, SEEK_SET);
 		} else if (!strncmp(s, "dontneed:", 9)) {
 			n = -posix_fadvise(fd, (off_t)a, (off_t)b,
 					   POSIX_FADV_DONTNEED);
