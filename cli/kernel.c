@@ -150,6 +150,16 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 				(unsigned long long)res->brk[i].ofs);
 		fprintf(out, "\n");
 	}
+	if (res->rebreaks) {
+		unsigned i, n = res->rebreaks < RALAB_MAX_BREAKS ?
+					res->rebreaks : RALAB_MAX_BREAKS;
+
+		fprintf(out, "rebreaks_at=");
+		for (i = 0; i < n; i++)
+			fprintf(out, "%s%u:%llu", i ? " " : "", res->rebrk[i].file,
+				(unsigned long long)res->rebrk[i].ofs);
+		fprintf(out, "\n");
+	}
 	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
 	/* Wall time of each read, bucketed as the model's read_lat_*. */
 	fprintf(out, "read_lat_p50_us=%.2f\n", (double)res->st.lat_p50_ns / 1e3);
@@ -381,14 +391,46 @@ static const char *policy_for_kernel(const char *release)
  * file other than the case says) given to the model, added to the case's
  * own layout of that file.  Return: 0, or 2 if it cannot be.
  */
+static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
+{
+	const char *p = strstr(ktext, "\nrebreaks_at=");
+	unsigned nf = ralab_workload_nr_files(wl), f;
+
+	if (!p)
+		return 0;
+	for (f = 0; f < nf; f++) {
+		uint64_t ofs[RALAB_MAX_BREAKS];
+		const char *q = p + strlen("\nrebreaks_at=");
+		struct ralab_diag d = { 0 };
+		unsigned long long o;
+		unsigned n = 0, file;
+		int used;
+
+		while (n < RALAB_MAX_BREAKS &&
+		       sscanf(q, "%u:%llu%n", &file, &o, &used) == 2) {
+			q += used;
+			if (file == f)
+				ofs[n++] = o;
+		}
+		if (!n)
+			continue;
+		if (ralab_workload_set_rebreaks(wl, f, ofs, n, &d)) {
+			fprintf(stderr, "ralab check: %s\n", d.msg);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static int model_breaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nbreaks_at=");
 	const struct ralab_config *c = ralab_workload_config(wl);
 	unsigned nf = ralab_workload_nr_files(wl), f;
+	int rerr = model_rebreaks(wl, ktext);
 
-	if (!p)
-		return 0;
+	if (rerr || !p)
+		return rerr;
 	if (c->extent_kb) {
 		fprintf(stderr, "ralab check: the recording has breaks the case's extent_kb does not; the model cannot take both\n");
 		return 2;

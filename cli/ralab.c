@@ -531,7 +531,17 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",
 				b ? ", " : "", kres->brk[b].file,
 				(unsigned long long)kres->brk[b].ofs);
-		fprintf(out, "]},\n");
+		fprintf(out, "]");
+		if (kres->rebreaks) {
+			fprintf(out, ", \"rebreaks_at\": [");
+			for (unsigned b = 0; b < kres->rebreaks &&
+					     b < RALAB_MAX_BREAKS; b++)
+				fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",
+					b ? ", " : "", kres->rebrk[b].file,
+					(unsigned long long)kres->rebrk[b].ofs);
+			fprintf(out, "]");
+		}
+		fprintf(out, "},\n");
 		fprintf(out, "  \"jobs\": [");
 	} else {
 		fprintf(out, "  \"device\": \"%s\",\n  \"elapsed_ns\": %llu,\n  \"wait_ns\": %llu,\n  \"waits\": %llu,\n  \"late_ra_waits\": %llu,\n",

@@ -164,6 +164,20 @@ int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
 			      struct ralab_diag *diag);
 
 /*
+ * ralab_workload_set_rebreaks - where file @file is not disk-contiguous
+ * once truncated and written anew (the blocks of a rewrite are the
+ * filesystem's choice): its extents then start at the @n byte offsets
+ * @ofs (ascending multiples of 4096 inside the file; copied).  From a
+ * truncate on, the model takes these instead of the file's breaks;
+ * without them, the file keeps its breaks.  What 'ralab check' does
+ * with a recording's rebreaks_at=.  Return: 0, -EINVAL (see @diag) or
+ * -ENOMEM.
+ */
+int ralab_workload_set_rebreaks(struct ralab_workload *wl, unsigned file,
+				const uint64_t *ofs, unsigned n,
+				struct ralab_diag *diag);
+
+/*
  * ralab_workload_breaks - file @file's extent starts as set (extent_breaks
  * or ralab_workload_set_breaks(); not those of extent_kb): copies up to
  * @max into @ofs, returns how many there are.
@@ -417,6 +431,15 @@ struct ralab_kernel_result {
 		unsigned file;
 		uint64_t ofs;
 	} brk[RALAB_MAX_BREAKS];
+	/*
+	 * A file the case truncates: where its rewrite, as the run left it,
+	 * is not disk-contiguous (data after a hole as far on the disk as in
+	 * the file counts as contiguous, as the model takes it), listed as
+	 * @brk.  'ralab check' gives them to the model for what follows a
+	 * truncate (ralab_workload_set_rebreaks()).
+	 */
+	unsigned rebreaks;
+	struct ralab_break rebrk[RALAB_MAX_BREAKS];
 	char kernel[65];       /* uname -r */
 };
 

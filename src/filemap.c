@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * filemap_get_read_batch(): cached folios from @index on, stopping after a
@@ -516,6 +517,66 @@ static void write_begin_read(struct sim *s, struct sim_inode *in,
 		write_read(s, in, last - bs, last);
 }
 
+/* A folio the write path made: counted and reported. */
+static void write_folio_added(struct sim *s, struct folio *fo)
+{
+	fo->done_ns = s->cur->now;
+	fo->added_ns = s->cur->now;
+	fo->added_call = s->cur->call;
+	s->st->folios[fo->order]++;
+	s->st->pages_added += 1ull << fo->order;
+	if (s->on_event) {
+		struct ralab_event ev = {
+			.type = RALAB_EV_ADD_FOLIO,
+			.ofs = fo->index * RALAB_PAGE_SIZE,
+			.order = fo->order,
+		};
+
+		sim_emit(s, &ev);
+	}
+}
+
+/*
+ * A write starting past EOF zeroes the rest of the block holding EOF
+ * (stale bytes there would show once i_size moves past them): XFS before
+ * the write (xfs_file_write_zero_eof()), ext4 when the write's first step
+ * moves i_size (ext4_da_do_write_end()).  The block's folio is found, or
+ * made of order 0 and the block read first if it has data on the disk;
+ * either way it is dirty after.
+ *
+ *   | data  :.....|      hole       |[pos ... write
+ *           ^ EOF: zeroed up to the block's end
+ */
+static void zero_eof_block(struct sim *s, struct sim_inode *in,
+			   uint64_t isize)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE;
+	pgoff_t index = isize / bs;
+	struct folio *fo = pc_lookup(&in->pc, index);
+	bool hole;
+
+	if (fo) {
+		if (!folio_ready(s, fo))
+			sim_wait(s, fo->done_ns, folio_late(s, fo));
+	} else {
+		int err = pc_add_folio(&in->pc, index, 0, PG_uptodate, &fo);
+
+		if (err) {
+			s->host_err = err;
+			return;
+		}
+		write_folio_added(s, fo);
+		if (!inode_layout(in))
+			return;
+		blk_mapping_end(&in->lay, index * bs / 512, &hole);
+		if (!hole)
+			write_read(s, in, index * bs, (index + 1) * bs);
+		fo->done_ns = s->cur->now;
+	}
+	fo->flags |= PG_uptodate | PG_dirty;
+	inode_dirty(in, fo);
+}
+
 /*
  * write(2)/pwrite(2) of @count bytes at @pos (generic_perform_write() and
  * iomap_write_iter(), 6.18), over the file's own blocks.  A write past
@@ -532,12 +593,21 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 {
 	struct sim_inode *in = f->inode;
 	struct ra_mapping *m = &in->mapping;
-	uint64_t done = 0;
+	uint64_t done = 0, old_size = m->i_size;
+	/* Past EOF, the block holding EOF another: its tail is zeroed. */
+	bool zero_eof = (uint64_t)pos > old_size &&
+			(old_size & (RALAB_PAGE_SIZE - 1)) &&
+			old_size / RALAB_PAGE_SIZE !=
+				(uint64_t)pos / RALAB_PAGE_SIZE;
 
 	if (pos < 0 || (uint64_t)pos >= in->size)
 		return 0;
 	if (count > in->size - (uint64_t)pos)
 		count = in->size - (uint64_t)pos;
+	if (zero_eof && s->cfg.fs == RALAB_FS_XFS) {
+		zero_eof_block(s, in, old_size);
+		zero_eof = false;
+	}
 	while (count) {
 		pgoff_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
 		uint64_t len = count, fstart, n, mend, chunk;
@@ -589,20 +659,7 @@ repeat:
 				s->host_err = err;
 				break;
 			}
-			fo->done_ns = s->cur->now;
-			fo->added_ns = s->cur->now;
-			fo->added_call = s->cur->call;
-			s->st->folios[order]++;
-			s->st->pages_added += 1ull << order;
-			if (s->on_event) {
-				struct ralab_event ev = {
-					.type = RALAB_EV_ADD_FOLIO,
-					.ofs = fo->index * RALAB_PAGE_SIZE,
-					.order = order,
-				};
-
-				sim_emit(s, &ev);
-			}
+			write_folio_added(s, fo);
 			fresh = true;
 		}
 		fstart = fo->index * RALAB_PAGE_SIZE;
@@ -620,6 +677,10 @@ repeat:
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + n);
 		if ((uint64_t)pos + n > m->i_size)
 			m->i_size = (uint64_t)pos + n;
+		if (zero_eof) {
+			zero_eof_block(s, in, old_size);
+			zero_eof = false;
+		}
 		sim_spend(s, (((uint64_t)pos & (RALAB_PAGE_SIZE - 1)) + n +
 			      RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE *
 				     s->cfg.cpu_page_ns);
@@ -716,6 +777,27 @@ void filemap_truncate(struct sim *s, struct sim_inode *in)
 	if (in->mapping.i_size)
 		in->truncated = true;
 	in->mapping.i_size = 0;
+	/*
+	 * Where the rewrite's blocks go is the filesystem's choice: its
+	 * breaks, when known (ralab_workload_set_rebreaks()).
+	 */
+	if (in->rebrk_set) {
+		free((void *)in->lay.brk);
+		in->lay.brk = NULL;
+		in->lay.n = 0;
+		in->lay.every = 0;
+		if (in->nrebrk) {
+			uint64_t *b = malloc(in->nrebrk * sizeof(*b));
+
+			if (!b) {
+				s->host_err = -ENOMEM;
+			} else {
+				memcpy(b, in->rebrk, in->nrebrk * sizeof(*b));
+				in->lay.brk = b;
+				in->lay.n = in->nrebrk;
+			}
+		}
+	}
 	/* Its blocks are freed: until written, the file is one hole. */
 	in->fresh = true;
 	in->nwr = 0;

@@ -516,6 +516,27 @@ const struct blk_layout *inode_layout(struct sim_inode *in)
 	return &in->lay;
 }
 
+int sim_set_rebreaks(struct sim *s, unsigned i, const uint64_t *ofs,
+		     unsigned n)
+{
+	struct sim_inode *in = &s->inodes[i];
+	unsigned k;
+
+	free(in->rebrk);
+	in->rebrk = NULL;
+	in->nrebrk = 0;
+	in->rebrk_set = true;
+	if (!n)
+		return 0;
+	in->rebrk = malloc((size_t)n * sizeof(*in->rebrk));
+	if (!in->rebrk)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		in->rebrk[k] = ofs[k] / 512;
+	in->nrebrk = n;
+	return 0;
+}
+
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 		   unsigned n, const uint64_t *hole, unsigned nh)
 {
@@ -553,6 +574,7 @@ void sim_destroy(struct sim *s)
 	for (i = 0; i < s->nr_inodes; i++) {
 		layout_free(&s->inodes[i].lay);
 		free(s->inodes[i].wr);
+		free(s->inodes[i].rebrk);
 		free(s->inodes[i].xr);
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
@@ -1059,11 +1081,15 @@ int ralab_run(const struct ralab_workload *wl,
 		sizes[i] = wl->files[i].size;
 	err = sim_init(s, &wl->cfg, sizes, wl->nr_files, policy, stats,
 		       opts->on_event, opts->event_arg);
-	for (i = 0; !err && i < wl->nr_files; i++)
+	for (i = 0; !err && i < wl->nr_files; i++) {
 		if (wl->files[i].nbrk || wl->files[i].nhole)
 			err = sim_set_layout(s, i, wl->files[i].brk,
 					     wl->files[i].nbrk, wl->files[i].hole,
 					     wl->files[i].nhole);
+		if (!err && wl->files[i].rebrk_given)
+			err = sim_set_rebreaks(s, i, wl->files[i].rebrk,
+					       wl->files[i].nrebrk);
+	}
 	s->patches = patches;
 	s->on_dump = opts->on_dump;
 	s->dump_arg = opts->dump_arg;

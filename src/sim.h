@@ -84,6 +84,13 @@ struct sim_inode {
 		uint8_t state; /* XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN */
 	} *xr;
 	unsigned nxr;
+	/*
+	 * Where the file's rewrite is not disk-contiguous, in sectors
+	 * (owned), taken at a truncate; rebrk_set: given at all.
+	 */
+	uint64_t *rebrk;
+	unsigned nrebrk;
+	bool rebrk_set;
 };
 
 enum { XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN };
@@ -366,6 +373,13 @@ const struct blk_layout *inode_layout(struct sim_inode *in);
 
 /* Bytes [pos, end) of @in were written: their blocks exist from now. */
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
+
+/*
+ * The extent starts (@n byte offsets, copied) file @i has once truncated
+ * and rewritten.  Return: 0 or -ENOMEM.
+ */
+int sim_set_rebreaks(struct sim *s, unsigned i, const uint64_t *ofs,
+		     unsigned n);
 
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 		   unsigned n, const uint64_t *hole, unsigned nh);

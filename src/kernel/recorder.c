@@ -1104,6 +1104,13 @@ static int trace_setup(struct rec *r)
 	if (mkdir(r->inst, 0700))
 		return rerr(r, -errno, "creating trace instance %s: %s", r->inst, strerror(errno));
 	r->inst_created = true;
+	/*
+	 * One clock for every CPU: with the default (local), events of one
+	 * thread that moved between CPUs can come out of order.
+	 */
+	snprintf(path, sizeof(path), "%s/trace_clock", r->inst);
+	if ((err = kx_write_file(path, "mono")))
+		return rerr(r, err, "%s: %s", path, strerror(-err));
 	snprintf(path, sizeof(path), "%s/buffer_size_kb", r->inst);
 	r->buf_kb = trace_buffer_kb(r);
 	snprintf(val, sizeof(val), "%lu", r->buf_kb);
@@ -1359,6 +1366,31 @@ static int truncate_file(struct rec *r, int fd, unsigned ino)
 	if ((err = kx_write_file(path, val)))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
 	return 0;
+}
+
+/*
+ * Where file @fi's rewrite (@rf->ext2) is not disk-contiguous: the model
+ * takes data after a hole to be as far on the disk as in the file (the
+ * allocators aim there), so a break is where they are not.
+ */
+static void rewrite_breaks(struct rec *r, const struct rfile *rf,
+			   unsigned fi)
+{
+	struct ralab_kernel_result *res = r->res;
+	unsigned i;
+
+	for (i = 1; i < rf->next2; i++) {
+		const struct kx_extent *w = &rf->ext2[i - 1], *x = &rf->ext2[i];
+
+		if (x->physical - (w->physical + w->length) ==
+		    x->logical - (w->logical + w->length))
+			continue;
+		if (res->rebreaks < RALAB_MAX_BREAKS)
+			res->rebrk[res->rebreaks] = (struct ralab_break){
+				fi, x->logical
+			};
+		res->rebreaks++;
+	}
 }
 
 static int open_fd(struct rec *r, int *fds, const struct op *op)
@@ -2238,6 +2270,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			err = rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
 			goto out;
 		}
+		if (rf->truncs)
+			rewrite_breaks(r, rf, i);
 	}
 	err = trace_collect(r);
 	/* Written files go back clean: the next run can evict them. */

@@ -1601,6 +1601,37 @@ int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
 	return 0;
 }
 
+int ralab_workload_set_rebreaks(struct ralab_workload *wl, unsigned file,
+				const uint64_t *ofs, unsigned n,
+				struct ralab_diag *diag)
+{
+	struct parser p = { .name = wl->name, .diag = diag };
+	struct wl_file f;
+	uint64_t *brk = NULL;
+	int err;
+
+	if (file >= wl->nr_files)
+		return perr(&p, "extent breaks for file %u: the case has %u file(s)",
+			    file, wl->nr_files);
+	if (n) {
+		brk = malloc((size_t)n * sizeof(*brk));
+		if (!brk)
+			return -ENOMEM;
+		memcpy(brk, ofs, (size_t)n * sizeof(*brk));
+	}
+	f = (struct wl_file){ .brk = brk, .nbrk = n };
+	err = check_breaks(&p, &f, wl->files[file].size);
+	if (err) {
+		free(brk);
+		return err;
+	}
+	free(wl->files[file].rebrk);
+	wl->files[file].rebrk = brk;
+	wl->files[file].nrebrk = n;
+	wl->files[file].rebrk_given = true;
+	return 0;
+}
+
 int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len)
 {
 	char *buf = NULL;
@@ -1778,6 +1809,7 @@ void ralab_workload_free(struct ralab_workload *wl)
 	free(wl->ops);
 	for (i = 0; i < MAX_FILES; i++) {
 		free(wl->files[i].brk);
+		free(wl->files[i].rebrk);
 		free(wl->files[i].hole);
 	}
 	free(wl);

@@ -231,6 +231,10 @@ struct wl_file {
 	/* Byte offsets where its extents start (extent_breaks; owned). */
 	uint64_t *brk;
 	unsigned nbrk;
+	/* The same once truncated and rewritten (if given; owned). */
+	uint64_t *rebrk;
+	unsigned nrebrk;
+	bool rebrk_given;
 	/*
 	 * Holes (or unwritten extents): [hole[2j], hole[2j + 1]) in bytes,
 	 * ascending; read as zeroes without I/O (holes; owned).
