@@ -500,7 +500,10 @@ void tb_munmap(struct tb *t, unsigned vm)
 
 void tb_msync(struct tb *t, unsigned vm)
 {
-	vm_op(t, vm, TB_FSYNC);
+	struct tb_op *op = vm_op(t, vm, TB_FSYNC);
+
+	if (op)
+		op->advice = 1; /* an msync: of mapping op->vm */
 }
 
 void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
@@ -905,6 +908,13 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		e->close_pending[op->desc] = true;
 		return;
 	}
+	/*
+	 * An msync of a mapping not replayed (its descriptor may be closed
+	 * by now): its writes were not either.
+	 */
+	if (op->kind == TB_FSYNC && op->advice &&
+	    !(e->vm[op->vm].jobs & (1ull << e->job)))
+		return;
 	select_fd(e, op->desc);
 	switch (op->kind) {
 	case TB_CLOSE:
