@@ -805,6 +805,41 @@ void filemap_truncate(struct sim *s, struct sim_inode *in)
 	in->lay_stale = true;
 }
 
+void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
+		       uint64_t len, bool keep)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE;
+	uint64_t b = off / bs, e = (off + len + bs - 1) / bs;
+
+	/*
+	 * xfs_alloc_file_space(): unwritten extents over the holes; what is
+	 * reserved (delalloc) or allocated stays as it is.
+	 */
+	while (in->fresh && s->cfg.fs == RALAB_FS_XFS && b < e) {
+		const struct xfs_rec *r = xr_find(in, b);
+		uint64_t start, end;
+
+		if (!r || r->start >= e) {
+			xr_assign(in, b, e, XR_UNWRITTEN);
+			break;
+		}
+		/* (xr_assign() moves the records: r is stale after.) */
+		start = r->start;
+		end = r->end;
+		if (start > b)
+			xr_assign(in, b, start, XR_UNWRITTEN);
+		b = end;
+	}
+	/* Mode 0 past EOF moves it, as a truncate up would. */
+	if (!keep && off + len > in->mapping.i_size) {
+		uint64_t isize = in->mapping.i_size;
+
+		if (isize & (bs - 1))
+			zero_eof_block(s, in, isize);
+		in->mapping.i_size = off + len;
+	}
+}
+
 /*
  * xfs_release() and ext4_release_file(): the first release after a
  * truncate down starts writeback of the data written since (the "NULL

@@ -910,6 +910,11 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_spend(s, s->cfg.cpu_syscall_ns);
 		filemap_truncate(s, f->inode);
 		break;
+	case OP_FALLOCATE:
+		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
+		filemap_fallocate(s, f->inode, op->off, op->len, op->advice);
+		break;
 	case OP_READ:
 		/* Rate limits and think time every EVERY calls: not the
 		 * fast loop. */

@@ -1179,6 +1179,7 @@ static bool writes(const struct ralab_workload *wl)
 	for (i = 0; i < wl->nr_ops; i++)
 		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE ||
 		    wl->ops[i].kind == OP_TRUNCATE ||
+		    wl->ops[i].kind == OP_FALLOCATE ||
 		    (wl->ops[i].kind == OP_TOUCH && wl->ops[i].wfault))
 			return true;
 	return false;
@@ -1476,6 +1477,12 @@ static int run_job(struct rjob *j)
 		case OP_TRUNCATE:
 			j->syscalls++;
 			err = truncate_file(r, fd, op->ino);
+			break;
+		case OP_FALLOCATE:
+			j->syscalls++;
+			if (fallocate(fd, op->advice ? FALLOC_FL_KEEP_SIZE : 0,
+				      (off_t)op->off, (off_t)op->len))
+				err = rerr(r, -errno, "fallocate: %s", strerror(errno));
 			break;
 		case OP_PWRITE:
 			err = sys_write(j, fd, (int64_t)op->off, op->len, true,

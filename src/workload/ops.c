@@ -574,6 +574,31 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->kind = OP_FSYNC;
 		return 0;
 	}
+	if (!strcmp(name, "fallocate")) {
+		bool keep = na == 3 && !strcmp(tok[3], "keep");
+		uint64_t size;
+
+		if (na == 3 && !keep)
+			return perr(p, "fallocate mode must be 'keep' (FALLOC_FL_KEEP_SIZE) or none (mode 0), not '%.*s'",
+				    TOK(tok[3]));
+		if ((err = nargs(p, name, keep ? 2 : na, 2, 2,
+				 "fallocate OFF LEN [keep]")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "fallocate offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "fallocate length", tok[2], &op->len)))
+			return err;
+		size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
+		if (!op->len)
+			return perr(p, "fallocate length must not be 0");
+		if (op->off > size || op->len > size - op->off)
+			return perr(p, "fallocate [%llu, %llu) ends past the file's declared size (%llu bytes), which is as far as it has blocks",
+				    (unsigned long long)op->off,
+				    (unsigned long long)(op->off + op->len),
+				    (unsigned long long)size);
+		op->kind = OP_FALLOCATE;
+		op->advice = keep;
+		return 0;
+	}
 	if (!strcmp(name, "truncate")) {
 		if ((err = nargs(p, name, na, 1, 1, "truncate 0")) ||
 		    (err = need_fd(p, name, op)) ||

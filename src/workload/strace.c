@@ -120,6 +120,7 @@ struct st {
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
 	unsigned nr_trunc_size;   /* ftruncate() to sizes but 0 (not replayed) */
+	unsigned nr_falloc_mode;  /* fallocate() punching, zeroing (not replayed) */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -971,6 +972,23 @@ static int handle_call(struct st *s, long pid, char *call)
 	} else if (!strcmp(call, "fsync") || !strcmp(call, "fdatasync")) {
 		if (!ret)
 			tb_fsync(s->tb, tab, (long)fd);
+	} else if (!strcmp(call, "fallocate")) {
+		long long a1;
+
+		if (ret)
+			return 0;
+		if (argc < 4 || !num(argv[2], &a2) || !num(argv[3], &a3) ||
+		    a2 < 0 || a3 <= 0)
+			return serr(s, "fallocate(): bad offset or length");
+		/* Mode 0 or KEEP_SIZE allocate; punching, zeroing do not. */
+		if ((num(argv[1], &a1) && a1 == 0) ||
+		    !strcmp(argv[1], "FALLOC_FL_KEEP_SIZE")) {
+			tb_fallocate(s->tb, tab, (long)fd, (uint64_t)a2,
+				     (uint64_t)a3, argv[1][0] == 'F');
+		} else if (!s->nr_falloc_mode++) {
+			tb_note(s->tb, "fallocate() with %.60s at line %u is not replayed",
+				argv[1], s->line);
+		}
 	} else if (!strcmp(call, "ftruncate")) {
 		if (ret)
 			return 0;

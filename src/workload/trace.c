@@ -38,7 +38,7 @@ struct tb_file {
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
-	TB_TRUNCATE
+	TB_TRUNCATE, TB_FALLOCATE
 };
 
 struct tb_op {
@@ -423,6 +423,26 @@ void tb_truncate(struct tb *t, long k1, long k2)
 	f->sized = true;
 	f->cur = 0;
 	desc_op(t, d, TB_TRUNCATE, 0, 0);
+}
+
+void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+		  bool keep)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_file *f;
+	struct tb_op *op;
+
+	if (d < 0 || !len)
+		return;
+	f = &t->files[t->descs[d].file];
+	/* Mode 0 moves EOF: the file is that large from here on. */
+	if (!keep && off + len > f->cur)
+		f->cur = off + len;
+	if (!keep && off + len > f->max_end)
+		f->max_end = off + len;
+	op = desc_op(t, d, TB_FALLOCATE, off, len);
+	if (op)
+		op->advice = keep;
 }
 
 bool tb_cur_size(struct tb *t, long k1, long k2, uint64_t *size)
@@ -942,6 +962,19 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	case TB_FSYNC:
 		out(&e->b, "fsync\n");
 		break;
+	case TB_FALLOCATE: {
+		/* Blocks up to the declared size: cut there. */
+		uint64_t size = tb_size(&e->t->files[e->t->descs[op->desc].file]);
+
+		if (op->off < size)
+			out(&e->b, "fallocate %llu %llu%s\n",
+			    (unsigned long long)op->off,
+			    (unsigned long long)(op->len < size - op->off ?
+							 op->len :
+							 size - op->off),
+			    op->advice ? " keep" : "");
+		break;
+	}
 	case TB_TRUNCATE:
 		/* Pages past a truncated end would raise SIGBUS. */
 		if (e->t->files[e->t->descs[op->desc].file].mapped)
@@ -1019,6 +1052,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 	return (op->kind == TB_READ || op->kind == TB_FADVISE ||
 		op->kind == TB_READAHEAD || op->kind == TB_WRITE ||
 		op->kind == TB_FSYNC || op->kind == TB_TRUNCATE ||
+		op->kind == TB_FALLOCATE ||
 		op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH) &&

@@ -77,6 +77,12 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 void tb_fsync(struct tb *t, long k1, long k2);
 /* A write of @len bytes (what the call wrote) at @off. */
 void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
+/*
+ * fallocate(2) of [off, off + len): mode 0, or FALLOC_FL_KEEP_SIZE
+ * (@keep): the file's size stays.
+ */
+void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+		  bool keep);
 /* ftruncate(2) to 0 (or an open with O_TRUNC) of a replayed file. */
 void tb_truncate(struct tb *t, long k1, long k2);
 /*

@@ -39,6 +39,8 @@ enum op_kind {
 	OP_PWRITE,       /* pwrite OFF LEN: a buffered write at OFF */
 	OP_FSYNC,        /* fsync: write the file's dirty folios back */
 	OP_TRUNCATE,     /* truncate 0: ftruncate(2) to an empty file */
+	OP_FALLOCATE,    /* fallocate OFF LEN [keep]: fallocate(2), mode 0
+			  * or FALLOC_FL_KEEP_SIZE (@advice 1) */
 };
 
 /*

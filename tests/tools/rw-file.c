@@ -16,6 +16,8 @@
  *   fsync              fsync()
  *   dontneed:OFF:LEN   posix_fadvise(POSIX_FADV_DONTNEED)
  *   truncate           ftruncate() to 0, then lseek() to 0
+ *   falloc:OFF:LEN     fallocate() mode 0 (the file grows to OFF + LEN)
+ *   fallockeep:OFF:LEN fallocate() FALLOC_FL_KEEP_SIZE
  * Sizes are bytes, or with K or M.  The buffer is written through before
  * the first step: a write copying from pages not yet faulted in would
  * copy short and retry (docs/design.md, "Buffered writes").
@@ -94,6 +96,10 @@ int main(int argc, char **argv)
 			n = lseek(fd, (off_t)a, SEEK_SET);
 		} else if (!strcmp(s, "fsync")) {
 			n = fsync(fd);
+		} else if (!strncmp(s, "fallockeep:", 11)) {
+			n = fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)a, (off_t)b);
+		} else if (!strncmp(s, "falloc:", 7)) {
+			n = fallocate(fd, 0, (off_t)a, (off_t)b);
 		} else if (!strcmp(s, "truncate")) {
 			n = ftruncate(fd, 0);
 			if (!n)

@@ -6,7 +6,8 @@
 # writes at any offset (pwrite, leaving holes behind them), 1 byte to
 # 3 MiB, with reads, preads, seeks, fsync, DONTNEED after fsync,
 # readahead(2), a second truncate now and then, and a close and reopen
-# (which starts writeback of a file truncated and rewritten); XFS
+# (which starts writeback of a file truncated and rewritten), from seed 3
+# on fallocate (mode 0 and FALLOC_FL_KEEP_SIZE); XFS
 # (delayed allocation with speculative preallocation past EOF) or ext4,
 # files of 1 to 64 MiB.  Each case was recorded twice ('ralab check
 # --strict CASE.ops', 'ralab kernel --trace CASE.ops | gzip >
@@ -30,6 +31,9 @@ for i in range(n):
     if R.random() < 0.5:
         ops.append('read %d %d' % (size_of(1 << 20), R.choice([1, 3, 10])))
     ops.append('truncate 0')
+    if seed >= 3 and R.random() < 0.5:
+        # Space reserved up front, as RocksDB does for a new file.
+        ops.append('fallocate 0 %d%s' % (R.randrange(1, size // 4096 + 1) * 4096, R.choice(['', ' keep'])))
     ops.append(R.choice(['seek 0', 'seek 0', 'seek %d' % R.randrange(0, size // 2)]))
     for k in range(R.randrange(5, 14)):
         c = R.random()
@@ -53,6 +57,10 @@ for i in range(n):
                 ops.append('fadvise 0 0 dontneed')
         elif c < 0.89:
             ops.append('readahead %d %d' % (R.randrange(0, size), size_of(2 << 20)))
+        elif seed >= 3 and c < 0.92:
+            # Seeds from 3 on: fallocate, keeping the size or not.
+            off = R.randrange(0, size // 4096) * 4096 if R.random() < 0.5 else R.randrange(0, size)
+            ops.append('fallocate %d %d%s' % (off, min(size_of(8 << 20), size - off) or 1, R.choice(['', ' keep'])))
         elif c < 0.94:
             # The release after a truncate starts writeback; DONTNEED
             # waits until it is surely done.
