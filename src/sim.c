@@ -241,6 +241,7 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 static void m_read_pages(void *m)
 {
 	struct sim_inode *in = m;
+	const struct blk_layout *lay;
 	struct sim *s = in->sim;
 	struct sim_worker *w = s->cur;
 	uint64_t before = s->st->data_reads;
@@ -254,9 +255,9 @@ static void m_read_pages(void *m)
 		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
 	}
-	if (!inode_layout(in) ||
-	    blk_submit_read(&s->q, &in->lay, w->vecs, w->nr_batch, true,
-			    w->now, w->done)) {
+	lay = inode_layout(in);
+	if (!lay || blk_submit_read(&s->q, lay, w->vecs, w->nr_batch, true,
+				    w->now, w->done)) {
 		/* The host is out of memory: the run ends with -ENOMEM. */
 		s->host_err = -ENOMEM;
 		for (i = 0; i < w->nr_batch; i++)
@@ -476,15 +477,13 @@ void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
 	in->lay_stale = true;
 }
 
-const struct blk_layout *inode_layout(struct sim_inode *in)
+const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 {
 	uint64_t *h;
 	unsigned k, nh = 0;
 	uint64_t at = 0;
 	int err;
 
-	if (!in->lay_stale)
-		return &in->lay;
 	h = malloc(((size_t)in->nwr + 1) * 2 * sizeof(*h));
 	if (!h) {
 		in->sim->host_err = -ENOMEM;

@@ -369,7 +369,14 @@ void sim_destroy(struct sim *s);
  * The layout of @in's blocks as they are now (holes a truncate left
  * rebuilt if stale), or NULL: the host ran out of memory (host_err set).
  */
-const struct blk_layout *inode_layout(struct sim_inode *in);
+const struct blk_layout *inode_layout_rebuild(struct sim_inode *in);
+
+static inline const struct blk_layout *inode_layout(struct sim_inode *in)
+{
+	if (__builtin_expect(in->lay_stale, 0))
+		return inode_layout_rebuild(in);
+	return &in->lay;
+}
 
 /* Bytes [pos, end) of @in were written: their blocks exist from now. */
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
