@@ -129,6 +129,23 @@ static void usage_check(FILE *out)
 		"prerequisite, 130 interrupted\n");
 }
 
+/* "NAME=F:OFS ..." for the first @n breaks (none: no line). */
+static void print_breaks(FILE *out, const char *name, unsigned n,
+			 const struct ralab_break *b)
+{
+	unsigned i;
+
+	if (!n)
+		return;
+	if (n > RALAB_MAX_BREAKS)
+		n = RALAB_MAX_BREAKS;
+	fprintf(out, "%s=", name);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%u:%llu", i ? " " : "", b[i].file,
+			(unsigned long long)b[i].ofs);
+	fprintf(out, "\n");
+}
+
 /* The summary of a kernel run, and what only a kernel run has. */
 static void print_text(FILE *out, const struct ralab_workload *wl,
 		       const struct ralab_kernel_result *res)
@@ -140,26 +157,8 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res->stat_sectors);
 	fprintf(out, "extents=%u\n", res->extents);
 	fprintf(out, "breaks=%u\n", res->breaks);
-	if (res->breaks) {
-		unsigned i, n = res->breaks < RALAB_MAX_BREAKS ?
-					res->breaks : RALAB_MAX_BREAKS;
-
-		fprintf(out, "breaks_at=");
-		for (i = 0; i < n; i++)
-			fprintf(out, "%s%u:%llu", i ? " " : "", res->brk[i].file,
-				(unsigned long long)res->brk[i].ofs);
-		fprintf(out, "\n");
-	}
-	if (res->rebreaks) {
-		unsigned i, n = res->rebreaks < RALAB_MAX_BREAKS ?
-					res->rebreaks : RALAB_MAX_BREAKS;
-
-		fprintf(out, "rebreaks_at=");
-		for (i = 0; i < n; i++)
-			fprintf(out, "%s%u:%llu", i ? " " : "", res->rebrk[i].file,
-				(unsigned long long)res->rebrk[i].ofs);
-		fprintf(out, "\n");
-	}
+	print_breaks(out, "breaks_at", res->breaks, res->brk);
+	print_breaks(out, "rebreaks_at", res->rebreaks, res->rebrk);
 	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
 	/* Wall time of each read, bucketed as the model's read_lat_*. */
 	fprintf(out, "read_lat_p50_us=%.2f\n", (double)res->st.lat_p50_ns / 1e3);

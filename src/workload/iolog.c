@@ -115,7 +115,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 		}
 		file = tb_file(tb, tok[base]);
 		if (file < 0) {
-			err = file == -ENOSPC ? ierr(name, no, diag, "more than %d files", TB_MAX_FILES) : file;
+			err = file == -ENOSPC ? ierr(name, no, diag, "more than %d files", TB_MAX_PATHS) : file;
 			break;
 		}
 		if (!strcmp(tok[base + 1], "add")) {
@@ -169,6 +169,11 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 		err = ierr(name, 1, diag, "empty iolog");
 	if (!err) {
 		err = tb_emit(tb, "a fio iolog", name, ops);
+		if (err == -E2BIG) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg), "%s: reads from more than %d files", name, TB_MAX_FILES);
+			err = -EINVAL;
+		}
 		if (err == -ENODATA) {
 			if (diag)
 				snprintf(diag->msg, sizeof(diag->msg), "%s: no reads in this iolog", name);

@@ -1596,12 +1596,16 @@ unsigned ralab_workload_breaks(const struct ralab_workload *wl, unsigned file,
 	return f->nbrk;
 }
 
-int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
-			      const uint64_t *ofs, unsigned n,
-			      struct ralab_diag *diag)
+/*
+ * File @file's extent starts, checked and copied: its breaks, or
+ * (@rewrite) those it has once truncated and written anew.
+ */
+static int set_breaks(struct ralab_workload *wl, unsigned file,
+		      const uint64_t *ofs, unsigned n, struct ralab_diag *diag,
+		      bool rewrite)
 {
 	struct parser p = { .name = wl->name, .diag = diag };
-	struct wl_file f;
+	struct wl_file f, *w;
 	uint64_t *brk = NULL;
 	int err;
 
@@ -1620,41 +1624,32 @@ int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
 		free(brk);
 		return err;
 	}
-	free(wl->files[file].brk);
-	wl->files[file].brk = brk;
-	wl->files[file].nbrk = n;
+	w = &wl->files[file];
+	if (rewrite) {
+		free(w->rebrk);
+		w->rebrk = brk;
+		w->nrebrk = n;
+		w->rebrk_given = true;
+	} else {
+		free(w->brk);
+		w->brk = brk;
+		w->nbrk = n;
+	}
 	return 0;
+}
+
+int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
+			      const uint64_t *ofs, unsigned n,
+			      struct ralab_diag *diag)
+{
+	return set_breaks(wl, file, ofs, n, diag, false);
 }
 
 int ralab_workload_set_rebreaks(struct ralab_workload *wl, unsigned file,
 				const uint64_t *ofs, unsigned n,
 				struct ralab_diag *diag)
 {
-	struct parser p = { .name = wl->name, .diag = diag };
-	struct wl_file f;
-	uint64_t *brk = NULL;
-	int err;
-
-	if (file >= wl->nr_files)
-		return perr(&p, "extent breaks for file %u: the case has %u file(s)",
-			    file, wl->nr_files);
-	if (n) {
-		brk = malloc((size_t)n * sizeof(*brk));
-		if (!brk)
-			return -ENOMEM;
-		memcpy(brk, ofs, (size_t)n * sizeof(*brk));
-	}
-	f = (struct wl_file){ .brk = brk, .nbrk = n };
-	err = check_breaks(&p, &f, wl->files[file].size);
-	if (err) {
-		free(brk);
-		return err;
-	}
-	free(wl->files[file].rebrk);
-	wl->files[file].rebrk = brk;
-	wl->files[file].nrebrk = n;
-	wl->files[file].rebrk_given = true;
-	return 0;
+	return set_breaks(wl, file, ofs, n, diag, true);
 }
 
 int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len)

@@ -871,7 +871,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		}
 		file = tb_file(s->tb, path);
 		if (file == -ENOSPC)
-			return serr(s, "more than %d files", TB_MAX_FILES);
+			return serr(s, "more than %d files", TB_MAX_PATHS);
 		if (file < 0)
 			return file;
 		err = tb_open(s->tb, tab, (long)ret, file);
@@ -1508,6 +1508,10 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 	}
 	if (!err) {
 		err = tb_emit(s.tb, "an strace log", name, ops);
+		if (err == -E2BIG) {
+			s.line = 0;
+			err = serr(&s, "reads from more than %d files", TB_MAX_FILES);
+		}
 		if (err == -ENODATA) {
 			s.line = 0;
 			err = s.nr_direct || s.nr_setfl_direct ?
@@ -1534,6 +1538,8 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 	err = st_parse(&s, text, len);
 	if (!err) {
 		nr = tb_paths(s.tb, p, TB_MAX_FILES);
+		if (nr > TB_MAX_FILES)
+			nr = TB_MAX_FILES; /* the replay refuses such a log */
 		out = calloc(nr + 1, sizeof(*out));
 		if (!out)
 			err = -ENOMEM;

@@ -178,7 +178,7 @@ int tb_file(struct tb *t, const char *path)
 	for (i = 0; i < t->nr_files; i++)
 		if (!strcmp(t->files[i].path, path))
 			return (int)i;
-	if (t->nr_files == TB_MAX_FILES)
+	if (t->nr_files == TB_MAX_PATHS)
 		return -ENOSPC;
 	if (!tb_grow((void **)&t->files, &t->cap_files, t->nr_files + 1,
 		  sizeof(*t->files)))
@@ -1185,7 +1185,7 @@ static int emit_jobs(struct emit *e, const bool *active)
 int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 {
 	struct emit e = { .t = t, .cur = (unsigned)-1, .next = 1 };
-	unsigned i, nr_active = 0;
+	unsigned i, nr_active = 0, nread = 0;
 	bool have = false, *active = NULL, jobs = false;
 	size_t k;
 	int err = 0;
@@ -1199,12 +1199,16 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 			t->files[i].used = 0;
 	for (i = 0; i < t->nr_files; i++)
 		if (t->files[i].used) {
-			e.main_file = i;
+			if (!have)
+				e.main_file = i;
 			have = true;
-			break;
+			nread++;
 		}
 	if (!have)
 		return -ENODATA;
+	/* A program may write many files; a replay reads at most these. */
+	if (nread > TB_MAX_FILES)
+		return -E2BIG;
 	/* ralab descriptor numbers, in the order descriptors are opened. */
 	e.map = calloc(t->nr_descs + 1, sizeof(*e.map));
 	e.desc_vms = calloc(t->nr_descs + 1, sizeof(*e.desc_vms));

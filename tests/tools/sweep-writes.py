@@ -10,21 +10,14 @@
 # mmap-read and a second or third descriptor.  Each case was recorded twice
 # ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
 # gzip > kernel.out.gz').
-import random, sys, os
+import sys, os
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_case
 from sweep_case import write_case
-seed = int(sys.argv[1]); n = int(sys.argv[2]); out = sys.argv[3]
-R = random.Random(seed)
-def size_of(maxv):
-    c = R.random()
-    if c < 0.25: return R.choice([1, 100, 4095, 4096, 4097, 6144, 8192, 12288, 65536, 65537, 100000, 1 << 20, 2 << 20, 3000000])
-    if c < 0.6: return R.randrange(1, maxv)
-    return R.randrange(1, maxv // 4096 + 2) * 4096
+seed, n, out, R = sweep_case.args()
+size_of = lambda maxv: sweep_case.size_of(R, maxv)
 for i in range(n):
-    fs = R.choice(['xfs', 'ext4'])
-    size = R.choice([1 << 20, 4 << 20, 16 << 20, 32 << 20, 64 << 20, 10_000_000])
-    ra = R.choice([16, 32, 64, 128, 256, 512, 1024])
-    msk = R.choice([16, 64, 128, 256, 512, 1280])
+    fs, size, ra, msk = sweep_case.device(R)
     ekb = R.choice([0, 0, 0, 64, 256, 1024])
     ops = []
     nfd = 1

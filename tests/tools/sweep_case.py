@@ -1,5 +1,13 @@
 # What the sweep generators (sweep-*.py) share: writing a case.
 import os
+import random
+import sys
+
+
+def args():
+    """SEED COUNT OUTDIR from the command line, and the seeded generator."""
+    seed, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    return seed, n, out, random.Random(seed)
 
 
 def write_case(d, comment, fs, size, ra, msk, ops):
@@ -10,3 +18,20 @@ def write_case(d, comment, fs, size, ra, msk, ops):
             f.write('# %s\n' % comment)
         f.write('# fs: %s\n# file_size: %d\n# read_ahead_kb: %d\n# max_sectors_kb: %d\n' % (fs, size, ra, msk))
         f.write('\n'.join(ops) + '\n')
+
+
+def size_of(R, maxv):
+    """A size for a read or write: edge values, any, or whole pages."""
+    c = R.random()
+    if c < 0.25: return R.choice([1, 100, 4095, 4096, 4097, 6144, 8192, 12288, 65536, 65537, 100000, 1 << 20, 2 << 20, 3000000])
+    if c < 0.6: return R.randrange(1, maxv)
+    return R.randrange(1, maxv // 4096 + 2) * 4096
+
+
+def device(R):
+    """A case's filesystem, file size, read_ahead_kb and max_sectors_kb."""
+    fs = R.choice(['xfs', 'ext4'])
+    size = R.choice([1 << 20, 4 << 20, 16 << 20, 32 << 20, 64 << 20, 10_000_000])
+    ra = R.choice([16, 32, 64, 128, 256, 512, 1024])
+    msk = R.choice([16, 64, 128, 256, 512, 1280])
+    return fs, size, ra, msk
