@@ -359,13 +359,6 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	     ralab_event_fn on_event, void *event_arg);
 void sim_destroy(struct sim *s);
 /*
- * The layout of inode @i: @n byte offsets where extents start (ascending,
- * inside the file), or, with none, extents of cfg->extent_kb (0: one);
- * and @nh holes, [hole[2j], hole[2j + 1]) in bytes (ascending, apart, on
- * 4 KiB boundaries).  Return: 0, -ENOMEM, or -EOVERFLOW (over 2^32
- * extents of extent_kb).
- */
-/*
  * The layout of @in's blocks as they are now (holes a truncate left
  * rebuilt if stale), or NULL: the host ran out of memory (host_err set).
  */
@@ -388,6 +381,13 @@ void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
 int sim_set_rebreaks(struct sim *s, unsigned i, const uint64_t *ofs,
 		     unsigned n);
 
+/*
+ * The layout of inode @i: @n byte offsets where extents start (ascending,
+ * inside the file), or, with none, extents of cfg->extent_kb (0: one);
+ * and @nh holes, [hole[2j], hole[2j + 1]) in bytes (ascending, apart, on
+ * 4 KiB boundaries).  Return: 0, -ENOMEM, or -EOVERFLOW (over 2^32
+ * extents of extent_kb).
+ */
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 		   unsigned n, const uint64_t *hole, unsigned nh);
 /* open(2): descriptor @fd (its number in the case) on inode @ino. */
