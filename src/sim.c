@@ -875,6 +875,13 @@ static void run_reads_by_call(struct sim *s, struct sim_file *f,
 	}
 }
 
+/* A system call other than a read: counted, and its entry cost. */
+static void sys_enter(struct sim *s)
+{
+	s->st->syscalls++;
+	sim_spend(s, s->cfg.cpu_syscall_ns);
+}
+
 /*
  * A write/pwrite call: its system call cost, then the write path (its
  * copies and any reads it waits for).  Not a read: no latency sample.
@@ -882,8 +889,7 @@ static void run_reads_by_call(struct sim *s, struct sim_file *f,
 static uint64_t sys_write(struct sim *s, struct sim_file *f, int64_t pos,
 			  uint64_t len)
 {
-	s->st->syscalls++;
-	sim_spend(s, s->cfg.cpu_syscall_ns);
+	sys_enter(s);
 	if (len > MAX_RW_COUNT)
 		len = MAX_RW_COUNT;
 	return filemap_write(s, f, pos, len);
@@ -905,13 +911,11 @@ void sim_run_op(struct sim *s, const struct op *op)
 		filemap_release(s, f->inode);
 		break;
 	case OP_TRUNCATE:
-		s->st->syscalls++;
-		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sys_enter(s);
 		filemap_truncate(s, f->inode);
 		break;
 	case OP_FALLOCATE:
-		s->st->syscalls++;
-		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sys_enter(s);
 		filemap_fallocate(s, f->inode, op->off, op->len, op->advice);
 		break;
 	case OP_READ:
@@ -932,8 +936,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sys_write(s, f, (int64_t)op->off, op->len);
 		break;
 	case OP_FSYNC:
-		s->st->syscalls++;
-		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sys_enter(s);
 		filemap_writeback(s, f->inode);
 		break;
 	case OP_WRITE:

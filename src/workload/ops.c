@@ -404,8 +404,10 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	 * A file has blocks up to its declared size: writes grow a file
 	 * truncated before back to it, not past it.
 	 */
-	if (op->kind == OP_PWRITE && (op->off > size || op->len > size - op->off))
-		return perr(p, "pwrite [%llu, %llu) ends past the file's declared size (%llu bytes), which is as far as it has blocks",
+	if ((op->kind == OP_PWRITE || op->kind == OP_FALLOCATE) &&
+	    (op->off > size || op->len > size - op->off))
+		return perr(p, "%s [%llu, %llu) ends past the file's declared size (%llu bytes), which is as far as it has blocks",
+			    op->kind == OP_PWRITE ? "pwrite" : "fallocate",
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len),
 			    (unsigned long long)size);
@@ -576,8 +578,6 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	}
 	if (!strcmp(name, "fallocate")) {
 		bool keep = na == 3 && !strcmp(tok[3], "keep");
-		uint64_t size;
-
 		if (na == 3 && !keep)
 			return perr(p, "fallocate mode must be 'keep' (FALLOC_FL_KEEP_SIZE) or none (mode 0), not '%.*s'",
 				    TOK(tok[3]));
@@ -587,17 +587,11 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		    (err = arg_size(p, "fallocate offset", tok[1], &op->off)) ||
 		    (err = arg_size(p, "fallocate length", tok[2], &op->len)))
 			return err;
-		size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
 		if (!op->len)
 			return perr(p, "fallocate length must not be 0");
-		if (op->off > size || op->len > size - op->off)
-			return perr(p, "fallocate [%llu, %llu) ends past the file's declared size (%llu bytes), which is as far as it has blocks",
-				    (unsigned long long)op->off,
-				    (unsigned long long)(op->off + op->len),
-				    (unsigned long long)size);
 		op->kind = OP_FALLOCATE;
 		op->advice = keep;
-		return 0;
+		return check_op_vs_config(p, wl, op);
 	}
 	if (!strcmp(name, "truncate")) {
 		if ((err = nargs(p, name, na, 1, 1, "truncate 0")) ||
