@@ -303,15 +303,55 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
  */
 #define XFS_ALLOCSIZE (64ull << 10) /* m_allocsize_blocks, in bytes */
 
-/* Blocks [a, b) of @in's records become @state; neighbours merge. */
+/*
+ * The first of the recorded rebreaks (ralab_workload_set_rebreaks()) at
+ * or after block @b: where the rewrite is apart on the disk.  Without a
+ * recording the records take none (the allocator is not modelled).
+ */
+static unsigned xr_break_from(const struct sim_inode *in, uint64_t b)
+{
+	uint64_t sec = b * (RALAB_PAGE_SIZE / 512);
+	unsigned lo = 0, hi = in->rebrk_set ? in->nrebrk : 0;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (in->rebrk[mid] < sec)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool xr_break_at(const struct sim_inode *in, uint64_t b)
+{
+	unsigned k = xr_break_from(in, b);
+
+	return in->rebrk_set && k < in->nrebrk &&
+	       in->rebrk[k] == b * (RALAB_PAGE_SIZE / 512);
+}
+
+/*
+ * Blocks [a, b) of @in's records become @state; neighbours of one state
+ * merge, as extents do, unless apart on the disk (allocated extents are
+ * split where they are).
+ */
 static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
 		      uint8_t state)
 {
+	const uint64_t spb = RALAB_PAGE_SIZE / 512;
 	struct xfs_rec *n, *o = in->xr;
-	unsigned i, k = 0, cap = in->nxr + 2;
+	unsigned i, k = 0, cap = in->nxr + 2, bk = 0, bn = 0;
 
 	if (a >= b)
 		return;
+	if (state != XR_DELALLOC) {
+		/* Breaks strictly inside [a, b). */
+		bk = xr_break_from(in, a + 1);
+		bn = xr_break_from(in, b) - bk;
+		cap += bn;
+	}
 	n = malloc(cap * sizeof(*n));
 	if (!n) {
 		in->sim->host_err = -ENOMEM;
@@ -322,6 +362,14 @@ static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
 		if (n[k].end > a)
 			n[k].end = a;
 		k++;
+	}
+	for (i = 0; i < bn; i++) {
+		uint64_t at = in->rebrk[bk + i] / spb;
+
+		if (at <= a)
+			continue;
+		n[k++] = (struct xfs_rec){ a, at, state };
+		a = at;
 	}
 	n[k++] = (struct xfs_rec){ a, b, state };
 	for (i = 0; i < in->nxr; i++) {
@@ -335,7 +383,9 @@ static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
 	/* Merge touching records of one state. */
 	for (i = 1, cap = 1; i < k; i++) {
 		if (n[cap - 1].end == n[i].start &&
-		    n[cap - 1].state == n[i].state)
+		    n[cap - 1].state == n[i].state &&
+		    (n[i].state == XR_DELALLOC ||
+		     !xr_break_at(in, n[i].start)))
 			n[cap - 1].end = n[i].end;
 		else
 			n[cap++] = n[i];
@@ -359,6 +409,41 @@ static const struct xfs_rec *xr_find(const struct sim_inode *in, uint64_t b)
 			hi = mid;
 	}
 	return lo < in->nxr ? &in->xr[lo] : NULL;
+}
+
+/* Blocks [a, b) without a record become @state; the others stay. */
+static void xr_fill(struct sim_inode *in, uint64_t a, uint64_t b,
+		    uint8_t state)
+{
+	while (a < b) {
+		const struct xfs_rec *r = xr_find(in, a);
+		uint64_t start, end;
+
+		if (!r || r->start >= b) {
+			xr_assign(in, a, b, state);
+			return;
+		}
+		/* (xr_assign() moves the records: r is stale after.) */
+		start = r->start;
+		end = r->end;
+		if (start > a)
+			xr_assign(in, a, start, state);
+		a = end;
+	}
+}
+
+/*
+ * Blocks reserved but not allocated (XFS's i_delayed_blks, speculative
+ * preallocation included; ext4's i_reserved_data_blocks).
+ */
+static bool xr_delalloc(const struct sim_inode *in)
+{
+	unsigned i;
+
+	for (i = 0; i < in->nxr; i++)
+		if (in->xr[i].state == XR_DELALLOC)
+			return true;
+	return false;
 }
 
 /*
@@ -537,17 +622,39 @@ static void write_folio_added(struct sim *s, struct folio *fo)
 }
 
 /*
+ * ext4's zeroing of a block without data (unwritten or a hole) makes its
+ * folio, if none is cached, and neither reads nor dirties it.
+ */
+static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
+				pgoff_t index)
+{
+	struct folio *fo;
+	int err;
+
+	if (pc_lookup(&in->pc, index))
+		return;
+	err = pc_add_folio(&in->pc, index, 0, PG_uptodate, &fo);
+	if (err) {
+		s->host_err = err;
+		return;
+	}
+	write_folio_added(s, fo);
+	fo->done_ns = s->cur->now;
+}
+
+/*
  * A write starting past EOF zeroes the rest of the block holding EOF
  * (stale bytes there would show once i_size moves past them): XFS before
  * the write (xfs_file_write_zero_eof()), ext4 when the write's first step
  * moves i_size (ext4_da_do_write_end()).  The block's folio is found, or
  * made of order 0 and the block read first if it has data on the disk;
- * either way it is dirty after.
+ * either way it is dirty after.  On ext4 a block without data (after a
+ * fallocate past EOF) is left clean: there is nothing to zero.
  *
  *   | data  :.....|      hole       |[pos ... write
  *           ^ EOF: zeroed up to the block's end
  */
-static void zero_eof_block(struct sim *s, struct sim_inode *in,
+static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 			   uint64_t isize)
 {
 	const uint64_t bs = RALAB_PAGE_SIZE;
@@ -555,6 +662,18 @@ static void zero_eof_block(struct sim *s, struct sim_inode *in,
 	struct folio *fo = pc_lookup(&in->pc, index);
 	bool hole;
 
+	if (!inode_layout(in))
+		return false;
+	blk_mapping_end(&in->lay, index * bs / 512, &hole);
+	if (hole) {
+		/* XFS: iomap_zero_range() skips it, cached or not. */
+		if (s->cfg.fs == RALAB_FS_XFS)
+			return false;
+		if (fo && !folio_ready(s, fo))
+			sim_wait(s, fo->done_ns, folio_late(s, fo));
+		zeroed_clean_folio(s, in, index);
+		return false;
+	}
 	if (fo) {
 		if (!folio_ready(s, fo))
 			sim_wait(s, fo->done_ns, folio_late(s, fo));
@@ -563,18 +682,15 @@ static void zero_eof_block(struct sim *s, struct sim_inode *in,
 
 		if (err) {
 			s->host_err = err;
-			return;
+			return false;
 		}
 		write_folio_added(s, fo);
-		if (!inode_layout(in))
-			return;
-		blk_mapping_end(&in->lay, index * bs / 512, &hole);
-		if (!hole)
-			write_read(s, in, index * bs, (index + 1) * bs);
+		write_read(s, in, index * bs, (index + 1) * bs);
 		fo->done_ns = s->cur->now;
 	}
 	fo->flags |= PG_uptodate | PG_dirty;
 	inode_dirty(in, fo);
+	return true;
 }
 
 /*
@@ -675,6 +791,12 @@ repeat:
 		fo->flags |= PG_uptodate | PG_dirty;
 		inode_dirty(in, fo);
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + n);
+		/* ext4 reserves what is neither allocated nor reserved. */
+		if (in->fresh && s->cfg.fs == RALAB_FS_EXT4)
+			xr_fill(in, (uint64_t)pos / RALAB_PAGE_SIZE,
+				((uint64_t)pos + n + RALAB_PAGE_SIZE - 1) /
+					RALAB_PAGE_SIZE,
+				XR_DELALLOC);
 		if ((uint64_t)pos + n > m->i_size)
 			m->i_size = (uint64_t)pos + n;
 		if (zero_eof) {
@@ -702,8 +824,24 @@ repeat:
 void wb_folio(struct sim *s, struct sim_inode *in, struct wb_run *wb,
 	      struct folio *f)
 {
-	if (in->fresh && s->cfg.fs == RALAB_FS_XFS)
+	if (in->fresh && s->cfg.fs == RALAB_FS_XFS) {
+		uint64_t end = (f->index + folio_nr_pages(f)) *
+			       RALAB_PAGE_SIZE;
+
 		xfs_writeback(in, f->index, f->index + folio_nr_pages(f));
+		/* xfs_end_ioend() -> xfs_setfilesize() */
+		if (end > in->mapping.i_size)
+			end = in->mapping.i_size;
+		if (end > in->disk_size)
+			in->disk_size = end;
+	} else if (in->fresh) {
+		/* ext4: the blocks are allocated and written. */
+		xr_assign(in, f->index, f->index + folio_nr_pages(f),
+			  XR_WRITTEN);
+	}
+	/* xfs_vm_writepages() */
+	if (s->cfg.fs == RALAB_FS_XFS)
+		in->truncated = false;
 	if (wb->bytes && f->index != wb->next)
 		wb_flush(s, wb);
 	f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
@@ -727,23 +865,38 @@ void wb_flush(struct sim *s, struct wb_run *wb)
  * Writeback of every dirty folio of @in: they are clean after.  Returns
  * when the last request is done.
  */
-static uint64_t write_dirty(struct sim *s, struct sim_inode *in)
+static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
+				  pgoff_t lo, pgoff_t hi)
 {
-	struct folio *f = in->dirty_lo < in->dirty_hi ?
-				  xa_find_after(&in->pc.i_pages, in->dirty_lo) :
-				  NULL;
+	struct folio *f;
 	struct wb_run wb = { 0 };
 
+	if (lo < in->dirty_lo)
+		lo = in->dirty_lo;
+	if (hi > in->dirty_hi)
+		hi = in->dirty_hi;
+	/* From the folio holding @lo, if one does. */
+	f = lo < hi ? pc_lookup(&in->pc, lo) : NULL;
+	if (f)
+		lo = f->index;
 	/* dirty_lo is a dirty folio's first page: none starts before. */
-	while (f && f->index < in->dirty_hi) {
+	f = lo < hi ? xa_find_after(&in->pc.i_pages, lo) : NULL;
+	while (f && f->index < hi) {
 		if (f->flags & PG_dirty)
 			wb_folio(s, in, &wb, f);
 		f = xa_find_after(&in->pc.i_pages,
 				  f->index + folio_nr_pages(f));
 	}
 	wb_flush(s, &wb);
-	in->dirty_lo = in->dirty_hi = 0;
 	return wb.done;
+}
+
+static uint64_t write_dirty(struct sim *s, struct sim_inode *in)
+{
+	uint64_t done = write_dirty_range(s, in, 0, (pgoff_t)-1);
+
+	in->dirty_lo = in->dirty_hi = 0;
+	return done;
 }
 
 /*
@@ -754,6 +907,9 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 {
 	uint64_t done = write_dirty(s, in);
 
+	/* xfs_file_fsync(), whether anything was dirty or not. */
+	if (s->cfg.fs == RALAB_FS_XFS)
+		in->truncated = false;
 	/* The caller sleeps until then: not a read's wait for a folio. */
 	if (done > s->cur->now)
 		sim_spend(s, done - s->cur->now);
@@ -777,6 +933,7 @@ void filemap_truncate(struct sim *s, struct sim_inode *in)
 	if (in->mapping.i_size)
 		in->truncated = true;
 	in->mapping.i_size = 0;
+	in->disk_size = 0;
 	/*
 	 * Where the rewrite's blocks go is the filesystem's choice: its
 	 * breaks, when known (ralab_workload_set_rebreaks()).
@@ -812,43 +969,74 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 	uint64_t b = off / bs, e = (off + len + bs - 1) / bs;
 
 	/*
-	 * xfs_alloc_file_space(): unwritten extents over the holes; what is
-	 * reserved (delalloc) or allocated stays as it is.
+	 * xfs_alloc_file_space(), ext4_alloc_file_blocks(): unwritten
+	 * extents over the holes, and what is reserved (delalloc) in the
+	 * range is allocated, as unwritten, apart from the rest of its
+	 * reservation (recorded: no writeback at the next close when
+	 * nothing is left reserved; the range's ends are rebreaks).  What
+	 * is allocated stays as it is.
 	 */
-	while (in->fresh && s->cfg.fs == RALAB_FS_XFS && b < e) {
-		const struct xfs_rec *r = xr_find(in, b);
-		uint64_t start, end;
+	if (in->fresh) {
+		const struct xfs_rec *r;
+		uint64_t a = b;
 
-		if (!r || r->start >= e) {
-			xr_assign(in, b, e, XR_UNWRITTEN);
-			break;
+		while (a < e && (r = xr_find(in, a)) && r->start < e) {
+			uint64_t start = r->start > a ? r->start : a;
+			uint64_t end = r->end < e ? r->end : e;
+
+			/* (xr_assign() moves the records: r is stale.) */
+			if (r->state == XR_DELALLOC)
+				xr_assign(in, start, end, XR_UNWRITTEN);
+			a = end;
 		}
-		/* (xr_assign() moves the records: r is stale after.) */
-		start = r->start;
-		end = r->end;
-		if (start > b)
-			xr_assign(in, b, start, XR_UNWRITTEN);
-		b = end;
+		xr_fill(in, b, e, XR_UNWRITTEN);
 	}
 	/* Mode 0 past EOF moves it, as a truncate up would. */
 	if (!keep && off + len > in->mapping.i_size) {
-		uint64_t isize = in->mapping.i_size;
+		uint64_t isize = in->mapping.i_size, nsize = off + len;
 
-		if (isize & (bs - 1))
-			zero_eof_block(s, in, isize);
-		in->mapping.i_size = off + len;
+		bool zeroed = (isize & (bs - 1)) && zero_eof_block(s, in, isize);
+
+		in->mapping.i_size = nsize;
+		/*
+		 * xfs_setattr_size(): what the zeroing dirtied, and any data
+		 * past the on-disk size, is written back and waited for
+		 * before the size is logged (the "NULL files" problem).
+		 */
+		if (s->cfg.fs == RALAB_FS_XFS &&
+		    (zeroed ||
+		     (nsize > in->disk_size && isize != in->disk_size))) {
+			uint64_t done = write_dirty_range(
+				s, in, in->disk_size / bs, (nsize + bs - 1) / bs);
+
+			if (done > s->cur->now)
+				sim_spend(s, done - s->cur->now);
+		}
+		/*
+		 * ext4_alloc_file_blocks() zeroes the partial blocks at both
+		 * ends of what the new size adds: at the new end that block is
+		 * unwritten, so its folio is made and nothing is read or
+		 * dirtied (a DONTNEED drops it at once; recorded on 6.18).
+		 */
+		if (s->cfg.fs == RALAB_FS_EXT4 && (nsize & (bs - 1)) &&
+		    !((isize & (bs - 1)) && isize / bs == nsize / bs))
+			zeroed_clean_folio(s, in, nsize / bs);
 	}
 }
 
 /*
  * xfs_release() and ext4_release_file(): the first release after a
  * truncate down starts writeback of the data written since (the "NULL
- * files" problem of replace-by-truncate), without waiting for it.
+ * files" problem of replace-by-truncate), without waiting for it, if
+ * any of it is delayed allocation (writes into fallocated blocks are
+ * not).  On XFS an fsync or any writeback since clears the mark.
  */
 void filemap_release(struct sim *s, struct sim_inode *in)
 {
 	if (!in->truncated)
 		return;
 	in->truncated = false;
-	write_dirty(s, in);
+	/* Only with blocks reserved (i_delayed_blks, reserved blocks). */
+	if (xr_delalloc(in))
+		write_dirty(s, in);
 }

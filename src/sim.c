@@ -361,6 +361,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			max_order = 0;
 		in->sim = s;
 		in->size = sizes[i];
+		in->disk_size = sizes[i];
 		pc_init(&in->pc);
 		in->mapping = (struct ra_mapping){
 			.ops = &sim_mapping_ops,
@@ -496,10 +497,14 @@ const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 		}
 		at = in->wr[2 * k + 1];
 	}
-	/* Past the last write: a hole up to where the file's blocks end. */
+	/*
+	 * Past the last write: a hole up to where the file's blocks end,
+	 * its last block whole (the read of the EOF block is a block's).
+	 */
 	if (at < in->size) {
 		h[2 * nh] = at;
-		h[2 * nh++ + 1] = (in->size + 511) & ~(uint64_t)511;
+		h[2 * nh++ + 1] = (in->size + RALAB_PAGE_SIZE - 1) &
+				  ~(uint64_t)(RALAB_PAGE_SIZE - 1);
 	}
 	free((void *)in->lay.hole);
 	in->lay.hole = in->lay.hcum = NULL;

@@ -61,6 +61,11 @@ struct sim_inode {
 	 */
 	uint64_t size;
 	/*
+	 * XFS's i_disk_size: the size on the disk, which writeback carries
+	 * up to i_size (the declared size until a truncate).
+	 */
+	uint64_t disk_size;
+	/*
 	 * Truncated down since the last release (XFS_ITRUNCATED, ext4's
 	 * EXT4_STATE_DA_ALLOC_CLOSE): a close starts writeback.
 	 */
