@@ -962,6 +962,22 @@ void filemap_truncate(struct sim *s, struct sim_inode *in)
 	in->lay_stale = true;
 }
 
+/*
+ * A file preallocated and never written (fallocate(2) over a new file):
+ * no data, every block one unwritten extent (reads zero-fill it without
+ * I/O, a write reads nothing and its iomap runs to the extent's end);
+ * what is written from then on is data, as after a truncate.
+ */
+void filemap_preallocated(struct sim_inode *in)
+{
+	in->fresh = true;
+	in->lay_stale = true;
+	in->nwr = 0;
+	in->nxr = 0;
+	xr_assign(in, 0, (in->size + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE,
+		  XR_UNWRITTEN);
+}
+
 void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		       uint64_t len, bool keep)
 {

@@ -385,6 +385,9 @@ static void touch_dirty(struct sim_vma *v, pgoff_t p)
 	if (f) {
 		f->flags |= PG_dirty;
 		inode_dirty(in, f);
+		/* Its blocks hold data from now on (a preallocated file). */
+		inode_written(in, f->index * RALAB_PAGE_SIZE,
+			      (f->index + folio_nr_pages(f)) * RALAB_PAGE_SIZE);
 	}
 }
 

@@ -1101,6 +1101,10 @@ int ralab_run(const struct ralab_workload *wl,
 		if (!err && wl->files[i].rebrk_given)
 			err = sim_set_rebreaks(s, i, wl->files[i].rebrk,
 					       wl->files[i].nrebrk);
+		if (!err && wl->files[i].unwritten) {
+			filemap_preallocated(&s->inodes[i]);
+			err = s->host_err;
+		}
 	}
 	s->patches = patches;
 	s->on_dump = opts->on_dump;

@@ -461,6 +461,8 @@ void filemap_truncate(struct sim *s, struct sim_inode *in);
  * allocated unwritten (read as zeroes; on XFS their extent ends a
  * write's iomap).  Only a file truncated before lacks blocks.
  */
+/* @in is preallocated and never written: one unwritten extent. */
+void filemap_preallocated(struct sim_inode *in);
 void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		       uint64_t len, bool keep);
 

@@ -95,6 +95,7 @@ static bool have_ra_events(const char *tracefs)
 struct rfile {
 	char path[384];
 	uint64_t size;
+	bool unwritten; /* preallocated, no data: made anew for every run */
 	unsigned long ino;
 	struct kx_extent *ext;
 	unsigned next;
@@ -612,6 +613,7 @@ static int want_layout(struct rec *r, struct rfile *rf, unsigned i)
 	rf->nwant = 0;
 	rf->hole = f->hole;
 	rf->nh = f->nhole;
+	rf->unwritten = f->unwritten;
 	if (f->nbrk)
 		n = f->nbrk;
 	else if (e && rf->size > e)
@@ -687,6 +689,14 @@ static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
 
 		if (w)
 			pos = w->logical + w->length;
+		/*
+		 * Unwritten blocks read as zeroes, without I/O: a file left
+		 * so by an older ralab's rewrite is not the case's file.
+		 */
+		if (x && (x->flags & FIEMAP_EXTENT_UNWRITTEN) && !rf->unwritten)
+			return rerr(r, -EIO,
+				    "%s: the file has unwritten blocks at byte %llu where the case has data",
+				    rf->path, (unsigned long long)x->logical);
 		/* A gap in the extents: one of the case's holes, exactly. */
 		if (at > pos) {
 			if (h >= rf->nh || rf->hole[2 * h] != pos ||
@@ -894,7 +904,7 @@ static int make_file(struct rec *r, struct rfile *rf)
 	int fd, err = 0;
 
 	snprintf(done, sizeof(done), "%s.done", rf->path);
-	if (!r->truncates && !stat(rf->path, &st) &&
+	if (!r->truncates && !rf->unwritten && !stat(rf->path, &st) &&
 	    (uint64_t)st.st_size == rf->size && !access(done, F_OK))
 		return 0;
 	unlink(done);
@@ -903,6 +913,16 @@ static int make_file(struct rec *r, struct rfile *rf)
 		return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
 	if (rf->nh) {
 		err = make_holey(r, rf, fd);
+		goto out;
+	}
+	/* fallocate(2) over the new file, as fio lays one out for writes. */
+	if (rf->unwritten) {
+		if (fallocate(fd, 0, 0, (off_t)rf->size))
+			err = rerr(r, -errno, "fallocate %s: %s", rf->path,
+				   strerror(errno));
+		else if (fsync(fd))
+			err = rerr(r, -errno, "fsync %s: %s", rf->path,
+				   strerror(errno));
 		goto out;
 	}
 	if ((err = preallocate(r, rf, fd))) {
@@ -916,7 +936,8 @@ static int make_file(struct rec *r, struct rfile *rf)
 		err = rerr(r, -errno, "fsync %s: %s", rf->path, strerror(errno));
 out:
 	close(fd);
-	if (!err) {
+	/* A file the run truncates and rewrites is not kept for others. */
+	if (!err && !r->truncates && !rf->unwritten) {
 		fd = open(done, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 		if (fd >= 0)
 			close(fd);
@@ -2213,6 +2234,9 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			if (f->nhole)
 				snprintf(lay + strlen(lay), sizeof(lay) - strlen(lay),
 					 "-h%08x", list_hash(f->hole, 2 * f->nhole));
+			if (f->unwritten)
+				snprintf(lay + strlen(lay), sizeof(lay) - strlen(lay),
+					 "-u");
 			if (i)
 				snprintf(rf->path, sizeof(rf->path),
 					 "%s/data-%llu%s-%s.bin", r->mnt,

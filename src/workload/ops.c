@@ -10,6 +10,7 @@
  *   # extent_kb: 1024         files in extents of 1 MiB, apart on the disk
  *   # extent_breaks: 32M,40M  the case's file: extents start there
  *   # holes: 1M+64K,8M+1M     and holes (OFF+LEN) it has: read, no I/O
+ *   # unwritten: yes          or: fallocated, never written (no data yet)
  *   read 4K 1                 ops, one per line; '#' starts a comment
  *   read 1M eof
  *
@@ -21,7 +22,9 @@
  * makes it start when every earlier job has ended (fio's stonewall).
  *
  * The case starts with its file ("main") open as descriptor 0.  'open',
- * 'file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...]' open more (numbered 1, 2, ... in that order), 'fd N'
+ * 'file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...]' ('file NAME SIZE
+ * unwritten': preallocated, no data) open more (numbered 1, 2, ... in
+ * that order), 'fd N'
  * and 'use NAME' pick one, 'close' closes the current one; ops act on the
  * current descriptor.  All of this is resolved here, so a closed or
  * unknown descriptor is a FILE:LINE error, not a run-time one.
@@ -629,9 +632,17 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		return 1; /* nothing to run */
 	}
 	if (!strcmp(name, "file")) {
+		bool unw = false;
+
 		if ((err = nargs(p, name, na, 2, 6,
-				 "file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...]")))
+				 "file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...] | file NAME SIZE unwritten")))
 			return err;
+		if (na == 3 && !strcmp(tok[3], "unwritten")) {
+			if (wl->cfg.extent_kb)
+				return perr(p, "an unwritten file cannot be in extents of extent_kb too");
+			unw = true;
+			na = 2;
+		}
 		for (i = 3; i <= (unsigned)na; i += 2) {
 			if (strcmp(tok[i], "breaks") && strcmp(tok[i], "holes"))
 				return perr(p, "file NAME SIZE takes 'breaks OFF,...' and 'holes OFF+LEN,...' after it, not '%.*s'",
@@ -664,6 +675,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		ino = (int)wl->nr_files++;
 		snprintf(wl->files[ino].name, sizeof(wl->files[ino].name), "%s", tok[1]);
 		wl->files[ino].size = v;
+		wl->files[ino].unwritten = unw;
 		/*
 		 * Where its extents start and where it has holes (as
 		 * extent_breaks and holes for the case's file).
@@ -1199,6 +1211,7 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 static int check_config(struct parser *p, struct ralab_workload *wl)
 {
 	const struct ralab_config *c = &wl->cfg;
+	unsigned i;
 	int err;
 
 	p->line = wl->hdr_line[HDR_MAX_HW];
@@ -1220,7 +1233,19 @@ static int check_config(struct parser *p, struct ralab_workload *wl)
 	if ((err = check_breaks(p, &wl->files[0], c->file_size)))
 		return err;
 	p->line = wl->hdr_line[HDR_HOLES];
-	return check_holes(p, &wl->files[0], c->file_size);
+	if ((err = check_holes(p, &wl->files[0], c->file_size)))
+		return err;
+	/* One fallocate(2) makes such a file: no layout of its own. */
+	for (i = 0; i < wl->nr_files; i++) {
+		const struct wl_file *f = &wl->files[i];
+
+		if (!f->unwritten || (!f->nbrk && !f->nhole && !c->extent_kb))
+			continue;
+		p->line = i ? 0 : wl->hdr_line[HDR_UNWRITTEN];
+		return perr(p, "file '%s' is unwritten: it cannot have breaks, holes or extent_kb too",
+			    f->name);
+	}
+	return 0;
 }
 
 /* Set one header/config key from text; used by headers and overrides. */
@@ -1321,6 +1346,14 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		wl->files[0].hole = h;
 		wl->files[0].nhole = n;
 		wl->hdr_line[HDR_HOLES] = p->line;
+		return 0;
+	}
+	if (!strcmp(key, "unwritten")) {
+		if (strcmp(val, "yes") && strcmp(val, "no"))
+			return perr(p, "unwritten must be yes or no, not '%.*s'",
+				    TOK(val));
+		wl->files[0].unwritten = !strcmp(val, "yes");
+		wl->hdr_line[HDR_UNWRITTEN] = p->line;
 		return 0;
 	}
 	if (!strcmp(key, "extent_kb")) {
@@ -1544,7 +1577,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb, extent_breaks, holes)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb, extent_breaks, holes, unwritten)",
 			    TOK(key));
 	}
 	if (!err)

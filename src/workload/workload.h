@@ -243,6 +243,12 @@ struct wl_file {
 	 */
 	uint64_t *hole;
 	unsigned nhole;
+	/*
+	 * Preallocated and never written (fallocate(2) over a new file, as
+	 * fio lays out a file for a job that only writes): every block
+	 * unwritten, read as zeroes without I/O until written back.
+	 */
+	bool unwritten;
 };
 
 #define MAX_JOBS 64
@@ -273,7 +279,7 @@ struct wl_job {
 };
 
 /* Header keys, with the line that set each (0 = default). */
-enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_NR };
+enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_UNWRITTEN, HDR_NR };
 
 struct ralab_workload {
 	char *name;

@@ -45,6 +45,18 @@ kernel_suite() {
 		fi
 	done
 
+	# A run that truncates and rewrites a file does not leave it for the
+	# next case of that size: made anew, it has no unwritten blocks.
+	printf '# fs: ext4\n# file_size: 1M\ntruncate 0\nfallocate 0 1M\npwrite 0 4096\n' > "$T/rewrite.ops"
+	printf '# fs: ext4\n# file_size: 1M\nread 64K eof\n' > "$T/plain.ops"
+	if "$RALAB" kernel --workdir "$wd" "$T/rewrite.ops" > "$T/rewrite.out" 2>&1 &&
+	   kcheck "$T/plain.ops"; then
+		ok "kernel: a rewritten file is not kept for the next case$retried"
+	else
+		bad "kernel: a rewritten file is not kept for the next case" \
+		    "$(tail -n 5 "$T/rewrite.out" "$T/check")"
+	fi
+
 	# A fio job file, strace logs of real programs and an iolog, replayed.
 	zcat tests/traces/sqlite-100mb-query.strace.gz > "$T/sqlite.strace"
 	for c in tests/fio/mixed-small.fio tests/fio/concurrent-4x-seq.fio \
