@@ -390,6 +390,24 @@ static const char *policy_for_kernel(const char *release)
  * file other than the case says) given to the model, added to the case's
  * own layout of that file.  Return: 0, or 2 if it cannot be.
  */
+/*
+ * A difference where the model's I/O took no time and the case drops
+ * pages: the kernel's DONTNEED may have met readahead I/O in flight
+ * (it keeps those folios), which only a device that takes time can.
+ */
+static void hint_device(const struct ralab_workload *wl, const char *name)
+{
+	const struct ralab_config *c = ralab_workload_config(wl);
+	const char *ops = ralab_workload_ops_text(wl);
+
+	if (c->dev_latency_ns || c->dev_bandwidth || !ops ||
+	    !strstr(ops, "dontneed"))
+		return;
+	fflush(stdout);
+	fprintf(stderr, "ralab check: note: %s: the model's device completes I/O at once; if the kernel's DONTNEED met readahead I/O still in flight (it keeps those folios), only a device that takes time matches: try --set device=loop (docs/design.md)\n",
+		name);
+}
+
 static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nrebreaks_at=");
@@ -675,6 +693,8 @@ int cli_check(int argc, char **argv)
 			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
 					      stext, rec[c] ? &cmp : &live_cmp,
 					      NULL);
+			if (r == 1)
+				hint_device(wl, cases[c]);
 		} else {
 			size_t len = 0;
 			FILE *m = open_memstream(&reports[nv], &len);

@@ -136,12 +136,14 @@ sed 's/ job=[^ ]*$//' "$T/j.out" > "$T/j.plain"
 "$RALAB" diff --strict "$T/j.plain" "$T/j.out" > "$T/j.d3" && ! grep -q '^jobs:' "$T/j.d3" &&
 	ok "diff without job fields on one side" || bad "diff without job fields on one side" "$(cat "$T/j.d3")"
 # check --set changes the model, not the recording: the same DONTNEED
-# case on the ideal device differs; a bad setting is an option error.
+# case on the ideal device differs (with a note pointing at the device);
+# a bad setting is an option error.
 C=$(ls -d tests/cases/sweep-x22-*/)
 "$RALAB" check --strict "$C" > /dev/null 2>&1; r1=$?
 "$RALAB" check --strict --set device=ideal "$C" > "$T/cs.out" 2>&1; r2=$?
 "$RALAB" check --set no_such_key=1 "$C" > /dev/null 2> "$T/cs.err"; r3=$?
-if [ $r1 = 0 ] && [ $r2 = 1 ] && grep -q '^DIFFER$' "$T/cs.out" && [ $r3 = 2 ] &&
+if [ $r1 = 0 ] && [ $r2 = 1 ] && grep -q '^DIFFER$' "$T/cs.out" &&
+   grep -q 'try --set device=loop' "$T/cs.out" && [ $r3 = 2 ] &&
    grep -q "unknown setting 'no_such_key'" "$T/cs.err"; then
 	ok "check --set"
 else
