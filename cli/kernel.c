@@ -386,11 +386,6 @@ static const char *policy_for_kernel(const char *release)
 }
 
 /*
- * A recording's breaks_at= (ralab kernel: where the filesystem broke a
- * file other than the case says) given to the model, added to the case's
- * own layout of that file.  Return: 0, or 2 if it cannot be.
- */
-/*
  * A difference where the model's I/O took no time and the case drops
  * pages: the kernel's DONTNEED may have met readahead I/O in flight
  * (it keeps those folios), which only a device that takes time can.
@@ -408,6 +403,11 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 		name);
 }
 
+/*
+ * A recording's rebreaks_at= (where a file truncated and written anew is
+ * not disk-contiguous) given to the model.  Return: 0, or 2 if it cannot
+ * be.
+ */
 static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nrebreaks_at=");
@@ -439,6 +439,12 @@ static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
 	return 0;
 }
 
+/*
+ * A recording's breaks_at= (ralab kernel: where the filesystem broke a
+ * file other than the case says) given to the model, added to the case's
+ * own layout of that file, and its rebreaks_at= too.  Return: 0, or 2 if
+ * it cannot be.
+ */
 static int model_breaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nbreaks_at=");
