@@ -411,13 +411,17 @@ static const struct xfs_rec *xr_find(const struct sim_inode *in, uint64_t b)
 	return lo < in->nxr ? &in->xr[lo] : NULL;
 }
 
-/* Blocks [a, b) without a record become @state; the others stay. */
+/*
+ * Blocks [a, b) without a record, and with @over_delalloc those only
+ * reserved, become @state; the others stay.
+ */
 static void xr_fill(struct sim_inode *in, uint64_t a, uint64_t b,
-		    uint8_t state)
+		    uint8_t state, bool over_delalloc)
 {
 	while (a < b) {
 		const struct xfs_rec *r = xr_find(in, a);
 		uint64_t start, end;
+		bool take;
 
 		if (!r || r->start >= b) {
 			xr_assign(in, a, b, state);
@@ -425,9 +429,12 @@ static void xr_fill(struct sim_inode *in, uint64_t a, uint64_t b,
 		}
 		/* (xr_assign() moves the records: r is stale after.) */
 		start = r->start;
-		end = r->end;
+		end = r->end < b ? r->end : b;
+		take = over_delalloc && r->state == XR_DELALLOC;
 		if (start > a)
 			xr_assign(in, a, start, state);
+		if (take)
+			xr_assign(in, start > a ? start : a, end, state);
 		a = end;
 	}
 }
@@ -796,7 +803,7 @@ repeat:
 			xr_fill(in, (uint64_t)pos / RALAB_PAGE_SIZE,
 				((uint64_t)pos + n + RALAB_PAGE_SIZE - 1) /
 					RALAB_PAGE_SIZE,
-				XR_DELALLOC);
+				XR_DELALLOC, false);
 		if ((uint64_t)pos + n > m->i_size)
 			m->i_size = (uint64_t)pos + n;
 		if (zero_eof) {
@@ -891,6 +898,13 @@ static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
 	return wb.done;
 }
 
+/* The caller sleeps until writeback is @done: not a read's wait. */
+static void wb_wait(struct sim *s, uint64_t done)
+{
+	if (done > s->cur->now)
+		sim_spend(s, done - s->cur->now);
+}
+
 static uint64_t write_dirty(struct sim *s, struct sim_inode *in)
 {
 	uint64_t done = write_dirty_range(s, in, 0, (pgoff_t)-1);
@@ -910,9 +924,7 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 	/* xfs_file_fsync(), whether anything was dirty or not. */
 	if (s->cfg.fs == RALAB_FS_XFS)
 		in->truncated = false;
-	/* The caller sleeps until then: not a read's wait for a folio. */
-	if (done > s->cur->now)
-		sim_spend(s, done - s->cur->now);
+	wb_wait(s, done);
 }
 
 void filemap_truncate(struct sim *s, struct sim_inode *in)
@@ -992,25 +1004,11 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 	 * nothing is left reserved; the range's ends are rebreaks).  What
 	 * is allocated stays as it is.
 	 */
-	if (in->fresh) {
-		const struct xfs_rec *r;
-		uint64_t a = b;
-
-		while (a < e && (r = xr_find(in, a)) && r->start < e) {
-			uint64_t start = r->start > a ? r->start : a;
-			uint64_t end = r->end < e ? r->end : e;
-
-			/* (xr_assign() moves the records: r is stale.) */
-			if (r->state == XR_DELALLOC)
-				xr_assign(in, start, end, XR_UNWRITTEN);
-			a = end;
-		}
-		xr_fill(in, b, e, XR_UNWRITTEN);
-	}
+	if (in->fresh)
+		xr_fill(in, b, e, XR_UNWRITTEN, true);
 	/* Mode 0 past EOF moves it, as a truncate up would. */
 	if (!keep && off + len > in->mapping.i_size) {
 		uint64_t isize = in->mapping.i_size, nsize = off + len;
-
 		bool zeroed = (isize & (bs - 1)) && zero_eof_block(s, in, isize);
 
 		in->mapping.i_size = nsize;
@@ -1021,13 +1019,9 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		 */
 		if (s->cfg.fs == RALAB_FS_XFS &&
 		    (zeroed ||
-		     (nsize > in->disk_size && isize != in->disk_size))) {
-			uint64_t done = write_dirty_range(
-				s, in, in->disk_size / bs, (nsize + bs - 1) / bs);
-
-			if (done > s->cur->now)
-				sim_spend(s, done - s->cur->now);
-		}
+		     (nsize > in->disk_size && isize != in->disk_size)))
+			wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
+						     (nsize + bs - 1) / bs));
 		/*
 		 * ext4_alloc_file_blocks() zeroes the partial blocks at both
 		 * ends of what the new size adds: at the new end that block is

@@ -455,14 +455,16 @@ void filemap_writeback(struct sim *s, struct sim_inode *in);
  */
 void filemap_truncate(struct sim *s, struct sim_inode *in);
 
-/*
- * fallocate(2) of bytes [off, off + len), mode 0 (i_size grows to the
- * end) or FALLOC_FL_KEEP_SIZE (@keep): blocks not there yet are
- * allocated unwritten (read as zeroes; on XFS their extent ends a
- * write's iomap).  Only a file truncated before lacks blocks.
- */
 /* @in is preallocated and never written: one unwritten extent. */
 void filemap_preallocated(struct sim_inode *in);
+
+/*
+ * fallocate(2) of bytes [off, off + len), mode 0 (i_size grows to the
+ * end) or FALLOC_FL_KEEP_SIZE (@keep): blocks not there yet, or only
+ * reserved, are allocated unwritten (read as zeroes; on XFS their extent
+ * ends a write's iomap).  Only a file truncated or preallocated lacks
+ * blocks.
+ */
 void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		       uint64_t len, bool keep);
 
