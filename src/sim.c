@@ -767,6 +767,36 @@ void sim_rate_wait(struct sim *s)
 }
 
 /*
+ * After a fast read of whole pages: the next reads of @len that lie in the
+ * same folio (and before EOF) are fast reads too, with nothing in between
+ * that could change the folio: take up to @left of them at once.  Returns
+ * how many; the file position, prev_pos and the pages read follow them.
+ */
+static inline uint64_t fast_more(struct sim_file *f, uint64_t len,
+				 uint64_t left)
+{
+	struct sim_inode *in = f->inode;
+	const struct folio *hit = in->last_hit;
+	uint64_t pos = (uint64_t)f->f_pos, k;
+	uint64_t end = (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE;
+
+	if (end > in->mapping.i_size)
+		end = in->mapping.i_size;
+	if (pos >= end)
+		return 0;
+	k = (end - pos) / len;
+	if (k > left)
+		k = left;
+	if (!k)
+		return 0;
+	f->f_pos = (int64_t)(pos + k * len);
+	f->ra.prev_pos = f->f_pos;
+	used_mark(&in->used, pos / RALAB_PAGE_SIZE,
+		  (pos + k * len - 1) / RALAB_PAGE_SIZE);
+	return k;
+}
+
+/*
  * read LEN COUNT|eof: the loop that runs millions of times, kept apart so
  * that the fast path stays in registers.
  */
@@ -807,6 +837,15 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 				/* Counted at the end; the clock moves now. */
 				nfast++;
 				w->now += step;
+				if (!slow_checks && !(len & (RALAB_PAGE_SIZE - 1))) {
+					uint64_t k = fast_more(f, len,
+							       count - i - 1);
+
+					nfast += k;
+					i += k;
+					w->now += k * step;
+					continue;
+				}
 				if (__builtin_expect(slow_checks, 0)) {
 					if (w->now >= j->deadline)
 						break;

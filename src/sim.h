@@ -351,8 +351,10 @@ void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last);
 static inline void used_mark(struct used_map *u, uint64_t first,
 			     uint64_t last)
 {
-	if (first == last && first - u->word_base < 64 && u->word) {
-		*u->word |= 1ull << (first - u->word_base);
+	if (last - u->word_base < 64 && first >= u->word_base && u->word) {
+		/* Bits first..last of the word (a folio of up to 64 pages). */
+		*u->word |= (~0ull >> (63 - (last - u->word_base))) &
+			    (~0ull << (first - u->word_base));
 		return;
 	}
 	used_mark_slow(u, first, last);
