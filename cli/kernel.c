@@ -146,6 +146,23 @@ static void print_breaks(FILE *out, const char *name, unsigned n,
 	fprintf(out, "\n");
 }
 
+/* rebreaks_gen_at=FILE:GEN:OFS ... (OFS 0: generation GEN begins). */
+static void print_gen_breaks(FILE *out, const struct ralab_kernel_result *res)
+{
+	unsigned i, n = res->rebreaks_gen;
+
+	if (!n)
+		return;
+	if (n > RALAB_MAX_BREAKS)
+		n = RALAB_MAX_BREAKS;
+	fprintf(out, "rebreaks_gen_at=");
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%u:%u:%llu", i ? " " : "",
+			res->rebrk_gen[i].file, res->rebrk_gen[i].gen,
+			(unsigned long long)res->rebrk_gen[i].ofs);
+	fprintf(out, "\n");
+}
+
 /* The summary of a kernel run, and what only a kernel run has. */
 static void print_text(FILE *out, const struct ralab_workload *wl,
 		       const struct ralab_kernel_result *res)
@@ -159,6 +176,7 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "breaks=%u\n", res->breaks);
 	print_breaks(out, "breaks_at", res->breaks, res->brk);
 	print_breaks(out, "rebreaks_at", res->rebreaks, res->rebrk);
+	print_gen_breaks(out, res);
 	fprintf(out, "ops_seconds=%.6f\n", (double)res->ops_ns / 1e9);
 	/* Wall time of each read, bucketed as the model's read_lat_*. */
 	fprintf(out, "read_lat_p50_us=%.2f\n", (double)res->st.lat_p50_ns / 1e3);
@@ -404,6 +422,49 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 }
 
 /*
+ * A recording's rebreaks_gen_at= (each generation but the last of a file
+ * truncated more than once) given to the model.  Return: 0, or 2.
+ */
+static int model_gen_rebreaks(struct ralab_workload *wl, const char *ktext)
+{
+	const char *p = strstr(ktext, "\nrebreaks_gen_at=");
+	uint64_t ofs[RALAB_MAX_BREAKS];
+	unsigned long long o;
+	unsigned file, gen, cf = 0, cg = 0, n = 0;
+	struct ralab_diag d = { 0 };
+	int used;
+
+	if (!p)
+		return 0;
+	p += strlen("\nrebreaks_gen_at=");
+	for (;;) {
+		bool more = sscanf(p, "%u:%u:%llu%n", &file, &gen, &o,
+				   &used) == 3;
+
+		/* A generation ends where the next begins (OFS 0) or at the end. */
+		if (cg && (!more || !o)) {
+			if (ralab_workload_set_rebreaks_gen(wl, cf, cg, ofs, n,
+							    &d)) {
+				fprintf(stderr, "ralab check: %s\n", d.msg);
+				return 2;
+			}
+			cg = 0;
+		}
+		if (!more)
+			return 0;
+		p += used;
+		if (!o) {
+			cf = file;
+			cg = gen;
+			n = 0;
+		} else if (cg && file == cf && gen == cg &&
+			   n < RALAB_MAX_BREAKS) {
+			ofs[n++] = o;
+		}
+	}
+}
+
+/*
  * A recording's rebreaks_at= (where a file truncated and written anew is
  * not disk-contiguous) given to the model.  Return: 0, or 2 if it cannot
  * be.
@@ -413,6 +474,8 @@ static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
 	const char *p = strstr(ktext, "\nrebreaks_at=");
 	unsigned nf = ralab_workload_nr_files(wl), f;
 
+	if (model_gen_rebreaks(wl, ktext))
+		return 2;
 	if (!p)
 		return 0;
 	for (f = 0; f < nf; f++) {

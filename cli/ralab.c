@@ -113,12 +113,18 @@ static void usage_sim(FILE *out)
 		"  readahead OFF LEN                    readahead(2)\n"
 		"  write LEN [COUNT] | pwrite OFF LEN   buffered writes in place (cut at EOF)\n"
 		"  fsync                                write the dirty folios back\n"
+		"  truncate SIZE                        ftruncate(2), up to the declared size\n"
+		"  fallocate OFF LEN [keep]             fallocate(2): unwritten blocks\n"
 		"  open | close | fd N                  more descriptors on the file (the\n"
 		"                                       case starts with descriptor 0)\n"
 		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n"
 		"  mmap-read OFF LEN [STEP]             map, read a byte every STEP (4K), unmap\n"
 		"  mmap OFF LEN | touch OFF LEN [STEP] [write|cow] | munmap\n"
-		"  madvise OFF LEN normal|random|sequential|willneed|hugepage\n");
+		"  madvise OFF LEN normal|random|sequential|willneed|hugepage\n"
+		"  job NAME, iodepth, think, ...        several jobs (README.md: the\n"
+		"                                       whole format, and the layout\n"
+		"                                       headers: extent_kb, extent_breaks,\n"
+		"                                       rebreaks, holes, unwritten)\n");
 }
 
 static void usage_diff(FILE *out)
@@ -539,6 +545,16 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 				fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",
 					b ? ", " : "", kres->rebrk[b].file,
 					(unsigned long long)kres->rebrk[b].ofs);
+			fprintf(out, "]");
+		}
+		if (kres->rebreaks_gen) {
+			fprintf(out, ", \"rebreaks_gen_at\": [");
+			for (unsigned b = 0; b < kres->rebreaks_gen &&
+					     b < RALAB_MAX_BREAKS; b++)
+				fprintf(out, "%s{\"file\": %u, \"gen\": %u, \"ofs\": %llu}",
+					b ? ", " : "", kres->rebrk_gen[b].file,
+					kres->rebrk_gen[b].gen,
+					(unsigned long long)kres->rebrk_gen[b].ofs);
 			fprintf(out, "]");
 		}
 		fprintf(out, "},\n");

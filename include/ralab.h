@@ -178,6 +178,20 @@ int ralab_workload_set_rebreaks(struct ralab_workload *wl, unsigned file,
 				struct ralab_diag *diag);
 
 /*
+ * ralab_workload_set_rebreaks_gen - as ralab_workload_set_rebreaks(), for
+ * what follows the @gen-th truncate of @file only (@gen >= 1; @n may be
+ * 0: contiguous); the rebreaks of ralab_workload_set_rebreaks() serve the
+ * generations not given (the last one, as a run leaves it).  A file's
+ * allocations of one generation are not those of the next, and a truncate
+ * to a size other than 0 keeps the blocks below it.  What 'ralab check'
+ * does with a recording's rebreaks_gen_at=.  Return: 0, -EINVAL (see
+ * @diag) or -ENOMEM.
+ */
+int ralab_workload_set_rebreaks_gen(struct ralab_workload *wl, unsigned file,
+				    unsigned gen, const uint64_t *ofs,
+				    unsigned n, struct ralab_diag *diag);
+
+/*
  * ralab_workload_breaks - file @file's extent starts as set (extent_breaks
  * or ralab_workload_set_breaks(); not those of extent_kb): copies up to
  * @max into @ofs, returns how many there are.
@@ -430,6 +444,7 @@ struct ralab_kernel_result {
 	struct ralab_break {
 		unsigned file;
 		uint64_t ofs;
+		unsigned gen; /* rebrk_gen only: the generation (1, 2, ...) */
 	} brk[RALAB_MAX_BREAKS];
 	/*
 	 * A file the case truncates: where its rewrite, as the run left it,
@@ -440,6 +455,15 @@ struct ralab_kernel_result {
 	 */
 	unsigned rebreaks;
 	struct ralab_break rebrk[RALAB_MAX_BREAKS];
+	/*
+	 * A file truncated more than once: generation g (what followed its
+	 * g-th truncate) as it stood at the next one, for g = 1 .. the last
+	 * but one, listed as @rebrk with @gen set; each generation starts
+	 * with an entry at offset 0 (none can break there), so one without
+	 * breaks is listed too (ralab_workload_set_rebreaks_gen()).
+	 */
+	unsigned rebreaks_gen;
+	struct ralab_break rebrk_gen[RALAB_MAX_BREAKS];
 	char kernel[65];       /* uname -r */
 };
 

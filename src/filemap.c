@@ -927,7 +927,32 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 	wb_wait(s, done);
 }
 
-void filemap_truncate(struct sim *s, struct sim_inode *in)
+/*
+ * At a truncate: where the file's blocks from now on lie apart is the
+ * filesystem's choice, its breaks of this generation when known
+ * (ralab_workload_set_rebreaks(), _gen()); they hold for blocks a
+ * truncate to a size other than 0 keeps too (they are in the file the
+ * recording saw).  Unknown: the file keeps its breaks.
+ */
+static void layout_rebreaks(struct sim *s, struct sim_inode *in)
+{
+	uint64_t *b = NULL;
+
+	if (!in->rebrk_set)
+		return;
+	if (in->nrebrk && !(b = malloc(in->nrebrk * sizeof(*b)))) {
+		s->host_err = -ENOMEM;
+		return;
+	}
+	if (b)
+		memcpy(b, in->rebrk, in->nrebrk * sizeof(*b));
+	free((void *)in->lay.brk);
+	in->lay.brk = b;
+	in->lay.n = in->nrebrk;
+	in->lay.every = 0;
+}
+
+static void truncate_to_zero(struct sim *s, struct sim_inode *in)
 {
 	struct folio *f = xa_find_after(&in->pc.i_pages, 0);
 
@@ -946,32 +971,185 @@ void filemap_truncate(struct sim *s, struct sim_inode *in)
 		in->truncated = true;
 	in->mapping.i_size = 0;
 	in->disk_size = 0;
-	/*
-	 * Where the rewrite's blocks go is the filesystem's choice: its
-	 * breaks, when known (ralab_workload_set_rebreaks()).
-	 */
-	if (in->rebrk_set) {
-		free((void *)in->lay.brk);
-		in->lay.brk = NULL;
-		in->lay.n = 0;
-		in->lay.every = 0;
-		if (in->nrebrk) {
-			uint64_t *b = malloc(in->nrebrk * sizeof(*b));
-
-			if (!b) {
-				s->host_err = -ENOMEM;
-			} else {
-				memcpy(b, in->rebrk, in->nrebrk * sizeof(*b));
-				in->lay.brk = b;
-				in->lay.n = in->nrebrk;
-			}
-		}
-	}
+	layout_rebreaks(s, in);
 	/* Its blocks are freed: until written, the file is one hole. */
 	in->fresh = true;
 	in->nwr = 0;
 	in->nxr = 0;
 	in->lay_stale = true;
+}
+
+/*
+ * Split large folio @f around page @p (try_folio_split(), non-uniform, as
+ * 6.18 does for page-cache folios): each halving keeps the half without
+ * @p as one folio and goes on into the other, down to @p alone.  Only the
+ * first piece is the old folio's head, and only it keeps PG_readahead
+ * (__split_folio_to_order() copies other flags to the new folios).
+ *
+ *   order 3 [8,16), p = 13:  [8,12) o2 | [12,13) o0 | [13] o0 | [14,16) o1
+ */
+static void split_folio_at(struct sim *s, struct sim_inode *in,
+			   struct folio *f, pgoff_t p)
+{
+	struct folio old = *f, *n;
+	pgoff_t base = f->index;
+	unsigned j;
+	int err = 0;
+
+	if (in->last_hit == f)
+		in->last_hit = NULL;
+	pc_remove_folio(&in->pc, f);
+	for (j = old.order; j-- > 0 && !err;) {
+		pgoff_t half = (pgoff_t)1 << j;
+		pgoff_t other = p < base + half ? base + half : base;
+
+		err = pc_add_folio(&in->pc, other, j, old.flags, &n);
+		if (!err) {
+			n->done_ns = old.done_ns;
+			n->added_ns = old.added_ns;
+			n->added_call = old.added_call;
+			if (other != old.index)
+				n->flags &= (uint8_t)~PG_readahead;
+		}
+		base = other == base ? base + half : base;
+	}
+	if (!err)
+		err = pc_add_folio(&in->pc, p, 0, old.flags, &n);
+	if (err) {
+		s->host_err = err;
+		return;
+	}
+	n->done_ns = old.done_ns;
+	n->added_ns = old.added_ns;
+	n->added_call = old.added_call;
+	if (p != old.index)
+		n->flags &= (uint8_t)~PG_readahead;
+}
+
+/*
+ * truncate_pagecache(inode, @lstart), @lstart > 0 (6.18's
+ * truncate_inode_pages_range()): folios wholly past @lstart go, reads in
+ * flight waited for.  The folio across it stays, zeroed past it; a large
+ * one is split around the page holding @lstart and the pieces past it go
+ * too, unless it is dirty: the split must release its block state first
+ * (iomap_release_folio(), try_to_free_buffers()), which a dirty folio
+ * refuses, and then it stays whole, past EOF.
+ */
+static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
+				    uint64_t lstart)
+{
+	const uint64_t ps = RALAB_PAGE_SIZE;
+	pgoff_t start = (lstart + ps - 1) / ps, p0 = lstart / ps;
+	struct folio *f = pc_lookup(&in->pc, p0);
+
+	if (f && f->index * ps < lstart) {
+		if (!folio_ready(s, f))
+			sim_wait(s, f->done_ns, false);
+		if (f->order && (f->flags & PG_dirty))
+			start = f->index + folio_nr_pages(f);
+		else if (f->order)
+			split_folio_at(s, in, f, p0);
+	}
+	f = xa_find_after(&in->pc.i_pages, start);
+	while (f) {
+		pgoff_t next = f->index + folio_nr_pages(f);
+
+		if (!folio_ready(s, f))
+			sim_wait(s, f->done_ns, false);
+		sim_remove_folio(in, f);
+		f = xa_find_after(&in->pc.i_pages, next);
+	}
+}
+
+/*
+ * The blocks from @size (rounded up to a block) on are freed
+ * (xfs_itruncate_extents(), ext4_truncate()): a hole, as after a truncate
+ * to 0, below which the file keeps what it had.  A file not truncated
+ * before has its own blocks below: one written range from then on.
+ */
+static void blocks_truncate(struct sim *s, struct sim_inode *in,
+			    uint64_t size)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE;
+	uint64_t keep = (size + bs - 1) & ~(bs - 1);
+	unsigned i, k;
+
+	if (!in->fresh) {
+		in->fresh = true;
+		in->nwr = 0;
+		in->nxr = 0;
+		inode_written(in, 0, keep);
+		xr_assign(in, 0, keep / bs, XR_WRITTEN);
+	}
+	for (i = k = 0; i < in->nwr && in->wr[2 * i] < keep; i++, k++)
+		if (in->wr[2 * i + 1] > keep)
+			in->wr[2 * i + 1] = keep;
+	in->nwr = k;
+	for (i = k = 0; i < in->nxr && in->xr[i].start < keep / bs; i++, k++)
+		if (in->xr[i].end > keep / bs)
+			in->xr[i].end = keep / bs;
+	in->nxr = k;
+	in->lay_stale = true;
+}
+
+/*
+ * ftruncate(2) to @size > 0.
+ *
+ * XFS, xfs_setattr_size():            ext4, ext4_setattr():
+ *   up: zero the old EOF block          up: zero the old EOF block
+ *   down: zero the new EOF block        i_size; cut the page cache
+ *   write back [i_disk_size, size)      down: zero the new EOF block,
+ *     if it zeroed, or the size lags          free the blocks past it
+ *   i_size; cut the page cache
+ *   down (or same): free the blocks
+ *     past it, flush at close
+ *
+ * Zeroing a block with data reads it when not cached, into a new order-0
+ * folio, and dirties it (zero_eof_block()).
+ */
+static void truncate_to(struct sim *s, struct sim_inode *in, uint64_t size)
+{
+	const uint64_t bs = RALAB_PAGE_SIZE;
+	uint64_t old = in->mapping.i_size;
+	bool xfs = s->cfg.fs == RALAB_FS_XFS, zeroed = false;
+
+	if (size > old && (old & (bs - 1))) {
+		zeroed = zero_eof_block(s, in, old);
+	} else if (xfs && size <= old) {
+		/*
+		 * 6.18 writes back and waits for the folio holding the new
+		 * EOF first (iomap's zeroing would miss a dirty folio over an
+		 * unwritten block); so the block zeroed after is dirty again,
+		 * and its folio, if large, stays whole.
+		 */
+		wb_wait(s, write_dirty_range(s, in, size / bs, size / bs + 1));
+		if (size & (bs - 1))
+			zeroed = zero_eof_block(s, in, size);
+	}
+	if (xfs && (zeroed || (size > in->disk_size && old != in->disk_size)))
+		wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
+					     (size + bs - 1) / bs));
+	in->mapping.i_size = size;
+	layout_rebreaks(s, in);
+	truncate_pagecache_from(s, in, size);
+	if (size <= old) {
+		if (!xfs && (size & (bs - 1)))
+			zero_eof_block(s, in, size);
+		blocks_truncate(s, in, size);
+		if (xfs)
+			in->truncated = true;
+	}
+	if (xfs)
+		in->disk_size = size;
+}
+
+void filemap_truncate(struct sim *s, struct sim_inode *in, uint64_t size)
+{
+	sim_next_generation(in);
+	if (size)
+		truncate_to(s, in, size);
+	else
+		truncate_to_zero(s, in);
 }
 
 /*

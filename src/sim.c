@@ -520,25 +520,72 @@ const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 	return &in->lay;
 }
 
+/* @r becomes the breaks at byte offsets @ofs (@n of them), in sectors. */
+static int regen_set(struct sim_regen *r, const uint64_t *ofs, unsigned n)
+{
+	uint64_t *b = NULL;
+	unsigned k;
+
+	if (n && !(b = malloc((size_t)n * sizeof(*b))))
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		b[k] = ofs[k] / 512;
+	free(r->brk);
+	*r = (struct sim_regen){ b, n, true };
+	return 0;
+}
+
+/* Rebreaks @r (sectors) in use from now on: a copy. */
+static int rebrk_use(struct sim_inode *in, const struct sim_regen *r)
+{
+	uint64_t *b = NULL;
+
+	if (r->n && !(b = malloc((size_t)r->n * sizeof(*b))))
+		return -ENOMEM;
+	if (b)
+		memcpy(b, r->brk, (size_t)r->n * sizeof(*b));
+	free(in->rebrk);
+	in->rebrk = b;
+	in->nrebrk = r->n;
+	in->rebrk_set = r->set;
+	return 0;
+}
+
 int sim_set_rebreaks(struct sim *s, unsigned i, const uint64_t *ofs,
 		     unsigned n)
 {
 	struct sim_inode *in = &s->inodes[i];
-	unsigned k;
+	int err = regen_set(&in->last, ofs, n);
 
-	free(in->rebrk);
-	in->rebrk = NULL;
-	in->nrebrk = 0;
-	in->rebrk_set = true;
-	if (!n)
-		return 0;
-	in->rebrk = malloc((size_t)n * sizeof(*in->rebrk));
-	if (!in->rebrk)
-		return -ENOMEM;
-	for (k = 0; k < n; k++)
-		in->rebrk[k] = ofs[k] / 512;
-	in->nrebrk = n;
-	return 0;
+	return err ? err : rebrk_use(in, &in->last);
+}
+
+int sim_set_rebreaks_gen(struct sim *s, unsigned i, unsigned gen,
+			 const uint64_t *ofs, unsigned n)
+{
+	struct sim_inode *in = &s->inodes[i];
+
+	if (gen > in->nregen) {
+		struct sim_regen *g = realloc(in->regen, gen * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		memset(g + in->nregen, 0, (gen - in->nregen) * sizeof(*g));
+		in->regen = g;
+		in->nregen = gen;
+	}
+	return regen_set(&in->regen[gen - 1], ofs, n);
+}
+
+void sim_next_generation(struct sim_inode *in)
+{
+	unsigned g = ++in->ntrunc;
+	const struct sim_regen *r = g <= in->nregen && in->regen[g - 1].set ?
+					    &in->regen[g - 1] :
+					    &in->last;
+
+	if (in->nregen && rebrk_use(in, r))
+		in->sim->host_err = -ENOMEM;
 }
 
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
@@ -579,6 +626,10 @@ void sim_destroy(struct sim *s)
 		layout_free(&s->inodes[i].lay);
 		free(s->inodes[i].wr);
 		free(s->inodes[i].rebrk);
+		free(s->inodes[i].last.brk);
+		while (s->inodes[i].nregen)
+			free(s->inodes[i].regen[--s->inodes[i].nregen].brk);
+		free(s->inodes[i].regen);
 		free(s->inodes[i].xr);
 		used_free(&s->inodes[i].used);
 		pc_destroy(&s->inodes[i].pc);
@@ -956,7 +1007,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_TRUNCATE:
 		sys_enter(s);
-		filemap_truncate(s, f->inode);
+		filemap_truncate(s, f->inode, op->off);
 		break;
 	case OP_FALLOCATE:
 		sys_enter(s);
@@ -1140,6 +1191,11 @@ int ralab_run(const struct ralab_workload *wl,
 		if (!err && wl->files[i].rebrk_given)
 			err = sim_set_rebreaks(s, i, wl->files[i].rebrk,
 					       wl->files[i].nrebrk);
+		for (unsigned g = 0; !err && g < wl->files[i].nregen; g++)
+			if (wl->files[i].regen[g].set)
+				err = sim_set_rebreaks_gen(
+					s, i, g + 1, wl->files[i].regen[g].brk,
+					wl->files[i].regen[g].n);
 		if (!err && wl->files[i].unwritten) {
 			filemap_preallocated(&s->inodes[i]);
 			err = s->host_err;

@@ -96,6 +96,18 @@ struct sim_inode {
 	uint64_t *rebrk;
 	unsigned nrebrk;
 	bool rebrk_set;
+	/*
+	 * The rebreaks of one generation (what followed the g-th truncate,
+	 * as it stood at the next), given for some g = 1 .. nregen, and those
+	 * of the run's end for the others (last); owned.  rebrk is the one
+	 * in use, switched at each truncate (ntrunc so far).
+	 */
+	struct sim_regen {
+		uint64_t *brk; /* sectors */
+		unsigned n;
+		bool set;
+	} *regen, last;
+	unsigned nregen, ntrunc;
 };
 
 enum { XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN };
@@ -385,6 +397,11 @@ void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
  * The extent starts (@n byte offsets, copied) file @i has once truncated
  * and rewritten.  Return: 0 or -ENOMEM.
  */
+/* The rebreaks of generation @gen (1, 2, ...) of inode @i. */
+int sim_set_rebreaks_gen(struct sim *s, unsigned i, unsigned gen,
+			 const uint64_t *ofs, unsigned n);
+/* At a truncate of @in: the next generation's rebreaks take over. */
+void sim_next_generation(struct sim_inode *in);
 int sim_set_rebreaks(struct sim *s, unsigned i, const uint64_t *ofs,
 		     unsigned n);
 
@@ -451,11 +468,14 @@ void wb_flush(struct sim *s, struct wb_run *wb);
 void filemap_writeback(struct sim *s, struct sim_inode *in);
 
 /*
- * ftruncate(2) to 0: every folio dropped, dirty or not (reads in flight
- * waited for), i_size 0.  A later close starts writeback of what was
- * written since (filemap_release).
+ * ftruncate(2) to @size (at most the declared size).  To 0: every folio
+ * dropped, dirty or not (reads in flight waited for), i_size 0; a later
+ * close starts writeback of what was written since (filemap_release).
+ * To another size: xfs_setattr_size() or ext4_setattr(): the partial
+ * block at the old or new end zeroed, the page cache cut at the new end
+ * (truncate_pagecache()), the blocks past it freed.
  */
-void filemap_truncate(struct sim *s, struct sim_inode *in);
+void filemap_truncate(struct sim *s, struct sim_inode *in, uint64_t size);
 
 /* @in is preallocated and never written: one unwritten extent. */
 void filemap_preallocated(struct sim_inode *in);

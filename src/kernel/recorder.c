@@ -722,7 +722,7 @@ static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
 				    rf->path, (unsigned long long)x->logical);
 		if (res->breaks < RALAB_MAX_BREAKS)
 			res->brk[res->breaks] = (struct ralab_break){
-				fi, x->logical
+				fi, x->logical, 0
 			};
 		res->breaks++;
 	}
@@ -1352,12 +1352,13 @@ static int sys_write(struct rjob *j, int fd, int64_t pos, uint64_t len,
 }
 
 /*
- * ftruncate(@fd, 0) of file @ino, then a marker in the trace: from there
- * on its reads go to the blocks its rewrite gets.  Where those are is
+ * ftruncate(@fd, @size) of file @ino, then a marker in the trace: from
+ * there on its reads go to the blocks its rewrite gets (and, below
+ * @size, those it kept).  Where those are is
  * known at the next truncate (the extents then, taken without writing
  * anything back: gen) or after the run (ext2).
  */
-static int truncate_file(struct rec *r, int fd, unsigned ino)
+static int truncate_file(struct rec *r, int fd, unsigned ino, uint64_t size)
 {
 	struct rfile *rf = &r->files[ino];
 	struct kx_extent *x = NULL;
@@ -1381,7 +1382,7 @@ static int truncate_file(struct rec *r, int fd, unsigned ino)
 	}
 	rf->truncs++;
 	pthread_mutex_unlock(&r->lock);
-	if (ftruncate(fd, 0))
+	if (ftruncate(fd, (off_t)size))
 		return rerr(r, -errno, "ftruncate: %s", strerror(errno));
 	snprintf(path, sizeof(path), "%s/trace_marker", r->inst);
 	snprintf(val, sizeof(val), "ralab-truncate %u", ino);
@@ -1395,23 +1396,49 @@ static int truncate_file(struct rec *r, int fd, unsigned ino)
  * takes data after a hole to be as far on the disk as in the file (the
  * allocators aim there), so a break is where they are not.
  */
+static void extent_breaks(const struct kx_extent *ext, unsigned n,
+			  unsigned fi, unsigned gen, struct ralab_break *out,
+			  unsigned *nout)
+{
+	const struct kx_extent *w = NULL;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		const struct kx_extent *x = &ext[i];
+
+		/* Not allocated yet (delalloc): nothing of the disk. */
+		if (x->flags & FIEMAP_EXTENT_UNKNOWN)
+			continue;
+		if (w && x->physical - (w->physical + w->length) !=
+				 x->logical - (w->logical + w->length)) {
+			if (*nout < RALAB_MAX_BREAKS)
+				out[*nout] = (struct ralab_break){
+					fi, x->logical, gen
+				};
+			++*nout;
+		}
+		w = x;
+	}
+}
+
 static void rewrite_breaks(struct rec *r, const struct rfile *rf,
 			   unsigned fi)
 {
 	struct ralab_kernel_result *res = r->res;
-	unsigned i;
+	unsigned g;
 
-	for (i = 1; i < rf->next2; i++) {
-		const struct kx_extent *w = &rf->ext2[i - 1], *x = &rf->ext2[i];
-
-		if (x->physical - (w->physical + w->length) ==
-		    x->logical - (w->logical + w->length))
-			continue;
-		if (res->rebreaks < RALAB_MAX_BREAKS)
-			res->rebrk[res->rebreaks] = (struct ralab_break){
-				fi, x->logical
-			};
-		res->rebreaks++;
+	extent_breaks(rf->ext2, rf->next2, fi, 0, res->rebrk, &res->rebreaks);
+	/*
+	 * Each generation but the last as the next truncate found it,
+	 * after a marker at offset 0 (listed even without breaks).
+	 */
+	for (g = 0; g < rf->nr_gen; g++) {
+		if (res->rebreaks_gen < RALAB_MAX_BREAKS)
+			res->rebrk_gen[res->rebreaks_gen] =
+				(struct ralab_break){ fi, 0, g + 1 };
+		res->rebreaks_gen++;
+		extent_breaks(rf->gen[g].ext, rf->gen[g].n, fi, g + 1,
+			      res->rebrk_gen, &res->rebreaks_gen);
 	}
 }
 
@@ -1497,7 +1524,7 @@ static int run_job(struct rjob *j)
 			break;
 		case OP_TRUNCATE:
 			j->syscalls++;
-			err = truncate_file(r, fd, op->ino);
+			err = truncate_file(r, fd, op->ino, op->off);
 			break;
 		case OP_FALLOCATE:
 			j->syscalls++;

@@ -331,7 +331,7 @@ static int parse_breaks(struct parser *p, const char *val, uint64_t **out,
 
 /* Extent starts: ascending multiples of 4 KiB inside the file. */
 static int check_breaks(struct parser *p, const struct wl_file *f,
-			uint64_t size)
+			uint64_t size, const char *what)
 {
 	unsigned k;
 
@@ -339,12 +339,12 @@ static int check_breaks(struct parser *p, const struct wl_file *f,
 		uint64_t b = f->brk[k];
 
 		if (!b || b % 4096 || b >= size)
-			return perr(p, "extent_breaks: %llu is not a multiple of 4 KiB inside the file (0 to %llu)",
-				    (unsigned long long)b,
+			return perr(p, "%s: %llu is not a multiple of 4 KiB inside the file (0 to %llu)",
+				    what, (unsigned long long)b,
 				    (unsigned long long)size);
 		if (k && b <= f->brk[k - 1])
-			return perr(p, "extent_breaks: %llu does not come after %llu",
-				    (unsigned long long)b,
+			return perr(p, "%s: %llu does not come after %llu",
+				    what, (unsigned long long)b,
 				    (unsigned long long)f->brk[k - 1]);
 	}
 	return 0;
@@ -414,6 +414,18 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len),
 			    (unsigned long long)size);
+	if (op->kind == OP_TRUNCATE && op->off > size)
+		return perr(p, "truncate to %llu bytes: past the file's declared size (%llu bytes), which is as far as it has blocks",
+			    (unsigned long long)op->off,
+			    (unsigned long long)size);
+	/*
+	 * A sparse file's data sits on the disk as if its holes were not
+	 * there; cut short and grown back, where would it be?
+	 */
+	if (op->kind == OP_TRUNCATE && op->off &&
+	    wl->files[op->ino].nhole)
+		return perr(p, "truncate to %llu bytes of a file with holes is not modelled (only 'truncate 0')",
+			    (unsigned long long)op->off);
 	if (op->kind == OP_RAND_PREAD && op->len > size)
 		return perr(p, "rand-pread length %llu is larger than the file (%llu bytes)",
 			    (unsigned long long)op->len,
@@ -597,25 +609,18 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		return check_op_vs_config(p, wl, op);
 	}
 	if (!strcmp(name, "truncate")) {
-		if ((err = nargs(p, name, na, 1, 1, "truncate 0")) ||
+		if ((err = nargs(p, name, na, 1, 1, "truncate SIZE")) ||
 		    (err = need_fd(p, name, op)) ||
 		    (err = arg_size(p, "truncate size", tok[1], &v)))
 			return err;
-		/*
-		 * Truncating into data splits the large folio across the new
-		 * end (truncate_inode_partial_folio()) and zeroes the block
-		 * past it, reading it if need be: not modelled.
-		 */
-		if (v)
-			return perr(p, "truncate to %llu bytes is not modelled (only 'truncate 0', to an empty file)",
-				    (unsigned long long)v);
 		if (p->map_line[op->ino])
 			return perr(p, "truncate of a file mapped at line %u: pages past its new end would raise SIGBUS, which is not modelled",
 				    p->map_line[op->ino]);
 		if (!p->trunc_line[op->ino])
 			p->trunc_line[op->ino] = p->line;
 		op->kind = OP_TRUNCATE;
-		return 0;
+		op->off = v;
+		return check_op_vs_config(p, wl, op);
 	}
 	if (!strcmp(name, "fd")) {
 		if ((err = nargs(p, name, na, 1, 1, "fd N")))
@@ -690,7 +695,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			if (err)
 				return err;
 		}
-		if ((err = check_breaks(p, &wl->files[ino], v)) ||
+		if ((err = check_breaks(p, &wl->files[ino], v, "extent_breaks")) ||
 		    (err = check_holes(p, &wl->files[ino], v)))
 			return err;
 		return new_fd(p, wl, (unsigned)ino, op);
@@ -1230,10 +1235,17 @@ static int check_config(struct parser *p, struct ralab_workload *wl)
 			    c->extent_kb, (unsigned long long)c->file_size);
 	}
 	p->line = wl->hdr_line[HDR_BREAKS];
-	if ((err = check_breaks(p, &wl->files[0], c->file_size)))
+	if ((err = check_breaks(p, &wl->files[0], c->file_size,
+				"extent_breaks")))
 		return err;
 	p->line = wl->hdr_line[HDR_HOLES];
 	if ((err = check_holes(p, &wl->files[0], c->file_size)))
+		return err;
+	p->line = wl->hdr_line[HDR_REBREAKS];
+	if ((err = check_breaks(p, &(struct wl_file){
+					   .brk = wl->files[0].rebrk,
+					   .nbrk = wl->files[0].nrebrk },
+				c->file_size, "rebreaks")))
 		return err;
 	/* One fallocate(2) makes such a file: no layout of its own. */
 	for (i = 0; i < wl->nr_files; i++) {
@@ -1334,6 +1346,24 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		wl->files[0].brk = brk;
 		wl->files[0].nbrk = n;
 		wl->hdr_line[HDR_BREAKS] = p->line;
+		return 0;
+	}
+	if (!strcmp(key, "rebreaks")) {
+		/*
+		 * Where the file is apart once truncated and written anew
+		 * (what 'ralab check' takes from a recording): from its first
+		 * truncate on, these instead of extent_breaks.
+		 */
+		uint64_t *brk;
+		unsigned n;
+
+		if ((err = parse_breaks(p, val, &brk, &n)))
+			return err;
+		free(wl->files[0].rebrk);
+		wl->files[0].rebrk = brk;
+		wl->files[0].nrebrk = n;
+		wl->files[0].rebrk_given = true;
+		wl->hdr_line[HDR_REBREAKS] = p->line;
 		return 0;
 	}
 	if (!strcmp(key, "holes")) {
@@ -1629,7 +1659,7 @@ unsigned ralab_workload_breaks(const struct ralab_workload *wl, unsigned file,
  */
 static int set_breaks(struct ralab_workload *wl, unsigned file,
 		      const uint64_t *ofs, unsigned n, struct ralab_diag *diag,
-		      bool rewrite)
+		      bool rewrite, unsigned gen)
 {
 	struct parser p = { .name = wl->name, .diag = diag };
 	struct wl_file f, *w;
@@ -1646,13 +1676,28 @@ static int set_breaks(struct ralab_workload *wl, unsigned file,
 		memcpy(brk, ofs, (size_t)n * sizeof(*brk));
 	}
 	f = (struct wl_file){ .brk = brk, .nbrk = n };
-	err = check_breaks(&p, &f, wl->files[file].size);
+	err = check_breaks(&p, &f, wl->files[file].size, "extent_breaks");
 	if (err) {
 		free(brk);
 		return err;
 	}
 	w = &wl->files[file];
-	if (rewrite) {
+	if (gen) {
+		if (gen > w->nregen) {
+			struct wl_gen *g = realloc(w->regen, gen * sizeof(*g));
+
+			if (!g) {
+				free(brk);
+				return -ENOMEM;
+			}
+			memset(g + w->nregen, 0,
+			       (gen - w->nregen) * sizeof(*g));
+			w->regen = g;
+			w->nregen = gen;
+		}
+		free(w->regen[gen - 1].brk);
+		w->regen[gen - 1] = (struct wl_gen){ brk, n, true };
+	} else if (rewrite) {
 		free(w->rebrk);
 		w->rebrk = brk;
 		w->nrebrk = n;
@@ -1669,14 +1714,27 @@ int ralab_workload_set_breaks(struct ralab_workload *wl, unsigned file,
 			      const uint64_t *ofs, unsigned n,
 			      struct ralab_diag *diag)
 {
-	return set_breaks(wl, file, ofs, n, diag, false);
+	return set_breaks(wl, file, ofs, n, diag, false, 0);
 }
 
 int ralab_workload_set_rebreaks(struct ralab_workload *wl, unsigned file,
 				const uint64_t *ofs, unsigned n,
 				struct ralab_diag *diag)
 {
-	return set_breaks(wl, file, ofs, n, diag, true);
+	return set_breaks(wl, file, ofs, n, diag, true, 0);
+}
+
+int ralab_workload_set_rebreaks_gen(struct ralab_workload *wl, unsigned file,
+				    unsigned gen, const uint64_t *ofs,
+				    unsigned n, struct ralab_diag *diag)
+{
+	if (!gen || gen > 1u << 20) {
+		struct parser p = { .name = wl->name, .diag = diag };
+
+		return perr(&p, "rebreaks of generation %u: generations count from 1",
+			    gen);
+	}
+	return set_breaks(wl, file, ofs, n, diag, true, gen);
 }
 
 int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len)
@@ -1857,6 +1915,9 @@ void ralab_workload_free(struct ralab_workload *wl)
 	for (i = 0; i < MAX_FILES; i++) {
 		free(wl->files[i].brk);
 		free(wl->files[i].rebrk);
+		while (wl->files[i].nregen)
+			free(wl->files[i].regen[--wl->files[i].nregen].brk);
+		free(wl->files[i].regen);
 		free(wl->files[i].hole);
 	}
 	free(wl);

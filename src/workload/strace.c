@@ -119,7 +119,6 @@ struct st {
 	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
-	unsigned nr_trunc_size;   /* ftruncate() to sizes but 0 (not replayed) */
 	unsigned nr_falloc_mode;  /* fallocate() punching, zeroing (not replayed) */
 };
 
@@ -880,7 +879,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		    (strstr(argv[pi + 1], "O_WRONLY") ||
 		     strstr(argv[pi + 1], "O_RDWR"))) {
 			note_time(s, pid);
-			tb_truncate(s->tb, tab, (long)ret);
+			tb_truncate(s->tb, tab, (long)ret, 0);
 		}
 		return err;
 	}
@@ -992,12 +991,8 @@ static int handle_call(struct st *s, long pid, char *call)
 	} else if (!strcmp(call, "ftruncate")) {
 		if (ret)
 			return 0;
-		if (argc >= 2 && num(argv[1], &a2) && a2 == 0) {
-			tb_truncate(s->tb, tab, (long)fd);
-		} else if (!s->nr_trunc_size++) {
-			tb_note(s->tb, "ftruncate() to a size other than 0 at line %u is not replayed",
-				s->line);
-		}
+		if (argc >= 2 && num(argv[1], &a2) && a2 >= 0)
+			tb_truncate(s->tb, tab, (long)fd, (uint64_t)a2);
 	} else if (!strcmp(call, "write") || !strcmp(call, "writev") ||
 		   !strcmp(call, "pwrite64") || !strcmp(call, "pwritev") ||
 		   !strcmp(call, "pwritev2")) {

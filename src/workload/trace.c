@@ -30,6 +30,7 @@ struct tb_file {
 	unsigned used; /* 1: opened; 2: declared in the output */
 	bool mapped;   /* mmap'ed somewhere in the log */
 	bool sized;    /* truncated: its size is known from there (cur) */
+	uint64_t first_trunc; /* the size of its first truncate (if sized) */
 	uint64_t cur;
 	bool has_lay;
 	struct tb_layout lay; /* when has_lay */
@@ -412,7 +413,7 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 	desc_op(t, d, TB_WRITE, off, len);
 }
 
-void tb_truncate(struct tb *t, long k1, long k2)
+void tb_truncate(struct tb *t, long k1, long k2, uint64_t size)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
@@ -420,9 +421,14 @@ void tb_truncate(struct tb *t, long k1, long k2)
 	if (d < 0)
 		return;
 	f = &t->files[t->descs[d].file];
+	if (!f->sized)
+		f->first_trunc = size;
 	f->sized = true;
-	f->cur = 0;
-	desc_op(t, d, TB_TRUNCATE, 0, 0);
+	f->cur = size;
+	/* The file has blocks up to there (the .ops declared size). */
+	if (size > f->max_end)
+		f->max_end = size;
+	desc_op(t, d, TB_TRUNCATE, size, 0);
 }
 
 void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
@@ -693,17 +699,43 @@ static unsigned long long tb_size(const struct tb_file *f)
  * @f's extent starts inside its declared size, "A,B,...", and its holes,
  * "A+N,...", each list after its @lead (nothing if empty).
  */
+/*
+ * Where a file's layout, as the log's end found it, held before: below
+ * its first truncate to a size other than 0 (what lies past that was
+ * written after; 'ralab record' sees the extents a run ends with).
+ */
+static uint64_t layout_before(const struct tb_file *f)
+{
+	if (!f->sized || !f->first_trunc)
+		return UINT64_MAX;
+	return (f->first_trunc + 4095) / 4096 * 4096;
+}
+
+/* Does @f's layout break where it was written after a truncate? */
+static bool layout_brk_after(const struct tb_file *f)
+{
+	uint64_t before = layout_before(f), size = tb_size(f);
+	unsigned k;
+
+	for (k = 0; f->has_lay && k < f->lay.nbrk; k++)
+		if (f->lay.brk[k] >= before && f->lay.brk[k] < size)
+			return true;
+	return false;
+}
+
 static void emit_layout(struct buf *b, const struct tb_file *f,
 			const char *brk_lead, const char *hole_lead,
 			const char *end)
 {
 	uint64_t size = tb_size(f), top = size + (4096 - size % 4096) % 4096;
+	uint64_t before = layout_before(f);
 	unsigned k;
 	bool first = true;
 
 	if (!f->has_lay)
 		return;
-	for (k = 0; k < f->lay.nbrk && f->lay.brk[k] < size; k++) {
+	for (k = 0; k < f->lay.nbrk && f->lay.brk[k] < size &&
+		    f->lay.brk[k] < before; k++) {
 		out(b, "%s%llu", first ? brk_lead : ",",
 		    (unsigned long long)f->lay.brk[k]);
 		first = false;
@@ -711,6 +743,9 @@ static void emit_layout(struct buf *b, const struct tb_file *f,
 	if (!first)
 		out(b, "%s", end);
 	first = true;
+	/* Holes past a truncate are the model's own making. */
+	if (before < top)
+		top = before;
 	for (k = 0; k < f->lay.nhole && f->lay.hole[2 * k + 1] <= top; k++) {
 		out(b, "%s%llu+%llu", first ? hole_lead : ",",
 		    (unsigned long long)f->lay.hole[2 * k],
@@ -754,6 +789,15 @@ struct emit {
 #define NOTED_OVERLAP 4u
 #define NOTED_WRITE_EOF 8u
 #define NOTED_TRUNC_MAP 16u
+#define NOTED_TRUNC_HOLES 32u
+#define NOTED_REBREAKS 64u
+
+static void note_once(struct emit *e, unsigned what, const char *text)
+{
+	if (!(e->noted & what))
+		out(&e->b, "# %s\n", text);
+	e->noted |= what;
+}
 
 /* A descriptor is opened: the file is declared or opened again. */
 static void emit_open(struct emit *e, const struct tb_op *op)
@@ -768,6 +812,8 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 		out(&e->b, "file %s %llu", f->name, tb_size(f));
 		emit_layout(&e->b, f, " breaks ", " holes ", "");
 		out(&e->b, "\n");
+		if (layout_brk_after(f))
+			note_once(e, NOTED_REBREAKS, "the extent breaks past a truncate of a file other than the main one are left out (only the main file takes '# rebreaks:')");
 		f->used = 3;
 	} else {
 		out(&e->b, "open %s\n", f->name);
@@ -782,13 +828,6 @@ static void select_fd(struct emit *e, unsigned desc)
 		e->cur = e->map[desc];
 		out(&e->b, "fd %u\n", e->cur);
 	}
-}
-
-static void note_once(struct emit *e, unsigned what, const char *text)
-{
-	if (!(e->noted & what))
-		out(&e->b, "# %s\n", text);
-	e->noted |= what;
 }
 
 /*
@@ -975,13 +1014,20 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 			    op->advice ? " keep" : "");
 		break;
 	}
-	case TB_TRUNCATE:
+	case TB_TRUNCATE: {
+		const struct tb_file *f = &e->t->files[e->t->descs[op->desc].file];
+
 		/* Pages past a truncated end would raise SIGBUS. */
-		if (e->t->files[e->t->descs[op->desc].file].mapped)
+		if (f->mapped)
 			note_once(e, NOTED_TRUNC_MAP, "a truncate of a file the log also maps is not replayed");
+		else if (op->off && f->has_lay && f->lay.nhole &&
+			 f->lay.hole[0] < layout_before(f))
+			note_once(e, NOTED_TRUNC_HOLES, "a truncate to a size other than 0 of a file with holes is not replayed");
 		else
-			out(&e->b, "truncate 0\n");
+			out(&e->b, "truncate %llu\n",
+			    (unsigned long long)op->off);
 		break;
+	}
 	case TB_FADVISE:
 		out(&e->b, "fadvise %llu %llu %s\n",
 		    (unsigned long long)op->off, (unsigned long long)op->len,
@@ -1032,6 +1078,16 @@ static void emit_setup(struct emit *e)
 		}
 	}
 	emit_layout(&e->b, m, "# extent_breaks: ", "# holes: ", "\n");
+	if (layout_brk_after(m)) {
+		/* All of them hold from the truncate on. */
+		uint64_t size = tb_size(m);
+
+		out(&e->b, "# rebreaks: ");
+		for (i = 0; i < m->lay.nbrk && m->lay.brk[i] < size; i++)
+			out(&e->b, "%s%llu", i ? "," : "",
+			    (unsigned long long)m->lay.brk[i]);
+		out(&e->b, "\n");
+	}
 	for (i = 0; i < e->t->nr_files; i++) {
 		const struct tb_file *f = &e->t->files[i];
 

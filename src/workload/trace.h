@@ -85,7 +85,7 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
 void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		  bool keep);
 /* ftruncate(2) to 0 (or an open with O_TRUNC) of a replayed file. */
-void tb_truncate(struct tb *t, long k1, long k2);
+void tb_truncate(struct tb *t, long k1, long k2, uint64_t size);
 /*
  * The file's size now, known after a truncate (then true, *@size set):
  * where an O_APPEND write goes.

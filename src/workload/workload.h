@@ -237,6 +237,13 @@ struct wl_file {
 	uint64_t *rebrk;
 	unsigned nrebrk;
 	bool rebrk_given;
+	/* The same for generation g + 1 alone (set: given; owned). */
+	struct wl_gen {
+		uint64_t *brk;
+		unsigned n;
+		bool set;
+	} *regen;
+	unsigned nregen;
 	/*
 	 * Holes (or unwritten extents): [hole[2j], hole[2j + 1]) in bytes,
 	 * ascending; read as zeroes without I/O (holes; owned).
@@ -279,7 +286,7 @@ struct wl_job {
 };
 
 /* Header keys, with the line that set each (0 = default). */
-enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_UNWRITTEN, HDR_NR };
+enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_UNWRITTEN, HDR_REBREAKS, HDR_NR };
 
 struct ralab_workload {
 	char *name;

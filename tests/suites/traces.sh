@@ -476,6 +476,29 @@ else
 	skip "record: O_DIRECT reads are not replayed" "strace missing, or this filesystem refuses O_DIRECT"
 fi
 
+# ftruncate(2) to a size other than 0 is replayed; the layout 'ralab
+# record' noted is the one the file ended with: breaks below the first
+# such truncate are the file's own, all of them hold after it (rebreaks),
+# and holes past it (the truncate made them) are left out.
+printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
+	'100 1.000002 pread64(3, ""..., 1048576, 0) = 1048576 <0.000100>' \
+	'100 1.000003 ftruncate(3, 300000) = 0 <0.000010>' \
+	'100 1.000004 pwrite64(3, ""..., 4096, 700000) = 4096 <0.000010>' \
+	'100 1.000005 ftruncate(3, 1000000) = 0 <0.000010>' \
+	'100 1.000006 pread64(3, ""..., 1000000, 0) = 1000000 <0.000100>' \
+	'100 1.000007 close(3) = 0 <0.000010>' \
+	'# ralab file "/d/t" size=1000000 fs=xfs breaks=131072,303104 holes=303104+393216,708608+294912' > "$T/truncn.strace"
+"$RALAB" sim --dump-ops "$T/truncn.strace" > "$T/truncn.ops" 2> "$T/err"
+if grep -qx 'truncate 300000' "$T/truncn.ops" && grep -qx 'truncate 1000000' "$T/truncn.ops" &&
+   grep -qx '# extent_breaks: 131072' "$T/truncn.ops" &&
+   grep -qx '# rebreaks: 131072,303104' "$T/truncn.ops" &&
+   ! grep -q '^# holes' "$T/truncn.ops" &&
+   "$RALAB" sim "$T/truncn.strace" > /dev/null 2>&1; then
+	ok "strace: ftruncate to a size other than 0, its layout split"
+else
+	bad "strace: ftruncate to a size other than 0, its layout split" "$(grep -E '^(#|truncate)' "$T/truncn.ops" | head -12) $(cat "$T/err")"
+fi
+
 # Real programs on files in extents, recorded on 6.18.44 with
 # tests/tools/record-app.sh (tests/traces/app/README): the log 'ralab
 # record' made, with the layout it noted, replays as the kernel read the

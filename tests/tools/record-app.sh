@@ -25,7 +25,10 @@
 #                      database), under its name, written in one pass
 #   --rewritten        the program truncates the file before it reads it
 #                      and writes it anew: its reads are mapped to the
-#                      extents the file ends with (taken after the run)
+#                      extents the file ends with (taken after the run),
+#                      and to those it had before where not (reads of a
+#                      file truncated to a size other than 0 and grown
+#                      back; OUT/extents.before)
 #   --remount          unmount and mount the filesystem before the run
 #                      (the inode's cached block map starts cold, as
 #                      under 'ralab kernel')
@@ -199,15 +202,22 @@ rm -f "$out/app.strace"
 echo 1 > "$inst/tracing_on"
 "$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
 echo 0 > "$inst/tracing_on"
+mapping=$out/extents
 if [ -n "$rewritten" ]; then
+	# Reads go to the extents the file ends with; those of the file
+	# before, where the program read them before truncating it to a
+	# size other than 0 and the blocks were not reused, to those.
+	mv "$out/extents" "$out/extents.before"
 	sync "$f"
 	xfs_io -c "fiemap" "$f" | awk 'NR > 1 && $3 != "hole" {
 		split($2, l, "\\.\\."); split($3, d, "\\.\\.")
 		sub(/^\[/, "", l[1]); print d[1], d[2], l[1] }' > "$out/extents"
 	got=$(wc -l < "$out/extents")
+	cat "$out/extents" "$out/extents.before" > "$w/extents.all"
+	mapping=$w/extents.all
 fi
 lost=$(awk '/overrun:/ { s += $2 } END { print s + 0 }' "$inst"/per_cpu/cpu*/stats)
 [ "$lost" = 0 ] || { echo "record-app.sh: the trace lost $lost events" >&2; exit 1; }
-awk -v dev="$dev" -v ext="$out/extents" -f "$here/trace-events.awk" \
+awk -v dev="$dev" -v ext="$mapping" -f "$here/trace-events.awk" \
 	"$inst/trace" > "$out/kernel.events"
 echo "record-app.sh: $(wc -l < "$out/kernel.events") events, $got extents; $out"

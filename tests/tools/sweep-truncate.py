@@ -7,7 +7,8 @@
 # 3 MiB, with reads, preads, seeks, fsync, DONTNEED after fsync,
 # readahead(2), a second truncate now and then, and a close and reopen
 # (which starts writeback of a file truncated and rewritten), from seed 3
-# on fallocate (mode 0 and FALLOC_FL_KEEP_SIZE); XFS
+# on fallocate (mode 0 and FALLOC_FL_KEEP_SIZE), from seed 5 on truncates
+# to any size, the first one of the file's own data too; XFS
 # (delayed allocation with speculative preallocation past EOF) or ext4,
 # files of 1 to 64 MiB.  Each case was recorded twice ('ralab check
 # --strict CASE.ops', 'ralab kernel --trace CASE.ops | gzip >
@@ -23,7 +24,13 @@ for i in range(n):
     ops = []
     if R.random() < 0.5:
         ops.append('read %d %d' % (size_of(1 << 20), R.choice([1, 3, 10])))
-    ops.append('truncate 0')
+    if seed >= 5 and R.random() < 0.6:
+        # Seeds from 5 on: to any size (the file's own data kept below).
+        ops.append('truncate %d' % R.choice([R.randrange(1, size + 1), R.randrange(1, size // 4096 + 1) * 4096]))
+        if R.random() < 0.5:
+            ops.append('read %d %d' % (size_of(1 << 20), R.choice([1, 3, 10])))
+    else:
+        ops.append('truncate 0')
     if seed >= 3 and R.random() < 0.5:
         # Space reserved up front, as RocksDB does for a new file.
         ops.append('fallocate 0 %d%s' % (R.randrange(1, size // 4096 + 1) * 4096, R.choice(['', ' keep'])))
@@ -62,6 +69,8 @@ for i in range(n):
             ops.append('open')
             if R.random() < 0.5:
                 ops.append('fadvise 0 0 dontneed')
+        elif seed >= 5 and R.random() < 0.7:
+            ops.append('truncate %d' % R.choice([R.randrange(1, size + 1), R.randrange(0, size // 4096 + 1) * 4096, size]))
         else:
             ops.append('truncate 0')
     ops.append('fsync')
