@@ -421,6 +421,25 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 		name);
 }
 
+/* Does the recording's rebreaks_at= list a break of @file? */
+static bool has_rebreaks(const char *ktext, unsigned file)
+{
+	const char *p = strstr(ktext, "\nrebreaks_at=");
+	unsigned long long o;
+	unsigned f;
+	int used;
+
+	if (!p)
+		return false;
+	p += strlen("\nrebreaks_at=");
+	while (sscanf(p, "%u:%llu%n", &f, &o, &used) == 2) {
+		if (f == file)
+			return true;
+		p += used;
+	}
+	return false;
+}
+
 /*
  * A recording's rebreaks_gen_at= (each generation but the last of a file
  * truncated more than once) given to the model.  Return: 0, or 2.
@@ -428,14 +447,19 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 static int model_gen_rebreaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nrebreaks_gen_at=");
+	unsigned nf = ralab_workload_nr_files(wl);
 	uint64_t ofs[RALAB_MAX_BREAKS];
 	unsigned long long o;
 	unsigned file, gen, cf = 0, cg = 0, n = 0;
 	struct ralab_diag d = { 0 };
-	int used;
+	bool *had;
+	int used, err = 0;
 
 	if (!p)
 		return 0;
+	had = calloc(nf ? nf : 1, sizeof(*had));
+	if (!had)
+		return 2;
 	p += strlen("\nrebreaks_gen_at=");
 	for (;;) {
 		bool more = sscanf(p, "%u:%u:%llu%n", &file, &gen, &o,
@@ -445,23 +469,37 @@ static int model_gen_rebreaks(struct ralab_workload *wl, const char *ktext)
 		if (cg && (!more || !o)) {
 			if (ralab_workload_set_rebreaks_gen(wl, cf, cg, ofs, n,
 							    &d)) {
-				fprintf(stderr, "ralab check: %s\n", d.msg);
-				return 2;
+				err = 2;
+				break;
 			}
 			cg = 0;
 		}
 		if (!more)
-			return 0;
+			break;
 		p += used;
 		if (!o) {
 			cf = file;
 			cg = gen;
 			n = 0;
+			if (file < nf)
+				had[file] = true;
 		} else if (cg && file == cf && gen == cg &&
 			   n < RALAB_MAX_BREAKS) {
 			ofs[n++] = o;
 		}
 	}
+	/*
+	 * A file with generations and none of rebreaks_at= ended
+	 * contiguous: its last generation has no breaks (not "unknown").
+	 */
+	for (file = 0; !err && file < nf; file++)
+		if (had[file] && !has_rebreaks(ktext, file) &&
+		    ralab_workload_set_rebreaks(wl, file, NULL, 0, &d))
+			err = 2;
+	free(had);
+	if (err)
+		fprintf(stderr, "ralab check: %s\n", d.msg);
+	return err;
 }
 
 /*
