@@ -483,10 +483,15 @@ static uint64_t xfs_map(struct sim_inode *in, uint64_t pos, uint64_t wend)
 		if (prev && prev->end == b) {
 			uint64_t len = prev->end - prev->start;
 
-			/* Allocated extents before it, disk-contiguous. */
+			/*
+			 * Allocated extents before it, disk-contiguous: not
+			 * across a recorded break (a file truncated to a size
+			 * other than 0 and grown lies apart there).
+			 */
 			while (prev->state != XR_DELALLOC && prev > in->xr &&
 			       prev[-1].state != XR_DELALLOC &&
-			       prev[-1].end == prev->start) {
+			       prev[-1].end == prev->start &&
+			       !xr_break_at(in, prev->start)) {
 				prev--;
 				len += prev->end - prev->start;
 			}
@@ -1200,6 +1205,13 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		     (nsize > in->disk_size && isize != in->disk_size)))
 			wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
 						     (nsize + bs - 1) / bs));
+		/*
+		 * truncate_setsize() cuts the page cache at the new size even
+		 * as it grows: a folio kept whole past the old EOF is split
+		 * there, if clean now (XFS only: ext4 sets i_size itself).
+		 */
+		if (s->cfg.fs == RALAB_FS_XFS)
+			truncate_pagecache_from(s, in, nsize);
 		/*
 		 * ext4_alloc_file_blocks() zeroes the partial blocks at both
 		 * ends of what the new size adds: at the new end that block is
