@@ -1210,8 +1210,11 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		 * as it grows: a folio kept whole past the old EOF is split
 		 * there, if clean now (XFS only: ext4 sets i_size itself).
 		 */
-		if (s->cfg.fs == RALAB_FS_XFS)
+		if (s->cfg.fs == RALAB_FS_XFS) {
 			truncate_pagecache_from(s, in, nsize);
+			/* The size it logs is the on-disk size from now on. */
+			in->disk_size = nsize;
+		}
 		/*
 		 * ext4_alloc_file_blocks() zeroes the partial blocks at both
 		 * ends of what the new size adds: at the new end that block is
