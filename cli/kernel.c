@@ -546,6 +546,49 @@ static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
  * own layout of that file, and its rebreaks_at= too.  Return: 0, or 2 if
  * it cannot be.
  */
+/*
+ * The case's extent_kb as each file's breaks, listed (a file with breaks
+ * of its own keeps those), and extent_kb 0: so that the breaks the
+ * filesystem made by itself can join them.  Return: 0, or 2.
+ */
+static int explicit_extents(struct ralab_workload *wl)
+{
+	uint64_t e = (uint64_t)ralab_workload_config(wl)->extent_kb * 1024;
+	unsigned nf = ralab_workload_nr_files(wl), f;
+	struct ralab_diag d = { 0 };
+
+	for (f = 0; f < nf; f++) {
+		uint64_t size = ralab_workload_file_size(wl, f), *ofs, k, n;
+		int err;
+
+		if (ralab_workload_breaks(wl, f, NULL, 0) || size <= e)
+			continue;
+		n = (size - 1) / e;
+		if (n > (1u << 22)) {
+			fprintf(stderr, "ralab check: the recording has breaks the case's extent_kb does not, and %llu extents of %llu KiB are too many to list with them\n",
+				(unsigned long long)n,
+				(unsigned long long)(e / 1024));
+			return 2;
+		}
+		ofs = malloc(n * sizeof(*ofs));
+		if (!ofs)
+			return 1;
+		for (k = 0; k < n; k++)
+			ofs[k] = (k + 1) * e;
+		err = ralab_workload_set_breaks(wl, f, ofs, (unsigned)n, &d);
+		free(ofs);
+		if (err) {
+			fprintf(stderr, "ralab check: %s\n", d.msg);
+			return 2;
+		}
+	}
+	if (ralab_workload_set(wl, "extent_kb", "0", &d)) {
+		fprintf(stderr, "ralab check: %s\n", d.msg);
+		return 2;
+	}
+	return 0;
+}
+
 static int model_breaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nbreaks_at=");
@@ -555,10 +598,8 @@ static int model_breaks(struct ralab_workload *wl, const char *ktext)
 
 	if (rerr || !p)
 		return rerr;
-	if (c->extent_kb) {
-		fprintf(stderr, "ralab check: the recording has breaks the case's extent_kb does not; the model cannot take both\n");
-		return 2;
-	}
+	if (c->extent_kb && (rerr = explicit_extents(wl)))
+		return rerr;
 	for (f = 0; f < nf; f++) {
 		unsigned n = ralab_workload_breaks(wl, f, NULL, 0), file, k;
 		uint64_t *ofs = malloc((n + RALAB_MAX_BREAKS) * sizeof(*ofs));

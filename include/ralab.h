@@ -208,6 +208,10 @@ unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl);
 /* The number of files the workload reads (the case's own and the others). */
 unsigned ralab_workload_nr_files(const struct ralab_workload *wl);
 
+/* The declared size of file @file in bytes (0: no such file). */
+uint64_t ralab_workload_file_size(const struct ralab_workload *wl,
+				  unsigned file);
+
 /*
  * The workload as .ops text, borrowed: the file itself for .ops input,
  * the generated equivalent for fio job files, strace logs and iologs.

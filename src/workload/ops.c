@@ -1943,6 +1943,14 @@ unsigned ralab_workload_nr_files(const struct ralab_workload *wl)
 	return wl->nr_files;
 }
 
+uint64_t ralab_workload_file_size(const struct ralab_workload *wl,
+				  unsigned file)
+{
+	if (file >= wl->nr_files)
+		return 0;
+	return file ? wl->files[file].size : wl->cfg.file_size;
+}
+
 const char *ralab_workload_ops_text(const struct ralab_workload *wl)
 {
 	return wl->text;
