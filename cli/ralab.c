@@ -430,6 +430,27 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		print_time(out, ralab_workload_config(wl), st);
 }
 
+/*
+ * A kernel run's breaks, as a JSON member after another (none: nothing):
+ * , "KEY": [{"file": F, ["gen": G, ]"ofs": O}, ...]
+ */
+static void json_breaks(FILE *out, const char *key, unsigned n,
+			const struct ralab_break *b, bool gen)
+{
+	unsigned i;
+
+	if (!n)
+		return;
+	fprintf(out, ", \"%s\": [", key);
+	for (i = 0; i < n && i < RALAB_MAX_BREAKS; i++) {
+		fprintf(out, "%s{\"file\": %u, ", i ? ", " : "", b[i].file);
+		if (gen)
+			fprintf(out, "\"gen\": %u, ", b[i].gen);
+		fprintf(out, "\"ofs\": %llu}", (unsigned long long)b[i].ofs);
+	}
+	fprintf(out, "]");
+}
+
 /* As print_hist(), as a JSON member: "KEY": {"B": N, ...},\n */
 static void json_hist(FILE *out, const char *key, const uint64_t *h,
 		      unsigned n, unsigned long long base)
@@ -538,25 +559,10 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 				b ? ", " : "", kres->brk[b].file,
 				(unsigned long long)kres->brk[b].ofs);
 		fprintf(out, "]");
-		if (kres->rebreaks) {
-			fprintf(out, ", \"rebreaks_at\": [");
-			for (unsigned b = 0; b < kres->rebreaks &&
-					     b < RALAB_MAX_BREAKS; b++)
-				fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",
-					b ? ", " : "", kres->rebrk[b].file,
-					(unsigned long long)kres->rebrk[b].ofs);
-			fprintf(out, "]");
-		}
-		if (kres->rebreaks_gen) {
-			fprintf(out, ", \"rebreaks_gen_at\": [");
-			for (unsigned b = 0; b < kres->rebreaks_gen &&
-					     b < RALAB_MAX_BREAKS; b++)
-				fprintf(out, "%s{\"file\": %u, \"gen\": %u, \"ofs\": %llu}",
-					b ? ", " : "", kres->rebrk_gen[b].file,
-					kres->rebrk_gen[b].gen,
-					(unsigned long long)kres->rebrk_gen[b].ofs);
-			fprintf(out, "]");
-		}
+		json_breaks(out, "rebreaks_at", kres->rebreaks, kres->rebrk,
+			    false);
+		json_breaks(out, "rebreaks_gen_at", kres->rebreaks_gen,
+			    kres->rebrk_gen, true);
 		fprintf(out, "},\n");
 		fprintf(out, "  \"jobs\": [");
 	} else {

@@ -957,19 +957,28 @@ static void layout_rebreaks(struct sim *s, struct sim_inode *in)
 	in->lay.every = 0;
 }
 
-static void truncate_to_zero(struct sim *s, struct sim_inode *in)
+/*
+ * Every folio from page @start on goes, dirty or not; folio_lock() in
+ * truncate_inode_pages_range() waits for reads in flight.
+ */
+static void drop_folios_from(struct sim *s, struct sim_inode *in,
+			     pgoff_t start)
 {
-	struct folio *f = xa_find_after(&in->pc.i_pages, 0);
+	struct folio *f = xa_find_after(&in->pc.i_pages, start);
 
 	while (f) {
 		pgoff_t next = f->index + folio_nr_pages(f);
 
-		/* truncate_inode_pages(): folio_lock() waits for reads. */
 		if (!folio_ready(s, f))
 			sim_wait(s, f->done_ns, false);
 		sim_remove_folio(in, f);
 		f = xa_find_after(&in->pc.i_pages, next);
 	}
+}
+
+static void truncate_to_zero(struct sim *s, struct sim_inode *in)
+{
+	drop_folios_from(s, in, 0);
 	in->dirty_lo = in->dirty_hi = 0;
 	/* A file already empty is left alone (xfs_setattr_size()). */
 	if (in->mapping.i_size)
@@ -1055,15 +1064,7 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 		else if (f->order)
 			split_folio_at(s, in, f, p0);
 	}
-	f = xa_find_after(&in->pc.i_pages, start);
-	while (f) {
-		pgoff_t next = f->index + folio_nr_pages(f);
-
-		if (!folio_ready(s, f))
-			sim_wait(s, f->done_ns, false);
-		sim_remove_folio(in, f);
-		f = xa_find_after(&in->pc.i_pages, next);
-	}
+	drop_folios_from(s, in, start);
 }
 
 /*
