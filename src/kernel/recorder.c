@@ -1392,9 +1392,10 @@ static int truncate_file(struct rec *r, int fd, unsigned ino, uint64_t size)
 }
 
 /*
- * Where file @fi's rewrite (@rf->ext2) is not disk-contiguous: the model
- * takes data after a hole to be as far on the disk as in the file (the
- * allocators aim there), so a break is where they are not.
+ * Where extents @ext of file @fi (a rewrite's) are not disk-contiguous,
+ * appended to @out as generation @gen: the model takes data after a hole
+ * to be as far on the disk as in the file (the allocators aim there), so
+ * a break is where they are not.
  */
 static void extent_breaks(const struct kx_extent *ext, unsigned n,
 			  unsigned fi, unsigned gen, struct ralab_break *out,
@@ -1421,6 +1422,7 @@ static void extent_breaks(const struct kx_extent *ext, unsigned n,
 	}
 }
 
+/* File @fi's rewrite as the run left it (ext2), and each generation's. */
 static void rewrite_breaks(struct rec *r, const struct rfile *rf,
 			   unsigned fi)
 {
