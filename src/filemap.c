@@ -310,13 +310,14 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
  */
 static unsigned xr_break_from(const struct sim_inode *in, uint64_t b)
 {
+	const struct sim_regen *r = inode_rebreaks(in);
 	uint64_t sec = b * (RALAB_PAGE_SIZE / 512);
-	unsigned lo = 0, hi = in->rebrk_set ? in->nrebrk : 0;
+	unsigned lo = 0, hi = r->n;
 
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;
 
-		if (in->rebrk[mid] < sec)
+		if (r->brk[mid] < sec)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -326,10 +327,10 @@ static unsigned xr_break_from(const struct sim_inode *in, uint64_t b)
 
 static bool xr_break_at(const struct sim_inode *in, uint64_t b)
 {
+	const struct sim_regen *r = inode_rebreaks(in);
 	unsigned k = xr_break_from(in, b);
 
-	return in->rebrk_set && k < in->nrebrk &&
-	       in->rebrk[k] == b * (RALAB_PAGE_SIZE / 512);
+	return k < r->n && r->brk[k] == b * (RALAB_PAGE_SIZE / 512);
 }
 
 /*
@@ -364,7 +365,7 @@ static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
 		k++;
 	}
 	for (i = 0; i < bn; i++) {
-		uint64_t at = in->rebrk[bk + i] / spb;
+		uint64_t at = inode_rebreaks(in)->brk[bk + i] / spb;
 
 		if (at <= a)
 			continue;
@@ -941,19 +942,20 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
  */
 static void layout_rebreaks(struct sim *s, struct sim_inode *in)
 {
+	const struct sim_regen *r = inode_rebreaks(in);
 	uint64_t *b = NULL;
 
-	if (!in->rebrk_set)
+	if (!r->set)
 		return;
-	if (in->nrebrk && !(b = malloc(in->nrebrk * sizeof(*b)))) {
+	if (r->n && !(b = malloc(r->n * sizeof(*b)))) {
 		s->host_err = -ENOMEM;
 		return;
 	}
 	if (b)
-		memcpy(b, in->rebrk, in->nrebrk * sizeof(*b));
+		memcpy(b, r->brk, r->n * sizeof(*b));
 	free((void *)in->lay.brk);
 	in->lay.brk = b;
-	in->lay.n = in->nrebrk;
+	in->lay.n = r->n;
 	in->lay.every = 0;
 }
 
@@ -1006,38 +1008,38 @@ static void split_folio_at(struct sim *s, struct sim_inode *in,
 			   struct folio *f, pgoff_t p)
 {
 	struct folio old = *f, *n;
-	pgoff_t base = f->index;
-	unsigned j;
-	int err = 0;
+	pgoff_t base = f->index, at = p;
+	unsigned j = old.order;
+	int err;
 
 	if (in->last_hit == f)
 		in->last_hit = NULL;
 	pc_remove_folio(&in->pc, f);
-	for (j = old.order; j-- > 0 && !err;) {
-		pgoff_t half = (pgoff_t)1 << j;
-		pgoff_t other = p < base + half ? base + half : base;
+	do {
+		unsigned order = 0;
 
-		err = pc_add_folio(&in->pc, other, j, old.flags, &n);
-		if (!err) {
-			n->done_ns = old.done_ns;
-			n->added_ns = old.added_ns;
-			n->added_call = old.added_call;
-			if (other != old.index)
-				n->flags &= (uint8_t)~PG_readahead;
+		if (j) {
+			pgoff_t half = (pgoff_t)1 << --j;
+
+			/* The half without @p, whole; then into the other. */
+			at = p < base + half ? base + half : base;
+			order = j;
+			if (at == base)
+				base += half;
+		} else {
+			at = p;
 		}
-		base = other == base ? base + half : base;
-	}
-	if (!err)
-		err = pc_add_folio(&in->pc, p, 0, old.flags, &n);
-	if (err) {
-		s->host_err = err;
-		return;
-	}
-	n->done_ns = old.done_ns;
-	n->added_ns = old.added_ns;
-	n->added_call = old.added_call;
-	if (p != old.index)
-		n->flags &= (uint8_t)~PG_readahead;
+		err = pc_add_folio(&in->pc, at, order, old.flags, &n);
+		if (err) {
+			s->host_err = err;
+			return;
+		}
+		n->done_ns = old.done_ns;
+		n->added_ns = old.added_ns;
+		n->added_call = old.added_call;
+		if (at != old.index)
+			n->flags &= (uint8_t)~PG_readahead;
+	} while (at != p);
 }
 
 /*

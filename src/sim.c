@@ -535,29 +535,10 @@ static int regen_set(struct sim_regen *r, const uint64_t *ofs, unsigned n)
 	return 0;
 }
 
-/* Rebreaks @r (sectors) in use from now on: a copy. */
-static int rebrk_use(struct sim_inode *in, const struct sim_regen *r)
-{
-	uint64_t *b = NULL;
-
-	if (r->n && !(b = malloc((size_t)r->n * sizeof(*b))))
-		return -ENOMEM;
-	if (b)
-		memcpy(b, r->brk, (size_t)r->n * sizeof(*b));
-	free(in->rebrk);
-	in->rebrk = b;
-	in->nrebrk = r->n;
-	in->rebrk_set = r->set;
-	return 0;
-}
-
 int sim_set_rebreaks(struct sim *s, unsigned i, const uint64_t *ofs,
 		     unsigned n)
 {
-	struct sim_inode *in = &s->inodes[i];
-	int err = regen_set(&in->last, ofs, n);
-
-	return err ? err : rebrk_use(in, &in->last);
+	return regen_set(&s->inodes[i].last, ofs, n);
 }
 
 int sim_set_rebreaks_gen(struct sim *s, unsigned i, unsigned gen,
@@ -580,12 +561,9 @@ int sim_set_rebreaks_gen(struct sim *s, unsigned i, unsigned gen,
 void sim_next_generation(struct sim_inode *in)
 {
 	unsigned g = ++in->ntrunc;
-	const struct sim_regen *r = g <= in->nregen && in->regen[g - 1].set ?
-					    &in->regen[g - 1] :
-					    &in->last;
 
-	if (in->nregen && rebrk_use(in, r))
-		in->sim->host_err = -ENOMEM;
+	in->re = g <= in->nregen && in->regen[g - 1].set ? &in->regen[g - 1] :
+							  &in->last;
 }
 
 int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
@@ -625,7 +603,6 @@ void sim_destroy(struct sim *s)
 	for (i = 0; i < s->nr_inodes; i++) {
 		layout_free(&s->inodes[i].lay);
 		free(s->inodes[i].wr);
-		free(s->inodes[i].rebrk);
 		free(s->inodes[i].last.brk);
 		while (s->inodes[i].nregen)
 			free(s->inodes[i].regen[--s->inodes[i].nregen].brk);

@@ -90,25 +90,28 @@ struct sim_inode {
 	} *xr;
 	unsigned nxr;
 	/*
-	 * Where the file's rewrite is not disk-contiguous, in sectors
-	 * (owned), taken at a truncate; rebrk_set: given at all.
-	 */
-	uint64_t *rebrk;
-	unsigned nrebrk;
-	bool rebrk_set;
-	/*
-	 * The rebreaks of one generation (what followed the g-th truncate,
-	 * as it stood at the next), given for some g = 1 .. nregen, and those
-	 * of the run's end for the others (last); owned.  rebrk is the one
-	 * in use, switched at each truncate (ntrunc so far).
+	 * Where the file's rewrite is not disk-contiguous (its rebreaks): for
+	 * one generation (what followed the g-th truncate, as it stood at
+	 * the next), given for some g = 1 .. nregen, and those of the run's
+	 * end for the others (last); owned.  set: given at all.  re: the
+	 * ones in use (NULL: last), switched at each truncate (ntrunc so
+	 * far).
 	 */
 	struct sim_regen {
 		uint64_t *brk; /* sectors */
 		unsigned n;
 		bool set;
 	} *regen, last;
+	const struct sim_regen *re;
 	unsigned nregen, ntrunc;
 };
+
+/* The rebreaks of @in in use now (none given: n 0, !set). */
+static inline const struct sim_regen *
+inode_rebreaks(const struct sim_inode *in)
+{
+	return in->re ? in->re : &in->last;
+}
 
 enum { XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN };
 

@@ -1336,34 +1336,24 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 			wl->cfg.alloc_fail_seed = v;
 		return 0;
 	}
-	if (!strcmp(key, "extent_breaks")) {
+	/*
+	 * extent_breaks; rebreaks: where the file is apart once truncated
+	 * and written anew (what 'ralab check' takes from a recording), from
+	 * its first truncate on instead of extent_breaks.
+	 */
+	if (!strcmp(key, "extent_breaks") || !strcmp(key, "rebreaks")) {
+		bool re = key[0] == 'r';
+		struct wl_file *f = &wl->files[0];
 		uint64_t *brk;
 		unsigned n;
 
 		if ((err = parse_breaks(p, val, &brk, &n)))
 			return err;
-		free(wl->files[0].brk);
-		wl->files[0].brk = brk;
-		wl->files[0].nbrk = n;
-		wl->hdr_line[HDR_BREAKS] = p->line;
-		return 0;
-	}
-	if (!strcmp(key, "rebreaks")) {
-		/*
-		 * Where the file is apart once truncated and written anew
-		 * (what 'ralab check' takes from a recording): from its first
-		 * truncate on, these instead of extent_breaks.
-		 */
-		uint64_t *brk;
-		unsigned n;
-
-		if ((err = parse_breaks(p, val, &brk, &n)))
-			return err;
-		free(wl->files[0].rebrk);
-		wl->files[0].rebrk = brk;
-		wl->files[0].nrebrk = n;
-		wl->files[0].rebrk_given = true;
-		wl->hdr_line[HDR_REBREAKS] = p->line;
+		free(re ? f->rebrk : f->brk);
+		*(re ? &f->rebrk : &f->brk) = brk;
+		*(re ? &f->nrebrk : &f->nbrk) = n;
+		f->rebrk_given |= re;
+		wl->hdr_line[re ? HDR_REBREAKS : HDR_BREAKS] = p->line;
 		return 0;
 	}
 	if (!strcmp(key, "holes")) {
