@@ -74,6 +74,9 @@ struct fio {
 	size_t len, cap;
 	unsigned nr_ops;
 	bool oom;
+	/* A job whose random map would be too large (fail_map()). */
+	const struct job *big_map;
+	uint64_t big_blocks;
 };
 
 static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
@@ -1381,6 +1384,20 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 }
 
 /*
+ * A random map that could not be made: too large (its job is refused:
+ * fio would need blocks / 8 bytes of memory for it too), or out of memory.
+ */
+static void fail_map(struct fio *f, const struct job *j, uint64_t blocks,
+		     int err)
+{
+	if (err == -E2BIG && !f->big_map) {
+		f->big_map = j;
+		f->big_blocks = blocks;
+	}
+	f->oom = true;
+}
+
+/*
  * The next I/O of a file, as fio's get_next_offset() and
  * get_next_buflen() make it; false when the file is done.  Only reads
  * drawn at random go into the random map (and a read is cut where the
@@ -1508,10 +1525,11 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 	struct gjob g;
 	struct gfile gf;
 	uint64_t k, bytes = 0, off, len;
+	int err;
 
 	gjob_init(&g, j, start, region, thread);
-	if (gfile_init(&g, &gf, fio_name, thread)) {
-		f->oom = true;
+	if ((err = gfile_init(&g, &gf, fio_name, thread))) {
+		fail_map(f, j, g.blocks, err);
 		return;
 	}
 	if (j->engine == 2)
@@ -1560,12 +1578,13 @@ static void gen_rw(struct fio *f, const struct job *j, uint64_t start,
 	unsigned ddir = 0;
 	struct gjob g;
 	uint64_t k;
+	int err;
 
 	gjob_init(&g, j, start, region, thread);
 	ralab__taus88_seed(&mix, (uint32_t)slot_seed(j, thread, FIO_SLOT_MIX));
 	if (j->random && !j->norandommap && g.blocks &&
-	    ralab__fio_map_init(&map, g.blocks)) {
-		f->oom = true;
+	    (err = ralab__fio_map_init(&map, g.blocks))) {
+		fail_map(f, j, g.blocks, err);
 		return;
 	}
 	for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
@@ -1765,6 +1784,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct gjob g;
 		struct fio_rng files;
 		unsigned ndone = 0, next = 0, left = 0, cur = 0;
+		int err;
 		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
 		bool have = false;
 
@@ -1777,9 +1797,10 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		gjob_init(&g, j, start, region, thread);
 		ralab__rng_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE), j->t64);
 		for (fi = 0; fi < nfd && !f->oom; fi++)
-			if (gfile_init(&g, &gf[fi], fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
-				       thread))
-				f->oom = true;
+			if ((err = gfile_init(&g, &gf[fi],
+					      fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
+					      thread)))
+				fail_map(f, j, g.blocks, err);
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
 			emit(f, "fd %u\n", fds[fi]);
@@ -2047,6 +2068,11 @@ static int generate(struct fio *f)
 				return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 		}
 	}
+	if (f->big_map)
+		return ferr(f, f->sec[s_of(f, f->big_map)].line,
+			    "job [%s]: a random map of %llu blocks (fio's would take %llu MiB); set norandommap=1, or a smaller size or a larger bs",
+			    f->big_map->name, (unsigned long long)f->big_blocks,
+			    (unsigned long long)(f->big_blocks >> 23));
 	if (f->oom)
 		return -ENOMEM;
 	body_out = f->out;

@@ -34,6 +34,7 @@
  * distributions), fio 3.33 itself decided: its iologs, and gdb on
  * zipf_init()'s arguments.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,9 @@ uint64_t ralab__fio_seed(uint64_t randseed, unsigned thread, unsigned slot)
 int ralab__fio_map_init(struct fio_map *m, uint64_t n)
 {
 	m->n = n;
+	m->bits = NULL;
+	if (n > FIO_MAX_MAP_BLOCKS)
+		return -E2BIG;
 	m->bits = calloc((size_t)((n + 63) / 64) + 1, sizeof(*m->bits));
 	return m->bits ? 0 : -1;
 }

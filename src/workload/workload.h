@@ -162,6 +162,11 @@ struct fio_map {
 	uint64_t n;
 };
 
+/*
+ * The largest random map: 2^32 blocks, 512 MiB (16 TiB of 4 KiB blocks).
+ * Returns 0, -E2BIG past it, or -1 when out of memory.
+ */
+#define FIO_MAX_MAP_BLOCKS (1ull << 32)
 int ralab__fio_map_init(struct fio_map *m, uint64_t n);
 void ralab__fio_map_free(struct fio_map *m);
 bool ralab__fio_map_test(const struct fio_map *m, uint64_t b);
