@@ -16,6 +16,8 @@ static void invalidate(struct sim *s, struct sim_inode *in, pgoff_t start,
 {
 	struct wb_run wb = { 0 };
 	pgoff_t index = start;
+	struct sim_vma *vmas[MAX_JOBS * MAX_MAPS];
+	unsigned nv = sim_vmas_of(s, in, vmas, MAX_JOBS * MAX_MAPS);
 
 	while (index <= end) {
 		struct folio *f = pc_lookup(&in->pc, index);
@@ -37,7 +39,8 @@ static void invalidate(struct sim *s, struct sim_inode *in, pgoff_t start,
 		if (f->flags & PG_dirty)
 			wb_folio(s, in, &wb, f);
 		else if (f->index >= start && next - 1 <= end &&
-		    !(f->flags & PG_locked) && folio_ready(in->sim, f))
+			 !(f->flags & PG_locked) && folio_ready(in->sim, f) &&
+			 !(nv && sim_folio_mapped(vmas, nv, f)))
 			sim_remove_folio(in, f);
 		if (next <= index)
 			break;

@@ -678,10 +678,15 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 	if (!inode_layout(in))
 		return false;
 	blk_mapping_end(&in->lay, index * bs / 512, &hole);
-	if (hole) {
-		/* XFS: iomap_zero_range() skips it, cached or not. */
-		if (s->cfg.fs == RALAB_FS_XFS)
-			return false;
+	/*
+	 * XFS: iomap_zero_range() skips a block without data (delalloc,
+	 * unwritten) unless a dirty folio or one under writeback is
+	 * cached over it (6.18's folio batch).
+	 */
+	if (hole && s->cfg.fs == RALAB_FS_XFS &&
+	    (!fo || !(fo->flags & (PG_dirty | PG_writeback))))
+		return false;
+	if (hole && s->cfg.fs != RALAB_FS_XFS) {
 		if (fo && !folio_ready(s, fo))
 			sim_wait(s, fo->done_ns, folio_late(s, fo));
 		zeroed_clean_folio(s, in, index);
@@ -701,7 +706,7 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 		write_read(s, in, index * bs, (index + 1) * bs);
 		fo->done_ns = s->cur->now;
 	}
-	fo->flags |= PG_uptodate | PG_dirty;
+	fo->flags = (uint8_t)((fo->flags | PG_uptodate | PG_dirty) & ~PG_nopriv);
 	inode_dirty(in, fo);
 	return true;
 }
@@ -801,6 +806,12 @@ repeat:
 			/* Unlocked when its reads are done. */
 			fo->done_ns = s->cur->now;
 		}
+		/* Written whole: no per-block state; in part: some. */
+		if ((uint64_t)pos != fstart ||
+		    n != RALAB_PAGE_SIZE << fo->order)
+			fo->flags &= (uint8_t)~PG_nopriv;
+		else if (fresh)
+			fo->flags |= PG_nopriv;
 		fo->flags |= PG_uptodate | PG_dirty;
 		inode_dirty(in, fo);
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + n);
@@ -980,6 +991,7 @@ static void drop_folios_from(struct sim *s, struct sim_inode *in,
 
 static void truncate_to_zero(struct sim *s, struct sim_inode *in)
 {
+	sim_unmap_from(s, in, 0);
 	drop_folios_from(s, in, 0);
 	in->dirty_lo = in->dirty_hi = 0;
 	/* A file already empty is left alone (xfs_setattr_size()). */
@@ -1039,17 +1051,21 @@ static void split_folio_at(struct sim *s, struct sim_inode *in,
 		n->added_call = old.added_call;
 		if (at != old.index)
 			n->flags &= (uint8_t)~PG_readahead;
+		/* The split released its block state (filemap_release_folio). */
+		n->flags |= PG_nopriv;
 	} while (at != p);
 }
 
 /*
  * truncate_pagecache(inode, @lstart), @lstart > 0 (6.18's
  * truncate_inode_pages_range()): folios wholly past @lstart go, reads in
- * flight waited for.  The folio across it stays, zeroed past it; a large
- * one is split around the page holding @lstart and the pieces past it go
- * too, unless it is dirty: the split must release its block state first
- * (iomap_release_folio(), try_to_free_buffers()), which a dirty folio
- * refuses, and then it stays whole, past EOF.
+ * flight waited for, mappings unmapped from there.  The folio across it
+ * stays, zeroed past it; a large one is split around the page holding
+ * @lstart and the pieces past it go too, unless it is dirty and has block
+ * state: the split must release that first (iomap_release_folio(),
+ * try_to_free_buffers()), which a dirty folio refuses, and then it stays
+ * whole, past EOF.  ext4's dirty folios always have buffer heads; XFS's
+ * have no iomap_folio_state when write(2) made them whole (PG_nopriv).
  */
 static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 				    uint64_t lstart)
@@ -1058,10 +1074,12 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	pgoff_t start = (lstart + ps - 1) / ps, p0 = lstart / ps;
 	struct folio *f = pc_lookup(&in->pc, p0);
 
+	sim_unmap_from(s, in, start);
 	if (f && f->index * ps < lstart) {
 		if (!folio_ready(s, f))
 			sim_wait(s, f->done_ns, false);
-		if (f->order && (f->flags & PG_dirty))
+		if (f->order && (f->flags & PG_dirty) &&
+		    (s->cfg.fs != RALAB_FS_XFS || !(f->flags & PG_nopriv)))
 			start = f->index + folio_nr_pages(f);
 		else if (f->order)
 			split_folio_at(s, in, f, p0);
@@ -1123,23 +1141,24 @@ static void truncate_to(struct sim *s, struct sim_inode *in, uint64_t size)
 
 	if (size > old && (old & (bs - 1))) {
 		zeroed = zero_eof_block(s, in, old);
-	} else if (xfs && size <= old) {
+	} else if (xfs && size <= old && (size & (bs - 1))) {
 		/*
-		 * 6.18 writes back and waits for the folio holding the new
-		 * EOF first (iomap's zeroing would miss a dirty folio over an
-		 * unwritten block); so the block zeroed after is dirty again,
-		 * and its folio, if large, stays whole.
+		 * No writeback of the folio holding the new EOF first (6.18:
+		 * iomap's zeroing finds a dirty folio over an unwritten block
+		 * by itself; recorded: no write during such a truncate).
 		 */
-		wb_wait(s, write_dirty_range(s, in, size / bs, size / bs + 1));
-		if (size & (bs - 1))
-			zeroed = zero_eof_block(s, in, size);
+		zeroed = zero_eof_block(s, in, size);
 	}
-	if (xfs && (zeroed || (size > in->disk_size && old != in->disk_size)))
-		wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
-					     (size + bs - 1) / bs));
 	in->mapping.i_size = size;
 	layout_rebreaks(s, in);
 	truncate_pagecache_from(s, in, size);
+	/*
+	 * Once the page cache is cut (nothing stale past the new EOF goes
+	 * out): what lies between the on-disk size and the new one.
+	 */
+	if (xfs && (zeroed || (size > in->disk_size && old != in->disk_size)))
+		wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
+					     (size + bs - 1) / bs));
 	if (size <= old) {
 		if (!xfs && (size & (bs - 1)))
 			zero_eof_block(s, in, size);

@@ -69,6 +69,72 @@ void sim_munmap(struct sim_vma *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/*
+ * unmap_mapping_range(mapping, @from pages on): a truncate zaps every
+ * mapping's PTEs past the new end, so the next touch there faults.  A
+ * PMD over any of those pages goes whole: a file PMD is not split into
+ * PTEs (__split_huge_pmd_locked() only clears it), so its pages below
+ * the new end fault again too.
+ */
+void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from)
+{
+	unsigned j, k;
+
+	for (j = 0; j < s->nr_jobs; j++)
+		for (k = 0; k < MAX_MAPS; k++) {
+			struct sim_vma *v = &s->jobs[j].vma[k];
+			pgoff_t end = v->pgoff + v->npages, p0, r;
+
+			if (!v->active || v->file->inode != in || from >= end)
+				continue;
+			p0 = from > v->pgoff ? from : v->pgoff;
+			memset(v->pte + (p0 - v->pgoff), 0, end - p0);
+			for (r = p0 / HPAGE_PMD_NR; r <= (end - 1) / HPAGE_PMD_NR;
+			     r++)
+				if (v->pmd[r - v->first_region] == PMD_HUGE)
+					v->pmd[r - v->first_region] = PMD_NONE;
+		}
+}
+
+/*
+ * The mappings of @in (every job's), into @out (at most @max); their
+ * number.  For folio_mapped() over many folios: found once.
+ */
+unsigned sim_vmas_of(struct sim *s, const struct sim_inode *in,
+		     struct sim_vma **out, unsigned max)
+{
+	unsigned j, k, n = 0;
+
+	for (j = 0; j < s->nr_jobs; j++)
+		for (k = 0; k < MAX_MAPS && n < max; k++)
+			if (s->jobs[j].vma[k].active &&
+			    s->jobs[j].vma[k].file->inode == in)
+				out[n++] = &s->jobs[j].vma[k];
+	return n;
+}
+
+/* folio_mapped(): a page of @f is mapped by one of @v[0..n). */
+bool sim_folio_mapped(struct sim_vma *const *v, unsigned n,
+		      const struct folio *f)
+{
+	pgoff_t end = f->index + folio_nr_pages(f), p;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		pgoff_t a = f->index > v[i]->pgoff ? f->index : v[i]->pgoff;
+		pgoff_t b = end < v[i]->pgoff + v[i]->npages ?
+				    end :
+				    v[i]->pgoff + v[i]->npages;
+
+		for (p = a; p < b; p++)
+			if (v[i]->pte[p - v[i]->pgoff] ||
+			    v[i]->pmd[p / HPAGE_PMD_NR - v[i]->first_region] ==
+				    PMD_HUGE)
+				return true;
+	}
+	return false;
+}
+
 /* find_vma(): the VMA holding page @p of the mapping. */
 static const struct vma_seg *seg_of(const struct sim_vma *v, pgoff_t p)
 {
@@ -328,7 +394,7 @@ static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
 	bool fpin = false;
 
 	if (p * RALAB_PAGE_SIZE >= in->mapping.i_size)
-		return true; /* SIGBUS; the parser keeps mappings inside */
+		return true; /* SIGBUS; the parser refuses such touches */
 	if (folio) {
 		if (!tried)
 			fpin = async_mmap_ra(s, v, p, folio);
@@ -383,7 +449,8 @@ static void touch_dirty(struct sim_vma *v, pgoff_t p)
 	struct folio *f = pc_lookup(&in->pc, p);
 
 	if (f) {
-		f->flags |= PG_dirty;
+		/* iomap_page_mkwrite(): per-block dirty state. */
+		f->flags = (uint8_t)((f->flags | PG_dirty) & ~PG_nopriv);
 		inode_dirty(in, f);
 		/* Its blocks hold data from now on (a preallocated file). */
 		inode_written(in, f->index * RALAB_PAGE_SIZE,

@@ -353,6 +353,14 @@ void sim_rate_wait(struct sim *s);
 int sim_mmap(struct sim_vma *v, struct sim_file *f, uint64_t off,
 	     uint64_t len);
 void sim_munmap(struct sim_vma *v);
+/* @in's mappings (every job's) into @out[max]; how many. */
+unsigned sim_vmas_of(struct sim *s, const struct sim_inode *in,
+		     struct sim_vma **out, unsigned max);
+/* folio_mapped(): is a page of @f mapped by one of @v[0..n)? */
+bool sim_folio_mapped(struct sim_vma *const *v, unsigned n,
+		      const struct folio *f);
+/* A truncate's unmap_mapping_range(): pages from @from on, every job's. */
+void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from);
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step, int wfault);
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,

@@ -18,6 +18,13 @@
 #define PG_from_ra (1u << 4) /* ralab's: added by readahead, for accounting */
 #define PG_used (1u << 5)    /* ralab's: the application has read from it */
 #define PG_dirty (1u << 6)   /* written, not yet under writeback */
+/*
+ * ralab's: the folio has no folio->private (XFS: no iomap_folio_state).
+ * A large folio gets one when it is read, written in part, zeroed in part
+ * or dirtied through a mapping; not when a write(2) makes it and covers
+ * it whole (__iomap_write_begin()), and a split releases it.
+ */
+#define PG_nopriv (1u << 7)
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */

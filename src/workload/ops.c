@@ -45,6 +45,7 @@
 
 #define MAX_TOKENS 8
 #define MAX_LINE_ERR 40 /* characters of a bad token quoted in errors */
+#define RW_MAX 0x7ffff000ull /* MAX_RW_COUNT: most bytes one call moves */
 
 struct parser {
 	const char *name;
@@ -64,8 +65,6 @@ struct parser {
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
 	unsigned char fd_ino[MAX_FDS];
-	/* The first mmap and truncate of each file (0: none): not both. */
-	unsigned map_line[MAX_FILES], trunc_line[MAX_FILES];
 };
 
 static int perr(struct parser *p, const char *fmt, ...)
@@ -433,6 +432,168 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	return 0;
 }
 
+/* The job op @i belongs to. */
+static unsigned job_of(const struct ralab_workload *wl, unsigned i)
+{
+	unsigned j;
+
+	for (j = 1; j < wl->nr_jobs; j++)
+		if (i < wl->jobs[j].first_op)
+			break;
+	return j - 1;
+}
+
+/* Ops that move a file's end or a descriptor's position, or fault. */
+static bool sizes_op(const struct op *op)
+{
+	switch (op->kind) {
+	case OP_MMAP: case OP_TOUCH: case OP_TRUNCATE: case OP_WRITE:
+	case OP_PWRITE: case OP_FALLOCATE: case OP_READ: case OP_SEEK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A file both mapped and truncated: a touch of a page past its end at
+ * that moment would raise SIGBUS (not modelled: the process dies), so
+ * follow its size through the job, with the positions of its
+ * descriptors (write(2) appends at them, read(2) moves them), and refuse
+ * such a touch.  The ops that decide it must be in one job: across jobs
+ * the order, so the size at a touch, is timing.
+ *
+ *   mmap 0 1M                  size 1M (declared)
+ *   truncate 100000            size 100000: pages 0..24 are the file
+ *   touch 98304 1              page 24: fine
+ *   touch 102400 1             page 25: SIGBUS, refused
+ */
+static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
+			unsigned ino)
+{
+	uint64_t declared = ino ? wl->files[ino].size : wl->cfg.file_size;
+	uint64_t size = declared, pos[MAX_FDS] = { 0 };
+	unsigned i, first = wl->nr_ops, job = 0, size_line = 0;
+	const struct wl_job *jb;
+
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		if (op->ino != ino || !sizes_op(op))
+			continue;
+		if (first == wl->nr_ops) {
+			first = i;
+			job = job_of(wl, i);
+		} else if (job_of(wl, i) != job) {
+			p->line = op->line;
+			return perr(p, "file '%s' is mapped and truncated: its mappings, truncates, writes, reads and seeks must be in one job (line %u is in another), since a touch past its end would raise SIGBUS",
+				    wl->files[ino].name, wl->ops[first].line);
+		}
+	}
+	jb = &wl->jobs[job];
+	if (jb->repeat || jb->runtime_ns) {
+		p->line = jb->repeat ? jb->repeat_line : jb->runtime_line;
+		return perr(p, "file '%s' is mapped and truncated in a job with a runtime: where its end is at each touch is not followed",
+			    wl->files[ino].name);
+	}
+	for (i = first; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+		uint64_t n, lim, *fp = &pos[op->fd % MAX_FDS];
+
+		if (op->ino != ino)
+			continue;
+		switch (op->kind) {
+		case OP_OPEN:
+			*fp = 0;
+			break;
+		case OP_SEEK:
+			*fp = op->off;
+			break;
+		case OP_READ:
+		case OP_WRITE:
+			/*
+			 * Each call moves at most MAX_RW_COUNT bytes and stops
+			 * at the end (a read) or at the declared size, the
+			 * blocks the file has (a write).
+			 */
+			lim = op->kind == OP_READ ? size : declared;
+			if (*fp >= lim)
+				break;
+			n = op->len < RW_MAX ? op->len : RW_MAX;
+			if (op->to_eof ||
+			    __builtin_mul_overflow(n, op->count, &n) ||
+			    n > lim - *fp)
+				n = lim - *fp;
+			*fp += n;
+			if (op->kind == OP_WRITE && *fp > size) {
+				size = *fp;
+				size_line = op->line;
+			}
+			break;
+		case OP_PWRITE:
+		case OP_FALLOCATE:
+			if ((op->kind == OP_PWRITE || !op->advice) &&
+			    op->off + op->len > size) {
+				size = op->off + op->len;
+				size_line = op->line;
+			}
+			break;
+		case OP_TRUNCATE:
+			size = op->off;
+			size_line = op->line;
+			break;
+		case OP_TOUCH: {
+			/* Pages from DIV_ROUND_UP(size, PAGE_SIZE) on. */
+			uint64_t eof = (size + RALAB_PAGE_SIZE - 1) &
+				       ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+			uint64_t a = op->off;
+
+			if (!op->len || op->off + op->len <= eof)
+				break;
+			if (a < eof)
+				a += (eof - a + op->count - 1) / op->count *
+				     op->count;
+			if (a >= op->off + op->len)
+				break;
+			p->line = op->line;
+			if (size_line)
+				return perr(p, "touch at %llu: past the end of file '%s' (%llu bytes since line %u); it would raise SIGBUS, which is not modelled",
+					    (unsigned long long)a,
+					    wl->files[ino].name,
+					    (unsigned long long)size,
+					    size_line);
+			return perr(p, "touch at %llu: past the end of file '%s' (%llu bytes); it would raise SIGBUS, which is not modelled",
+				    (unsigned long long)a, wl->files[ino].name,
+				    (unsigned long long)size);
+		}
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* check_sigbus() for each file the workload both maps and truncates. */
+static int check_mapped_sizes(struct parser *p,
+			      const struct ralab_workload *wl)
+{
+	uint64_t mapped = 0, truncated = 0;
+	unsigned i;
+	int err;
+
+	for (i = 0; i < wl->nr_ops; i++) {
+		if (wl->ops[i].kind == OP_MMAP)
+			mapped |= 1ull << wl->ops[i].ino;
+		if (wl->ops[i].kind == OP_TRUNCATE)
+			truncated |= 1ull << wl->ops[i].ino;
+	}
+	for (i = 0; i < MAX_FILES; i++)
+		if (((mapped & truncated) >> i & 1) &&
+		    (err = check_sigbus(p, wl, i)))
+			return err;
+	return 0;
+}
+
 /* Does the current job hold a mapping? */
 static bool map_any(const struct parser *p)
 {
@@ -613,11 +774,6 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		    (err = need_fd(p, name, op)) ||
 		    (err = arg_size(p, "truncate size", tok[1], &v)))
 			return err;
-		if (p->map_line[op->ino])
-			return perr(p, "truncate of a file mapped at line %u: pages past its new end would raise SIGBUS, which is not modelled",
-				    p->map_line[op->ino]);
-		if (!p->trunc_line[op->ino])
-			p->trunc_line[op->ino] = p->line;
 		op->kind = OP_TRUNCATE;
 		op->off = v;
 		return check_op_vs_config(p, wl, op);
@@ -754,11 +910,6 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    (unsigned long long)op->off);
 		if (!op->len)
 			return perr(p, "mapping length must not be 0");
-		if (p->trunc_line[op->ino])
-			return perr(p, "mmap of a file truncated at line %u: pages past its end would raise SIGBUS, which is not modelled",
-				    p->trunc_line[op->ino]);
-		if (!p->map_line[op->ino])
-			p->map_line[op->ino] = p->line;
 		size = op->ino ? wl->files[op->ino].size : wl->cfg.file_size;
 		size = (size + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
 		if (op->off > size || op->len > size - op->off)
@@ -1563,6 +1714,8 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 			err = perr(&p, "'repeat' needs a 'runtime' in job '%s' (else it never ends)", j->name);
 		}
 	}
+	if (!err)
+		err = check_mapped_sizes(&p, wl);
 out:
 	free(buf);
 	if (err) {
@@ -1606,6 +1759,8 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 		p.line = wl->ops[i].line;
 		err = check_op_vs_config(&p, wl, &wl->ops[i]);
 	}
+	if (!err)
+		err = check_mapped_sizes(&p, wl);
 	if (err) {
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));

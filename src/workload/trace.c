@@ -782,6 +782,14 @@ struct emit {
 	unsigned job;       /* the job being emitted (0: one stream) */
 	unsigned job_vms[MAX_JOBS][MAX_MAPS], nr_job_vms[MAX_JOBS];
 	unsigned noted;     /* notes given once (NOTED_*) */
+	/*
+	 * Per file: its size as replayed so far (no touch goes past it:
+	 * SIGBUS), and whether its truncates are left out (it is mapped and
+	 * the jobs that map, truncate or write it are several: their order
+	 * is timing).
+	 */
+	uint64_t *size;
+	bool *no_trunc;
 };
 
 #define NOTED_PAST_EOF 1u
@@ -791,6 +799,7 @@ struct emit {
 #define NOTED_TRUNC_MAP 16u
 #define NOTED_TRUNC_HOLES 32u
 #define NOTED_REBREAKS 64u
+#define NOTED_TOUCH_EOF 128u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -942,6 +951,12 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 	case TB_TOUCH:
 		if (!vm_make(e, op) || op->off >= v->off + e->vm[op->vm].len)
 			break;
+		/* Pages from DIV_ROUND_UP(size, PAGE_SIZE) on: SIGBUS. */
+		end = e->size[e->t->descs[v->desc].file];
+		if (op->off / 4096 >= (end + 4095) / 4096) {
+			note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
+			break;
+		}
 		select_fd(e, v->desc);
 		out(&e->b, "touch %llu 1%s\n", (unsigned long long)op->off,
 		    op->advice == TOUCH_WRITE ? " 4096 write" :
@@ -990,12 +1005,16 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 
 		if (op->off >= size || op->len > size - op->off)
 			note_once(e, NOTED_WRITE_EOF, "a write past the size the file is declared with is cut there");
-		if (op->off < size)
+		if (op->off < size) {
+			uint64_t n = op->len < size - op->off ? op->len :
+								  size - op->off;
+			unsigned fi = e->t->descs[op->desc].file;
+
 			out(&e->b, "pwrite %llu %llu\n",
-			    (unsigned long long)op->off,
-			    (unsigned long long)(op->len < size - op->off ?
-							 op->len :
-							 size - op->off));
+			    (unsigned long long)op->off, (unsigned long long)n);
+			if (op->off + n > e->size[fi])
+				e->size[fi] = op->off + n;
+		}
 		break;
 	}
 	case TB_FSYNC:
@@ -1005,27 +1024,33 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		/* Blocks up to the declared size: cut there. */
 		uint64_t size = tb_size(&e->t->files[e->t->descs[op->desc].file]);
 
-		if (op->off < size)
+		if (op->off < size) {
+			uint64_t n = op->len < size - op->off ? op->len :
+								  size - op->off;
+			unsigned fi = e->t->descs[op->desc].file;
+
 			out(&e->b, "fallocate %llu %llu%s\n",
-			    (unsigned long long)op->off,
-			    (unsigned long long)(op->len < size - op->off ?
-							 op->len :
-							 size - op->off),
+			    (unsigned long long)op->off, (unsigned long long)n,
 			    op->advice ? " keep" : "");
+			if (!op->advice && op->off + n > e->size[fi])
+				e->size[fi] = op->off + n;
+		}
 		break;
 	}
 	case TB_TRUNCATE: {
-		const struct tb_file *f = &e->t->files[e->t->descs[op->desc].file];
+		unsigned fi = e->t->descs[op->desc].file;
+		const struct tb_file *f = &e->t->files[fi];
 
-		/* Pages past a truncated end would raise SIGBUS. */
-		if (f->mapped)
-			note_once(e, NOTED_TRUNC_MAP, "a truncate of a file the log also maps is not replayed");
+		if (e->no_trunc[fi])
+			note_once(e, NOTED_TRUNC_MAP, "a truncate of a file that several processes map and write is not replayed");
 		else if (op->off && f->has_lay && f->lay.nhole &&
 			 f->lay.hole[0] < layout_before(f))
 			note_once(e, NOTED_TRUNC_HOLES, "a truncate to a size other than 0 of a file with holes is not replayed");
-		else
+		else {
 			out(&e->b, "truncate %llu\n",
 			    (unsigned long long)op->off);
+			e->size[fi] = op->off;
+		}
 		break;
 	}
 	case TB_FADVISE:
@@ -1238,6 +1263,39 @@ static int emit_jobs(struct emit *e, const bool *active)
 	return 0;
 }
 
+/*
+ * Jobs: a mapped file whose mappings, truncates and writes are in several
+ * jobs keeps its truncates out of the replay (the parser refuses them:
+ * which comes first, so whether a touch finds the end moved, is timing).
+ */
+static void find_no_trunc(struct emit *e)
+{
+	const struct tb *t = e->t;
+	unsigned *job = calloc(t->nr_files + 1, sizeof(*job)), fi;
+	size_t k;
+
+	if (!job) {
+		/* Out of memory: leave them all out. */
+		for (fi = 0; fi < t->nr_files; fi++)
+			e->no_trunc[fi] = true;
+		return;
+	}
+	for (k = 0; k < t->nr_ops; k++) {
+		const struct tb_op *op = &t->ops[k];
+
+		if (op->kind != TB_TRUNCATE && op->kind != TB_WRITE &&
+		    op->kind != TB_FALLOCATE && op->kind != TB_MMAP &&
+		    op->kind != TB_TOUCH)
+			continue;
+		fi = t->descs[op->desc].file;
+		if (!job[fi])
+			job[fi] = op->job + 1;
+		else if (job[fi] != op->job + 1 && t->files[fi].mapped)
+			e->no_trunc[fi] = true;
+	}
+	free(job);
+}
+
 int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 {
 	struct emit e = { .t = t, .cur = (unsigned)-1, .next = 1 };
@@ -1271,7 +1329,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	e.close_pending = calloc(t->nr_descs + 1, sizeof(*e.close_pending));
 	e.vm = calloc(t->nr_vms + 1, sizeof(*e.vm));
 	active = calloc(t->nr_jobs + 1, sizeof(*active));
-	if (!e.map || !e.desc_vms || !e.close_pending || !e.vm || !active) {
+	e.size = calloc(t->nr_files + 1, sizeof(*e.size));
+	e.no_trunc = calloc(t->nr_files + 1, sizeof(*e.no_trunc));
+	if (!e.map || !e.desc_vms || !e.close_pending || !e.vm || !active ||
+	    !e.size || !e.no_trunc) {
 		err = -ENOMEM;
 		goto done;
 	}
@@ -1286,6 +1347,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		else
 			tb_untimed(t, "calls of more processes than ralab has jobs (64) overlap in time");
 	}
+	for (i = 0; i < t->nr_files; i++)
+		e.size[i] = tb_size(&t->files[i]);
+	if (jobs)
+		find_no_trunc(&e);
 	out(&e.b, "# generated by ralab from %s (%s)\n", source, what);
 	out(&e.b, "# file_size: %llu\n", tb_size(&t->files[e.main_file]));
 	emit_setup(&e);
@@ -1322,6 +1387,8 @@ done:
 	free(e.desc_vms);
 	free(e.close_pending);
 	free(e.vm);
+	free(e.size);
+	free(e.no_trunc);
 	free(active);
 	if (!err && e.b.oom)
 		err = -ENOMEM;

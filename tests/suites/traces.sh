@@ -499,6 +499,46 @@ else
 	bad "strace: ftruncate to a size other than 0, its layout split" "$(grep -E '^(#|truncate)' "$T/truncn.ops" | head -12) $(cat "$T/err")"
 fi
 
+# A file created (O_TRUNC), sized with ftruncate and written through a
+# mapping, as linkers do: its truncates are replayed with the mapping, a
+# fault past the end the replay has then is left out with a note (the
+# program's writes may not all be replayed), and where two processes that
+# run at once map and truncate it, the truncates are left out (the
+# parser would refuse them: their order is timing).
+printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/o", O_RDWR|O_CREAT|O_TRUNC, 0644) = 3 <0.000010>' \
+	'100 1.000002 ftruncate(3, 1048576) = 0 <0.000010>' \
+	'100 1.000003 mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x7f0000000000 <0.000010>' \
+	'100 1.000004 # ralab fault addr=0x7f0000001000 error_code=0x6 wait_us=0' \
+	'100 1.000005 # ralab fault addr=0x7f0000005000 error_code=0x4 wait_us=0' \
+	'100 1.000006 ftruncate(3, 8192) = 0 <0.000010>' \
+	'100 1.000007 # ralab fault addr=0x7f0000001000 error_code=0x4 wait_us=0' \
+	'100 1.000008 # ralab fault addr=0x7f0000003000 error_code=0x4 wait_us=0' \
+	'100 1.000009 munmap(0x7f0000000000, 1048576) = 0 <0.000010>' \
+	'100 1.000010 close(3) = 0 <0.000010>' > "$T/mtrunc.strace"
+"$RALAB" sim --dump-ops "$T/mtrunc.strace" > "$T/mtrunc.ops" 2> "$T/err"
+if [ "$(grep -E '^(truncate|touch)' "$T/mtrunc.ops" | tr '\n' ' ')" = 'truncate 0 truncate 1048576 touch 4096 1 4096 write touch 20480 1 truncate 8192 touch 4096 1 ' ] &&
+   grep -q '^# a fault past the end the replayed file has then is left out' "$T/mtrunc.ops" &&
+   "$RALAB" sim "$T/mtrunc.strace" > /dev/null 2>&1; then
+	ok "strace: truncates of a mapped file replayed, faults past its end left out"
+else
+	bad "strace: truncates of a mapped file replayed, faults past its end left out" "$(grep -E '^(#|truncate|touch)' "$T/mtrunc.ops" | head -12) $(cat "$T/err")"
+fi
+printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/o", O_RDWR) = 3 <0.000010>' \
+	'100 1.000002 mmap(NULL, 1048576, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000 <0.000010>' \
+	'100 1.000003 # ralab fault addr=0x7f0000001000 error_code=0x4 wait_us=0' \
+	'101 1.000003 pread64(3, ""..., 4096, 0) = 4096 <0.000100>' \
+	'101 1.000004 ftruncate(3, 8192) = 0 <0.000200>' \
+	'100 1.000005 # ralab fault addr=0x7f0000001000 error_code=0x4 wait_us=0' \
+	'100 1.000300 munmap(0x7f0000000000, 1048576) = 0 <0.000010>' > "$T/mtrunc2.strace"
+"$RALAB" sim --dump-ops "$T/mtrunc2.strace" > "$T/mtrunc2.ops" 2> "$T/err"
+if grep -q '^job ' "$T/mtrunc2.ops" && ! grep -q '^truncate' "$T/mtrunc2.ops" &&
+   grep -q '^# a truncate of a file that several processes map and write is not replayed' "$T/mtrunc2.ops" &&
+   "$RALAB" sim "$T/mtrunc2.strace" > /dev/null 2>&1; then
+	ok "strace: truncates of a file that processes running at once map and truncate left out"
+else
+	bad "strace: truncates of a file that processes running at once map and truncate left out" "$(grep -E '^(#|job|truncate|touch)' "$T/mtrunc2.ops" | head -12) $(cat "$T/err")"
+fi
+
 # Real programs on files in extents, recorded on 6.18.44 with
 # tests/tools/record-app.sh (tests/traces/app/README): the log 'ralab
 # record' made, with the layout it noted, replays as the kernel read the
