@@ -649,14 +649,18 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		    off - m->off > m->len - len)
 			continue;
 		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
-			op->map = k;
-			return 0;
+			found = k;
+			n = 1;
+			break;
 		}
 		found = k;
 		n++;
 	}
 	if (n == 1) {
+		/* The op is on the mapping's file (check_sigbus()). */
 		op->map = found;
+		op->fd = p->map[found].fd;
+		op->ino = p->fd_ino[op->fd];
 		return 0;
 	}
 	if (n > 1)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -109,9 +110,53 @@ static int test_breaks(void)
 	return 0;
 }
 
+/* Parse @text: 0, or -EINVAL with @d's message holding @want. */
+static int parses(const char *text, const char *want)
+{
+	struct ralab_workload *wl = NULL;
+	struct ralab_diag d = { 0 };
+	char path[64];
+	int err;
+
+	ASSERT_TRUE(!ops_file(text, path, sizeof(path)));
+	err = ralab_workload_load(path, &wl, &d);
+	unlink(path);
+	ralab_workload_free(wl);
+	if (!want) {
+		ASSERT_EQ_U64(err, 0);
+	} else {
+		ASSERT_TRUE(err == -EINVAL);
+		ASSERT_TRUE(strstr(d.msg, want) != NULL);
+	}
+	return 0;
+}
+
+/*
+ * A mapped file truncated: touches up to its end at that moment parse,
+ * past it are refused; a touch is on its mapping's file, not on the
+ * current descriptor's (the fuzzer found it taken for the other).
+ */
+static int test_mapped_truncate(void)
+{
+	ASSERT_EQ_U64(parses("# file_size: 1M\nmmap 0 1M\ntruncate 5000\n"
+			     "touch 4096 4096\npwrite 0 200000\n"
+			     "touch 196608 1\nseek 100000\nwrite 200000\n"
+			     "touch 299008 1\n", NULL), 0);
+	ASSERT_EQ_U64(parses("# file_size: 1M\nmmap 0 1M\ntruncate 5000\n"
+			     "touch 8192 1\n", "touch at 8192: past the end"), 0);
+	ASSERT_EQ_U64(parses("# file_size: 1M\nmmap 0 1M\ntruncate 5000\n"
+			     "seek 100000\nwrite 200000\nread 4K eof\n"
+			     "touch 299008 8192\n", "touch at 303104"), 0);
+	ASSERT_EQ_U64(parses("# file_size: 1M\nfile two 1M\nmmap 0 1M\n"
+			     "use main\nmmap 0 64K\ntruncate 4096\ntouch 0 1M 64K\n",
+			     NULL), 0);
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_one_file);
+	TEST(test_mapped_truncate);
 	TEST(test_two_files);
 	TEST(test_jobs);
 	TEST(test_breaks);
