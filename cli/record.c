@@ -16,6 +16,7 @@
 
 #define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
 		  "write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,ftruncate,fallocate," \
+		  "fstat,newfstatat,statx," \
 		  "mmap,munmap,msync," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "splice," \

@@ -8,7 +8,8 @@
  * too,
  * and dup, dup2, dup3 and fcntl: a dup()ed number is the same open file,
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
- * and openat2 and preadv2).  Reads of a descriptor opened with O_DIRECT
+ * and openat2 and preadv2; and fstat, newfstatat and statx, whose st_size
+ * of a descriptor says how large the file was then).  Reads of a descriptor opened with O_DIRECT
  * (or set to it with fcntl) bypass the page cache and are not replayed;
  * reads through io_uring are not in the log at all (a note says so).
  * With -T (call durations), the time a process spends between two calls
@@ -987,6 +988,31 @@ static int handle_call(struct st *s, long pid, char *call)
 		} else if (!s->nr_falloc_mode++) {
 			tb_note(s->tb, "fallocate() with %.60s at line %u is not replayed",
 				argv[1], s->line);
+		}
+	} else if (!strcmp(call, "fstat") || !strcmp(call, "newfstatat") ||
+		   !strcmp(call, "statx")) {
+		/*
+		 * fstat(fd), or newfstatat()/statx() of "" with AT_EMPTY_PATH:
+		 * the size the file had then, which the declared size must
+		 * cover (a file read in part, then cut short).
+		 */
+		const char *sz = NULL;
+		bool empty = call[0] == 'f';
+		char *end;
+		int k;
+
+		for (k = 1; k < argc; k++)
+			if (strstr(argv[k], "AT_EMPTY_PATH"))
+				empty = empty || !strcmp(argv[1], "\"\"");
+		for (k = 1; !ret && empty && k < argc && !sz; k++)
+			if (strstr(argv[k], "S_IFREG") &&
+			    ((sz = strstr(argv[k], "st_size=")) ||
+			     (sz = strstr(argv[k], "stx_size="))))
+				sz = strchr(sz, '=') + 1;
+		if (sz && *sz >= '0' && *sz <= '9') {
+			a2 = strtoll(sz, &end, 10);
+			if (a2 >= 0 && (*end == ',' || *end == '}' || *end == ' '))
+				tb_stat(s->tb, tab, (long)fd, (uint64_t)a2);
 		}
 	} else if (!strcmp(call, "ftruncate")) {
 		if (ret)

@@ -26,6 +26,7 @@ struct tb_file {
 	char name[32];
 	uint64_t max_end;  /* largest offset + bytes read */
 	uint64_t eof;      /* size from a short read, or UINT64_MAX */
+	uint64_t stat_max; /* largest size fstat() reported (0: none) */
 	uint64_t reads;
 	unsigned used; /* 1: opened; 2: declared in the output */
 	bool mapped;   /* mmap'ed somewhere in the log */
@@ -451,6 +452,18 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		op->advice = keep;
 }
 
+void tb_stat(struct tb *t, long k1, long k2, uint64_t size)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_file *f;
+
+	if (d < 0)
+		return;
+	f = &t->files[t->descs[d].file];
+	if (size > f->stat_max)
+		f->stat_max = size;
+}
+
 bool tb_cur_size(struct tb *t, long k1, long k2, uint64_t *size)
 {
 	int d = replayed_desc(t, k1, k2);
@@ -688,11 +701,16 @@ static void out(struct buf *b, const char *fmt, ...)
  */
 static unsigned long long tb_size(const struct tb_file *f)
 {
+	uint64_t v;
+
 	if (f->has_lay)
-		return f->lay.size > f->max_end ? f->lay.size : f->max_end;
+		v = f->lay.size > f->max_end ? f->lay.size : f->max_end;
 	/* (A file rewritten may have been shorter at the short read.) */
-	return f->eof != UINT64_MAX && f->eof > f->max_end ? f->eof :
-							      f->max_end;
+	else
+		v = f->eof != UINT64_MAX && f->eof > f->max_end ? f->eof :
+								f->max_end;
+	/* A file cut short later was this large when it was fstat()ed. */
+	return v > f->stat_max ? v : f->stat_max;
 }
 
 /*
@@ -1361,6 +1379,9 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 			continue;
 		out(&e.b, "# %s = %s (%s)\n",
 		    i == e.main_file ? "main" : f->name, f->path,
+		    f->stat_max && f->stat_max == tb_size(f) &&
+				    (!f->has_lay || f->lay.size < f->stat_max) ?
+			    "size from fstat" :
 		    f->has_lay                ? "size as recorded" :
 		    f->eof != UINT64_MAX ? "size from a short read" :
 					   "size: the largest offset read");

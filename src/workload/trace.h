@@ -86,6 +86,8 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		  bool keep);
 /* ftruncate(2) to 0 (or an open with O_TRUNC) of a replayed file. */
 void tb_truncate(struct tb *t, long k1, long k2, uint64_t size);
+/* fstat() of a descriptor said the file was @size bytes then. */
+void tb_stat(struct tb *t, long k1, long k2, uint64_t size);
 /*
  * The file's size now, known after a truncate (then true, *@size set):
  * where an O_APPEND write goes.

@@ -539,6 +539,27 @@ else
 	bad "strace: truncates of a file that processes running at once map and truncate left out" "$(grep -E '^(#|job|truncate|touch)' "$T/mtrunc2.ops" | head -12) $(cat "$T/err")"
 fi
 
+# fstat(2) (newfstatat and statx of "" with AT_EMPTY_PATH too) says how
+# large a file is: a file read in part and then cut short is declared as
+# large as it was; a stat by path says nothing about a descriptor.
+printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
+	'100 1.000002 newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=16777216, ...}, AT_EMPTY_PATH) = 0 <0.000010>' \
+	'100 1.000003 pread64(3, ""..., 65536, 0) = 65536 <0.000100>' \
+	'100 1.000004 ftruncate(3, 300000) = 0 <0.000010>' \
+	'100 1.000005 close(3) = 0 <0.000010>' > "$T/st1.strace"
+sed 's/newfstatat(3, ""\(.*\), AT_EMPTY_PATH)/fstat(3\1)/' "$T/st1.strace" > "$T/st2.strace"
+sed 's/newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=/statx(3, "", AT_STATX_SYNC_AS_STAT|AT_EMPTY_PATH, STATX_ALL, {stx_mode=S_IFREG|0644, stx_size=/; s/, AT_EMPTY_PATH) = 0/) = 0/' "$T/st1.strace" > "$T/st3.strace"
+sed 's/newfstatat(3, ""/newfstatat(AT_FDCWD, "\/d\/t"/; s/, AT_EMPTY_PATH)/, 0)/' "$T/st1.strace" > "$T/st4.strace"
+got=""
+for k in 1 2 3 4; do
+	got="$got $("$RALAB" sim --dump-ops "$T/st$k.strace" 2>&1 | sed -n 's/^# file_size: //p')"
+done
+if [ "$got" = ' 16777216 16777216 16777216 300000' ]; then
+	ok "strace: fstat, newfstatat and statx of a descriptor give the file's size"
+else
+	bad "strace: fstat, newfstatat and statx of a descriptor give the file's size" "sizes:$got"
+fi
+
 # Real programs on files in extents, recorded on 6.18.44 with
 # tests/tools/record-app.sh (tests/traces/app/README): the log 'ralab
 # record' made, with the layout it noted, replays as the kernel read the
@@ -562,6 +583,14 @@ for d in tests/traces/app/*/; do
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
 		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.flat"
+	# One whose size only its fstat() says: without it, it differs.
+	case $n in
+	*-fstat-*)
+		grep -Ev ' (newfstatat|fstat|statx)\(' "$T/app.strace" > "$T/app-nostat.strace"
+		"$RALAB" sim --trace "$T/app-nostat.strace" 2> /dev/null |
+			grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.nostat"
+		cmp -s "$T/app.kernel" "$T/app.nostat" && what="fstat (or $what)" && cp "$T/app.nostat" "$T/app.flat" ;;
+	esac
 	if ! cmp -s "$T/app.kernel" "$T/app.model"; then
 		bad "app trace $n" "$(cat "$T/err") $(diff "$T/app.kernel" "$T/app.model" | head -4)"
 	elif cmp -s "$T/app.kernel" "$T/app.flat"; then
