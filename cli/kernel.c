@@ -234,6 +234,12 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 		fprintf(stderr,
 			"ralab kernel: note: the filesystem broke the %u file(s) in %u place(s) the case's layout does not (breaks_at=); the kernel cuts requests there, and 'ralab check' has the model do the same\n",
 			ralab_workload_nr_files(wl), res.breaks);
+	if (res.breaks > RALAB_MAX_BREAKS || res.rebreaks > RALAB_MAX_BREAKS ||
+	    res.rebreaks_gen > RALAB_MAX_BREAKS)
+		fprintf(stderr,
+			"ralab kernel: note: more than %u places where a file is not disk-contiguous (breaks %u, rebreaks %u, by generation %u): only the first %u of each are listed, and the model reads past them as if contiguous\n",
+			RALAB_MAX_BREAKS, res.breaks, res.rebreaks,
+			res.rebreaks_gen, RALAB_MAX_BREAKS);
 	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);

@@ -444,7 +444,7 @@ struct ralab_kernel_result {
 	 * offset where the next extent starts).
 	 */
 	unsigned breaks;
-#define RALAB_MAX_BREAKS 64
+#define RALAB_MAX_BREAKS 4096
 	struct ralab_break {
 		unsigned file;
 		uint64_t ofs;

@@ -443,13 +443,18 @@ static unsigned job_of(const struct ralab_workload *wl, unsigned i)
 	return j - 1;
 }
 
-/* Ops that move a file's end or a descriptor's position, or fault. */
-static bool sizes_op(const struct op *op)
+/*
+ * Ops that move a file's end or fault on it, and those that move the
+ * position of a descriptor write(2) appends at (@wfd: bit per descriptor).
+ */
+static bool sizes_op(const struct op *op, const uint64_t *wfd)
 {
 	switch (op->kind) {
 	case OP_MMAP: case OP_TOUCH: case OP_TRUNCATE: case OP_WRITE:
-	case OP_PWRITE: case OP_FALLOCATE: case OP_READ: case OP_SEEK:
+	case OP_PWRITE: case OP_FALLOCATE:
 		return true;
+	case OP_READ: case OP_SEEK:
+		return wfd[op->fd / 64] >> (op->fd % 64) & 1;
 	default:
 		return false;
 	}
@@ -473,20 +478,24 @@ static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
 {
 	uint64_t declared = ino ? wl->files[ino].size : wl->cfg.file_size;
 	uint64_t size = declared, pos[MAX_FDS] = { 0 };
+	uint64_t wfd[MAX_FDS / 64] = { 0 };
 	unsigned i, first = wl->nr_ops, job = 0, size_line = 0;
 	const struct wl_job *jb;
 
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].ino == ino && wl->ops[i].kind == OP_WRITE)
+			wfd[wl->ops[i].fd / 64] |= 1ull << (wl->ops[i].fd % 64);
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 
-		if (op->ino != ino || !sizes_op(op))
+		if (op->ino != ino || !sizes_op(op, wfd))
 			continue;
 		if (first == wl->nr_ops) {
 			first = i;
 			job = job_of(wl, i);
 		} else if (job_of(wl, i) != job) {
 			p->line = op->line;
-			return perr(p, "file '%s' is mapped and truncated: its mappings, truncates, writes, reads and seeks must be in one job (line %u is in another), since a touch past its end would raise SIGBUS",
+			return perr(p, "file '%s' is mapped and truncated: its mappings, truncates and writes (and the reads and seeks of a descriptor that write(2) uses) must be in one job (line %u is in another), since a touch past its end would raise SIGBUS",
 				    wl->files[ino].name, wl->ops[first].line);
 		}
 	}

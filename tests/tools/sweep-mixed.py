@@ -3,8 +3,9 @@
 # on one file, mixed: reads, preads, strides, readahead(2), WILLNEED and
 # other advice; write(2) after a seek, pwrite; a mapping or two, read and
 # write touches, madvise; truncates to any size, fallocate; fsync and
-# DONTNEED after it; a second descriptor, close and reopen.  The
-# generator follows the file's size, so that no touch goes past its end.
+# DONTNEED after it; a second and third descriptor.  The
+# generator follows the file's size, so that no touch goes past its end;
+# from seed 3 on, files in extents of 64 KiB to 1 MiB too.
 # Usage: sweep-mixed.py SEED COUNT OUTDIR -> OUTDIR/xNN-FS-raR-mskM/case.ops
 import os
 import sys
@@ -134,4 +135,10 @@ for i in range(n):
     ops.append('seek 0')
     ops.append('read %d eof' % R.choice([4096, 65536, 131072, 1 << 20]))
     name = 'x%02d-%s-ra%d-msk%d' % (i, fs, ra, msk)
+    if seed >= 3:
+        # Seeds from 3 on: the file in extents of 64 KiB to 1 MiB.
+        ekb = R.choice([0, 64, 256, 1024])
+        if ekb:
+            ops.insert(0, '# extent_kb: %d' % ekb)
+            name += '-x%d' % ekb
     write_case(out + '/' + name, 'mixed sweep, seed %d' % seed, fs, size, ra, msk, ops)

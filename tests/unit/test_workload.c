@@ -150,6 +150,13 @@ static int test_mapped_truncate(void)
 	ASSERT_EQ_U64(parses("# file_size: 1M\nfile two 1M\nmmap 0 1M\n"
 			     "use main\nmmap 0 64K\ntruncate 4096\ntouch 0 1M 64K\n",
 			     NULL), 0);
+	/* Jobs: another may read the file, not write or truncate it. */
+	ASSERT_EQ_U64(parses("# file_size: 1M\njob a\nmmap 0 1M\n"
+			     "truncate 8192\ntouch 0 8192\njob b\nread 64K 4\n",
+			     NULL), 0);
+	ASSERT_EQ_U64(parses("# file_size: 1M\njob a\nmmap 0 1M\n"
+			     "truncate 8192\ntouch 0 8192\njob b\nwrite 4K\n",
+			     "must be in one job (line 3 is in another)"), 0);
 	return 0;
 }
 
