@@ -32,17 +32,26 @@ static int ops_file(const char *text, char *path, size_t len)
 	return fclose(f);
 }
 
+/* Load @text as a .ops file: ralab_workload_load()'s return. */
+static int load_text(const char *text, struct ralab_workload **wl,
+		     struct ralab_diag *d)
+{
+	char path[64];
+	int err;
+
+	if (ops_file(text, path, sizeof(path)))
+		return -EIO;
+	err = ralab_workload_load(path, wl, d);
+	unlink(path);
+	return err;
+}
+
 static int counts(const char *text, unsigned files, unsigned jobs)
 {
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
-	char path[64];
-	int err;
 
-	ASSERT_TRUE(!ops_file(text, path, sizeof(path)));
-	err = ralab_workload_load(path, &wl, &d);
-	unlink(path);
-	ASSERT_EQ_U64(err, 0);
+	ASSERT_EQ_U64(load_text(text, &wl, &d), 0);
 	ASSERT_EQ_U64(ralab_workload_nr_files(wl), files);
 	ASSERT_EQ_U64(ralab_workload_nr_jobs(wl), jobs);
 	ralab_workload_free(wl);
@@ -79,11 +88,8 @@ static int test_breaks(void)
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
 	uint64_t got[4];
-	char path[64];
 
-	ASSERT_TRUE(!ops_file(text, path, sizeof(path)));
-	ASSERT_EQ_U64(ralab_workload_load(path, &wl, &d), 0);
-	unlink(path);
+	ASSERT_EQ_U64(load_text(text, &wl, &d), 0);
 	ASSERT_EQ_U64(ralab_workload_breaks(wl, 0, got, 4), 2);
 	ASSERT_EQ_U64(got[0], 65536);
 	ASSERT_EQ_U64(got[1], 524288);
@@ -115,12 +121,8 @@ static int parses(const char *text, const char *want)
 {
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
-	char path[64];
-	int err;
+	int err = load_text(text, &wl, &d);
 
-	ASSERT_TRUE(!ops_file(text, path, sizeof(path)));
-	err = ralab_workload_load(path, &wl, &d);
-	unlink(path);
 	ralab_workload_free(wl);
 	if (!want) {
 		ASSERT_EQ_U64(err, 0);
