@@ -78,22 +78,21 @@ void sim_munmap(struct sim_vma *v)
  */
 void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from)
 {
-	unsigned j, k;
+	struct sim_vma *vmas[MAX_JOBS * MAX_MAPS];
+	unsigned i, n = sim_vmas_of(s, in, vmas, MAX_JOBS * MAX_MAPS);
 
-	for (j = 0; j < s->nr_jobs; j++)
-		for (k = 0; k < MAX_MAPS; k++) {
-			struct sim_vma *v = &s->jobs[j].vma[k];
-			pgoff_t end = v->pgoff + v->npages, p0, r;
+	for (i = 0; i < n; i++) {
+		struct sim_vma *v = vmas[i];
+		pgoff_t end = v->pgoff + v->npages, p0, r;
 
-			if (!v->active || v->file->inode != in || from >= end)
-				continue;
-			p0 = from > v->pgoff ? from : v->pgoff;
-			memset(v->pte + (p0 - v->pgoff), 0, end - p0);
-			for (r = p0 / HPAGE_PMD_NR; r <= (end - 1) / HPAGE_PMD_NR;
-			     r++)
-				if (v->pmd[r - v->first_region] == PMD_HUGE)
-					v->pmd[r - v->first_region] = PMD_NONE;
-		}
+		if (from >= end)
+			continue;
+		p0 = from > v->pgoff ? from : v->pgoff;
+		memset(v->pte + (p0 - v->pgoff), 0, end - p0);
+		for (r = p0 / HPAGE_PMD_NR; r <= (end - 1) / HPAGE_PMD_NR; r++)
+			if (v->pmd[r - v->first_region] == PMD_HUGE)
+				v->pmd[r - v->first_region] = PMD_NONE;
+	}
 }
 
 /*

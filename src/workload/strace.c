@@ -448,6 +448,17 @@ static int split_args(char *s, char **argv, int max)
 	return n;
 }
 
+/* The first of @argv[0..argc) that holds @what, or NULL. */
+static const char *arg_with(char **argv, int argc, const char *what)
+{
+	int k;
+
+	for (k = 0; k < argc; k++)
+		if (strstr(argv[k], what))
+			return argv[k];
+	return NULL;
+}
+
 static bool num(const char *s, long long *v)
 {
 	char *end;
@@ -996,19 +1007,15 @@ static int handle_call(struct st *s, long pid, char *call)
 		 * the size the file had then, which the declared size must
 		 * cover (a file read in part, then cut short).
 		 */
-		const char *sz = NULL;
-		bool empty = call[0] == 'f';
+		const char *st = arg_with(argv, argc, "S_IFREG"), *sz = NULL;
 		char *end;
-		int k;
 
-		for (k = 1; k < argc; k++)
-			if (strstr(argv[k], "AT_EMPTY_PATH"))
-				empty = empty || !strcmp(argv[1], "\"\"");
-		for (k = 1; !ret && empty && k < argc && !sz; k++)
-			if (strstr(argv[k], "S_IFREG") &&
-			    ((sz = strstr(argv[k], "st_size=")) ||
-			     (sz = strstr(argv[k], "stx_size="))))
-				sz = strchr(sz, '=') + 1;
+		if (call[0] != 'f' && (argc < 2 || strcmp(argv[1], "\"\"") ||
+				       !arg_with(argv, argc, "AT_EMPTY_PATH")))
+			st = NULL; /* of a path, not of the descriptor */
+		if (!ret && st && ((sz = strstr(st, "st_size=")) ||
+				   (sz = strstr(st, "stx_size="))))
+			sz = strchr(sz, '=') + 1;
 		if (sz && *sz >= '0' && *sz <= '9') {
 			a2 = strtoll(sz, &end, 10);
 			if (a2 >= 0 && (*end == ',' || *end == '}' || *end == ' '))
