@@ -528,15 +528,24 @@ static int model_rebreaks(struct ralab_workload *wl, const char *ktext)
 		struct ralab_diag d = { 0 };
 		unsigned long long o;
 		unsigned n = 0, file;
+		bool listed = false;
 		int used;
 
+		/*
+		 * F:0 lists file F (recordings since 2026-12-02), which may
+		 * have no breaks: its rewrite is contiguous.  Before, a file
+		 * without breaks was not listed (unknown: it keeps its own).
+		 */
 		while (n < RALAB_MAX_BREAKS &&
 		       sscanf(q, "%u:%llu%n", &file, &o, &used) == 2) {
 			q += used;
-			if (file == f)
+			if (file != f)
+				continue;
+			listed = true;
+			if (o)
 				ofs[n++] = o;
 		}
-		if (!n)
+		if (!listed)
 			continue;
 		if (ralab_workload_set_rebreaks(wl, f, ofs, n, &d)) {
 			fprintf(stderr, "ralab check: %s\n", d.msg);

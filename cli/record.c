@@ -15,8 +15,8 @@
 #include "cli.h"
 
 #define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
-		  "write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,ftruncate,fallocate," \
-		  "fstat,newfstatat,statx," \
+		  "write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,ftruncate,truncate," \
+		  "fallocate,fstat,newfstatat,statx,stat,lstat," \
 		  "mmap,munmap,msync," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "splice," \

@@ -454,8 +454,10 @@ struct ralab_kernel_result {
 	 * A file the case truncates: where its rewrite, as the run left it,
 	 * is not disk-contiguous (data after a hole as far on the disk as in
 	 * the file counts as contiguous, as the model takes it), listed as
-	 * @brk.  'ralab check' gives them to the model for what follows a
-	 * truncate (ralab_workload_set_rebreaks()).
+	 * @brk after an entry at offset 0 (no break can be there), so that a
+	 * rewrite without breaks is listed too.  'ralab check' gives them to
+	 * the model for what follows a truncate
+	 * (ralab_workload_set_rebreaks()).
 	 */
 	unsigned rebreaks;
 	struct ralab_break rebrk[RALAB_MAX_BREAKS];

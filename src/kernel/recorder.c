@@ -1429,6 +1429,13 @@ static void rewrite_breaks(struct rec *r, const struct rfile *rf,
 	struct ralab_kernel_result *res = r->res;
 	unsigned g;
 
+	/*
+	 * The file first, at offset 0 (no break can be there): a rewrite
+	 * without breaks is listed too, contiguous rather than unknown.
+	 */
+	if (res->rebreaks < RALAB_MAX_BREAKS)
+		res->rebrk[res->rebreaks] = (struct ralab_break){ fi, 0, 0 };
+	res->rebreaks++;
 	extent_breaks(rf->ext2, rf->next2, fi, 0, res->rebrk, &res->rebreaks);
 	/*
 	 * Each generation but the last as the next truncate found it,

@@ -8,8 +8,9 @@
  * too,
  * and dup, dup2, dup3 and fcntl: a dup()ed number is the same open file,
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
- * and openat2 and preadv2; and fstat, newfstatat and statx, whose st_size
- * of a descriptor says how large the file was then).  Reads of a descriptor opened with O_DIRECT
+ * and openat2 and preadv2; fstat, stat, lstat, newfstatat and statx,
+ * whose st_size says how large the file was then; truncate, which cuts a
+ * file by its path).  Reads of a descriptor opened with O_DIRECT
  * (or set to it with fcntl) bypass the page cache and are not replayed;
  * reads through io_uring are not in the log at all (a note says so).
  * With -T (call durations), the time a process spends between two calls
@@ -529,6 +530,49 @@ static bool regular_path(const char *p, const char *flags)
 	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH");
 }
 
+/*
+ * The path @a names (a quoted string), into @path (1024 bytes): relative
+ * to directory descriptor @dirfd (NULL: the working directory), it is
+ * named by that directory's path when its open is in the log.
+ */
+static bool at_path(struct st *s, long tab, const char *dirfd, const char *a,
+		    char *path)
+{
+	long long dfd;
+	struct pos *dp;
+
+	if (!path_arg(a, path, 1024))
+		return false;
+	if (dirfd && path[0] != '/' && num(dirfd, &dfd) &&
+	    (dp = pos_of(s, tab, (long)dfd, false)) && dp->path) {
+		char full[1024];
+
+		snprintf(full, sizeof(full), "%.500s/%.500s", dp->path, path);
+		memcpy(path, full, sizeof(full));
+	}
+	return true;
+}
+
+/*
+ * The size a stat call reports for a regular file ("st_size=N" of fstat,
+ * stat and newfstatat, "stx_size=N" of statx), or -1.
+ */
+static long long stat_size(char **argv, int argc)
+{
+	const char *st = arg_with(argv, argc, "S_IFREG"), *sz;
+	long long v;
+	char *end;
+
+	if (!st || (!(sz = strstr(st, "st_size=")) &&
+		    !(sz = strstr(st, "stx_size="))))
+		return -1;
+	sz = strchr(sz, '=') + 1;
+	if (*sz < '0' || *sz > '9')
+		return -1;
+	v = strtoll(sz, &end, 10);
+	return v >= 0 && (*end == ',' || *end == '}' || *end == ' ') ? v : -1;
+}
+
 static int advice_of(const char *a)
 {
 	static const char *const names[] = {
@@ -849,21 +893,8 @@ static int handle_call(struct st *s, long pid, char *call)
 			return serr(s, "%s() with %d arguments", call, argc);
 		if (ret < 0)
 			return 0;
-		if (!path_arg(argv[pi], path, sizeof(path)))
+		if (!at_path(s, tab, pi ? argv[0] : NULL, argv[pi], path))
 			return serr(s, "%s(): cannot read the path", call);
-		/* Relative to an open directory: name it by that directory. */
-		if (pi && path[0] != '/') {
-			long long dfd;
-			struct pos *dp;
-
-			if (num(argv[0], &dfd) && (dp = pos_of(s, tab, (long)dfd, false)) &&
-			    dp->path) {
-				char full[1024];
-
-				snprintf(full, sizeof(full), "%.500s/%.500s", dp->path, path);
-				memcpy(path, full, sizeof(full));
-			}
-		}
 		p = pos_of(s, tab, (long)ret, true);
 		if (!p)
 			return -ENOMEM;
@@ -920,6 +951,36 @@ static int handle_call(struct st *s, long pid, char *call)
 			tb_note(s->tb, "io_uring set up at line %u: its reads are not system calls of their own, so not in the log, and not replayed",
 				s->line);
 		return 0;
+	}
+	if (!strcmp(call, "truncate") || !strcmp(call, "stat") ||
+	    !strcmp(call, "lstat") ||
+	    ((!strcmp(call, "newfstatat") || !strcmp(call, "statx")) &&
+	     argc >= 2 && strcmp(argv[1], "\"\""))) {
+		/*
+		 * Calls on a path: truncate(2), which cuts the file as
+		 * ftruncate does; a stat, whose size the declared size must
+		 * cover, as an fstat's.
+		 */
+		char path[1024];
+		bool at = call[0] == 'n' || !strcmp(call, "statx");
+		int err;
+
+		if (ret)
+			return 0;
+		if (argc < 2 || !at_path(s, tab, at ? argv[0] : NULL,
+					 argv[at ? 1 : 0], path))
+			return serr(s, "%s(): cannot read the path", call);
+		if (!regular_path(path, ""))
+			return 0;
+		if (call[0] != 't') {
+			a2 = stat_size(argv, argc);
+			return a2 >= 0 ? tb_stat_path(s->tb, path, (uint64_t)a2) : 0;
+		}
+		if (!num(argv[1], &a2) || a2 < 0)
+			return serr(s, "truncate(): bad length '%.30s'", argv[1]);
+		note_time(s, pid);
+		err = tb_truncate_path(s->tb, tab, path, (uint64_t)a2);
+		return err == -ENOSPC ? serr(s, "more than %d files", TB_MAX_PATHS) : err;
 	}
 	if (argc < 1 || !num(argv[0], &fd))
 		return 0; /* not about a descriptor we know */
@@ -1003,24 +1064,16 @@ static int handle_call(struct st *s, long pid, char *call)
 	} else if (!strcmp(call, "fstat") || !strcmp(call, "newfstatat") ||
 		   !strcmp(call, "statx")) {
 		/*
-		 * fstat(fd), or newfstatat()/statx() of "" with AT_EMPTY_PATH:
-		 * the size the file had then, which the declared size must
-		 * cover (a file read in part, then cut short).
+		 * fstat(fd), or newfstatat()/statx() of "" with AT_EMPTY_PATH
+		 * (of a path: above): the size the file had then, which the
+		 * declared size must cover (a file read in part, then cut
+		 * short).
 		 */
-		const char *st = arg_with(argv, argc, "S_IFREG"), *sz = NULL;
-		char *end;
-
-		if (call[0] != 'f' && (argc < 2 || strcmp(argv[1], "\"\"") ||
-				       !arg_with(argv, argc, "AT_EMPTY_PATH")))
-			st = NULL; /* of a path, not of the descriptor */
-		if (!ret && st && ((sz = strstr(st, "st_size=")) ||
-				   (sz = strstr(st, "stx_size="))))
-			sz = strchr(sz, '=') + 1;
-		if (sz && *sz >= '0' && *sz <= '9') {
-			a2 = strtoll(sz, &end, 10);
-			if (a2 >= 0 && (*end == ',' || *end == '}' || *end == ' '))
-				tb_stat(s->tb, tab, (long)fd, (uint64_t)a2);
-		}
+		if (!ret && (call[0] == 'f' ||
+			     (argc >= 2 && !strcmp(argv[1], "\"\"") &&
+			      arg_with(argv, argc, "AT_EMPTY_PATH"))) &&
+		    (a2 = stat_size(argv, argc)) >= 0)
+			tb_stat(s->tb, tab, (long)fd, (uint64_t)a2);
 	} else if (!strcmp(call, "ftruncate")) {
 		if (ret)
 			return 0;

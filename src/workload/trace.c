@@ -92,6 +92,15 @@ struct tb {
 	unsigned nr_jobs, cap_jobs, cur_job;
 	int64_t cur_start, cur_end;
 	bool concurrent;
+	/*
+	 * stat() of paths not opened yet (a program that stats a file, then
+	 * opens it): the latest TB_PATH_STATS, taken up when one is opened.
+	 */
+	struct {
+		char *path;
+		uint64_t size;
+	} pstat[TB_PATH_STATS];
+	unsigned next_pstat;
 };
 
 struct tb *tb_new(void)
@@ -121,6 +130,8 @@ void tb_free(struct tb *t)
 	free(t->ops);
 	free(t->vms);
 	free(t->pids);
+	for (i = 0; i < TB_PATH_STATS; i++)
+		free(t->pstat[i].path);
 	free(t);
 }
 
@@ -171,15 +182,26 @@ static struct tb_op *add(struct tb *t)
 	return &t->ops[t->nr_ops++];
 }
 
+/* The file opened as @path, or -1. */
+static int file_of(const struct tb *t, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_files; i++)
+		if (!strcmp(t->files[i].path, path))
+			return (int)i;
+	return -1;
+}
+
 int tb_file(struct tb *t, const char *path)
 {
 	unsigned i;
 	const char *base;
 	struct tb_file *f;
+	int known = file_of(t, path);
 
-	for (i = 0; i < t->nr_files; i++)
-		if (!strcmp(t->files[i].path, path))
-			return (int)i;
+	if (known >= 0)
+		return known;
 	if (t->nr_files == TB_MAX_PATHS)
 		return -ENOSPC;
 	if (!tb_grow((void **)&t->files, &t->cap_files, t->nr_files + 1,
@@ -191,6 +213,10 @@ int tb_file(struct tb *t, const char *path)
 	if (!f->path)
 		return -ENOMEM;
 	f->eof = UINT64_MAX;
+	for (i = 0; i < TB_PATH_STATS; i++)
+		if (t->pstat[i].path && !strcmp(t->pstat[i].path, path) &&
+		    t->pstat[i].size > f->stat_max)
+			f->stat_max = t->pstat[i].size;
 	/* f1_base.name: unique, and a valid .ops file name. */
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
@@ -462,6 +488,59 @@ void tb_stat(struct tb *t, long k1, long k2, uint64_t size)
 	f = &t->files[t->descs[d].file];
 	if (size > f->stat_max)
 		f->stat_max = size;
+}
+
+int tb_stat_path(struct tb *t, const char *path, uint64_t size)
+{
+	int fi = file_of(t, path);
+	char *copy;
+
+	if (fi >= 0) {
+		if (size > t->files[fi].stat_max)
+			t->files[fi].stat_max = size;
+		return 0;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	free(t->pstat[t->next_pstat].path);
+	t->pstat[t->next_pstat].path = copy;
+	t->pstat[t->next_pstat].size = size;
+	t->next_pstat = (t->next_pstat + 1) % TB_PATH_STATS;
+	return 0;
+}
+
+/*
+ * A descriptor key no descriptor of a log has (they are >= 0): the one a
+ * truncate by path is replayed through when the file is not open.
+ */
+#define TB_PATH_KEY (-2L)
+
+int tb_truncate_path(struct tb *t, long k1, const char *path, uint64_t size)
+{
+	int fi = tb_file(t, path), err;
+	unsigned i;
+
+	if (fi < 0)
+		return fi;
+	/*
+	 * The cut is the inode's, whichever open file it goes through
+	 * (truncate(2) opens none): an open descriptor of the file, or one
+	 * opened for it alone, which a new open file's fresh readahead
+	 * state leaves the others' as they were.
+	 */
+	for (i = t->nr_descs; i-- > 0;)
+		if (t->descs[i].open && !t->descs[i].ignored &&
+		    t->descs[i].of < 0 && t->descs[i].file == (unsigned)fi) {
+			tb_truncate(t, t->descs[i].key1, t->descs[i].key2, size);
+			return 0;
+		}
+	err = tb_open(t, k1, TB_PATH_KEY, fi);
+	if (err)
+		return err;
+	tb_truncate(t, k1, TB_PATH_KEY, size);
+	tb_close(t, k1, TB_PATH_KEY);
+	return 0;
 }
 
 bool tb_cur_size(struct tb *t, long k1, long k2, uint64_t *size)

@@ -84,10 +84,22 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
  */
 void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		  bool keep);
-/* ftruncate(2) to 0 (or an open with O_TRUNC) of a replayed file. */
+/* ftruncate(2) of a replayed file (an open with O_TRUNC: to 0). */
 void tb_truncate(struct tb *t, long k1, long k2, uint64_t size);
 /* fstat() of a descriptor said the file was @size bytes then. */
 void tb_stat(struct tb *t, long k1, long k2, uint64_t size);
+/*
+ * truncate(2) of @path to @size, by a process whose descriptor table is
+ * @k1: replayed on a descriptor the file has open, else on one of its own
+ * (the file is registered as tb_file() does: -ENOSPC, -ENOMEM).
+ */
+int tb_truncate_path(struct tb *t, long k1, const char *path, uint64_t size);
+/*
+ * stat() of @path said @size: the file's, if it is open or opened later
+ * (TB_PATH_STATS paths not opened yet are kept); 0 or -ENOMEM.
+ */
+#define TB_PATH_STATS 16
+int tb_stat_path(struct tb *t, const char *path, uint64_t size);
 /*
  * The file's size now, known after a truncate (then true, *@size set):
  * where an O_APPEND write goes.

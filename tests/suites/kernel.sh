@@ -99,6 +99,7 @@ kernel_suite() {
 		    "--extent-kb 100 --size 16 -- sha256sum @FILE" \
 		    "--rewritten --size 16 -- $T/rw-file @FILE truncate write:100000:30 fsync dontneed:0:0 write:1M:4 seek:0 read:64K:120" \
 		    "--rewritten --fs ext4 --size 16 -- $T/rw-file @FILE truncate fallockeep:0:8M write:100000:40 fsync dontneed:0:0 falloc:0:9M seek:0 read:64K:150" \
+		    "--rewritten --size 16 -- $T/rw-file @FILE stat read:64K:64 ptruncate:1500000 seek:0 read:64K:30 pwrite:1400000:1000000 fsync dontneed:0:0 ptruncate:3000000 seek:0 read:128K:30" \
 		    "--fs ext4 --size 32 --holes 1028K+4K,2M+12K,6M+1M --read-ahead-kb 2048 -- dd if=@FILE of=/dev/null bs=2M" \
 		    "--size 8 --insert 64K+64K,1M+12K,3M+4K -- cat @FILE" \
 		    "--size 16 --punch 100K+24K,4M+4K --unwritten 8M+1M -- cat @FILE"; do

@@ -541,7 +541,8 @@ fi
 
 # fstat(2) (newfstatat and statx of "" with AT_EMPTY_PATH too) says how
 # large a file is: a file read in part and then cut short is declared as
-# large as it was; a stat by path says nothing about a descriptor.
+# large as it was; so does a stat of its path (before it is opened too),
+# and not one of another path or of a symbolic link.
 printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
 	'100 1.000002 newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=16777216, ...}, AT_EMPTY_PATH) = 0 <0.000010>' \
 	'100 1.000003 pread64(3, ""..., 65536, 0) = 65536 <0.000100>' \
@@ -550,14 +551,46 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
 sed 's/newfstatat(3, ""\(.*\), AT_EMPTY_PATH)/fstat(3\1)/' "$T/st1.strace" > "$T/st2.strace"
 sed 's/newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=/statx(3, "", AT_STATX_SYNC_AS_STAT|AT_EMPTY_PATH, STATX_ALL, {stx_mode=S_IFREG|0644, stx_size=/; s/, AT_EMPTY_PATH) = 0/) = 0/' "$T/st1.strace" > "$T/st3.strace"
 sed 's/newfstatat(3, ""/newfstatat(AT_FDCWD, "\/d\/t"/; s/, AT_EMPTY_PATH)/, 0)/' "$T/st1.strace" > "$T/st4.strace"
+sed 's/newfstatat(3, ""/newfstatat(AT_FDCWD, "\/d\/u"/; s/, AT_EMPTY_PATH)/, 0)/' "$T/st1.strace" > "$T/st5.strace"
+sed -n 2p "$T/st4.strace" | sed 's/newfstatat/stat/; s/AT_FDCWD, //; s/, 0)/)/' > "$T/st6.strace"
+grep -v newfstatat "$T/st1.strace" >> "$T/st6.strace"
+sed 's/^\(.*\)newfstatat(3, "", {st_mode=S_IFREG/\1lstat("\/d\/t", {st_mode=S_IFLNK/; s/, AT_EMPTY_PATH)/)/' "$T/st1.strace" > "$T/st7.strace"
+sed 's/newfstatat(3, "", {st_mode=S_IFREG|0644, st_size=/statx(AT_FDCWD, "t", AT_STATX_SYNC_AS_STAT, STATX_ALL, {stx_mode=S_IFREG|0644, stx_size=/; s/, AT_EMPTY_PATH) = 0/) = 0/; s/openat(AT_FDCWD, "\/d\/t"/openat(4, "t"/' "$T/st1.strace" > "$T/st8.strace"
+sed -i '1i 100 1.000000 openat(AT_FDCWD, "/d", O_RDONLY|O_DIRECTORY) = 4 <0.000010>' "$T/st8.strace"
+sed -i 's/statx(AT_FDCWD, "t"/statx(4, "t"/' "$T/st8.strace"
 got=""
-for k in 1 2 3 4; do
+for k in 1 2 3 4 5 6 7 8; do
 	got="$got $("$RALAB" sim --dump-ops "$T/st$k.strace" 2>&1 | sed -n 's/^# file_size: //p')"
 done
-if [ "$got" = ' 16777216 16777216 16777216 300000' ]; then
-	ok "strace: fstat, newfstatat and statx of a descriptor give the file's size"
+if [ "$got" = ' 16777216 16777216 16777216 16777216 300000 16777216 300000 16777216' ]; then
+	ok "strace: fstat, stat, newfstatat and statx give the file's size"
 else
-	bad "strace: fstat, newfstatat and statx of a descriptor give the file's size" "sizes:$got"
+	bad "strace: fstat, stat, newfstatat and statx give the file's size" "sizes:$got"
+fi
+
+# truncate(2) of a path cuts the file as ftruncate does: on a descriptor
+# open on it, else on one opened for it alone; a path never opened is
+# registered (it may be opened later) and one not read left out.
+printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDONLY) = 3 <0.000010>' \
+	'100 1.000002 pread64(3, ""..., 1048576, 0) = 1048576 <0.000100>' \
+	'100 1.000003 truncate("/d/t", 300000) = 0 <0.000010>' \
+	'100 1.000004 pread64(3, ""..., 65536, 0) = 65536 <0.000100>' \
+	'100 1.000005 close(3) = 0 <0.000010>' \
+	'100 1.000006 truncate("/d/t", 0) = 0 <0.000010>' \
+	'100 1.000007 truncate("/d/never", 0) = 0 <0.000010>' \
+	'100 1.000008 truncate("/d/missing", 0) = -1 ENOENT (No such file or directory) <0.000010>' \
+	'100 1.000009 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
+	'100 1.000010 pwrite64(3, ""..., 8192, 0) = 8192 <0.000010>' \
+	'100 1.000011 pread64(3, ""..., 65536, 0) = 8192 <0.000100>' \
+	'100 1.000012 close(3) = 0 <0.000010>' > "$T/tpath.strace"
+"$RALAB" sim --dump-ops "$T/tpath.strace" > "$T/tpath.ops" 2> "$T/err"
+got=$(grep -vE '^(#|pause)' "$T/tpath.ops" | tr '\n' ' ')
+if [ "$got" = 'close open main pread 0 1048576 truncate 300000 pread 0 65536 close open main truncate 0 close open main pwrite 0 8192 pread 0 65536 close ' ] &&
+   grep -qx '# file_size: 1048576' "$T/tpath.ops" &&
+   "$RALAB" sim "$T/tpath.strace" > /dev/null 2>&1; then
+	ok "strace: truncate(2) of a path, open or not"
+else
+	bad "strace: truncate(2) of a path, open or not" "$got $(cat "$T/err")"
 fi
 
 # Real programs on files in extents, recorded on 6.18.44 with
@@ -577,19 +610,20 @@ for d in tests/traces/app/*/; do
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
-	trunc-*) grep -v ' ftruncate(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
+	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
 	falloc-*) grep -v ' fallocate(' "$T/app.strace" > "$T/app-flat.strace"; what=fallocate ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
 		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.flat"
-	# One whose size only its fstat() says: without it, it differs.
+	# One whose size only its fstat() (or stat() of its path) says:
+	# without it, it differs.
 	case $n in
-	*-fstat-*)
-		grep -Ev ' (newfstatat|fstat|statx)\(' "$T/app.strace" > "$T/app-nostat.strace"
+	*-fstat-*|*-stat-*)
+		grep -Ev ' (newfstatat|fstat|statx|stat|lstat)\(' "$T/app.strace" > "$T/app-nostat.strace"
 		"$RALAB" sim --trace "$T/app-nostat.strace" 2> /dev/null |
 			grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.nostat"
-		cmp -s "$T/app.kernel" "$T/app.nostat" && what="fstat (or $what)" && cp "$T/app.nostat" "$T/app.flat" ;;
+		cmp -s "$T/app.kernel" "$T/app.nostat" && what="stat (or $what)" && cp "$T/app.nostat" "$T/app.flat" ;;
 	esac
 	if ! cmp -s "$T/app.kernel" "$T/app.model"; then
 		bad "app trace $n" "$(cat "$T/err") $(diff "$T/app.kernel" "$T/app.model" | head -4)"

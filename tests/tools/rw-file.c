@@ -2,7 +2,8 @@
 /*
  * rw-file.c - read and write a file with buffered system calls, as a
  * program for tests/tools/record-app.sh: its strace log (read, pread64,
- * write, pwrite64, fsync, fadvise64) is what 'ralab record' replays.
+ * write, pwrite64, fsync, fadvise64, ftruncate, truncate, stat) is what
+ * 'ralab record' replays.
  *
  *   cc -O2 -o rw-file tests/tools/rw-file.c
  *   rw-file FILE STEP...
@@ -16,6 +17,9 @@
  *   fsync              fsync()
  *   dontneed:OFF:LEN   posix_fadvise(POSIX_FADV_DONTNEED)
  *   truncate           ftruncate() to 0, then lseek() to 0
+ *   ptruncate:SIZE     truncate() of FILE's path to SIZE (the position
+ *                      stays)
+ *   stat               stat() of FILE's path
  *   falloc:OFF:LEN     fallocate() mode 0 (the file grows to OFF + LEN)
  *   fallockeep:OFF:LEN fallocate() FALLOC_FL_KEEP_SIZE
  * Sizes are bytes, or with K or M.  The buffer is written through before
@@ -27,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BUF_MAX (8u << 20)
@@ -104,6 +109,12 @@ int main(int argc, char **argv)
 			n = ftruncate(fd, 0);
 			if (!n)
 				n = lseek(fd, 0, SEEK_SET);
+		} else if (!strncmp(s, "ptruncate:", 10)) {
+			n = truncate(argv[1], (off_t)a);
+		} else if (!strcmp(s, "stat")) {
+			struct stat st;
+
+			n = stat(argv[1], &st);
 		} else if (!strncmp(s, "dontneed:", 9)) {
 			n = -posix_fadvise(fd, (off_t)a, (off_t)b,
 					   POSIX_FADV_DONTNEED);
