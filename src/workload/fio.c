@@ -40,6 +40,7 @@
  * jobs before it have ended.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -386,6 +387,12 @@ struct job {
 	bool t64;            /* random_generator=tausworthe64 */
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
+	/*
+	 * libaio, posixaio, io_uring: fio counts the bytes each pass queues
+	 * (FIO_Q_QUEUED) and ends the pass at size; sync engines complete
+	 * inline and count nothing there (do_io(), io_queue_event()).
+	 */
+	bool queued;
 	unsigned iodepth;    /* reads in flight at once (posixaio, io_uring) */
 	uint64_t think_us;
 	uint64_t think_blocks; /* think after this many I/Os (1) */
@@ -399,6 +406,12 @@ struct job {
 	bool invalidate, norandommap, stonewall;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
+	/*
+	 * Where the file of the clone being made ends: filesize, else
+	 * (fio's setup_files: f->io_size + f->file_offset) its share of
+	 * size past the clone's offset; a file another job made, its size.
+	 */
+	uint64_t file_end;
 	char names[16][128]; /* filename=a:b: the files' names */
 	unsigned nnames;
 	/*
@@ -617,6 +630,18 @@ static const char *fadvise_name(const struct job *j)
 	case HINT_NOREUSE: return "noreuse";
 	default: return j->random ? "random" : "sequential";
 	}
+}
+
+/*
+ * The madvise of fio 3.33's mmap engine (fio_madvise_file): any hint
+ * but 0 advises the mapping as the job's rw is, MADV_RANDOM or
+ * MADV_SEQUENTIAL, whatever fadvise_hint names (fio 3.33 with
+ * fadvise_hint=random on rw=read: fadvise64 POSIX_FADV_RANDOM, then
+ * madvise MADV_SEQUENTIAL; later fio follow the hint).
+ */
+static const char *madvise_name(const struct job *j)
+{
+	return j->random ? "random" : "sequential";
 }
 
 static int read_job(struct fio *f, struct section *sec, struct job *j)
@@ -1013,6 +1038,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "ioengine"))) {
 		const char *e = o->val;
 
+		j->queued = !strcmp(e, "libaio") || !strcmp(e, "posixaio") ||
+			    !strcmp(e, "io_uring");
 		if (!strcmp(e, "sync"))
 			j->engine = 0;
 		else if (!strcmp(e, "psync") || !strcmp(e, "pvsync") ||
@@ -1101,16 +1128,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return err;
 		if (!j->io_size)
 			return ferr(f, o->line, "%s must not be 0", o->key);
-		if (get(f, sec, "loops") && j->loops > 1)
-			return ferr(f, o->line, "%s with loops is not modelled", o->key);
 		if (j->time_based)
 			return ferr(f, o->line, "%s with time_based is not modelled", o->key);
-		if (j->nrfiles > 1 && j->io_size % j->size)
-			return ferr(f, o->line, "%s that is not a multiple of size with several files is not modelled",
-				    o->key);
 		if ((j->io_size + j->size - 1) / j->size > 1000)
 			return ferr(f, o->line, "%s: more than 1000 passes over size", o->key);
-		j->loops = (j->io_size + j->size - 1) / j->size;
 	}
 	/*
 	 * Writes only: every I/O a write (fio draws no direction; the
@@ -1417,7 +1438,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 		if (gf->zone_bytes >= j->zone_size) {
 			gf->zone_bytes = 0;
 			gf->zone += j->zone_range + j->zone_skip;
-			if (gf->zone >= j->filesize)
+			if (gf->zone >= j->file_end)
 				gf->zone = g->start;
 			gf->last = gf->zone;
 		}
@@ -1443,7 +1464,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 	 * (get_next_seq_offset fails); an identical one does not look.
 	 */
 	if (j->random && (off == UINT64_MAX ||
-			  (off == gf->last && gf->last >= j->filesize))) {
+			  (off == gf->last && gf->last >= j->file_end))) {
 		uint64_t lastb = g->blocks, zoff = 0;
 
 		if (!g->blocks)
@@ -1472,7 +1493,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 		return false; /* read to the end of its region */
 	}
 	len = next_len(j, &g->bsr, off, g->start + g->region);
-	if (!len || off + len > j->filesize)
+	if (!len || off + len > j->file_end)
 		return false; /* fio: "offset too large" */
 	if (gf->map.bits && mark && b < g->blocks) {
 		/* axmap_set_nr: up to the first block already done. */
@@ -1506,8 +1527,13 @@ static void map_region(struct fio *f, const struct job *j, uint64_t start,
 
 	emit(f, "mmap %llu %llu\n", moff, mlen);
 	if (j->fadvise_hint != HINT_NONE)
-		emit(f, "madvise %llu %llu %s\n", moff, mlen, fadvise_name(j));
+		emit(f, "madvise %llu %llu %s\n", moff, mlen, madvise_name(j));
 }
+
+/* What a pass of a job issued: bytes and I/Os. */
+struct issued {
+	uint64_t bytes, ios;
+};
 
 /*
  * The I/Os of one file of a job with an offset pattern (has_pattern())
@@ -1518,9 +1544,10 @@ static void map_region(struct fio *f, const struct job *j, uint64_t start,
  * @region); sequential ones run on to the end of the file.  @thread is
  * the job's fio thread number: its generators are fio's (fio_rand.c).
  */
-static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
-			uint64_t region, uint64_t m, uint64_t budget,
-			unsigned thread, const char *fio_name)
+static struct issued gen_pattern(struct fio *f, const struct job *j,
+				 uint64_t start, uint64_t region, uint64_t m,
+				 uint64_t budget, unsigned thread,
+				 const char *fio_name)
 {
 	struct gjob g;
 	struct gfile gf;
@@ -1530,7 +1557,7 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 	gjob_init(&g, j, start, region, thread);
 	if ((err = gfile_init(&g, &gf, fio_name, thread))) {
 		fail_map(f, j, g.blocks, err);
-		return;
+		return (struct issued){ 0, 0 };
 	}
 	if (j->engine == 2)
 		map_region(f, j, start, region);
@@ -1551,6 +1578,7 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
 	else
 		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
+	return (struct issued){ bytes, k };
 }
 
 /*
@@ -1567,10 +1595,10 @@ static void gen_pattern(struct fio *f, const struct job *j, uint64_t start,
  * multiple of N: after the N-th write, before every read until the next
  * write (fio 3.33's iologs: "w s r s r s w").  sync=1 opens the file
  * O_SYNC: each write is written back before it returns (an fsync after
- * it).  @n I/Os in all.
+ * it).  At most @n I/Os; returns how many it made.
  */
-static void gen_rw(struct fio *f, const struct job *j, uint64_t start,
-		   uint64_t region, uint64_t n, unsigned thread)
+static uint64_t gen_rw(struct fio *f, const struct job *j, uint64_t start,
+		       uint64_t region, uint64_t n, unsigned thread)
 {
 	uint64_t issues[2] = { 0, 0 }, last[2] = { start, start }, want = 0;
 	struct fio_map map = { 0 };
@@ -1585,7 +1613,7 @@ static void gen_rw(struct fio *f, const struct job *j, uint64_t start,
 	if (j->random && !j->norandommap && g.blocks &&
 	    (err = ralab__fio_map_init(&map, g.blocks))) {
 		fail_map(f, j, g.blocks, err);
-		return;
+		return 0;
 	}
 	for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
 		uint64_t off, b;
@@ -1621,7 +1649,7 @@ static void gen_rw(struct fio *f, const struct job *j, uint64_t start,
 			off = last[ddir];
 			last[ddir] += j->bs;
 		}
-		if (off + j->bs > j->filesize)
+		if (off + j->bs > j->file_end)
 			break; /* fio: "offset too large" */
 		issues[ddir]++;
 		emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
@@ -1633,6 +1661,7 @@ static void gen_rw(struct fio *f, const struct job *j, uint64_t start,
 		}
 	}
 	ralab__fio_map_free(&map);
+	return k;
 }
 
 /* What fio does on opening a file: invalidate, then the fadvise hint. */
@@ -1646,15 +1675,41 @@ static void open_hints(struct fio *f, const struct job *j, unsigned clone)
 		     (unsigned long long)j->size, fadvise_name(j));
 }
 
-/* The I/O of one loop @l of a job clone over its open descriptors @fds. */
+/*
+ * Whether a pass of a job never ends by itself: random reads with no map
+ * to fill (norandommap, a distribution, zones) end only where the job's
+ * bytes or I/Os do.
+ */
+static bool never_done(const struct job *j)
+{
+	return j->random && !j->rw &&
+	       (j->norandommap || j->dist || j->zoned);
+}
+
+/* @a / @b rounded up, for @a up to UINT64_MAX. */
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+	return a / b + (a % b != 0);
+}
+
+/*
+ * The I/O of one loop @l of a job clone over its open descriptors @fds,
+ * within what is left of the job's bytes and I/Os (@left, which it takes
+ * what it issues from; time_based jobs: unlimited).
+ */
 static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		   unsigned thread, const unsigned *fds, unsigned nfd,
-		   uint64_t l)
+		   uint64_t l, struct issued *left)
 {
 	uint64_t start = j->offset + clone * j->offset_inc;
-	uint64_t span = j->filesize > start ? j->filesize - start : 0;
+	uint64_t span = j->file_end > start ? j->file_end - start : 0;
 	uint64_t per_file = j->size / nfd, blocks, n, k;
-	uint64_t region, pass = UINT64_MAX;
+	uint64_t region, pass = left->bytes;
+	struct issued did = { 0, 0 };
+
+	/* An asynchronous engine's pass ends at size bytes queued. */
+	if (j->queued && !j->time_based && pass > j->size)
+		pass = j->size;
 	unsigned fi;
 	char namebuf[300];
 
@@ -1670,33 +1725,55 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	blocks = per_file / j->bs;
 	n = blocks * nfd;
 	/* rw and randrw on one file: reads and writes, as fio mixes them. */
+	/*
+	 * rw and randrw on one file: reads and writes, as fio mixes them,
+	 * until a direction runs past the end of the file or the map is
+	 * full (the pass ends), or the job's bytes are issued.
+	 */
 	if (writes_modelled(j)) {
-		if (j->number_ios && j->number_ios < n)
-			n = j->number_ios;
-		if (j->io_size && j->io_size - l * j->size < j->size &&
-		    n > (j->io_size - l * j->size + j->bs - 1) / j->bs)
-			n = (j->io_size - l * j->size + j->bs - 1) / j->bs;
+		if (!j->time_based)
+			n = div_up(pass, j->bs);
+		if (n > left->ios)
+			n = left->ios;
 		emit(f, "fd %u\n", fds[0]);
-		gen_rw(f, j, start, region, n, thread);
-		return;
+		did.ios = gen_rw(f, j, start, region, n, thread);
+		did.bytes = did.ios * j->bs;
+		goto out;
 	}
-	/* Elsewhere, the reads' share of the I/Os (the writes left out). */
-	if (j->rw)
+	/*
+	 * Elsewhere, the reads' share of the I/Os (the writes left out):
+	 * each pass takes its size from the job's bytes, as if both were
+	 * made.
+	 */
+	if (j->rw) {
 		n = n * j->mix / 100;
-	if (j->number_ios && j->number_ios < n)
-		n = j->number_ios;
-	if (j->io_size && j->io_size - l * j->size < j->size) {
-		/* The last pass of io_size: reads while bytes are left. */
-		pass = j->io_size - l * j->size;
-		if (n > (pass + j->bs - 1) / j->bs)
-			n = (pass + j->bs - 1) / j->bs;
+		did.bytes = blocks * nfd * j->bs;
+		did.ios = blocks * nfd;
+	} else if (never_done(j) && !j->time_based) {
+		n = div_up(pass, j->bs);
 	}
+	if (n > left->ios)
+		n = left->ios;
+	if (!j->time_based && !j->rw && n > div_up(pass, j->bs))
+		n = div_up(pass, j->bs);
 	if (!n)
-		return;
-	if (nfd == 1 || j->service == 1) {
+		goto out;
+	/*
+	 * One file, or files served in turn, each to its end: a stream
+	 * each.  Not random ones: their files share the job's generators,
+	 * so a file draws on from where the one before it stopped (below).
+	 */
+	if (nfd == 1 || (j->service == 1 && !j->random)) {
 		/* Each file in turn, as one stream. */
 		for (fi = 0; fi < nfd; fi++) {
+			/* In turn: each to its end while I/Os are left. */
 			uint64_t m = n / nfd + (fi < n % nfd);
+
+			if (j->service == 1 && nfd > 1 && !j->rw) {
+				uint64_t done = fi * blocks;
+
+				m = done >= n ? 0 : n - done < blocks ? n - done : blocks;
+			}
 
 			if (!m)
 				continue;
@@ -1708,11 +1785,17 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * it, not a count of reads.
 				 */
 				bool mixed = j->max_bs > j->bs;
+				uint64_t want = never_done(j) || per_file > pass ? pass : per_file;
+				struct issued got;
 
-				gen_pattern(f, j, start, region,
-					    !mixed ? m : j->number_ios ? j->number_ios : UINT64_MAX,
-					    !mixed ? m * j->bs : per_file < pass ? per_file : pass,
-					    thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
+				got = gen_pattern(f, j, start, region,
+						  !mixed ? m : left->ios,
+						  !mixed ? m * j->bs : want,
+						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
+				if (!j->rw) {
+					did.bytes += got.bytes;
+					did.ios += got.ios;
+				}
 				continue;
 			}
 			if (j->engine == 2) {
@@ -1720,14 +1803,13 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 						   len = m * j->bs + (start & 4095);
 
 				/*
-				 * fio's mmap engine advises the mapping as
-				 * it advises files (fio_madvise_file):
-				 * MADV_SEQUENTIAL makes the faults read
-				 * ahead as read(2) does.
+				 * fio's mmap engine advises the mapping
+				 * (madvise_name()): MADV_SEQUENTIAL makes
+				 * the faults read ahead as read(2) does.
 				 */
 				if (j->fadvise_hint != HINT_NONE)
 					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\nmunmap\n",
-					     off, len, off, len, fadvise_name(j), off, len);
+					     off, len, off, len, madvise_name(j), off, len);
 				else
 					emit(f, "mmap-read %llu %llu 4096\n", off, len);
 			} else if (j->random && !j->rw) {
@@ -1768,8 +1850,12 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				     (unsigned long long)m);
 			}
 			f->nr_ops += 3;
+			if (!j->rw) {
+				did.bytes += m * j->bs;
+				did.ios += m;
+			}
 		}
-		return;
+		goto out;
 	}
 	/*
 	 * roundrobin / random: switch files as set_io_u_file() does.  The
@@ -1783,16 +1869,24 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct gfile *gf = calloc(nfd, sizeof(*gf));
 		struct gjob g;
 		struct fio_rng files;
-		unsigned ndone = 0, next = 0, left = 0, cur = 0;
+		unsigned ndone = 0, next = 0, run = 0, cur = 0;
 		int err;
 		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
 		bool have = false;
 
-		if (pass < budget)
+		/*
+		 * The job's bytes end it, or its files, each done when read
+		 * to its end or its map is full (a sequential I/O of a job
+		 * mostly random does not fill it).
+		 */
+		if (!j->rw && !j->time_based) {
 			budget = pass;
+			n = div_up(pass, j->bs) < left->ios ?
+				    div_up(pass, j->bs) : left->ios;
+		}
 		if (!gf) {
 			f->oom = true;
-			return;
+			goto out;
 		}
 		gjob_init(&g, j, start, region, thread);
 		ralab__rng_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE), j->t64);
@@ -1813,9 +1907,9 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 
 			while (ndone < nfd) {
 				/* __get_next_file: the same file for N I/Os. */
-				if (have && left && !gf[cur].done) {
+				if (have && run && !gf[cur].done) {
 					fi = cur;
-					left--;
+					run--;
 				} else {
 					if (j->service == 2) {
 						fi = (unsigned)ralab__fio_pick(&files, nfd);
@@ -1827,7 +1921,9 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 						continue;
 					cur = fi;
 					have = true;
-					left = j->service_nr - 1;
+					/* sequential: a file until it is done. */
+					run = j->service == 1 ? UINT_MAX :
+						j->service_nr - 1;
 				}
 				if (next_io(&g, &gf[fi], &off, &len))
 					break;
@@ -1853,7 +1949,14 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			ralab__fio_map_free(&gf[fi].map);
 		}
 		free(gf);
+		if (!j->rw) {
+			did.bytes = bytes;
+			did.ios = k;
+		}
 	}
+out:
+	left->bytes -= did.bytes < left->bytes ? did.bytes : left->bytes;
+	left->ios -= did.ios < left->ios ? did.ios : left->ios;
 }
 
 /* The section of a job (jobs are read from sections in order). */
@@ -1922,6 +2025,7 @@ static int generate(struct fio *f)
 			unsigned fds[16], k, k2, thread = ++threads;
 			char onames[16][32];
 			uint64_t l;
+			struct issued left;
 
 			/*
 			 * Each clone is a job of the case: clones run
@@ -1979,15 +2083,22 @@ static int generate(struct fio *f)
 				else
 					snprintf(fname, sizeof(fname), "%.60s.%u.%u", j->name, c, k);
 				ops_name(oname, sizeof(oname), fname);
-				/* A shared file keeps its size unless the job sets one. */
+				/*
+				 * fio lays a file out to the clone's offset
+				 * plus its share of size, or to filesize.  A
+				 * shared file keeps its size unless the job
+				 * sets one.
+				 */
+				jobs[i].file_end = j->filesize_set ? j->filesize :
+					j->offset + c * j->offset_inc + j->filesize;
 				for (k2 = 0; !j->filesize_set && k2 < g.nr; k2++)
 					if (!strcmp(g.names[k2], oname))
-						jobs[i].filesize = g.sizes[k2];
-				ino = file_index(&g, oname, j->filesize, &fresh);
+						jobs[i].file_end = g.sizes[k2];
+				ino = file_index(&g, oname, j->file_end, &fresh);
 				if (ino == -2)
 					return ferr(f, f->sec[s_of(f, j)].line,
 						    "job [%s] gives file %s a size of %llu bytes; an earlier job gave it another (ralab needs one size per file)",
-						    j->name, fname, (unsigned long long)j->filesize);
+						    j->name, fname, (unsigned long long)j->file_end);
 				if (ino < 0)
 					return ferr(f, f->sec[0].line, "too many files (at most %d)", MAX_FILES);
 				unw = false;
@@ -2001,7 +2112,7 @@ static int generate(struct fio *f)
 					emit(f, "open main\n");
 				else if (fresh)
 					emit(f, "file %s %llu%s\n", oname,
-					     (unsigned long long)j->filesize,
+					     (unsigned long long)j->file_end,
 					     unw ? " unwritten" : "");
 				else
 					emit(f, "open %s\n", ino ? oname : "main");
@@ -2019,23 +2130,56 @@ static int generate(struct fio *f)
 			 * not matter (keep_running).
 			 */
 			if (j->time_based && j->nrfiles == 1) {
-				gen_io(f, j, c, thread, fds, 1, 0);
+				struct issued all = { UINT64_MAX, UINT64_MAX };
+
+				gen_io(f, j, c, thread, fds, 1, 0, &all);
 				emit(f, "repeat\n");
 				if (j->invalidate) /* on the file's descriptor */
 					emit(f, "fadvise 0 0 dontneed\n");
-				gen_io(f, j, c, thread, fds, 1, 1);
+				all = (struct issued){ UINT64_MAX, UINT64_MAX };
+				gen_io(f, j, c, thread, fds, 1, 1, &all);
 				if (f->nr_ops >= FIO_MAX_OPS)
 					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 				continue;
 			}
-			for (l = 0; l < j->loops + j->time_based; l++) {
+			/*
+			 * What the job issues: fio's do_io() stops once the
+			 * bytes issued since the job began reach io_size (else
+			 * size) times loops, or its I/Os number_ios times
+			 * loops (io_bytes_exceeded(), exceeds_number_ios()),
+			 * or when its files are done: read to their end, or
+			 * their random map full; on an asynchronous engine,
+			 * at size bytes queued.  So on a synchronous one a
+			 * pass that never ends by itself (norandommap, zipf)
+			 * issues all loops' bytes at once, and the loops after
+			 * it issue nothing (fio opens no file for them).  After the loops, fio goes
+			 * on while the bytes are short of io_size
+			 * (keep_running()).  time_based: unlimited.
+			 */
+			left = (struct issued){
+				(j->io_size ? j->io_size : j->size) * j->loops,
+				j->number_ios ? j->number_ios * j->loops : UINT64_MAX
+			};
+			if (j->time_based)
+				left = (struct issued){ UINT64_MAX, UINT64_MAX };
+			for (l = 0; j->time_based ? l < j->loops + 1 : l < j->loops + 1000; l++) {
+				uint64_t issued = (j->io_size ? j->io_size : j->size) *
+						  j->loops - left.bytes;
+				struct issued before = left;
+
+				if (!j->time_based &&
+				    (!left.bytes || !left.ios ||
+				     (l >= j->loops &&
+				      (!j->io_size || issued >= j->io_size ||
+				       j->io_size - issued < (j->max_bs > j->bs ? j->max_bs : j->bs)))))
+					break;
 				/*
 				 * time_based (several files): after the
 				 * loops, one more pass that repeats until the
 				 * runtime has passed; fio closes and opens
 				 * the files again when all are done.
 				 */
-				if (l == j->loops)
+				if (j->time_based && l == j->loops)
 					emit(f, "repeat\n");
 				/*
 				 * fio closes a job's files after each loop
@@ -2057,8 +2201,10 @@ static int generate(struct fio *f)
 					fds[k] = ++nfd;
 					open_hints(f, j, c);
 				}
-				gen_io(f, j, c, thread, fds, j->nrfiles, l);
-				if (f->nr_ops >= FIO_MAX_OPS)
+				gen_io(f, j, c, thread, fds, j->nrfiles, l, &left);
+				if (f->nr_ops >= FIO_MAX_OPS ||
+				    (!j->time_based && left.bytes == before.bytes &&
+				     left.ios == before.ios))
 					break;
 			}
 			/* end_fsync, fsync_on_close: the written file, synced. */

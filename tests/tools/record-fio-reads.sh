@@ -20,11 +20,19 @@ max=${3:-0}
 w=$(mktemp -d /tmp/ralab-fio-reads.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
-# Every section but [global] logs to a file of its own; the engine is null.
-awk '/^\[/ { print; if ($0 != "[global]") { n = substr($0, 2, length($0) - 2); print "write_iolog=" n ".iolog" } next }
-     /^ioengine=/ { next } { print }' "$job" > job.fio
-sed -i '0,/^\[global\]/s//[global]\nioengine=null/' job.fio
-grep -q '^ioengine=null' job.fio || sed -i '1i [global]\nioengine=null' job.fio
+# Every section but [global] logs to a file of its own; the engine is
+# null, but for jobs on an asynchronous engine (libaio, posixaio,
+# io_uring), which run on it in this temporary directory: fio ends each
+# of their passes at size bytes queued, which the null engine at iodepth
+# 1, completing inline, does not.
+keep=0
+grep -Eq '^ioengine=(libaio|posixaio|io_uring)' "$job" && keep=1
+awk -v keep=$keep '/^\[/ { print; if ($0 != "[global]") { n = substr($0, 2, length($0) - 2); print "write_iolog=" n ".iolog" } next }
+     /^ioengine=/ && !keep { next } { print }' "$job" > job.fio
+if [ $keep = 0 ]; then
+	sed -i '0,/^\[global\]/s//[global]\nioengine=null/' job.fio
+	grep -q '^ioengine=null' job.fio || sed -i '1i [global]\nioengine=null' job.fio
+fi
 fio --output=/dev/null job.fio
 : > "$out"
 for l in *.iolog; do

@@ -55,6 +55,9 @@ done
 dev=$(cat "/sys/block/$(basename "$loop")/dev")
 mkdir "$inst"
 echo 65536 > "$inst/buffer_size_kb"
+# One clock for all CPUs: with the default per-CPU one, events of a
+# thread that moved between CPUs can come out in the wrong order.
+echo mono > "$inst/trace_clock"
 for e in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
 	 readahead/page_cache_ra_order readahead/page_cache_ra_unbounded \
 	 filemap/mm_filemap_add_to_page_cache block/block_rq_issue; do

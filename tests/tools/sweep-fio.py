@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# A randomized sweep of fio job files (buffered reads, and writes among
+# them: engines, rw mixes, block sizes, several files, offset, io_size,
+# fadvise_hint, loops, distributions), each to be run by fio itself on
+# the kernel and compared with what ralab makes of it, as
+# tests/suites/fio.sh does for tests/fio/real:
+#   tests/tools/record-fio.sh OUTDIR/fNN.fio fNN.events
+#   ralab sim --trace OUTDIR/fNN.fio   (its readahead, page-cache and
+#   block events; '; compare:' lines say how to compare)
+# Seed 1's cases that found bugs are tests/fio/real/sweep1-*.
+# Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
+import os
+import random
+import sys
+
+seed, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+R = random.Random(seed)
+os.makedirs(out, exist_ok=True)
+for i in range(n):
+    lines = []
+    cmp = None
+    eng = R.choices(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap', 'io_uring'],
+                    [30, 15, 10, 15, 10, 15, 5])[0]
+    lines.append('ioengine=%s' % eng)
+    if eng in ('libaio', 'posixaio', 'io_uring'):
+        lines.append('iodepth=%d' % R.choice([1, 4, 16, 64]))
+    if eng == 'io_uring':
+        cmp = 'without prev_pos'
+    rw = R.choices(['read', 'randread', 'readwrite', 'randrw', 'read-pr'],
+                   [30, 35, 10, 10, 15])[0]
+    if rw == 'read-pr':
+        lines.append('rw=randread')
+        lines.append('percentage_random=%d' % R.choice([10, 30, 50, 80]))
+    else:
+        lines.append('rw=%s' % rw)
+    if rw in ('readwrite', 'randrw'):
+        lines.append('rwmixread=%d' % R.choice([50, 70, 90]))
+        if R.random() < 0.3:
+            lines.append('fsync=%d' % R.choice([4, 16]))
+    rand = rw != 'read'
+    r = R.random()
+    if rand and r < 0.15:
+        lines.append('bsrange=4k-%dk' % R.choice([16, 64, 128]))
+    elif r < 0.25:
+        lines.append('bssplit=4k/50:64k/30:%dk/20' % R.choice([16, 128, 256]))
+    else:
+        lines.append('bs=%s' % R.choice(['4k', '8k', '12k', '16k', '32k', '64k', '128k', '256k', '1m']))
+    size = R.choice([4, 8, 12, 16, 24, 32, 48])
+    nrf = R.choices([1, 2, 3], [70, 20, 10])[0]
+    if nrf > 1:
+        lines.append('nrfiles=%d' % nrf)
+        lines.append('file_service_type=%s' % R.choice(['roundrobin', 'random', 'sequential']))
+    lines.append('size=%dm' % size)
+    if R.random() < 0.15 and size >= 8:
+        lines.append('offset=%dm' % R.randrange(1, size // 2))
+    if R.random() < 0.15:
+        lines.append('io_size=%dm' % R.randrange(1, size + 1))
+    hint = R.choices(['', '0', '1', 'sequential', 'random'], [50, 20, 10, 10, 10])[0]
+    if hint:
+        lines.append('fadvise_hint=%s' % hint)
+    if R.random() < 0.15:
+        lines.append('loops=2')
+        if R.random() < 0.5:
+            lines.append('invalidate=0')
+    if rand and R.random() < 0.2:
+        lines.append('random_distribution=%s' % R.choice(['zipf:1.1', 'zipf:1.5', 'pareto:0.9', 'normal:20']))
+    if rand and R.random() < 0.15:
+        lines.append('norandommap')
+    if R.random() < 0.08:
+        lines.append('numjobs=2')
+        cmp = 'multiset'
+    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
+        f.write('; fio sweep, seed %d\n' % seed)
+        if cmp:
+            f.write('; compare: %s\n' % cmp)
+        f.write('[j]\n')
+        for l in lines:
+            f.write(l + '\n')
