@@ -458,7 +458,7 @@ static bool has_pattern(const struct job *j)
 /* Whether a job's writes are made (gen_rw): rw and randrw on one file. */
 static bool writes_modelled(const struct job *j)
 {
-	return j->rw && j->nrfiles == 1 && j->engine != 2 && !has_pattern(j);
+	return j->rw && j->nrfiles == 1 && j->engine != 2;
 }
 
 /*
@@ -1142,7 +1142,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (j->wonly) {
 		j->mix = 0;
 		if (!writes_modelled(j))
-			return ferr(f, j->wonly, "job [%s]: writes are modelled on one file, without ioengine=mmap or offset patterns",
+			return ferr(f, j->wonly, "job [%s]: writes are modelled on one file, without ioengine=mmap",
 				    sec->name);
 	}
 	return 0;
@@ -1349,13 +1349,17 @@ struct gjob {
 	const struct job *j;
 	uint64_t start, region, blocks; /* every file's I/O region */
 	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
-	struct fio_rng offs, bsr;      /* 64-bit with tausworthe64 */
-	struct fio_taus88 seqr, zgen;  /* always 32-bit */
+	/* [0] reads', [1] writes' (fio's per-direction generators) */
+	struct fio_rng offs, bsr[2];      /* 64-bit with tausworthe64 */
+	struct fio_taus88 seqr[2], zgen;  /* always 32-bit */
 };
 
-/* What fio keeps per file (struct fio_file). */
+/*
+ * What fio keeps per file (struct fio_file): positions per direction
+ * (last_pos[ddir], last_start[ddir]; [0] reads, [1] writes).
+ */
 struct gfile {
-	uint64_t last, last_start, zone, zone_bytes, nios;
+	uint64_t last[2], last_start[2], zone, zone_bytes, nios[2];
 	struct fio_map map;
 	struct fio_dist dist;
 	struct run r;
@@ -1371,10 +1375,19 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->blocks = region / j->bs;
 	g->k = 0;
 	ralab__rng_seed(&g->offs, offset_seed(j, thread), j->t64);
-	ralab__taus88_seed(&g->seqr,
-			   (uint32_t)slot_seed(j, thread, FIO_SLOT_SEQ_RAND_READ));
+	/*
+	 * Each direction's generators are its own; fio 3.33 seeds the
+	 * sequential-or-random ones of every direction from the reads'
+	 * slot (td_fill_rand_seeds_internal), the sizes' from slots 0, 1.
+	 */
+	for (unsigned d = 0; d < 2; d++) {
+		ralab__taus88_seed(&g->seqr[d],
+				   (uint32_t)slot_seed(j, thread,
+						       FIO_SLOT_SEQ_RAND_READ));
+		ralab__rng_seed(&g->bsr[d], slot_seed(j, thread, FIO_SLOT_BS + d),
+				j->t64);
+	}
 	ralab__taus88_seed(&g->zgen, (uint32_t)slot_seed(j, thread, FIO_SLOT_ZONE));
-	ralab__rng_seed(&g->bsr, slot_seed(j, thread, FIO_SLOT_BS), j->t64);
 }
 
 /*
@@ -1384,14 +1397,35 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
  * map: fio 3.33 reads blocks twice with them.  Returns nonzero when out
  * of memory.
  */
+/*
+ * A file's distribution between passes: fio keeps it in struct fio_file
+ * and does not reseed it at a loop, so the next pass draws on (the
+ * offset generators are reseeded).
+ */
+struct carry {
+	struct fio_dist dist;
+	bool have;
+};
+
+static void carry_save(struct carry *c, const struct gfile *gf)
+{
+	if (c && gf->dist.nranges) {
+		c->dist = gf->dist;
+		c->have = true;
+	}
+}
+
 static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
-		      unsigned thread)
+		      unsigned thread, const struct carry *c)
 {
 	const struct job *j = g->j;
 
 	memset(gf, 0, sizeof(*gf));
-	gf->last = gf->last_start = gf->zone = g->start;
-	if (j->random && j->dist &&
+	gf->last[0] = gf->last[1] = g->start;
+	gf->last_start[0] = gf->last_start[1] = gf->zone = g->start;
+	if (j->random && j->dist && c && c->have)
+		gf->dist = c->dist;
+	else if (j->random && j->dist &&
 	    ralab__fio_dist_init(&gf->dist, j->dist,
 				 (g->region + j->bs - 1) / j->bs, j->dist_param,
 				 j->dist_center,
@@ -1425,8 +1459,8 @@ static void fail_map(struct fio *f, const struct job *j, uint64_t blocks,
  * map has a block already done); fio marks sequential I/Os of a random
  * job "busy ok" and leaves them out.
  */
-static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
-		    uint64_t *lenp)
+static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
+		    uint64_t *offp, uint64_t *lenp)
 {
 	const struct job *j = g->j;
 	bool fresh = !j->seq_nr || g->k++ % j->seq_nr == 0, mark = false;
@@ -1440,21 +1474,21 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 			gf->zone += j->zone_range + j->zone_skip;
 			if (gf->zone >= j->file_end)
 				gf->zone = g->start;
-			gf->last = gf->zone;
+			gf->last[d] = gf->zone;
 		}
 		/* zonesize > zonerange: the zone is read again. */
-		if (gf->last >= gf->zone + j->zone_range)
-			gf->last = gf->zone;
-		off = gf->last;
+		if (gf->last[d] >= gf->zone + j->zone_range)
+			gf->last[d] = gf->zone;
+		off = gf->last[d];
 	} else if (!j->random) {
-		off = gf->nios ? gf->last + j->seq_add : g->start;
+		off = gf->nios[d] ? gf->last[d] + j->seq_add : g->start;
 	} else if (!fresh && j->seq_identical) {
-		off = gf->last_start;
+		off = gf->last_start[d];
 	} else if (!fresh ||
 		   (j->perc_rand < 100 &&
-		    1 + (unsigned)(100.0 * (ralab__taus88(&g->seqr) / 4294967296.0)) >
+		    1 + (unsigned)(100.0 * (ralab__taus88(&g->seqr[d]) / 4294967296.0)) >
 			    j->perc_rand)) {
-		off = gf->last; /* sequential: on from the last I/O */
+		off = gf->last[d]; /* sequential: on from the last I/O */
 	} else {
 		off = UINT64_MAX;
 		mark = true;
@@ -1464,7 +1498,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 	 * (get_next_seq_offset fails); an identical one does not look.
 	 */
 	if (j->random && (off == UINT64_MAX ||
-			  (off == gf->last && gf->last >= j->file_end))) {
+			  (off == gf->last[d] && gf->last[d] >= j->file_end))) {
 		uint64_t lastb = g->blocks, zoff = 0;
 
 		if (!g->blocks)
@@ -1492,7 +1526,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 	} else if (!j->random && !j->strided && off >= g->start + g->region) {
 		return false; /* read to the end of its region */
 	}
-	len = next_len(j, &g->bsr, off, g->start + g->region);
+	len = next_len(j, &g->bsr[d], off, g->start + g->region);
 	if (!len || off + len > j->file_end)
 		return false; /* fio: "offset too large" */
 	if (gf->map.bits && mark && b < g->blocks) {
@@ -1507,9 +1541,9 @@ static bool next_io(struct gjob *g, struct gfile *gf, uint64_t *offp,
 	}
 	if (j->strided)
 		gf->zone_bytes += len;
-	gf->nios++;
-	gf->last_start = off;
-	gf->last = off + len;
+	gf->nios[d]++;
+	gf->last_start[d] = off;
+	gf->last[d] = off + len;
 	*offp = off;
 	*lenp = len;
 	return true;
@@ -1547,7 +1581,7 @@ struct issued {
 static struct issued gen_pattern(struct fio *f, const struct job *j,
 				 uint64_t start, uint64_t region, uint64_t m,
 				 uint64_t budget, unsigned thread,
-				 const char *fio_name)
+				 const char *fio_name, struct carry *c)
 {
 	struct gjob g;
 	struct gfile gf;
@@ -1555,14 +1589,14 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
 	int err;
 
 	gjob_init(&g, j, start, region, thread);
-	if ((err = gfile_init(&g, &gf, fio_name, thread))) {
+	if ((err = gfile_init(&g, &gf, fio_name, thread, c))) {
 		fail_map(f, j, g.blocks, err);
 		return (struct issued){ 0, 0 };
 	}
 	if (j->engine == 2)
 		map_region(f, j, start, region);
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
-		if (!next_io(&g, &gf, &off, &len))
+		if (!next_io(&g, &gf, 0, &off, &len))
 			break;
 		if (j->engine == 2) {
 			emit(f, "touch %llu %llu 4096\n",
@@ -1578,6 +1612,7 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
 	else
 		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
+	carry_save(c, &gf);
 	return (struct issued){ bytes, k };
 }
 
@@ -1595,28 +1630,45 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
  * multiple of N: after the N-th write, before every read until the next
  * write (fio 3.33's iologs: "w s r s r s w").  sync=1 opens the file
  * O_SYNC: each write is written back before it returns (an fsync after
- * it).  At most @n I/Os; returns how many it made.
+ * it).  At most @n I/Os and about @budget bytes (the last may go past);
+ * returns what it made.
  */
-static uint64_t gen_rw(struct fio *f, const struct job *j, uint64_t start,
-		       uint64_t region, uint64_t n, unsigned thread)
+static struct issued gen_rw(struct fio *f, const struct job *j,
+			    uint64_t start, uint64_t region, uint64_t n,
+			    uint64_t budget, unsigned thread,
+			    const char *fio_name, struct carry *c)
 {
 	uint64_t issues[2] = { 0, 0 }, last[2] = { start, start }, want = 0;
+	uint64_t bytes = 0;
 	struct fio_map map = { 0 };
 	struct fio_taus88 mix;
 	unsigned ddir = 0;
 	struct gjob g;
+	struct gfile gf;
+	bool pattern = has_pattern(j);
 	uint64_t k;
 	int err;
 
 	gjob_init(&g, j, start, region, thread);
 	ralab__taus88_seed(&mix, (uint32_t)slot_seed(j, thread, FIO_SLOT_MIX));
-	if (j->random && !j->norandommap && g.blocks &&
-	    (err = ralab__fio_map_init(&map, g.blocks))) {
+	/*
+	 * Offset patterns, distributions, mixed sizes: each I/O as reads
+	 * alone make them (next_io()), in its direction's position and
+	 * generators; the random map is the file's, both directions'.
+	 */
+	if (pattern && (err = gfile_init(&g, &gf, fio_name, thread, c))) {
 		fail_map(f, j, g.blocks, err);
-		return 0;
+		return (struct issued){ 0, 0 };
 	}
-	for (k = 0; k < n && f->nr_ops < FIO_MAX_OPS; k++) {
-		uint64_t off, b;
+	if (j->random && !j->norandommap && !j->dist && !j->zoned && g.blocks &&
+	    (err = ralab__fio_map_init(pattern ? &gf.map : &map, g.blocks))) {
+		if (pattern)
+			ralab__fio_map_free(&gf.map);
+		fail_map(f, j, g.blocks, err);
+		return (struct issued){ 0, 0 };
+	}
+	for (k = 0; k < n && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
+		uint64_t off, b, len = j->bs;
 
 		if (j->fsync_blocks && issues[1] &&
 		    !(issues[1] % j->fsync_blocks)) {
@@ -1633,7 +1685,10 @@ static uint64_t gen_rw(struct fio *f, const struct job *j, uint64_t start,
 				want = issues[ddir] * (d ? 100 - j->mix : j->mix) / 100;
 			ddir = d;
 		}
-		if (j->random) {
+		if (pattern) {
+			if (!next_io(&g, &gf, ddir, &off, &len))
+				break; /* the file is done */
+		} else if (j->random) {
 			if (!g.blocks)
 				break;
 			b = ralab__fio_pick(&g.offs, g.blocks);
@@ -1649,11 +1704,12 @@ static uint64_t gen_rw(struct fio *f, const struct job *j, uint64_t start,
 			off = last[ddir];
 			last[ddir] += j->bs;
 		}
-		if (off + j->bs > j->file_end)
+		if (off + len > j->file_end)
 			break; /* fio: "offset too large" */
 		issues[ddir]++;
+		bytes += len;
 		emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
-		     (unsigned long long)off, (unsigned long long)j->bs);
+		     (unsigned long long)off, (unsigned long long)len);
 		f->nr_ops++;
 		if (ddir && j->osync) {
 			emit(f, "fsync\n");
@@ -1661,7 +1717,11 @@ static uint64_t gen_rw(struct fio *f, const struct job *j, uint64_t start,
 		}
 	}
 	ralab__fio_map_free(&map);
-	return k;
+	if (pattern) {
+		ralab__fio_map_free(&gf.map);
+		carry_save(c, &gf);
+	}
+	return (struct issued){ bytes, k };
 }
 
 /* What fio does on opening a file: invalidate, then the fadvise hint. */
@@ -1699,7 +1759,7 @@ static uint64_t div_up(uint64_t a, uint64_t b)
  */
 static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		   unsigned thread, const unsigned *fds, unsigned nfd,
-		   uint64_t l, struct issued *left)
+		   uint64_t l, struct issued *left, struct carry *carry)
 {
 	uint64_t start = j->offset + clone * j->offset_inc;
 	uint64_t span = j->file_end > start ? j->file_end - start : 0;
@@ -1736,8 +1796,10 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		if (n > left->ios)
 			n = left->ios;
 		emit(f, "fd %u\n", fds[0]);
-		did.ios = gen_rw(f, j, start, region, n, thread);
-		did.bytes = did.ios * j->bs;
+		did = gen_rw(f, j, start, region, n,
+			     j->time_based ? n * j->max_bs : pass, thread,
+			     fio_name(j, clone, 0, namebuf, sizeof(namebuf)),
+			     carry);
 		goto out;
 	}
 	/*
@@ -1791,7 +1853,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				got = gen_pattern(f, j, start, region,
 						  !mixed ? m : left->ios,
 						  !mixed ? m * j->bs : want,
-						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)));
+						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
+						  carry ? &carry[fi] : NULL);
 				if (!j->rw) {
 					did.bytes += got.bytes;
 					did.ios += got.ios;
@@ -1893,7 +1956,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		for (fi = 0; fi < nfd && !f->oom; fi++)
 			if ((err = gfile_init(&g, &gf[fi],
 					      fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
-					      thread)))
+					      thread, carry ? &carry[fi] : NULL)))
 				fail_map(f, j, g.blocks, err);
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
@@ -1925,7 +1988,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					run = j->service == 1 ? UINT_MAX :
 						j->service_nr - 1;
 				}
-				if (next_io(&g, &gf[fi], &off, &len))
+				if (next_io(&g, &gf[fi], 0, &off, &len))
 					break;
 				gf[fi].done = true; /* fio: this file is done */
 				ndone++;
@@ -1947,6 +2010,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			if (j->engine == 2)
 				emit(f, "fd %u\nmunmap\n", fds[fi]);
 			ralab__fio_map_free(&gf[fi].map);
+			carry_save(carry ? &carry[fi] : NULL, &gf[fi]);
 		}
 		free(gf);
 		if (!j->rw) {
@@ -2026,6 +2090,8 @@ static int generate(struct fio *f)
 			char onames[16][32];
 			uint64_t l;
 			struct issued left;
+			/* time_based passes are one op stream, repeated. */
+			struct carry carry[16] = { 0 };
 
 			/*
 			 * Each clone is a job of the case: clones run
@@ -2132,12 +2198,12 @@ static int generate(struct fio *f)
 			if (j->time_based && j->nrfiles == 1) {
 				struct issued all = { UINT64_MAX, UINT64_MAX };
 
-				gen_io(f, j, c, thread, fds, 1, 0, &all);
+				gen_io(f, j, c, thread, fds, 1, 0, &all, NULL);
 				emit(f, "repeat\n");
 				if (j->invalidate) /* on the file's descriptor */
 					emit(f, "fadvise 0 0 dontneed\n");
 				all = (struct issued){ UINT64_MAX, UINT64_MAX };
-				gen_io(f, j, c, thread, fds, 1, 1, &all);
+				gen_io(f, j, c, thread, fds, 1, 1, &all, NULL);
 				if (f->nr_ops >= FIO_MAX_OPS)
 					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 				continue;
@@ -2201,7 +2267,8 @@ static int generate(struct fio *f)
 					fds[k] = ++nfd;
 					open_hints(f, j, c);
 				}
-				gen_io(f, j, c, thread, fds, j->nrfiles, l, &left);
+				gen_io(f, j, c, thread, fds, j->nrfiles, l, &left,
+				       j->time_based ? NULL : carry);
 				if (f->nr_ops >= FIO_MAX_OPS ||
 				    (!j->time_based && left.bytes == before.bytes &&
 				     left.ios == before.ios))
