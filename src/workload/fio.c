@@ -10,14 +10,16 @@
  *
  * What is modelled, per job (and per clone, numjobs):
  *   rw/readwrite  read, randread, write, randwrite, rw/readwrite and
- *                 randrw: on one file, reads and writes as fio mixes them
- *                 (gen_rw: rwmixread,
- *                 rwmixwrite, fsync, fdatasync, sync); elsewhere (several
- *                 files, mmap, offset patterns) the reads' share only
+ *                 randrw: reads and writes as fio mixes them (gen_rw on
+ *                 one file, the files in turn on several; rwmixread,
+ *                 rwmixwrite, fsync, fdatasync, sync; the mmap engine's
+ *                 writes are write faults)
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
  *   file_service_type (roundrobin, sequential, random), number_ios,
- *   loops (each loop reopens the job's files, as fio does: fresh readahead
- *   state, and invalidate and fadvise_hint again),
+ *   loops and io_size (fio's passes: the job's bytes held to io_size or
+ *   size times loops, a pass ended by its files done or, on asynchronous
+ *   engines, at size bytes; each pass reopens the job's files: fresh
+ *   readahead state, and invalidate and fadvise_hint again),
  *   invalidate (POSIX_FADV_DONTNEED on open), fadvise_hint (0; 1, fio's
  *   default: SEQUENTIAL or RANDOM as the workload; sequential, random,
  *   noreuse), randseed, norandommap, ioengine (sync: read;
@@ -455,10 +457,13 @@ static bool has_pattern(const struct job *j)
 	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned));
 }
 
-/* Whether a job's writes are made (gen_rw): rw and randrw on one file. */
+/*
+ * Whether a job's writes are made: rw and randrw (gen_rw() on one file,
+ * the files in turn on several); the mmap engine's are write faults.
+ */
 static bool writes_modelled(const struct job *j)
 {
-	return j->rw && j->nrfiles == 1 && j->engine != 2;
+	return j->rw;
 }
 
 /*
@@ -1141,9 +1146,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 */
 	if (j->wonly) {
 		j->mix = 0;
-		if (!writes_modelled(j))
-			return ferr(f, j->wonly, "job [%s]: writes are modelled on one file, without ioengine=mmap",
-				    sec->name);
 	}
 	return 0;
 }
@@ -1369,6 +1371,8 @@ struct gfile {
 static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 		      uint64_t region, unsigned thread)
 {
+	unsigned d;
+
 	g->j = j;
 	g->start = start;
 	g->region = region;
@@ -1380,7 +1384,7 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	 * sequential-or-random ones of every direction from the reads'
 	 * slot (td_fill_rand_seeds_internal), the sizes' from slots 0, 1.
 	 */
-	for (unsigned d = 0; d < 2; d++) {
+	for (d = 0; d < 2; d++) {
 		ralab__taus88_seed(&g->seqr[d],
 				   (uint32_t)slot_seed(j, thread,
 						       FIO_SLOT_SEQ_RAND_READ));
@@ -1390,13 +1394,6 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	ralab__taus88_seed(&g->zgen, (uint32_t)slot_seed(j, thread, FIO_SLOT_ZONE));
 }
 
-/*
- * zipf, pareto and normal draw per file, seeded from the file's name and
- * the thread number; zoned picks a zone (from the job's zone generator),
- * then a block of it from the offset generator.  Both without the random
- * map: fio 3.33 reads blocks twice with them.  Returns nonzero when out
- * of memory.
- */
 /*
  * A file's distribution between passes: fio keeps it in struct fio_file
  * and does not reseed it at a loop, so the next pass draws on (the
@@ -1415,6 +1412,13 @@ static void carry_save(struct carry *c, const struct gfile *gf)
 	}
 }
 
+/*
+ * zipf, pareto and normal draw per file, seeded from the file's name and
+ * the thread number; zoned picks a zone (from the job's zone generator),
+ * then a block of it from the offset generator.  Both without the random
+ * map: fio 3.33 reads blocks twice with them.  Returns nonzero when out
+ * of memory.
+ */
 static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 		      unsigned thread, const struct carry *c)
 {
@@ -1432,8 +1436,8 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 				 ralab__fio_jhash(fio_name, (uint32_t)strlen(fio_name)) *
 					 thread))
 		gf->done = true; /* no block to draw */
-	if (j->random && !j->norandommap && !j->dist && !j->zoned && !j->rw &&
-	    g->blocks)
+	if (j->random && !j->norandommap && !j->dist && !j->zoned &&
+	    (!j->rw || writes_modelled(j)) && g->blocks)
 		return ralab__fio_map_init(&gf->map, g->blocks);
 	return 0;
 }
@@ -1617,6 +1621,28 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
 }
 
 /*
+ * The direction of a job's next I/O (io_u.c, get_rw_ddir()): @*ddir holds
+ * until it has made its share of the I/Os so far (@*want: the other
+ * direction's I/Os times this one's percent, over 100, taken when it
+ * began), then one is drawn from the mix generator: a read when
+ * 1 + floor(100 r / 2^32) <= rwmixread.
+ */
+static void mix_next(const struct job *j, struct fio_taus88 *mix,
+		     const uint64_t *issues, uint64_t *want, unsigned *ddir)
+{
+	if (issues[*ddir] >= *want) {
+		unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(mix) /
+						      4294967296.0));
+		unsigned d = v <= j->mix ? 0 : 1;
+
+		/* set_rwmix_bytes(): the old direction's I/Os. */
+		if (d != *ddir)
+			*want = issues[*ddir] * (d ? 100 - j->mix : j->mix) / 100;
+		*ddir = d;
+	}
+}
+
+/*
  * rw=rw and rw=randrw on one file, I/O by I/O as fio 3.33 makes them
  * (io_u.c, get_rw_ddir()): a direction holds until it has made its share
  * of the I/Os so far (rwmix_issues: the other direction's I/Os times this
@@ -1660,13 +1686,18 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 		fail_map(f, j, g.blocks, err);
 		return (struct issued){ 0, 0 };
 	}
-	if (j->random && !j->norandommap && !j->dist && !j->zoned && g.blocks &&
-	    (err = ralab__fio_map_init(pattern ? &gf.map : &map, g.blocks))) {
-		if (pattern)
-			ralab__fio_map_free(&gf.map);
+	if (!pattern && j->random && !j->norandommap && g.blocks &&
+	    (err = ralab__fio_map_init(&map, g.blocks))) {
 		fail_map(f, j, g.blocks, err);
 		return (struct issued){ 0, 0 };
 	}
+	/*
+	 * The mmap engine copies in and out of a shared mapping of the
+	 * region: reads are read faults, writes write faults (an msync
+	 * for fsync=N; O_SYNC does nothing to a copy).
+	 */
+	if (j->engine == 2)
+		map_region(f, j, start, region);
 	for (k = 0; k < n && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		uint64_t off, b, len = j->bs;
 
@@ -1675,16 +1706,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			emit(f, "fsync\n");
 			f->nr_ops++;
 		}
-		if (issues[ddir] >= want) {
-			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&mix) /
-							      4294967296.0));
-			unsigned d = v <= j->mix ? 0 : 1;
-
-			/* set_rwmix_bytes(): the old direction's I/Os. */
-			if (d != ddir)
-				want = issues[ddir] * (d ? 100 - j->mix : j->mix) / 100;
-			ddir = d;
-		}
+		mix_next(j, &mix, issues, &want, &ddir);
 		if (pattern) {
 			if (!next_io(&g, &gf, ddir, &off, &len))
 				break; /* the file is done */
@@ -1708,10 +1730,14 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			break; /* fio: "offset too large" */
 		issues[ddir]++;
 		bytes += len;
-		emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
-		     (unsigned long long)off, (unsigned long long)len);
+		if (j->engine == 2)
+			emit(f, "touch %llu %llu 4096%s\n", (unsigned long long)off,
+			     (unsigned long long)len, ddir ? " write" : "");
+		else
+			emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
+			     (unsigned long long)off, (unsigned long long)len);
 		f->nr_ops++;
-		if (ddir && j->osync) {
+		if (ddir && j->osync && j->engine != 2) {
 			emit(f, "fsync\n");
 			f->nr_ops++;
 		}
@@ -1721,6 +1747,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 		ralab__fio_map_free(&gf.map);
 		carry_save(c, &gf);
 	}
+	if (j->engine == 2)
+		emit(f, "munmap\n");
 	return (struct issued){ bytes, k };
 }
 
@@ -1790,7 +1818,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	 * until a direction runs past the end of the file or the map is
 	 * full (the pass ends), or the job's bytes are issued.
 	 */
-	if (writes_modelled(j)) {
+	if (writes_modelled(j) && nfd == 1) {
 		if (!j->time_based)
 			n = div_up(pass, j->bs);
 		if (n > left->ios)
@@ -1807,7 +1835,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	 * each pass takes its size from the job's bytes, as if both were
 	 * made.
 	 */
-	if (j->rw) {
+	if (j->rw && !writes_modelled(j)) {
 		n = n * j->mix / 100;
 		did.bytes = blocks * nfd * j->bs;
 		did.ios = blocks * nfd;
@@ -1816,7 +1844,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	}
 	if (n > left->ios)
 		n = left->ios;
-	if (!j->time_based && !j->rw && n > div_up(pass, j->bs))
+	if (!j->time_based && (!j->rw || writes_modelled(j)) &&
+	    n > div_up(pass, j->bs))
 		n = div_up(pass, j->bs);
 	if (!n)
 		goto out;
@@ -1825,7 +1854,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	 * each.  Not random ones: their files share the job's generators,
 	 * so a file draws on from where the one before it stopped (below).
 	 */
-	if (nfd == 1 || (j->service == 1 && !j->random)) {
+	if (nfd == 1 || (j->service == 1 && !j->random && !j->rw)) {
 		/* Each file in turn, as one stream. */
 		for (fi = 0; fi < nfd; fi++) {
 			/* In turn: each to its end while I/Os are left. */
@@ -1932,17 +1961,19 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct gfile *gf = calloc(nfd, sizeof(*gf));
 		struct gjob g;
 		struct fio_rng files;
-		unsigned ndone = 0, next = 0, run = 0, cur = 0;
+		struct fio_taus88 mix;
+		unsigned ndone = 0, next = 0, run = 0, cur = 0, ddir = 0;
 		int err;
 		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
-		bool have = false;
+		uint64_t issues[2] = { 0, 0 }, want = 0;
+		bool have = false, rw = writes_modelled(j), synced = false;
 
 		/*
 		 * The job's bytes end it, or its files, each done when read
-		 * to its end or its map is full (a sequential I/O of a job
-		 * mostly random does not fill it).
+		 * (or written) to its end or its map is full (a sequential
+		 * I/O of a job mostly random does not fill it).
 		 */
-		if (!j->rw && !j->time_based) {
+		if ((!j->rw || rw) && !j->time_based) {
 			budget = pass;
 			n = div_up(pass, j->bs) < left->ios ?
 				    div_up(pass, j->bs) : left->ios;
@@ -1953,6 +1984,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		}
 		gjob_init(&g, j, start, region, thread);
 		ralab__rng_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE), j->t64);
+		ralab__taus88_seed(&mix, (uint32_t)slot_seed(j, thread, FIO_SLOT_MIX));
 		for (fi = 0; fi < nfd && !f->oom; fi++)
 			if ((err = gfile_init(&g, &gf[fi],
 					      fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
@@ -1964,9 +1996,9 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			map_region(f, j, start, region);
 		}
 		for (k = 0; k < n && bytes < budget && !f->oom &&
-			    f->nr_ops < FIO_MAX_OPS;
-		     k++) {
+			    f->nr_ops < FIO_MAX_OPS;) {
 			uint64_t off = 0, len = 0;
+			bool sync = false;
 
 			while (ndone < nfd) {
 				/* __get_next_file: the same file for N I/Os. */
@@ -1988,23 +2020,50 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					run = j->service == 1 ? UINT_MAX :
 						j->service_nr - 1;
 				}
-				if (next_io(&g, &gf[fi], 0, &off, &len))
+				/*
+				 * rw: fsync=N syncs the file this I/O took
+				 * while the writes so far are a multiple of
+				 * N, but right after a sync (as gen_rw(); a
+				 * sync is no read or write).
+				 */
+				if (rw && j->fsync_blocks && issues[1] && !synced &&
+				    !(issues[1] % j->fsync_blocks)) {
+					sync = true;
+					break;
+				}
+				if (rw)
+					mix_next(j, &mix, issues, &want, &ddir);
+				if (next_io(&g, &gf[fi], ddir, &off, &len))
 					break;
 				gf[fi].done = true; /* fio: this file is done */
 				ndone++;
 			}
 			if (ndone == nfd)
 				break;
+			synced = sync;
+			if (sync) {
+				emit(f, "fd %u\nfsync\n", fds[fi]);
+				f->nr_ops += 2;
+				continue;
+			}
 			if (j->engine == 2)
-				emit(f, "fd %u\ntouch %llu %llu 4096\n", fds[fi],
+				emit(f, "fd %u\ntouch %llu %llu 4096%s\n", fds[fi],
 				     (unsigned long long)off,
-				     (unsigned long long)len);
+				     (unsigned long long)len,
+				     ddir ? " write" : "");
 			else
-				emit(f, "fd %u\npread %llu %llu\n", fds[fi],
+				emit(f, "fd %u\n%s %llu %llu\n", fds[fi],
+				     ddir ? "pwrite" : "pread",
 				     (unsigned long long)off,
 				     (unsigned long long)len);
 			f->nr_ops += 2;
+			if (rw && ddir && j->osync && j->engine != 2) {
+				emit(f, "fsync\n");
+				f->nr_ops++;
+			}
+			issues[ddir]++;
 			bytes += len;
+			k++;
 		}
 		for (fi = 0; fi < nfd; fi++) {
 			if (j->engine == 2)
@@ -2013,7 +2072,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			carry_save(carry ? &carry[fi] : NULL, &gf[fi]);
 		}
 		free(gf);
-		if (!j->rw) {
+		if (!j->rw || rw) {
 			did.bytes = bytes;
 			did.ios = k;
 		}
@@ -2275,8 +2334,9 @@ static int generate(struct fio *f)
 					break;
 			}
 			/* end_fsync, fsync_on_close: the written file, synced. */
-			if (writes_modelled(j) && (j->end_fsync || j->fsync_close))
-				emit(f, "fd %u\nfsync\n", fds[0]);
+			for (k = 0; writes_modelled(j) &&
+				    (j->end_fsync || j->fsync_close) && k < j->nrfiles; k++)
+				emit(f, "fd %u\nfsync\n", fds[k]);
 			if (f->nr_ops >= FIO_MAX_OPS)
 				return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 		}
