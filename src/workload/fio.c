@@ -2082,6 +2082,44 @@ out:
 	left->ios -= did.ios < left->ios ? did.ios : left->ios;
 }
 
+/*
+ * What a job issues in all: fio's do_io() stops once the bytes issued
+ * since the job began reach io_size (else size) times loops, or its I/Os
+ * number_ios times loops (io_bytes_exceeded(), exceeds_number_ios()), or
+ * when its files are done: read to their end, or their random map full;
+ * on an asynchronous engine, at size bytes queued (gen_io()).  So on a
+ * synchronous one a pass that never ends by itself (norandommap, zipf)
+ * issues all loops' bytes at once, and the loops after it issue nothing
+ * (fio opens no file for them).  time_based: unlimited.
+ */
+static struct issued job_limit(const struct job *j)
+{
+	if (j->time_based)
+		return (struct issued){ UINT64_MAX, UINT64_MAX };
+	return (struct issued){
+		(j->io_size ? j->io_size : j->size) * j->loops,
+		j->number_ios ? j->number_ios * j->loops : UINT64_MAX
+	};
+}
+
+/*
+ * Whether pass @l of a job runs, @left of its limit not issued: while
+ * something is left, each of its loops; after them, fio goes on while
+ * the bytes are short of io_size by a block or more (keep_running()).
+ */
+static bool pass_due(const struct job *j, uint64_t l, const struct issued *left)
+{
+	uint64_t issued = job_limit(j).bytes - left->bytes;
+	uint64_t max_bs = j->max_bs > j->bs ? j->max_bs : j->bs;
+
+	if (!left->bytes || !left->ios)
+		return false;
+	if (l < j->loops)
+		return true;
+	return j->io_size && issued < j->io_size &&
+	       j->io_size - issued >= max_bs;
+}
+
 /* The section of a job (jobs are read from sections in order). */
 static unsigned s_of(const struct fio *f, const struct job *j)
 {
@@ -2267,36 +2305,11 @@ static int generate(struct fio *f)
 					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 				continue;
 			}
-			/*
-			 * What the job issues: fio's do_io() stops once the
-			 * bytes issued since the job began reach io_size (else
-			 * size) times loops, or its I/Os number_ios times
-			 * loops (io_bytes_exceeded(), exceeds_number_ios()),
-			 * or when its files are done: read to their end, or
-			 * their random map full; on an asynchronous engine,
-			 * at size bytes queued.  So on a synchronous one a
-			 * pass that never ends by itself (norandommap, zipf)
-			 * issues all loops' bytes at once, and the loops after
-			 * it issue nothing (fio opens no file for them).  After the loops, fio goes
-			 * on while the bytes are short of io_size
-			 * (keep_running()).  time_based: unlimited.
-			 */
-			left = (struct issued){
-				(j->io_size ? j->io_size : j->size) * j->loops,
-				j->number_ios ? j->number_ios * j->loops : UINT64_MAX
-			};
-			if (j->time_based)
-				left = (struct issued){ UINT64_MAX, UINT64_MAX };
+			left = job_limit(j);
 			for (l = 0; j->time_based ? l < j->loops + 1 : l < j->loops + 1000; l++) {
-				uint64_t issued = (j->io_size ? j->io_size : j->size) *
-						  j->loops - left.bytes;
 				struct issued before = left;
 
-				if (!j->time_based &&
-				    (!left.bytes || !left.ios ||
-				     (l >= j->loops &&
-				      (!j->io_size || issued >= j->io_size ||
-				       j->io_size - issued < (j->max_bs > j->bs ? j->max_bs : j->bs)))))
+				if (!j->time_based && !pass_due(j, l, &left))
 					break;
 				/*
 				 * time_based (several files): after the
