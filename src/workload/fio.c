@@ -1436,8 +1436,7 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 				 ralab__fio_jhash(fio_name, (uint32_t)strlen(fio_name)) *
 					 thread))
 		gf->done = true; /* no block to draw */
-	if (j->random && !j->norandommap && !j->dist && !j->zoned &&
-	    (!j->rw || writes_modelled(j)) && g->blocks)
+	if (j->random && !j->norandommap && !j->dist && !j->zoned && g->blocks)
 		return ralab__fio_map_init(&gf->map, g->blocks);
 	return 0;
 }
@@ -1794,13 +1793,12 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	uint64_t per_file = j->size / nfd, blocks, n, k;
 	uint64_t region, pass = left->bytes;
 	struct issued did = { 0, 0 };
+	unsigned fi;
+	char namebuf[300];
 
 	/* An asynchronous engine's pass ends at size bytes queued. */
 	if (j->queued && !j->time_based && pass > j->size)
 		pass = j->size;
-	unsigned fi;
-	char namebuf[300];
-
 	if (per_file > span)
 		per_file = span;
 	/*
@@ -1812,7 +1810,6 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	region = j->filesize_set ? span : per_file;
 	blocks = per_file / j->bs;
 	n = blocks * nfd;
-	/* rw and randrw on one file: reads and writes, as fio mixes them. */
 	/*
 	 * rw and randrw on one file: reads and writes, as fio mixes them,
 	 * until a direction runs past the end of the file or the map is
@@ -1830,22 +1827,11 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			     carry);
 		goto out;
 	}
-	/*
-	 * Elsewhere, the reads' share of the I/Os (the writes left out):
-	 * each pass takes its size from the job's bytes, as if both were
-	 * made.
-	 */
-	if (j->rw && !writes_modelled(j)) {
-		n = n * j->mix / 100;
-		did.bytes = blocks * nfd * j->bs;
-		did.ios = blocks * nfd;
-	} else if (never_done(j) && !j->time_based) {
+	if (never_done(j) && !j->time_based)
 		n = div_up(pass, j->bs);
-	}
 	if (n > left->ios)
 		n = left->ios;
-	if (!j->time_based && (!j->rw || writes_modelled(j)) &&
-	    n > div_up(pass, j->bs))
+	if (!j->time_based && n > div_up(pass, j->bs))
 		n = div_up(pass, j->bs);
 	if (!n)
 		goto out;
@@ -1854,13 +1840,13 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	 * each.  Not random ones: their files share the job's generators,
 	 * so a file draws on from where the one before it stopped (below).
 	 */
-	if (nfd == 1 || (j->service == 1 && !j->random && !j->rw)) {
+	if (!j->rw && (nfd == 1 || (j->service == 1 && !j->random))) {
 		/* Each file in turn, as one stream. */
 		for (fi = 0; fi < nfd; fi++) {
 			/* In turn: each to its end while I/Os are left. */
 			uint64_t m = n / nfd + (fi < n % nfd);
 
-			if (j->service == 1 && nfd > 1 && !j->rw) {
+			if (j->service == 1 && nfd > 1) {
 				uint64_t done = fi * blocks;
 
 				m = done >= n ? 0 : n - done < blocks ? n - done : blocks;
@@ -1884,10 +1870,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 						  !mixed ? m * j->bs : want,
 						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
 						  carry ? &carry[fi] : NULL);
-				if (!j->rw) {
-					did.bytes += got.bytes;
-					did.ios += got.ios;
-				}
+				did.bytes += got.bytes;
+				did.ios += got.ios;
 				continue;
 			}
 			if (j->engine == 2) {
@@ -1904,7 +1888,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 					     off, len, off, len, madvise_name(j), off, len);
 				else
 					emit(f, "mmap-read %llu %llu 4096\n", off, len);
-			} else if (j->random && !j->rw) {
+			} else if (j->random) {
 				/*
 				 * fio reseeds its generators at every loop
 				 * (randrepeat): each loop reads in the same
@@ -1924,11 +1908,6 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				      * map again and draws on.
 				      */
 				     j->time_based && nfd == 1 && l ? " cont" : "");
-			} else if (j->random) {
-				emit(f, "rand-pread %llu %llu %llu\n",
-				     (unsigned long long)j->bs,
-				     (unsigned long long)m,
-				     (unsigned long long)(j->randseed + fi + l + 1));
 			} else if (j->engine == 0) {
 				emit(f, "seek %llu\nread %llu %llu\n",
 				     (unsigned long long)start,
@@ -1942,10 +1921,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				     (unsigned long long)m);
 			}
 			f->nr_ops += 3;
-			if (!j->rw) {
-				did.bytes += m * j->bs;
-				did.ios += m;
-			}
+			did.bytes += m * j->bs;
+			did.ios += m;
 		}
 		goto out;
 	}
@@ -1973,7 +1950,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		 * (or written) to its end or its map is full (a sequential
 		 * I/O of a job mostly random does not fill it).
 		 */
-		if ((!j->rw || rw) && !j->time_based) {
+		if (!j->time_based) {
 			budget = pass;
 			n = div_up(pass, j->bs) < left->ios ?
 				    div_up(pass, j->bs) : left->ios;
@@ -2072,10 +2049,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			carry_save(carry ? &carry[fi] : NULL, &gf[fi]);
 		}
 		free(gf);
-		if (!j->rw || rw) {
-			did.bytes = bytes;
-			did.ios = k;
-		}
+		did.bytes = bytes;
+		did.ios = k;
 	}
 out:
 	left->bytes -= did.bytes < left->bytes ? did.bytes : left->bytes;
