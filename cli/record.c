@@ -21,7 +21,7 @@
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "splice," \
 		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,execve," \
-		  "io_uring_setup"
+		  "io_uring_setup,chdir,fchdir"
 
 /* Describe the log's files in it; 0, 1 (failed) or 2 (not a log). */
 static int annotate(const char *log)

@@ -77,6 +77,17 @@ struct smap {
 	bool priv; /* MAP_PRIVATE: a write copies the page */
 };
 
+/*
+ * The working directory of the processes sharing one (a thread, or a
+ * clone with CLONE_FS: @fss), as chdir() and fchdir() left it: absolute,
+ * or relative to the one the log began in (which is also where 'ralab
+ * record' describes the files); none: that one.
+ */
+struct cwd {
+	long fs;
+	char *dir; /* owned */
+};
+
 struct pending {
 	long pid;
 	char *text;
@@ -104,6 +115,10 @@ struct st {
 	unsigned nr_maps, cap_maps;
 	struct table *vms;
 	unsigned nr_vms, cap_vms;
+	struct table *fss;
+	unsigned nr_fss, cap_fss;
+	struct cwd *cwds;
+	unsigned nr_cwds, cap_cwds;
 	unsigned first_mmap;   /* line of the first mmap of a replayed file */
 	bool faults;           /* the log has page faults */
 	unsigned nr_part_unmap, nr_madv_other;
@@ -122,6 +137,9 @@ struct st {
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
 	unsigned nr_falloc_mode;  /* fallocate() punching, zeroing (not replayed) */
+	unsigned nr_fchdir;       /* fchdir() to directories not seen */
+	long first_pid;           /* the process the log begins with */
+	bool have_first;
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -227,6 +245,135 @@ static int clone_vm(struct st *s, long parent, long child, bool share)
 				return err;
 		}
 	return 0;
+}
+
+static long fs_of(const struct st *s, long pid)
+{
+	return shared_of(s->fss, s->nr_fss, pid);
+}
+
+static struct cwd *cwd_entry(struct st *s, long fs)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_cwds; i++)
+		if (s->cwds[i].fs == fs)
+			return &s->cwds[i];
+	return NULL;
+}
+
+/* Whether @call (the text of an unfinished call) makes a process. */
+static bool is_clone(const char *call)
+{
+	return !strncmp(call, "clone(", 6) || !strncmp(call, "clone3(", 7) ||
+	       !strncmp(call, "fork(", 5) || !strncmp(call, "vfork(", 6);
+}
+
+/*
+ * The working directory of @pid (NULL: the one the log began in).  A
+ * process not seen to change or inherit one, other than the first, is
+ * taken for the child of a clone() still unfinished in the log (strace
+ * -f shows a child's calls as they come, maybe before its parent's
+ * clone() returns): it began in that parent's.
+ */
+static const char *cwd_of(struct st *s, long pid)
+{
+	struct cwd *c = cwd_entry(s, fs_of(s, pid));
+	unsigned i;
+
+	if (c)
+		return c->dir;
+	if (pid == s->first_pid)
+		return NULL;
+	for (i = 0; i < MAX_PENDING; i++)
+		if (s->pend[i].text && s->pend[i].pid != pid &&
+		    is_clone(s->pend[i].text))
+			return (c = cwd_entry(s, fs_of(s, s->pend[i].pid))) ?
+				       c->dir : NULL;
+	return NULL;
+}
+
+/* @pid's working directory is @dir now (NULL: the first one). */
+static int set_cwd(struct st *s, long pid, const char *dir)
+{
+	long fs = fs_of(s, pid);
+	struct cwd *c = cwd_entry(s, fs);
+	char *d = NULL;
+
+	if (dir && !(d = strdup(dir)))
+		return -ENOMEM;
+	if (!c) {
+		if (!tb_grow((void **)&s->cwds, &s->cap_cwds, s->nr_cwds + 1,
+			     sizeof(*s->cwds))) {
+			free(d);
+			return -ENOMEM;
+		}
+		c = &s->cwds[s->nr_cwds++];
+		*c = (struct cwd){ .fs = fs };
+	}
+	free(c->dir);
+	c->dir = d;
+	return 0;
+}
+
+/*
+ * clone() of @child: with CLONE_FS it shares @parent's working directory
+ * (threads; a chdir() it made before the log showed the clone return is
+ * theirs), else it starts with a copy of it.
+ */
+static int clone_fs(struct st *s, long parent, long child, bool share)
+{
+	long fs = fs_of(s, parent);
+	struct cwd *own = cwd_entry(s, child);
+	const char *dir = cwd_of(s, parent);
+	int err;
+
+	if (fs == child || fs_of(s, child) != child)
+		return 0;
+	if (!share)
+		return own ? 0 : set_cwd(s, child, dir);
+	if (own) {
+		err = set_cwd(s, parent, own->dir);
+		if (err)
+			return err;
+		own = cwd_entry(s, child); /* set_cwd() may move the array */
+		free(own->dir);
+		*own = s->cwds[--s->nr_cwds];
+	}
+	return share_with(&s->fss, &s->nr_fss, &s->cap_fss, child, fs);
+}
+
+/*
+ * @p without empty and "." components or a trailing '/' ("/mnt//./a/"
+ * is "/mnt/a", "./a" is "a"): one name for one file however the program
+ * spelled it.  ".." stays (a symbolic link decides where it leads).
+ */
+static void tidy_path(char *p)
+{
+	char *r = p, *w = p;
+
+	if (!*p)
+		return;
+	if (*r == '/')
+		*w++ = *r++;
+	while (*r) {
+		char *e = r;
+		size_t n;
+
+		while (*e && *e != '/')
+			e++;
+		n = (size_t)(e - r);
+		if (n && !(n == 1 && *r == '.')) {
+			if (w > p && w[-1] != '/')
+				*w++ = '/';
+			memmove(w, r, n);
+			w += n;
+		}
+		r = *e ? e + 1 : e;
+	}
+	if (w == p)
+		*w++ = '.';
+	*w = '\0';
 }
 
 /*
@@ -532,24 +679,37 @@ static bool regular_path(const char *p, const char *flags)
 
 /*
  * The path @a names (a quoted string), into @path (1024 bytes): relative
- * to directory descriptor @dirfd (NULL: the working directory), it is
- * named by that directory's path when its open is in the log.
+ * to directory descriptor @dirfd (NULL or AT_FDCWD: @pid's working
+ * directory), it is named by that directory's path when its open (or
+ * chdir()) is in the log, else as written.
  */
-static bool at_path(struct st *s, long tab, const char *dirfd, const char *a,
+static bool at_path(struct st *s, long pid, const char *dirfd, const char *a,
 		    char *path)
 {
 	long long dfd;
 	struct pos *dp;
+	const char *dir = NULL;
 
 	if (!path_arg(a, path, 1024))
 		return false;
-	if (dirfd && path[0] != '/' && num(dirfd, &dfd) &&
-	    (dp = pos_of(s, tab, (long)dfd, false)) && dp->path) {
+	if (path[0] != '/') {
+		while (dirfd && *dirfd == ' ')
+			dirfd++;
+		if (!dirfd || !strcmp(dirfd, "AT_FDCWD"))
+			dir = cwd_of(s, pid);
+		else if (num(dirfd, &dfd) &&
+			 (dp = pos_of(s, table_of(s, pid), (long)dfd, false)))
+			dir = dp->path;
+	}
+	if (dir) {
 		char full[1024];
 
-		snprintf(full, sizeof(full), "%.500s/%.500s", dp->path, path);
+		if ((size_t)snprintf(full, sizeof(full), "%s/%s", dir, path) >=
+		    sizeof(full))
+			return false;
 		memcpy(path, full, sizeof(full));
 	}
+	tidy_path(path);
 	return true;
 }
 
@@ -875,6 +1035,9 @@ static int handle_call(struct st *s, long pid, char *call)
 			err = clone_vm(s, pid, (long)ret,
 				       call[0] == 'v' ||
 					       strstr(paren + 1, "CLONE_VM"));
+		if (!err && ret > 0)
+			err = clone_fs(s, pid, (long)ret,
+				       strstr(paren + 1, "CLONE_FS") != NULL);
 		if (!err && ret > 0 && strstr(paren + 1, "CLONE_FILES"))
 			return share_table(s, pid, (long)ret);
 		return err;
@@ -893,7 +1056,7 @@ static int handle_call(struct st *s, long pid, char *call)
 			return serr(s, "%s() with %d arguments", call, argc);
 		if (ret < 0)
 			return 0;
-		if (!at_path(s, tab, pi ? argv[0] : NULL, argv[pi], path))
+		if (!at_path(s, pid, pi ? argv[0] : NULL, argv[pi], path))
 			return serr(s, "%s(): cannot read the path", call);
 		p = pos_of(s, tab, (long)ret, true);
 		if (!p)
@@ -952,6 +1115,26 @@ static int handle_call(struct st *s, long pid, char *call)
 				s->line);
 		return 0;
 	}
+	if (!strcmp(call, "chdir") || !strcmp(call, "fchdir")) {
+		/* Where later relative paths of the process lead. */
+		char path[1024];
+		long long dfd;
+
+		if (ret || argc < 1)
+			return 0;
+		if (call[0] == 'c') {
+			if (!at_path(s, pid, NULL, argv[0], path))
+				return serr(s, "chdir(): cannot read the path");
+			return set_cwd(s, pid, path);
+		}
+		if (num(argv[0], &dfd) &&
+		    (p = pos_of(s, tab, (long)dfd, false)) && p->path)
+			return set_cwd(s, pid, p->path);
+		if (!s->nr_fchdir++)
+			tb_note(s->tb, "fchdir() at line %u to a directory not opened in the log: relative paths after it are taken as written",
+				s->line);
+		return 0;
+	}
 	if (!strcmp(call, "truncate") || !strcmp(call, "stat") ||
 	    !strcmp(call, "lstat") ||
 	    ((!strcmp(call, "newfstatat") || !strcmp(call, "statx")) &&
@@ -967,7 +1150,7 @@ static int handle_call(struct st *s, long pid, char *call)
 
 		if (ret)
 			return 0;
-		if (argc < 2 || !at_path(s, tab, at ? argv[0] : NULL,
+		if (argc < 2 || !at_path(s, pid, at ? argv[0] : NULL,
 					 argv[at ? 1 : 0], path))
 			return serr(s, "%s(): cannot read the path", call);
 		if (!regular_path(path, ""))
@@ -1341,6 +1524,7 @@ static int handle_annotation(struct st *s, const char *l)
 	l += 13;
 	if (!path_arg(l, path, sizeof(path)) || !*path)
 		return serr(s, "'# ralab file' needs a quoted path");
+	tidy_path(path); /* as the calls' paths are */
 	l = strchr(l + 1, '"') + 1; /* path_arg saw the closing quote */
 	while (!err && *l) {
 		const char *key = l, *eq;
@@ -1442,6 +1626,10 @@ static int handle_line(struct st *s, char *l)
 	body = skip_prefix(l, &pid, &t);
 	if (!body)
 		return serr(s, "malformed process prefix");
+	if (!s->have_first) {
+		s->have_first = true;
+		s->first_pid = pid;
+	}
 	if (!strncmp(body, "# ralab fault ", 14))
 		return handle_fault(s, pid, t, body);
 	if (!strncmp(body, "+++ exited", 10) || !strncmp(body, "+++ killed", 10)) {
@@ -1533,6 +1721,10 @@ static void st_free(struct st *s)
 	free(s->tables);
 	free(s->maps);
 	free(s->vms);
+	for (i = 0; i < s->nr_cwds; i++)
+		free(s->cwds[i].dir);
+	free(s->cwds);
+	free(s->fss);
 	tb_free(s->tb);
 }
 

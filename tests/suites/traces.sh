@@ -137,6 +137,37 @@ printf '%s\n' '7 12:00:00.000000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLO
 	'7 12:00:00.000100 read(5, "..."..., 8192) = 8192 <0.000100>' > "$T/thread.strace"
 got=$("$RALAB" sim --dump-ops "$T/thread.strace" | grep -E '^(# f[0-9]|# main|pread|fd|open|file)' | tr '\n' '/')
 tgot "strace: threads share descriptors" "# main = /data/b (size: the largest offset read)/# f2_c = /data/c (size: the largest offset read)/open main/file f2_c 4096/pread 0 4096/fd 1/pread 0 8192/"
+# Relative paths lead from the process's working directory: chdir(),
+# fchdir() to a directory it opened; a forked child starts in a copy of
+# its parent's (also calls it makes before the log shows the fork
+# return), a thread (CLONE_FS) shares it; "." and empty components go,
+# ".." stays.  By hand: f is /data/sub/f, the child's g /data/g and its h
+# (after chdir("x/")) /data/x/h, the parent's h /data/h; after the
+# thread's fchdir to /e the parent's stat and open of k are /e/k.
+printf '%s\n' '7 12:00:00.000000 chdir("/data") = 0 <0.000010>' \
+	'7 12:00:00.000010 openat(AT_FDCWD, "./sub//f", O_RDONLY) = 3 <0.000010>' \
+	'7 12:00:00.000020 read(3, "..."..., 4096) = 4096 <0.000010>' \
+	'7 12:00:00.000030 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>' \
+	'9 12:00:00.000040 openat(AT_FDCWD, "g", O_RDONLY) = 4 <0.000010>' \
+	'7 12:00:00.000050 <... clone resumed>, child_tidptr=0x7f0) = 9 <0.000030>' \
+	'9 12:00:00.000060 read(4, "..."..., 4096) = 4096 <0.000010>' \
+	'9 12:00:00.000070 chdir("x/") = 0 <0.000010>' \
+	'9 12:00:00.000080 open("h", O_RDONLY) = 5 <0.000010>' \
+	'9 12:00:00.000090 read(5, "..."..., 4096) = 4096 <0.000010>' \
+	'7 12:00:00.000100 openat(AT_FDCWD, "h", O_RDONLY) = 5 <0.000010>' \
+	'7 12:00:00.000110 read(5, "..."..., 4096) = 4096 <0.000010>' \
+	'7 12:00:00.000120 openat(AT_FDCWD, "/e", O_RDONLY|O_DIRECTORY) = 6 <0.000010>' \
+	'7 12:00:00.000130 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, exit_signal=0}, 88) = 11 <0.000030>' \
+	'11 12:00:00.000140 fchdir(6) = 0 <0.000010>' \
+	'7 12:00:00.000150 newfstatat(AT_FDCWD, "k", {st_mode=S_IFREG|0644, st_size=65536, ...}, 0) = 0 <0.000010>' \
+	'7 12:00:00.000160 openat(6, "../e/./k", O_RDONLY) = 7 <0.000010>' \
+	'7 12:00:00.000170 read(7, "..."..., 4096) = 4096 <0.000010>' \
+	'7 12:00:00.000180 openat(AT_FDCWD, "k", O_RDONLY) = 8 <0.000010>' \
+	'7 12:00:00.000190 read(8, "..."..., 4096) = 4096 <0.000010>' > "$T/cwd.strace"
+got=$("$RALAB" sim --dump-ops "$T/cwd.strace" | sed -n 's/^# [a-z0-9_]* = \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+tgot "strace: working directories" "/data/sub/f /data/g /data/x/h /data/h /e/../e/k /e/k "
+got=$("$RALAB" sim --dump-ops "$T/cwd.strace" | grep -c '^file f6_k 65536$')
+tgot "strace: a stat of a relative path" 1
 # Page faults in the log (ralab record as root) are reads through the
 # mappings of replayed files: a fault on a page not present becomes a
 # touch at its file offset (a write fault: a write touch, no fault-around,
@@ -612,6 +643,7 @@ for d in tests/traces/app/*/; do
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
 	falloc-*) grep -v ' fallocate(' "$T/app.strace" > "$T/app-flat.strace"; what=fallocate ;;
+	chdir-*) grep -Ev ' f?chdir\(' "$T/app.strace" > "$T/app-flat.strace"; what=chdir ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
