@@ -20,7 +20,8 @@
  *   size times loops, a pass ended by its files done or, on asynchronous
  *   engines, at size bytes; each pass reopens the job's files: fresh
  *   readahead state, and invalidate and fadvise_hint again),
- *   invalidate (POSIX_FADV_DONTNEED on open), fadvise_hint (0; 1, fio's
+ *   invalidate (POSIX_FADV_DONTNEED of the file's region on open),
+ *   pre_read (the files read first), fadvise_hint (0; 1, fio's
  *   default: SEQUENTIAL or RANDOM as the workload; sequential, random,
  *   noreuse), randseed, norandommap, ioengine (sync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
@@ -406,6 +407,8 @@ struct job {
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
 	unsigned service_nr; /* I/Os on a file before the next (TYPE:N) */
 	bool invalidate, norandommap, stonewall;
+	bool pre_read;          /* pre_read=1: the files read first */
+	unsigned pre_read_line;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
 	/*
@@ -881,16 +884,9 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "allrandrepeat")) && (err = fio_bool(f, o, &j->allrand)))
 		return err;
-	/* Accepted at the values that leave the reads as they are. */
-	if ((o = get(f, sec, "pre_read"))) {
-		bool pre;
-
-		if ((err = fio_bool(f, o, &pre)))
-			return err;
-		if (pre)
-			return ferr(f, o->line, "pre_read=%s reads the files into the cache first, which ralab does not model",
-				    o->val);
-	}
+	if ((o = get(f, sec, "pre_read")) && (err = fio_bool(f, o, &j->pre_read)))
+		return err;
+	j->pre_read_line = j->pre_read ? o->line : 0;
 	if ((o = get(f, sec, "size_increment"))) {
 		if ((err = fio_size(f, o, &v)))
 			return err;
@@ -1103,6 +1099,18 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			p += n;
 		} while (*p++ == ':');
 		j->nrfiles = j->nnames;
+	}
+	/*
+	 * pre_read: fio reads the files before the job's clock starts, and
+	 * with it the cache is not invalidated (fixup_options()).  A job
+	 * here is paced from its start: its pre-reads would be too.
+	 */
+	if (j->pre_read) {
+		j->invalidate = false;
+		if (j->think_us || j->rate_bps || j->rate_iops || j->runtime_us)
+			return ferr(f, j->pre_read_line, "pre_read=1 with %s is not modelled (ralab would pace or time the pre-reads too)",
+				    j->think_us ? "thinktime" :
+				    j->runtime_us ? "runtime" : "a rate");
 	}
 	if (!j->size && !j->filesize)
 		return ferr(f, sec->line, "job [%s] has no size or filesize", sec->name);
@@ -1554,17 +1562,49 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 
 /*
  * The mmap engine's mapping of a file's region, advised as fio advises
- * files (fio_madvise_file): the current descriptor's.
+ * files (fio_madvise_file): the current descriptor's.  fio 3.33 maps
+ * f->io_size bytes from the file's start, not from its offset
+ * (fio_mmapio_prep_full(): mmap_off 0), and copies an I/O at offset O
+ * from the mapping at O - f->file_offset (mm_pos()): with offset=4m it
+ * reads the file from 0 (6.18.44: the same).
  */
-static void map_region(struct fio *f, const struct job *j, uint64_t start,
-		       uint64_t region)
+static void map_region(struct fio *f, const struct job *j, uint64_t region)
 {
-	unsigned long long moff = start & ~4095ull,
-			   mlen = region + (start & 4095);
-
-	emit(f, "mmap %llu %llu\n", moff, mlen);
+	emit(f, "mmap 0 %llu\n", (unsigned long long)region);
 	if (j->fadvise_hint != HINT_NONE)
-		emit(f, "madvise %llu %llu %s\n", moff, mlen, madvise_name(j));
+		emit(f, "madvise 0 %llu %s\n", (unsigned long long)region,
+		     madvise_name(j));
+}
+
+/*
+ * Where in the file the mmap engine copies I/O @off of a file whose
+ * f->file_offset is @file_offset (the job's offset; with
+ * zonemode=strided, the current zone's start, which fio moves there).
+ */
+static uint64_t mm_pos(uint64_t off, uint64_t file_offset)
+{
+	return off - file_offset;
+}
+
+/*
+ * The end of the mmap engine's use of a mapping.  fio 3.33 never unmaps
+ * one (fio_mmapio_close_file() frees its record of it): a loop's mapping
+ * stays, and the pages it mapped stay mapped, so the next loop's
+ * invalidate cannot drop them (6.18.44: loop 2 of a mmap job reads
+ * nothing).  A time_based job keeps one mapping open throughout, and its
+ * repetitions are one op stream each mapping anew: they unmap.  So do
+ * all of a job's mappings when there would be more (loops x files) than
+ * a job holds here (MAX_MAPS).
+ */
+static uint64_t div_up(uint64_t a, uint64_t b);
+
+static const char *mm_end(const struct job *j)
+{
+	uint64_t passes = j->loops * div_up(j->io_size > j->size ? j->io_size :
+							       j->size, j->size);
+
+	/* More than a job holds here: unmapped (their pages unpinned). */
+	return j->time_based || passes * j->nrfiles > MAX_MAPS ? "munmap\n" : "";
 }
 
 /* What a pass of a job issued: bytes and I/Os. */
@@ -1597,13 +1637,14 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
 		return (struct issued){ 0, 0 };
 	}
 	if (j->engine == 2)
-		map_region(f, j, start, region);
+		map_region(f, j, region);
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		if (!next_io(&g, &gf, 0, &off, &len))
 			break;
 		if (j->engine == 2) {
 			emit(f, "touch %llu %llu 4096\n",
-			     (unsigned long long)off, (unsigned long long)len);
+			     (unsigned long long)mm_pos(off, j->strided ? gf.zone : start),
+			     (unsigned long long)len);
 			f->nr_ops++;
 		} else {
 			run_add(f, j, &gf.r, off, len);
@@ -1611,7 +1652,7 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
 		bytes += len;
 	}
 	if (j->engine == 2)
-		emit(f, "munmap\n");
+		emit(f, "%s", mm_end(j));
 	else
 		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
@@ -1696,7 +1737,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	 * for fsync=N; O_SYNC does nothing to a copy).
 	 */
 	if (j->engine == 2)
-		map_region(f, j, start, region);
+		map_region(f, j, region);
 	for (k = 0; k < n && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		uint64_t off, b, len = j->bs;
 
@@ -1730,7 +1771,9 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 		issues[ddir]++;
 		bytes += len;
 		if (j->engine == 2)
-			emit(f, "touch %llu %llu 4096%s\n", (unsigned long long)off,
+			emit(f, "touch %llu %llu 4096%s\n",
+			     (unsigned long long)mm_pos(off, pattern && j->strided ?
+							      gf.zone : start),
 			     (unsigned long long)len, ddir ? " write" : "");
 		else
 			emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
@@ -1747,19 +1790,63 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 		carry_save(c, &gf);
 	}
 	if (j->engine == 2)
-		emit(f, "munmap\n");
+		emit(f, "%s", mm_end(j));
 	return (struct issued){ bytes, k };
+}
+
+/*
+ * A clone's file's I/O region (fio's f->file_offset, f->io_size):
+ * from the clone's offset (*@start), the rest of the file when the job
+ * gives filesize, else its share of size, up to the file's end.
+ */
+static uint64_t io_region(const struct job *j, unsigned clone, uint64_t *start)
+{
+	uint64_t span, region = j->size / j->nrfiles;
+
+	*start = j->offset + clone * j->offset_inc;
+	span = j->file_end > *start ? j->file_end - *start : 0;
+	if (region > span || j->filesize_set)
+		region = span;
+	return region;
 }
 
 /* What fio does on opening a file: invalidate, then the fadvise hint. */
 static void open_hints(struct fio *f, const struct job *j, unsigned clone)
 {
+	uint64_t start, region = io_region(j, clone, &start);
+
+	/* file_invalidate_cache(): f->file_offset, f->io_size. */
 	if (j->invalidate)
-		emit(f, "fadvise 0 0 dontneed\n");
+		emit(f, "fadvise %llu %llu dontneed\n", (unsigned long long)start,
+		     (unsigned long long)region);
 	if (j->fadvise_hint != HINT_NONE)
-		emit(f, "fadvise %llu %llu %s\n",
-		     (unsigned long long)(j->offset + clone * j->offset_inc),
-		     (unsigned long long)j->size, fadvise_name(j));
+		emit(f, "fadvise %llu %llu %s\n", (unsigned long long)start,
+		     (unsigned long long)region, fadvise_name(j));
+}
+
+/*
+ * pre_read (fio's pre_read_file()): before the job starts, each file is
+ * opened anew (the engine's open, without fio's invalidate or hint), read
+ * from the clone's offset with read(2) calls of the largest block size
+ * up to its I/O region (f->io_size), and closed; then the job's own
+ * descriptor @fd is current again.
+ */
+static void pre_read(struct fio *f, const struct job *j, unsigned clone,
+		     const char *name, unsigned fd, unsigned *nfd)
+{
+	uint64_t start, region = io_region(j, clone, &start), n;
+
+	n = region / j->max_bs;
+	emit(f, "open %s\nseek %llu\n", name, (unsigned long long)start);
+	++*nfd;
+	if (n)
+		emit(f, "read %llu %llu\n", (unsigned long long)j->max_bs,
+		     (unsigned long long)n);
+	if (region % j->max_bs)
+		emit(f, "read %llu 1\n",
+		     (unsigned long long)(region % j->max_bs));
+	emit(f, "close\nfd %u\n", fd);
+	f->nr_ops += 4;
 }
 
 /*
@@ -1782,9 +1869,11 @@ static uint64_t div_up(uint64_t a, uint64_t b)
 /*
  * The I/O of one loop @l of a job clone over its open descriptors @fds,
  * within what is left of the job's bytes and I/Os (@left, which it takes
- * what it issues from; time_based jobs: unlimited).
+ * what it issues from; time_based jobs: unlimited).  Whether the pass
+ * ended at that limit (its files still open), not by itself (its files
+ * done: fio closed them).
  */
-static void gen_io(struct fio *f, const struct job *j, unsigned clone,
+static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		   unsigned thread, const unsigned *fds, unsigned nfd,
 		   uint64_t l, struct issued *left, struct carry *carry)
 {
@@ -1795,6 +1884,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 	struct issued did = { 0, 0 };
 	unsigned fi;
 	char namebuf[300];
+	bool at_limit;
 
 	/* An asynchronous engine's pass ends at size bytes queued. */
 	if (j->queued && !j->time_based && pass > j->size)
@@ -1875,19 +1965,22 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 				continue;
 			}
 			if (j->engine == 2) {
-				unsigned long long off = start & ~4095ull,
-						   len = m * j->bs + (start & 4095);
+				unsigned long long off = 0, len = m * j->bs;
 
 				/*
 				 * fio's mmap engine advises the mapping
 				 * (madvise_name()): MADV_SEQUENTIAL makes
 				 * the faults read ahead as read(2) does.
+				 * It copies from the file's start
+				 * (map_region()).
 				 */
 				if (j->fadvise_hint != HINT_NONE)
-					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\nmunmap\n",
-					     off, len, off, len, madvise_name(j), off, len);
+					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\n%s",
+					     off, len, off, len, madvise_name(j), off, len,
+					     mm_end(j));
 				else
-					emit(f, "mmap-read %llu %llu 4096\n", off, len);
+					emit(f, "mmap %llu %llu\ntouch %llu %llu 4096\n%s",
+					     off, len, off, len, mm_end(j));
 			} else if (j->random) {
 				/*
 				 * fio reseeds its generators at every loop
@@ -1970,7 +2063,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
 			emit(f, "fd %u\n", fds[fi]);
-			map_region(f, j, start, region);
+			map_region(f, j, region);
 		}
 		for (k = 0; k < n && bytes < budget && !f->oom &&
 			    f->nr_ops < FIO_MAX_OPS;) {
@@ -2025,7 +2118,8 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			}
 			if (j->engine == 2)
 				emit(f, "fd %u\ntouch %llu %llu 4096%s\n", fds[fi],
-				     (unsigned long long)off,
+				     (unsigned long long)mm_pos(off, j->strided ?
+							   gf[fi].zone : start),
 				     (unsigned long long)len,
 				     ddir ? " write" : "");
 			else
@@ -2043,7 +2137,7 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 			k++;
 		}
 		for (fi = 0; fi < nfd; fi++) {
-			if (j->engine == 2)
+			if (j->engine == 2 && *mm_end(j))
 				emit(f, "fd %u\nmunmap\n", fds[fi]);
 			ralab__fio_map_free(&gf[fi].map);
 			carry_save(carry ? &carry[fi] : NULL, &gf[fi]);
@@ -2053,8 +2147,10 @@ static void gen_io(struct fio *f, const struct job *j, unsigned clone,
 		did.ios = k;
 	}
 out:
+	at_limit = did.bytes >= pass || did.ios >= left->ios;
 	left->bytes -= did.bytes < left->bytes ? did.bytes : left->bytes;
 	left->ios -= did.ios < left->ios ? did.ios : left->ios;
+	return at_limit;
 }
 
 /*
@@ -2107,9 +2203,53 @@ static unsigned s_of(const struct fio *f, const struct job *j)
 }
 
 /*
+ * The end of a pass of a job that writes, with end_fsync or
+ * fsync_on_close (fio's do_io(): fio_file_fsync() of each file).  A pass
+ * that ended at the job's limit (@at_limit) left its files open: each is
+ * synced.  One that ended by itself had its files done, and fio closed
+ * them (with fsync_on_close, a sync first); it opens each again to sync
+ * it (td_io_open_file(): the cache invalidated, the hint given) and
+ * closes it (*@closed: the next pass only opens it; with
+ * fsync_on_close, put_file() syncs it first).  Several files at
+ * the limit are taken as all open (with file_service_type=sequential,
+ * fio has closed those before the last one).
+ */
+static int end_sync(struct fio *f, const struct job *j, unsigned clone,
+		    unsigned *fds, char (*onames)[32], bool *closed,
+		    bool at_limit, unsigned *nfd)
+{
+	const char *close_sync = j->fsync_close ? "fsync\n" : "";
+	unsigned k;
+
+	for (k = 0; k < j->nrfiles; k++) {
+		if (at_limit) {
+			emit(f, "fd %u\nfsync\n", fds[k]);
+			continue;
+		}
+		if (*nfd + 1 >= MAX_FDS)
+			return ferr(f, f->sec[s_of(f, j)].line,
+				    "job [%s]: loops x nrfiles open more than %d descriptors",
+				    j->name, MAX_FDS);
+		emit(f, "fd %u\n%sclose\nopen %s\n", fds[k], close_sync,
+		     onames[k]);
+		fds[k] = ++*nfd;
+		open_hints(f, j, clone);
+		/*
+		 * The mmap engine's sync is an msync() of the file's mapping,
+		 * which the file opened again has not made yet: none.
+		 */
+		emit(f, "%s%sclose\n", j->engine == 2 ? "" : "fsync\n",
+		     close_sync);
+		closed[k] = true;
+	}
+	return 0;
+}
+
+/*
  * How fio lays out a new file for job @j (filesetup.c, extend_file()):
  * for a job that only writes, fallocate(2) and no data (*@unw), unless
- * overwrite or verify has it written; for any other job, written.
+ * overwrite or verify has it written, or the mmap engine (fio 3.33 on
+ * 6.18.44: written); for any other job, written.
  * Layouts without preallocation (fallocate=none, truncate) are refused:
  * a sparse file is not one ralab makes.
  */
@@ -2119,7 +2259,8 @@ static int layout_unwritten(struct fio *f, const struct job *j, bool *unw)
 	const struct opt *o;
 
 	*unw = false;
-	if (!j->wonly)
+	/* The mmap engine cannot extend a file (FIO_NOEXTEND): written. */
+	if (!j->wonly || j->engine == 2)
 		return 0;
 	if (((o = get(f, sec, "overwrite")) && strcmp(o->val, "0")) ||
 	    ((o = get(f, sec, "verify")) && strcmp(o->val, "0") &&
@@ -2159,11 +2300,14 @@ static int generate(struct fio *f)
 
 		for (c = 0; c < j->numjobs; c++) {
 			unsigned fds[16], k, k2, thread = ++threads;
+			uint64_t end0 = 0;
 			char onames[16][32];
 			uint64_t l;
 			struct issued left;
 			/* time_based passes are one op stream, repeated. */
 			struct carry carry[16] = { 0 };
+			/* Files end_sync() closed (fio: done in the pass). */
+			bool closed[16] = { false }, at_limit;
 
 			/*
 			 * Each clone is a job of the case: clones run
@@ -2229,9 +2373,25 @@ static int generate(struct fio *f)
 				 */
 				jobs[i].file_end = j->filesize_set ? j->filesize :
 					j->offset + c * j->offset_inc + j->filesize;
-				for (k2 = 0; !j->filesize_set && k2 < g.nr; k2++)
-					if (!strcmp(g.names[k2], oname))
-						jobs[i].file_end = g.sizes[k2];
+				for (k2 = 0; !j->filesize_set && k2 < g.nr; k2++) {
+					if (strcmp(g.names[k2], oname))
+						continue;
+					/* fio would extend it (extend_file()). */
+					if (g.sizes[k2] < j->file_end)
+						return ferr(f, f->sec[s_of(f, j)].line,
+							    "job [%s] needs file %s to be %llu bytes; an earlier job made it %llu (fio would extend it; ralab needs one size per file)",
+							    j->name, fname,
+							    (unsigned long long)j->file_end,
+							    (unsigned long long)g.sizes[k2]);
+					jobs[i].file_end = g.sizes[k2];
+				}
+				/* The job's files are one size here (file_end). */
+				if (k && j->file_end != end0)
+					return ferr(f, f->sec[s_of(f, j)].line,
+						    "job [%s]: its files would be of different sizes (%llu and %llu bytes: an earlier job made one); ralab needs one size for a job's files",
+						    j->name, (unsigned long long)end0,
+						    (unsigned long long)j->file_end);
+				end0 = j->file_end;
 				ino = file_index(&g, oname, j->file_end, &fresh);
 				if (ino == -2)
 					return ferr(f, f->sec[s_of(f, j)].line,
@@ -2257,6 +2417,8 @@ static int generate(struct fio *f)
 				fds[k] = ++nfd;
 				snprintf(onames[k], sizeof(onames[k]), "%s",
 					 ino ? oname : "main");
+				if (j->pre_read)
+					pre_read(f, j, c, onames[k], fds[k], &nfd);
 				open_hints(f, j, c);
 			}
 			/*
@@ -2272,8 +2434,13 @@ static int generate(struct fio *f)
 
 				gen_io(f, j, c, thread, fds, 1, 0, &all, NULL);
 				emit(f, "repeat\n");
-				if (j->invalidate) /* on the file's descriptor */
-					emit(f, "fadvise 0 0 dontneed\n");
+				if (j->invalidate) { /* on the file's descriptor */
+					uint64_t at, len = io_region(j, c, &at);
+
+					emit(f, "fadvise %llu %llu dontneed\n",
+					     (unsigned long long)at,
+					     (unsigned long long)len);
+				}
 				all = (struct issued){ UINT64_MAX, UINT64_MAX };
 				gen_io(f, j, c, thread, fds, 1, 1, &all, NULL);
 				if (f->nr_ops >= FIO_MAX_OPS)
@@ -2307,22 +2474,31 @@ static int generate(struct fio *f)
 						return ferr(f, f->sec[s_of(f, j)].line,
 							    "job [%s]: loops x nrfiles open more than %d descriptors",
 							    j->name, MAX_FDS);
-					emit(f, "fd %u\n%sclose\nopen %s\n", fds[k],
-					     writes_modelled(j) && j->fsync_close ?
-						     "fsync\n" : "",
-					     onames[k]);
+					if (closed[k])
+						emit(f, "open %s\n", onames[k]);
+					else
+						emit(f, "fd %u\n%sclose\nopen %s\n", fds[k],
+						     writes_modelled(j) && j->fsync_close ?
+							     "fsync\n" : "",
+						     onames[k]);
+					closed[k] = false;
 					fds[k] = ++nfd;
 					open_hints(f, j, c);
 				}
-				gen_io(f, j, c, thread, fds, j->nrfiles, l, &left,
-				       j->time_based ? NULL : carry);
+				at_limit = gen_io(f, j, c, thread, fds, j->nrfiles, l,
+						  &left, j->time_based ? NULL : carry);
 				if (f->nr_ops >= FIO_MAX_OPS ||
 				    (!j->time_based && left.bytes == before.bytes &&
 				     left.ios == before.ios))
 					break;
+				if (!j->time_based && writes_modelled(j) &&
+				    (j->end_fsync || j->fsync_close) &&
+				    (err = end_sync(f, j, c, fds, onames, closed,
+						    at_limit, &nfd)))
+					return err;
 			}
-			/* end_fsync, fsync_on_close: the written file, synced. */
-			for (k = 0; writes_modelled(j) &&
+			/* time_based: end_fsync, fsync_on_close after the last. */
+			for (k = 0; j->time_based && writes_modelled(j) &&
 				    (j->end_fsync || j->fsync_close) && k < j->nrfiles; k++)
 				emit(f, "fd %u\nfsync\n", fds[k]);
 			if (f->nr_ops >= FIO_MAX_OPS)

@@ -8,6 +8,10 @@
 #   ralab sim --trace OUTDIR/fNN.fio   (its readahead, page-cache and
 #   block events; '; compare:' lines say how to compare)
 # Seed 1's cases that found bugs are tests/fio/real/sweep1-*.
+# Seeds from 5 on make files of several jobs instead (gen2 below): a
+# writer and then readers of its file (stonewall), syncs at the end of a
+# job or of each loop, a later reader that keeps the cache (invalidate=0,
+# pre_read), zones, thinktime.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -16,7 +20,77 @@ import sys
 seed, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 R = random.Random(seed)
 os.makedirs(out, exist_ok=True)
+
+
+def bs_line(rand):
+    r = R.random()
+    if rand and r < 0.15:
+        return 'bsrange=4k-%dk' % R.choice([16, 64, 128])
+    if r < 0.25:
+        return 'bssplit=4k/50:64k/30:%dk/20' % R.choice([16, 128, 256])
+    return 'bs=%s' % R.choice(['4k', '8k', '16k', '64k', '128k', '256k', '1m'])
+
+
+def gen2(i):
+    """A file of several jobs on one data file (seeds from 5 on)."""
+    size = R.choice([4, 8, 16, 24, 32])
+    g = ['[global]', 'filename=data', 'size=%dm' % size]
+    eng = R.choices(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap'],
+                    [35, 15, 10, 15, 10, 15])[0]
+    g.append('ioengine=%s' % eng)
+    if eng in ('libaio', 'posixaio'):
+        g.append('iodepth=%d' % R.choice([1, 4, 16]))
+    jobs = []
+    shape = R.choice(['write-read', 'rw-loops', 'read-read', 'zones', 'think'])
+    if shape == 'write-read':
+        w = ['rw=%s' % R.choice(['write', 'randwrite']), bs_line(True)]
+        w.append(R.choice(['end_fsync=1', 'fsync_on_close=1', 'fsync=%d' % R.choice([8, 32]),
+                           'fdatasync=%d' % R.choice([8, 32]), '']))
+        if R.random() < 0.3:
+            w.append('loops=2')
+        jobs.append(('w', w))
+        r = ['stonewall', 'rw=%s' % R.choice(['read', 'randread', 'read']), bs_line(True)]
+        if R.random() < 0.5:
+            r.append('invalidate=0')
+        jobs.append(('r', r))
+    elif shape == 'rw-loops':
+        j = ['rw=%s' % R.choice(['readwrite', 'randrw', 'write']), bs_line(True),
+             'rwmixread=%d' % R.choice([50, 70]), 'loops=%d' % R.choice([2, 3])]
+        j.append(R.choice(['end_fsync=1', 'fsync_on_close=1', 'fsync=16', '']))
+        if R.random() < 0.4:
+            j.append('invalidate=0')
+        jobs.append(('j', j))
+    elif shape == 'read-read':
+        jobs.append(('a', ['rw=%s' % R.choice(['read', 'randread']), bs_line(True),
+                           'io_size=%dm' % R.randrange(1, size + 1)]))
+        b = ['stonewall', 'rw=%s' % R.choice(['read', 'randread']), bs_line(True)]
+        b.append(R.choice(['invalidate=0', 'pre_read=1\ninvalidate=0', 'invalidate=1']))
+        jobs.append(('b', b))
+    elif shape == 'zones':
+        zs = R.choice([256, 512, 1024])
+        jobs.append(('z', ['rw=%s' % R.choice(['read', 'randread']), bs_line(False),
+                           'zonemode=strided', 'zonesize=%dk' % zs,
+                           'zoneskip=%dk' % R.choice([zs, 2 * zs, 4 * zs])]))
+    else:
+        jobs.append(('t', ['rw=%s' % R.choice(['read', 'randread']), bs_line(True),
+                           'thinktime=%d' % R.choice([100, 1000]),
+                           'thinktime_blocks=%d' % R.choice([1, 8, 32])]))
+    if R.random() < 0.3:
+        g.append('fadvise_hint=%s' % R.choice(['0', 'sequential', 'random']))
+    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
+        f.write('; fio sweep, seed %d\n' % seed)
+        f.write('\n'.join(g) + '\n')
+        for name, lines in jobs:
+            f.write('[%s]\n' % name)
+            for l in lines:
+                if l:
+                    f.write(l + '\n')
+
+
 for i in range(n):
+    if seed >= 5:
+        gen2(i)
+        continue
     lines = []
     cmp = None
     eng = R.choices(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap', 'io_uring'],
