@@ -23,7 +23,7 @@
  *   invalidate (POSIX_FADV_DONTNEED of the file's region on open),
  *   pre_read (the files read first), fadvise_hint (0; 1, fio's
  *   default: SEQUENTIAL or RANDOM as the workload; sequential, random,
- *   noreuse), randseed, norandommap, ioengine (sync: read;
+ *   noreuse), randseed, norandommap, ioengine (sync, vsync: read;
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), startdelay (one time, not a range),
@@ -78,6 +78,7 @@ struct fio {
 	size_t len, cap;
 	unsigned nr_ops;
 	bool oom;
+	unsigned kept_maps; /* mappings the mmap engine left (mm_done()) */
 	/* A job whose random map would be too large (fail_map()). */
 	const struct job *big_map;
 	uint64_t big_blocks;
@@ -138,13 +139,15 @@ static const char *const reporting_only[] = {
 	"per_job_logs", "log_hist_msec", "percentile_list", "clat_percentiles",
 	"lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
 	"disable_slat", "disable_bw_measurement", "gtod_reduce", "unified_rw_reporting",
-	"thread", "directory", "create_on_open", "allow_file_create",
+	"directory", "create_on_open", "allow_file_create",
 	"kb_base", "unit_base", "cpus_allowed", "cpumask", "nice", "prio",
 	"prioclass", "clocksource", "continue_on_error",
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
 	"iodepth_batch", "iodepth_batch_complete", "iodepth_low",
-	"direct_io", "unlink",
+	"direct_io", "unlink", "numa_cpu_nodes", "numa_mem_policy",
+	"ignore_error", "error_dump", "exitall_on_error", "verify_fatal",
+	"verify_dump",
 	/*
 	 * Reads unaffected: buffer contents, the libaio reaping path,
 	 * io_uring's registered buffers and files, batching (buffered
@@ -172,7 +175,7 @@ static const char *const modelled[] = {
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"blocksize_range", "bssplit", "io_size", "io_limit", "allrandrepeat",
-	"pre_read", "size_increment", "lockfile",
+	"pre_read", "size_increment", "lockfile", "thread",
 };
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -391,8 +394,9 @@ struct job {
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	/*
-	 * libaio, posixaio, io_uring: fio counts the bytes each pass queues
-	 * (FIO_Q_QUEUED) and ends the pass at size; sync engines complete
+	 * libaio, posixaio, io_uring, vsync (which queues to join I/Os):
+	 * fio counts the bytes each pass queues (FIO_Q_QUEUED) and ends the
+	 * pass at size; sync engines complete
 	 * inline and count nothing there (do_io(), io_queue_event()).
 	 */
 	bool queued;
@@ -408,6 +412,7 @@ struct job {
 	unsigned service_nr; /* I/Os on a file before the next (TYPE:N) */
 	bool invalidate, norandommap, stonewall;
 	bool pre_read;          /* pre_read=1: the files read first */
+	bool thread;            /* thread: jobs are threads of one process */
 	unsigned pre_read_line;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
@@ -887,6 +892,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "pre_read")) && (err = fio_bool(f, o, &j->pre_read)))
 		return err;
 	j->pre_read_line = j->pre_read ? o->line : 0;
+	if ((o = get(f, sec, "thread")) && (err = fio_bool(f, o, &j->thread)))
+		return err;
 	if ((o = get(f, sec, "size_increment"))) {
 		if ((err = fio_size(f, o, &v)))
 			return err;
@@ -1040,9 +1047,13 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		const char *e = o->val;
 
 		j->queued = !strcmp(e, "libaio") || !strcmp(e, "posixaio") ||
-			    !strcmp(e, "io_uring");
-		if (!strcmp(e, "sync"))
+			    !strcmp(e, "io_uring") || !strcmp(e, "vsync");
+		/* vsync: readv(2) at the file position; alone, as sync. */
+		if (!strcmp(e, "sync") || (!strcmp(e, "vsync") && j->iodepth == 1))
 			j->engine = 0;
+		else if (!strcmp(e, "vsync"))
+			return ferr(f, o->line, "ioengine=vsync with iodepth %u joins adjacent I/Os into one readv(2), which ralab does not model (iodepth=1: as sync)",
+				    j->iodepth);
 		else if (!strcmp(e, "psync") || !strcmp(e, "pvsync") ||
 			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio") ||
 			 !strcmp(e, "posixaio"))
@@ -1052,7 +1063,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		else if (!strcmp(e, "mmap"))
 			j->engine = 2;
 		else
-			return ferr(f, o->line, "ioengine=%s is not supported (sync, psync, pvsync, libaio, posixaio, io_uring, mmap)",
+			return ferr(f, o->line, "ioengine=%s is not supported (sync, vsync, psync, pvsync, libaio, posixaio, io_uring, mmap)",
 				    e);
 	}
 	j->service_nr = 1;
@@ -1099,6 +1110,18 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			p += n;
 		} while (*p++ == ':');
 		j->nrfiles = j->nnames;
+	}
+	/*
+	 * verify on a job that writes: after each pass fio reads back
+	 * what it wrote (do_verify()), reads ralab does not make.
+	 */
+	if ((o = get(f, sec, "verify")) && strcmp(o->val, "0") &&
+	    strcmp(o->val, "none") && (j->rw || j->wonly)) {
+		const struct opt *dv = get(f, sec, "do_verify");
+
+		if (!dv || strcmp(dv->val, "0"))
+			return ferr(f, o->line, "verify=%s makes fio read back what the job wrote after each loop, which ralab does not model (do_verify=0 leaves that out)",
+				    o->val);
 	}
 	/*
 	 * pre_read: fio reads the files before the job's clock starts, and
@@ -1410,6 +1433,14 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 struct carry {
 	struct fio_dist dist;
 	bool have;
+	/*
+	 * rw jobs (the first file's): fio's I/O counts (td->io_issues,
+	 * which fsync=N and rwmixread go by) and the direction
+	 * (td->rwmix_ddir) run on over loops; reset_io_counters() clears
+	 * only rwmix_issues and last_was_sync.
+	 */
+	uint64_t issues[2];
+	unsigned ddir;
 };
 
 static void carry_save(struct carry *c, const struct gfile *gf)
@@ -1607,6 +1638,15 @@ static const char *mm_end(const struct job *j)
 	return j->time_based || passes * j->nrfiles > MAX_MAPS ? "munmap\n" : "";
 }
 
+/* The end of a pass's use of a mapping: unmapped, or left (counted). */
+static void mm_done(struct fio *f, const struct job *j)
+{
+	if (*mm_end(j))
+		emit(f, "munmap\n");
+	else
+		f->kept_maps++;
+}
+
 /* What a pass of a job issued: bytes and I/Os. */
 struct issued {
 	uint64_t bytes, ios;
@@ -1652,7 +1692,7 @@ static struct issued gen_pattern(struct fio *f, const struct job *j,
 		bytes += len;
 	}
 	if (j->engine == 2)
-		emit(f, "%s", mm_end(j));
+		mm_done(f, j);
 	else
 		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
@@ -1717,6 +1757,10 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 
 	gjob_init(&g, j, start, region, thread);
 	ralab__taus88_seed(&mix, (uint32_t)slot_seed(j, thread, FIO_SLOT_MIX));
+	if (c) {
+		memcpy(issues, c->issues, sizeof(issues));
+		ddir = c->ddir;
+	}
 	/*
 	 * Offset patterns, distributions, mixed sizes: each I/O as reads
 	 * alone make them (next_io()), in its direction's position and
@@ -1790,7 +1834,11 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 		carry_save(c, &gf);
 	}
 	if (j->engine == 2)
-		emit(f, "%s", mm_end(j));
+		mm_done(f, j);
+	if (c) {
+		memcpy(c->issues, issues, sizeof(issues));
+		c->ddir = ddir;
+	}
 	return (struct issued){ bytes, k };
 }
 
@@ -1975,12 +2023,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * (map_region()).
 				 */
 				if (j->fadvise_hint != HINT_NONE)
-					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\n%s",
-					     off, len, off, len, madvise_name(j), off, len,
-					     mm_end(j));
+					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\n",
+					     off, len, off, len, madvise_name(j), off, len);
 				else
-					emit(f, "mmap %llu %llu\ntouch %llu %llu 4096\n%s",
-					     off, len, off, len, mm_end(j));
+					emit(f, "mmap %llu %llu\ntouch %llu %llu 4096\n",
+					     off, len, off, len);
+				mm_done(f, j);
 			} else if (j->random) {
 				/*
 				 * fio reseeds its generators at every loop
@@ -2055,6 +2103,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		gjob_init(&g, j, start, region, thread);
 		ralab__rng_seed(&files, slot_seed(j, thread, FIO_SLOT_FILE), j->t64);
 		ralab__taus88_seed(&mix, (uint32_t)slot_seed(j, thread, FIO_SLOT_MIX));
+		if (carry) { /* the job's counts run on (struct carry) */
+			memcpy(issues, carry[0].issues, sizeof(issues));
+			ddir = carry[0].ddir;
+		}
 		for (fi = 0; fi < nfd && !f->oom; fi++)
 			if ((err = gfile_init(&g, &gf[fi],
 					      fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
@@ -2137,10 +2189,16 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			k++;
 		}
 		for (fi = 0; fi < nfd; fi++) {
-			if (j->engine == 2 && *mm_end(j))
-				emit(f, "fd %u\nmunmap\n", fds[fi]);
+			if (j->engine == 2) {
+				emit(f, "fd %u\n", fds[fi]);
+				mm_done(f, j);
+			}
 			ralab__fio_map_free(&gf[fi].map);
 			carry_save(carry ? &carry[fi] : NULL, &gf[fi]);
+		}
+		if (carry) {
+			memcpy(carry[0].issues, issues, sizeof(issues));
+			carry[0].ddir = ddir;
 		}
 		free(gf);
 		did.bytes = bytes;
@@ -2497,6 +2555,14 @@ static int generate(struct fio *f)
 						    at_limit, &nfd)))
 					return err;
 			}
+			/*
+			 * A job's process (fio forks one per job unless
+			 * thread) takes the mappings its mmap engine left
+			 * with it when it exits.
+			 */
+			for (; f->kept_maps; f->kept_maps--)
+				if (!j->thread)
+					emit(f, "munmap\n");
 			/* time_based: end_fsync, fsync_on_close after the last. */
 			for (k = 0; j->time_based && writes_modelled(j) &&
 				    (j->end_fsync || j->fsync_close) && k < j->nrfiles; k++)

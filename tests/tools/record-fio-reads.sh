@@ -21,12 +21,12 @@ w=$(mktemp -d /tmp/ralab-fio-reads.XXXXXX)
 trap 'rm -rf "$w"' EXIT
 cd "$w"
 # Every section but [global] logs to a file of its own; the engine is
-# null, but for jobs on an asynchronous engine (libaio, posixaio,
+# null, but for jobs on an asynchronous engine (libaio, posixaio, vsync,
 # io_uring), which run on it in this temporary directory: fio ends each
 # of their passes at size bytes queued, which the null engine at iodepth
 # 1, completing inline, does not.
 keep=0
-grep -Eq '^ioengine=(libaio|posixaio|io_uring)' "$job" && keep=1
+grep -Eq '^ioengine=(libaio|posixaio|io_uring|vsync)' "$job" && keep=1
 awk -v keep=$keep '/^\[/ { print; if ($0 != "[global]") { n = substr($0, 2, length($0) - 2); print "write_iolog=" n ".iolog" } next }
      /^ioengine=/ && !keep { next } { print }' "$job" > job.fio
 if [ $keep = 0 ]; then

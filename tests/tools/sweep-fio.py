@@ -35,8 +35,10 @@ def gen2(i):
     """A file of several jobs on one data file (seeds from 5 on)."""
     size = R.choice([4, 8, 16, 24, 32])
     g = ['[global]', 'filename=data', 'size=%dm' % size]
-    eng = R.choices(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap'],
-                    [35, 15, 10, 15, 10, 15])[0]
+    engs, w = ['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap'], [35, 15, 10, 15, 10, 15]
+    if seed >= 7:
+        engs, w = engs + ['vsync'], w + [10]
+    eng = R.choices(engs, w)[0]
     g.append('ioengine=%s' % eng)
     if eng in ('libaio', 'posixaio'):
         g.append('iodepth=%d' % R.choice([1, 4, 16]))
