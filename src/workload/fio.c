@@ -391,6 +391,7 @@ struct job {
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
 	bool t64;            /* random_generator=tausworthe64 */
+	bool lfsr;           /* random_generator=lfsr, uniform offsets */
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	/*
@@ -462,7 +463,8 @@ struct job {
 static bool has_pattern(const struct job *j)
 {
 	return j->seq_add || j->seq_nr > 1 || j->strided || j->max_bs > j->bs ||
-	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned));
+	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned ||
+			      j->lfsr));
 }
 
 /*
@@ -905,13 +907,16 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    o->val);
 	/*
 	 * random_generator: tausworthe64 makes the offset, block-size and
-	 * file generators 64-bit; lfsr is drawn with tausworthe (the set of
-	 * blocks is fio's, the order is not: docs/design.md).
+	 * file generators 64-bit; lfsr draws uniform random offsets from a
+	 * file's LFSR instead, each block once, with no random map (fio's
+	 * lib/lfsr.c; fio_rand.c).
 	 */
 	if ((o = get(f, sec, "random_generator"))) {
 		if (!strcmp(o->val, "tausworthe64"))
 			j->t64 = true;
-		else if (strcmp(o->val, "tausworthe") && strcmp(o->val, "lfsr"))
+		else if (!strcmp(o->val, "lfsr"))
+			j->lfsr = true;
+		else if (strcmp(o->val, "tausworthe"))
 			return ferr(f, o->line, "random_generator=%s: tausworthe, tausworthe64 or lfsr",
 				    o->val);
 	}
@@ -1111,6 +1116,16 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		} while (*p++ == ':');
 		j->nrfiles = j->nnames;
 	}
+	/*
+	 * lfsr: only uniform offsets come from it (a distribution has its
+	 * own generator; init_random_map()).  time_based would start it
+	 * again whenever it runs out (fio_file_reset()): not modelled.
+	 */
+	if (j->lfsr && (!j->random || j->dist || j->zoned))
+		j->lfsr = false;
+	if (j->lfsr && j->time_based)
+		return ferr(f, get(f, sec, "random_generator")->line,
+			    "random_generator=lfsr with time_based is not modelled");
 	/*
 	 * verify on a job that writes: after each pass fio reads back
 	 * what it wrote (do_verify()), reads ralab does not make.
@@ -1395,6 +1410,7 @@ struct gfile {
 	uint64_t last[2], last_start[2], zone, zone_bytes, nios[2];
 	struct fio_map map;
 	struct fio_dist dist;
+	struct fio_rng lf; /* random_generator=lfsr: the file's */
 	struct run r;
 	bool done;
 };
@@ -1475,6 +1491,18 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 				 ralab__fio_jhash(fio_name, (uint32_t)strlen(fio_name)) *
 					 thread))
 		gf->done = true; /* no block to draw */
+	/*
+	 * lfsr: the file's own register, from the same seed at every loop
+	 * (fio 3.33's iologs: each loop draws the same blocks in the same
+	 * order).  fio fails a job whose seed is the forbidden state: no
+	 * I/O.
+	 */
+	if (j->lfsr) {
+		if (ralab__rng_lfsr(&gf->lf, g->blocks,
+				    (uint64_t)FIO_RANDSEED * thread))
+			gf->done = true;
+		return 0;
+	}
 	if (j->random && !j->norandommap && !j->dist && !j->zoned && g->blocks)
 		return ralab__fio_map_init(&gf->map, g->blocks);
 	return 0;
@@ -1556,7 +1584,9 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		if (j->dist) {
 			b = ralab__fio_dist_next(&gf->dist);
 		} else {
-			b = ralab__fio_pick(&g->offs, lastb);
+			b = ralab__fio_pick(j->lfsr ? &gf->lf : &g->offs, lastb);
+			if (b == UINT64_MAX)
+				return false; /* its LFSR has given every block */
 			if (gf->map.bits && ralab__fio_map_test(&gf->map, b)) {
 				b = ralab__fio_map_next_free(&gf->map, b);
 				if (b == UINT64_MAX)
@@ -1905,7 +1935,7 @@ static void pre_read(struct fio *f, const struct job *j, unsigned clone,
 static bool never_done(const struct job *j)
 {
 	return j->random && !j->rw &&
-	       (j->norandommap || j->dist || j->zoned);
+	       ((j->norandommap && !j->lfsr) || j->dist || j->zoned);
 }
 
 /* @a / @b rounded up, for @a up to UINT64_MAX. */

@@ -26,7 +26,14 @@
  *    bsrange and bssplit their sizes with slot 0, file_service_type=
  *    random its files with slot 5 (fio.c);
  *  - zipf, pareto and normal (lib/zipf.c, lib/gauss.c) draw per file from
- *    a generator seeded with jhash(file name) * T (fio_dist below).
+ *    a generator seeded with jhash(file name) * T (fio_dist below);
+ *  - random_generator=lfsr (lib/lfsr.c) gives each file a Galois LFSR of
+ *    the narrowest width w >= 3 with 2^w > blocks, seeded with the low w
+ *    bits of 0xb1899bed * T; each step shifts right, sets the top bit and
+ *    XORs the tap mask in when the bit shifted out was 0; values above
+ *    the last block are skipped; its first step is a double one; after
+ *    `blocks` values the file is done (no random map); every loop starts
+ *    it again from the seed.
  *
  * Checked against fio 3.33's own iologs (ioengine=null, write_iolog):
  * the fixtures in tests/fio/rand.  Where the source could be read in
@@ -90,6 +97,7 @@ void ralab__rng_seed(struct fio_rng *r, uint64_t seed, bool use64)
 	uint64_t x = 53;
 	int i;
 
+	r->lfsr = false;
 	r->use64 = use64;
 	if (!use64) {
 		ralab__taus88_seed(&r->t, (uint32_t)seed);
@@ -111,9 +119,95 @@ double ralab__rng_span(const struct fio_rng *r)
 	return r->use64 ? 18446744073709551616.0 : 4294967296.0;
 }
 
+/*
+ * Maximal-length LFSR taps by register width (3 to 63 bits), the table
+ * fio's lib/lfsr.c takes from a public list of maximal LFSRs: bit
+ * positions, the first the width, 0 ending a row.
+ */
+static const uint8_t lfsr_taps[64][6] = {
+	[3] = { 3, 2 },		   [4] = { 4, 3 },
+	[5] = { 5, 3 },		   [6] = { 6, 5 },
+	[7] = { 7, 6 },		   [8] = { 8, 6, 5, 4 },
+	[9] = { 9, 5 },		   [10] = { 10, 7 },
+	[11] = { 11, 9 },	   [12] = { 12, 6, 4, 1 },
+	[13] = { 13, 4, 3, 1 },	   [14] = { 14, 5, 3, 1 },
+	[15] = { 15, 14 },	   [16] = { 16, 15, 13, 4 },
+	[17] = { 17, 14 },	   [18] = { 18, 11 },
+	[19] = { 19, 6, 2, 1 },	   [20] = { 20, 17 },
+	[21] = { 21, 19 },	   [22] = { 22, 21 },
+	[23] = { 23, 18 },	   [24] = { 24, 23, 22, 17 },
+	[25] = { 25, 22 },	   [26] = { 26, 6, 2, 1 },
+	[27] = { 27, 5, 2, 1 },	   [28] = { 28, 25 },
+	[29] = { 29, 27 },	   [30] = { 30, 6, 4, 1 },
+	[31] = { 31, 28 },	   [32] = { 32, 31, 29, 1 },
+	[33] = { 33, 20 },	   [34] = { 34, 27, 2, 1 },
+	[35] = { 35, 33 },	   [36] = { 36, 25 },
+	[37] = { 37, 5, 4, 3, 2, 1 }, [38] = { 38, 6, 5, 1 },
+	[39] = { 39, 35 },	   [40] = { 40, 38, 21, 19 },
+	[41] = { 41, 38 },	   [42] = { 42, 41, 20, 19 },
+	[43] = { 43, 42, 38, 37 }, [44] = { 44, 43, 18, 17 },
+	[45] = { 45, 44, 42, 41 }, [46] = { 46, 45, 26, 25 },
+	[47] = { 47, 42 },	   [48] = { 48, 47, 21, 20 },
+	[49] = { 49, 40 },	   [50] = { 50, 49, 24, 23 },
+	[51] = { 51, 50, 36, 35 }, [52] = { 52, 49 },
+	[53] = { 53, 52, 38, 37 }, [54] = { 54, 53, 18, 17 },
+	[55] = { 55, 31 },	   [56] = { 56, 55, 35, 34 },
+	[57] = { 57, 50 },	   [58] = { 58, 39 },
+	[59] = { 59, 58, 38, 37 }, [60] = { 60, 59 },
+	[61] = { 61, 60, 46, 45 }, [62] = { 62, 61, 6, 5 },
+	[63] = { 63, 62 },
+};
+
+int ralab__rng_lfsr(struct fio_rng *r, uint64_t nums, uint64_t seed)
+{
+	unsigned w, i;
+
+	/* The narrowest register whose 2^w states exceed @nums. */
+	for (w = 3; w < 64 && (1ull << w) <= nums; w++)
+		;
+	if (w == 64 || !nums)
+		return -EINVAL;
+	memset(r, 0, sizeof(*r));
+	r->lfsr = true;
+	r->lmax = nums - 1;
+	for (i = 0; i < 6 && lfsr_taps[w][i]; i++)
+		r->lxor |= 1ull << (lfsr_taps[w][i] - 1);
+	r->lbit = 1ull << (w - 1);
+	/*
+	 * Spin 0 has no short cycle, but fio's prepare_spin() still counts
+	 * one down: the first step is a step of spin 1 (two shifts).
+	 */
+	r->lcycle = 1;
+	r->lv = seed & ((r->lbit << 1) - 1);
+	/* The all-ones state is the one an XNOR register never leaves. */
+	return r->lv == (r->lbit << 1) - 1 ? -EINVAL : 0;
+}
+
+static void lfsr_step(struct fio_rng *r)
+{
+	r->lv = ((r->lv >> 1) | r->lbit) ^ (((r->lv & 1) - 1) & r->lxor);
+}
+
+/* The LFSR's next value, or UINT64_MAX once all @lmax + 1 are out. */
+static uint64_t lfsr_next(struct fio_rng *r)
+{
+	if (r->lnum++ > r->lmax)
+		return UINT64_MAX;
+	do {
+		if (r->lcycle && !--r->lcycle)
+			lfsr_step(r); /* the double first step */
+		lfsr_step(r);
+	} while (r->lv > r->lmax);
+	return r->lv;
+}
+
 uint64_t ralab__fio_pick(struct fio_rng *g, uint64_t lastb)
 {
-	uint64_t r = ralab__rng(g);
+	uint64_t r;
+
+	if (g->lfsr)
+		return lfsr_next(g);
+	r = ralab__rng(g);
 
 	return (uint64_t)((double)lastb * (r / ralab__rng_span(g)));
 }

@@ -118,9 +118,23 @@ struct fio_rng {
 	bool use64;
 	struct fio_taus88 t;
 	uint64_t s[5]; /* taus258 */
+	/*
+	 * random_generator=lfsr (fio's lib/lfsr.c, spin 0): the register
+	 * @lv, its values up to @lmax, @lnum given out; @lcycle makes the
+	 * first step a double one.
+	 */
+	bool lfsr;
+	uint64_t lv, lmax, lxor, lbit, lnum, lcycle;
 };
 
 void ralab__rng_seed(struct fio_rng *r, uint64_t seed, bool use64);
+/*
+ * @r as fio's LFSR over @nums values (0 .. @nums - 1, each once), seeded
+ * with @seed; -EINVAL where fio fails (@nums of 2^63 or more, a seed
+ * that is the register's forbidden all-ones state).
+ */
+int ralab__rng_lfsr(struct fio_rng *r, uint64_t nums, uint64_t seed);
+
 uint64_t ralab__rng(struct fio_rng *r);
 /* The generator's largest value plus one, as a double (2^32 or 2^64). */
 double ralab__rng_span(const struct fio_rng *r);
