@@ -79,6 +79,7 @@ struct fio {
 	unsigned nr_ops;
 	bool oom;
 	unsigned kept_maps; /* mappings the mmap engine left (mm_done()) */
+	bool no_map;        /* the file is mapped already: touch it only */
 	/* A job whose random map would be too large (fail_map()). */
 	const struct job *big_map;
 	uint64_t big_blocks;
@@ -1631,6 +1632,8 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
  */
 static void map_region(struct fio *f, const struct job *j, uint64_t region)
 {
+	if (f->no_map)
+		return;
 	emit(f, "mmap 0 %llu\n", (unsigned long long)region);
 	if (j->fadvise_hint != HINT_NONE)
 		emit(f, "madvise 0 %llu %s\n", (unsigned long long)region,
@@ -1652,10 +1655,11 @@ static uint64_t mm_pos(uint64_t off, uint64_t file_offset)
  * one (fio_mmapio_close_file() frees its record of it): a loop's mapping
  * stays, and the pages it mapped stay mapped, so the next loop's
  * invalidate cannot drop them (6.18.44: loop 2 of a mmap job reads
- * nothing).  A time_based job keeps one mapping open throughout, and its
- * repetitions are one op stream each mapping anew: they unmap.  So do
- * all of a job's mappings when there would be more (loops x files) than
- * a job holds here (MAX_MAPS).
+ * nothing).  A time_based job on one file keeps its one mapping
+ * throughout (its repetitions touch it, f->no_map); on several, fio
+ * opens the files again for each repetition, mapping anew, more than a
+ * job holds here: those unmap.  So do all of a job's mappings when there
+ * would be more (loops x files) than a job holds (MAX_MAPS).
  */
 static uint64_t div_up(uint64_t a, uint64_t b);
 
@@ -1665,12 +1669,15 @@ static const char *mm_end(const struct job *j)
 							       j->size, j->size);
 
 	/* More than a job holds here: unmapped (their pages unpinned). */
-	return j->time_based || passes * j->nrfiles > MAX_MAPS ? "munmap\n" : "";
+	return (j->time_based && j->nrfiles > 1) || passes * j->nrfiles > MAX_MAPS ?
+		       "munmap\n" : "";
 }
 
 /* The end of a pass's use of a mapping: unmapped, or left (counted). */
 static void mm_done(struct fio *f, const struct job *j)
 {
+	if (f->no_map)
+		return;
 	if (*mm_end(j))
 		emit(f, "munmap\n");
 	else
@@ -2052,12 +2059,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * It copies from the file's start
 				 * (map_region()).
 				 */
-				if (j->fadvise_hint != HINT_NONE)
-					emit(f, "mmap %llu %llu\nmadvise %llu %llu %s\ntouch %llu %llu 4096\n",
-					     off, len, off, len, madvise_name(j), off, len);
-				else
-					emit(f, "mmap %llu %llu\ntouch %llu %llu 4096\n",
-					     off, len, off, len);
+				if (!f->no_map)
+					emit(f, "mmap %llu %llu\n", off, len);
+				if (!f->no_map && j->fadvise_hint != HINT_NONE)
+					emit(f, "madvise %llu %llu %s\n", off, len,
+					     madvise_name(j));
+				emit(f, "touch %llu %llu 4096\n", off, len);
 				mm_done(f, j);
 			} else if (j->random) {
 				/*
@@ -2530,7 +2537,16 @@ static int generate(struct fio *f)
 					     (unsigned long long)len);
 				}
 				all = (struct issued){ UINT64_MAX, UINT64_MAX };
+				/*
+				 * The mmap engine's one mapping stays (6.18.44:
+				 * the repetitions read nothing, the invalidate
+				 * keeping the mapped pages).  It stays past the
+				 * job too: after a repeat no op can follow.
+				 */
+				f->no_map = j->engine == 2;
 				gen_io(f, j, c, thread, fds, 1, 1, &all, NULL);
+				f->no_map = false;
+				f->kept_maps = 0;
 				if (f->nr_ops >= FIO_MAX_OPS)
 					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
 				continue;
