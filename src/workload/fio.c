@@ -1962,10 +1962,15 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		   unsigned thread, const unsigned *fds, unsigned nfd,
 		   uint64_t l, struct issued *left, struct carry *carry)
 {
-	uint64_t start = j->offset + clone * j->offset_inc;
+	/*
+	 * Random offsets fall in the file's I/O region (fio's f->io_size,
+	 * last_block(); io_region()); the job still reads only its share
+	 * of size (@nfd is the job's nrfiles).
+	 */
+	uint64_t start, region = io_region(j, clone, &start);
 	uint64_t span = j->file_end > start ? j->file_end - start : 0;
 	uint64_t per_file = j->size / nfd, blocks, n, k;
-	uint64_t region, pass = left->bytes;
+	uint64_t pass = left->bytes;
 	struct issued did = { 0, 0 };
 	unsigned fi;
 	char namebuf[300];
@@ -1976,13 +1981,6 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		pass = j->size;
 	if (per_file > span)
 		per_file = span;
-	/*
-	 * Random offsets fall in the file's I/O region (fio's f->io_size,
-	 * last_block()): the rest of the file past the offset when the job
-	 * gives filesize, else its share of size; the job still reads only
-	 * its share.
-	 */
-	region = j->filesize_set ? span : per_file;
 	blocks = per_file / j->bs;
 	n = blocks * nfd;
 	/*
