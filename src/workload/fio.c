@@ -1945,6 +1945,19 @@ static bool never_done(const struct job *j)
 	       ((j->norandommap && !j->lfsr) || j->dist || j->zoned);
 }
 
+/*
+ * Whether a random job's pass can go on past a block's worth of I/Os per
+ * block: its sequential I/Os (rw=randread:N, percentage_random) are "busy
+ * ok" and leave the random map alone, so the map fills only after more
+ * I/Os than it has blocks, and until then the job's bytes (size times
+ * loops) end the pass: randread:2 over two loops issues both loops' bytes
+ * in its first pass (fio's iologs, tests/fio/rand/seqnr-loops*).
+ */
+static bool map_fills_late(const struct job *j)
+{
+	return j->random && !j->rw && (j->seq_nr > 1 || j->perc_rand < 100);
+}
+
 /* @a / @b rounded up, for @a up to UINT64_MAX. */
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
@@ -2000,7 +2013,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			     carry);
 		goto out;
 	}
-	if (never_done(j) && !j->time_based)
+	if ((never_done(j) || map_fills_late(j)) && !j->time_based)
 		n = div_up(pass, j->bs);
 	if (n > left->ios)
 		n = left->ios;
@@ -2035,7 +2048,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * it, not a count of reads.
 				 */
 				bool mixed = j->max_bs > j->bs;
-				uint64_t want = never_done(j) || per_file > pass ? pass : per_file;
+				uint64_t want = never_done(j) || map_fills_late(j) ||
+						per_file > pass ? pass : per_file;
 				struct issued got;
 
 				got = gen_pattern(f, j, start, region,

@@ -12,6 +12,12 @@
 # writer and then readers of its file (stonewall), syncs at the end of a
 # job or of each loop, a later reader that keeps the cache (invalidate=0,
 # pre_read), zones, thinktime.
+# Seeds from 8 on make one job each of the option space the earlier
+# seeds left out (gen3 below): sequences with holes (rw=read:N),
+# repeated offsets (rw=randread:N, rw_sequencer), offsets and sizes that
+# are not block multiples, io_size beyond size (fio wraps), number_ios,
+# several files named by filename=a:b or nrfiles with service types,
+# zoned distributions, percentage_random on sequential jobs.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -89,7 +95,72 @@ def gen2(i):
                     f.write(l + '\n')
 
 
+def gen3(i):
+    """One job from the option space earlier seeds left out (seeds 8+)."""
+    size = R.choice([4, 8, 12, 16, 32])
+    lines = []
+    eng = R.choices(['psync', 'sync', 'pvsync', 'vsync', 'libaio', 'posixaio', 'mmap'],
+                    [30, 15, 10, 10, 15, 5, 15])[0]
+    lines.append('ioengine=%s' % eng)
+    if eng in ('libaio', 'posixaio'):
+        lines.append('iodepth=%d' % R.choice([1, 4, 16]))
+    shape = R.choice(['holes', 'repeat', 'unaligned', 'wrap', 'files', 'zoned', 'percrand'])
+    bs = R.choice([4, 8, 16, 32, 64, 128, 256])
+    if shape == 'holes':
+        lines.append('rw=%s:%dk' % (R.choice(['read', 'read', 'readwrite']), R.choice([4, 12, 60, 128, 1024])))
+        lines.append('bs=%dk' % bs)
+    elif shape == 'repeat':
+        if R.random() < 0.5:
+            lines.append('rw=randread:%d' % R.choice([2, 4, 8]))
+        else:
+            lines.append('rw=read:%d' % R.choice([2, 4]))
+            lines.append('rw_sequencer=%s' % R.choice(['identical', 'sequential']))
+        lines.append('bs=%dk' % bs)
+    elif shape == 'unaligned':
+        lines.append('rw=%s' % R.choice(['read', 'randread', 'read']))
+        lines.append('bs=%dk' % bs)
+        lines.append('offset=%dk' % R.choice([4, 100, 508, 1028, 3000]))
+        if R.random() < 0.5:
+            lines.append('io_size=%dk' % R.randrange(256, size * 1024, 4))
+    elif shape == 'wrap':
+        lines.append('rw=%s' % R.choice(['read', 'randread']))
+        lines.append('bs=%dk' % bs)
+        if R.random() < 0.5:
+            lines.append('io_size=%dm' % (size + R.choice([1, size // 2, size])))
+        else:
+            lines.append('number_ios=%d' % R.choice([10, 100, 1000]))
+    elif shape == 'files':
+        lines.append('rw=%s' % R.choice(['read', 'randread']))
+        lines.append('bs=%dk' % bs)
+        if R.random() < 0.5:
+            lines.append('filename=%s' % ':'.join('d%d' % k for k in range(R.choice([2, 3]))))
+        else:
+            lines.append('nrfiles=%d' % R.choice([2, 3, 4]))
+        lines.append('file_service_type=%s' % R.choice(['roundrobin:4', 'sequential', 'random:2', 'roundrobin']))
+    elif shape == 'zoned':
+        lines.append('rw=randread')
+        lines.append('bs=%dk' % bs)
+        lines.append('random_distribution=zoned:%s' % R.choice(['60/10:30/20:10/70', '90/10:10/90', '50/50:50/50']))
+    else:
+        lines.append('rw=%s' % R.choice(['read', 'randread']))
+        lines.append('bs=%dk' % bs)
+        lines.append('percentage_random=%d' % R.choice([10, 50, 90]))
+    lines.append('size=%dm' % size)
+    if R.random() < 0.3:
+        lines.append('fadvise_hint=%s' % R.choice(['0', 'sequential', 'random']))
+    if R.random() < 0.15:
+        lines.append('loops=2')
+    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
+        f.write('; fio sweep, seed %d\n' % seed)
+        f.write('[j]\n')
+        for l in lines:
+            f.write(l + '\n')
+
+
 for i in range(n):
+    if seed >= 8:
+        gen3(i)
+        continue
     if seed >= 5:
         gen2(i)
         continue
