@@ -637,13 +637,16 @@ for d in tests/traces/app/*/; do
 		grep -E '^(page_cache_|mm_filemap|block_rq)' > "$T/app.model"
 	# A program reading through mmap(): without its page faults the
 	# replay reads nothing; one writing too: without its writes it
-	# differs; others: without their layout they differ.
+	# differs; one that seeks (tac reads backwards, tail and xxd from
+	# an offset, cmp two descriptors at offsets 1 MiB apart): without
+	# its lseek() calls it differs; others: without their layout.
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
 	falloc-*) grep -v ' fallocate(' "$T/app.strace" > "$T/app-flat.strace"; what=fallocate ;;
 	chdir-*) grep -Ev ' f?chdir\(' "$T/app.strace" > "$T/app-flat.strace"; what=chdir ;;
+	cmp-*|tac-*|tail-*|xxd-*) grep -v ' lseek(' "$T/app.strace" > "$T/app-flat.strace"; what=lseek ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
