@@ -789,8 +789,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o ? o->line : sec->line, "zonemode=strided needs zonesize");
 		if (!j->zone_range)
 			j->zone_range = j->zone_size;
-		if (j->random)
-			return ferr(f, o ? o->line : sec->line, "zonemode=strided with random I/O is not modelled");
 	}
 	if ((o = get(f, sec, "bs")) || (o = get(f, sec, "blocksize"))) {
 		struct opt r = *o;
@@ -1128,6 +1126,18 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return ferr(f, get(f, sec, "random_generator")->line,
 			    "random_generator=lfsr with time_based is not modelled");
 	/*
+	 * Random I/O in zones: uniform draws only (each zone's blocks drawn
+	 * afresh, next_io()); not checked against fio: mixes, distributions,
+	 * sequential shares, the LFSR.
+	 */
+	if (j->strided && j->random &&
+	    (j->rw || j->dist || j->zoned || j->lfsr || j->seq_nr > 1 ||
+	     j->perc_rand < 100)) {
+		o = get(f, sec, "zonemode");
+		return ferr(f, o ? o->line : sec->line,
+			    "zonemode=strided with random I/O is modelled for rw=randread with uniform offsets only (not randrw, random_distribution, percentage_random, randread:N or lfsr)");
+	}
+	/*
 	 * verify on a job that writes: after each pass fio reads back
 	 * what it wrote (do_verify()), reads ralab does not make.
 	 */
@@ -1398,6 +1408,12 @@ struct gjob {
 	const struct job *j;
 	uint64_t start, region, blocks; /* every file's I/O region */
 	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
+	/*
+	 * Bytes of the current zone (td->zone_bytes): the job's, not a
+	 * file's, so with several files the switch to the next zone moves
+	 * the file whose I/O comes when the job's count is full.
+	 */
+	uint64_t zone_bytes;
 	/* [0] reads', [1] writes' (fio's per-direction generators) */
 	struct fio_rng offs, bsr[2];      /* 64-bit with tausworthe64 */
 	struct fio_taus88 seqr[2], zgen;  /* always 32-bit */
@@ -1408,7 +1424,7 @@ struct gjob {
  * (last_pos[ddir], last_start[ddir]; [0] reads, [1] writes).
  */
 struct gfile {
-	uint64_t last[2], last_start[2], zone, zone_bytes, nios[2];
+	uint64_t last[2], last_start[2], zone, nios[2];
 	struct fio_map map;
 	struct fio_dist dist;
 	struct fio_rng lf; /* random_generator=lfsr: the file's */
@@ -1426,6 +1442,7 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->region = region;
 	g->blocks = region / j->bs;
 	g->k = 0;
+	g->zone_bytes = 0;
 	ralab__rng_seed(&g->offs, offset_seed(j, thread), j->t64);
 	/*
 	 * Each direction's generators are its own; fio 3.33 seeds the
@@ -1504,6 +1521,10 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 			gf->done = true;
 		return 0;
 	}
+	/* Strided zones: a map of the zone's range (init_random_map()). */
+	if (j->random && !j->norandommap && !j->dist && !j->zoned && j->strided &&
+	    j->zone_range / j->bs)
+		return ralab__fio_map_init(&gf->map, j->zone_range / j->bs);
 	if (j->random && !j->norandommap && !j->dist && !j->zoned && g->blocks)
 		return ralab__fio_map_init(&gf->map, g->blocks);
 	return 0;
@@ -1540,8 +1561,9 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	if (gf->done)
 		return false;
 	if (j->strided) {
-		if (gf->zone_bytes >= j->zone_size) {
-			gf->zone_bytes = 0;
+		/* fio's setup_strided_zone_mode(), before each I/O. */
+		if (g->zone_bytes >= j->zone_size) {
+			g->zone_bytes = 0;
 			gf->zone += j->zone_range + j->zone_skip;
 			if (gf->zone >= j->file_end)
 				gf->zone = g->start;
@@ -1550,6 +1572,21 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		/* zonesize > zonerange: the zone is read again. */
 		if (gf->last[d] >= gf->zone + j->zone_range)
 			gf->last[d] = gf->zone;
+		/*
+		 * At each zonerange's worth of a zone (and at its start),
+		 * fio_file_reset(): positions back to the zone's start and
+		 * the random map cleared, so a random job draws each zone's
+		 * blocks afresh.
+		 */
+		if (j->zone_range && g->zone_bytes % j->zone_range == 0) {
+			gf->last[0] = gf->last[1] = gf->zone;
+			if (gf->map.bits) /* not the spare word */
+				memset(gf->map.bits, 0,
+				       (size_t)((gf->map.n + 63) / 64) *
+					       sizeof(*gf->map.bits));
+		}
+	}
+	if (j->strided && !j->random) {
 		off = gf->last[d];
 	} else if (!j->random) {
 		off = gf->nios[d] ? gf->last[d] + j->seq_add : g->start;
@@ -1574,6 +1611,16 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 
 		if (!g->blocks)
 			return false;
+		/*
+		 * Strided zones: a block of the zone's range (last_block()),
+		 * from the zone's start (f->file_offset); the map counts
+		 * from there too, and past the region is done.
+		 */
+		if (j->strided) {
+			lastb = j->zone_range / j->bs;
+			if (!lastb)
+				return false;
+		}
 		if (j->zoned) {
 			/* A zone by access percent (fio's table). */
 			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&g->zgen) /
@@ -1593,27 +1640,41 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 				if (b == UINT64_MAX)
 					return false; /* its map is full */
 			}
+			if (j->strided && b * j->bs >= g->region)
+				return false; /* fio: offset >= io_size */
 			b += zoff;
 		}
-		off = g->start + b * j->bs;
+		off = (j->strided ? gf->zone : g->start) + b * j->bs;
 	} else if (!j->random && !j->strided && off >= g->start + g->region) {
 		return false; /* read to the end of its region */
 	}
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
 	if (!len || off + len > j->file_end)
 		return false; /* fio: "offset too large" */
-	if (gf->map.bits && mark && b < g->blocks) {
-		/* axmap_set_nr: up to the first block already done. */
+	if (gf->map.bits && mark && b < gf->map.n) {
+		/*
+		 * axmap_set_nr: up to the first block already done.  fio's
+		 * __axmap_set() clamps a copy of the count at the map's end,
+		 * not the count it uses: within a 64-bit unit, blocks past
+		 * the end are set too, and the read is not cut there (a
+		 * read crossing the end of a strided zone's map); a unit
+		 * that starts at the end is begun, one past it is not.
+		 * fio writes that unit past its map's memory, where
+		 * axmap_reset() does not clear it: the spare word here,
+		 * which next_io() leaves too.
+		 */
 		uint64_t n = 0, want = (len + j->bs - 1) / j->bs;
 
-		while (n < want && b + n < g->blocks &&
+		while (n < want &&
+		       !((b + n) % 64 == 0 && n && b + n > gf->map.n) &&
+		       (b + n) / 64 <= gf->map.n / 64 &&
 		       !ralab__fio_map_test(&gf->map, b + n))
 			ralab__fio_map_set(&gf->map, b + n++);
 		if (n * j->bs < len)
 			len = n * j->bs;
 	}
 	if (j->strided)
-		gf->zone_bytes += len;
+		g->zone_bytes += len;
 	gf->nios[d]++;
 	gf->last_start[d] = off;
 	gf->last[d] = off + len;
@@ -1698,25 +1759,24 @@ struct issued {
  * @region); sequential ones run on to the end of the file.  @thread is
  * the job's fio thread number: its generators are fio's (fio_rand.c).
  */
-static struct issued gen_pattern(struct fio *f, const struct job *j,
-				 uint64_t start, uint64_t region, uint64_t m,
+static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 				 uint64_t budget, unsigned thread,
 				 const char *fio_name, struct carry *c)
 {
-	struct gjob g;
+	const struct job *j = g->j;
+	uint64_t start = g->start, region = g->region;
 	struct gfile gf;
 	uint64_t k, bytes = 0, off, len;
 	int err;
 
-	gjob_init(&g, j, start, region, thread);
-	if ((err = gfile_init(&g, &gf, fio_name, thread, c))) {
-		fail_map(f, j, g.blocks, err);
+	if ((err = gfile_init(g, &gf, fio_name, thread, c))) {
+		fail_map(f, j, g->blocks, err);
 		return (struct issued){ 0, 0 };
 	}
 	if (j->engine == 2)
 		map_region(f, j, region);
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
-		if (!next_io(&g, &gf, 0, &off, &len))
+		if (!next_io(g, &gf, 0, &off, &len))
 			break;
 		if (j->engine == 2) {
 			emit(f, "touch %llu %llu 4096\n",
@@ -1936,13 +1996,15 @@ static void pre_read(struct fio *f, const struct job *j, unsigned clone,
 
 /*
  * Whether a pass of a job never ends by itself: random reads with no map
- * to fill (norandommap, a distribution, zones) end only where the job's
+ * to fill (norandommap, a distribution, zones; strided zones clear the
+ * map at each zone) end only where the job's
  * bytes or I/Os do.
  */
 static bool never_done(const struct job *j)
 {
 	return j->random && !j->rw &&
-	       ((j->norandommap && !j->lfsr) || j->dist || j->zoned);
+	       ((j->norandommap && !j->lfsr) || j->dist || j->zoned ||
+		j->strided);
 }
 
 /*
@@ -2013,7 +2075,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			     carry);
 		goto out;
 	}
-	if ((never_done(j) || map_fills_late(j)) && !j->time_based)
+	/*
+	 * Strided zones wrap to the file's start when the next zone would
+	 * begin past its end: a file whose reads never reach the end is
+	 * never done, and its pass runs to the job's bytes.
+	 */
+	if ((never_done(j) || map_fills_late(j) || j->strided) && !j->time_based)
 		n = div_up(pass, j->bs);
 	if (n > left->ios)
 		n = left->ios;
@@ -2027,12 +2094,26 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 	 * so a file draws on from where the one before it stopped (below).
 	 */
 	if (!j->rw && (nfd == 1 || (j->service == 1 && !j->random))) {
+		/*
+		 * The job's generators and zone count (struct gjob) run on
+		 * from one file to the next, as fio's per-thread ones do.
+		 */
+		struct gjob g;
+
+		gjob_init(&g, j, start, region, thread);
 		/* Each file in turn, as one stream. */
 		for (fi = 0; fi < nfd; fi++) {
 			/* In turn: each to its end while I/Os are left. */
 			uint64_t m = n / nfd + (fi < n % nfd);
 
-			if (j->service == 1 && nfd > 1) {
+			if (j->service == 1 && nfd > 1 && j->strided) {
+				/*
+				 * Zones wrap at the end of the file, so a
+				 * file may never end: each runs until it
+				 * does (or the job's I/Os do).
+				 */
+				m = n > did.ios ? n - did.ios : 0;
+			} else if (j->service == 1 && nfd > 1) {
 				uint64_t done = fi * blocks;
 
 				m = done >= n ? 0 : n - done < blocks ? n - done : blocks;
@@ -2050,9 +2131,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				bool mixed = j->max_bs > j->bs;
 				uint64_t want = never_done(j) || map_fills_late(j) ||
 						per_file > pass ? pass : per_file;
+
+				if (j->strided)
+					want = pass > did.bytes ? pass - did.bytes : 0;
 				struct issued got;
 
-				got = gen_pattern(f, j, start, region,
+				got = gen_pattern(f, &g,
 						  !mixed ? m : left->ios,
 						  !mixed ? m * j->bs : want,
 						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)),

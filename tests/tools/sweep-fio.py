@@ -17,7 +17,8 @@
 # repeated offsets (rw=randread:N, rw_sequencer), offsets and sizes that
 # are not block multiples, io_size beyond size (fio wraps), number_ios,
 # several files named by filename=a:b or nrfiles with service types,
-# zoned distributions, percentage_random on sequential jobs.
+# zoned distributions, percentage_random on sequential jobs.  From
+# seed 11 on, odd seeds make gen2's files again, even ones gen3's.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -158,7 +159,8 @@ def gen3(i):
 
 
 for i in range(n):
-    if seed >= 8:
+    # Seeds 8 to 10 are gen3's; from 11 on, odd seeds gen2's, even gen3's.
+    if seed >= 8 and (seed <= 10 or seed % 2 == 0):
         gen3(i)
         continue
     if seed >= 5:
