@@ -1503,7 +1503,11 @@ static int holes_arg(struct st *s, const char **p, struct tb_layout *lay)
  * What 'ralab record' appends to the log, one line per file read:
  *   # ralab file "PATH" size=N [fs=NAME] [read_ahead_kb=N max_sectors_kb=N
  *     max_hw_sectors_kb=N] [breaks=OFF,...] [holes=OFF+LEN,...] [unaligned=N]
- * Other lines starting with '#' are comments.
+ *     [cached=1]
+ * cached=1 (given by hand: 'ralab record' cannot know it) says the file was
+ * all in the page cache before the run (a configuration file the system
+ * had read, say): its reads make no device reads and no readahead, so it
+ * is not replayed.  Other lines starting with '#' are comments.
  */
 #define KEY_IS(k) (klen == sizeof(k) - 1 && !strncmp(key, k, klen))
 
@@ -1562,8 +1566,8 @@ static int handle_annotation(struct st *s, const char *l)
 		}
 		if (!KEY_IS("size") && !KEY_IS("unaligned") &&
 		    !KEY_IS("read_ahead_kb") && !KEY_IS("max_sectors_kb") &&
-		    !KEY_IS("max_hw_sectors_kb")) {
-			err = serr(s, "'# ralab file': unknown key '%.*s' (size, fs, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, breaks, holes, unaligned)",
+		    !KEY_IS("max_hw_sectors_kb") && !KEY_IS("cached")) {
+			err = serr(s, "'# ralab file': unknown key '%.*s' (size, fs, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, breaks, holes, unaligned, cached)",
 				   klen > 40 ? 40 : (int)klen, key);
 		} else if (!dec_arg(&l, &v) || *l == ',') {
 			err = serr(s, "'# ralab file': %.*s needs a whole number",
@@ -1573,6 +1577,10 @@ static int handle_annotation(struct st *s, const char *l)
 			have_size = true;
 		} else if (KEY_IS("unaligned")) {
 			lay.dropped = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+		} else if (KEY_IS("cached")) {
+			if (v > 1)
+				err = serr(s, "cached: 0 or 1 (1: all of the file was in the page cache before the run)");
+			lay.cached = v == 1;
 		} else if (v > UINT32_MAX) {
 			err = serr(s, "%.*s: %llu is too large", (int)klen, key,
 				   (unsigned long long)v);
@@ -1783,11 +1791,13 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		err = tb_emit(s.tb, "an strace log", name, ops);
 		if (err == -E2BIG) {
 			s.line = 0;
-			err = serr(&s, "reads from more than %d files", TB_MAX_FILES);
+			err = serr(&s, "reads from more than %d files (mark those that were in the page cache before the run with cached=1 on their '# ralab file' lines: they are not replayed)", TB_MAX_FILES);
 		}
 		if (err == -ENODATA) {
 			s.line = 0;
-			err = s.nr_direct || s.nr_setfl_direct ?
+			err = tb_nr_cached(s.tb) ?
+				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run)") :
+			      s.nr_direct || s.nr_setfl_direct ?
 				      serr(&s, "no reads of a regular file in this strace log through the page cache (its O_DIRECT reads bypass it)") :
 			      s.first_mmap && !s.faults ?
 				      serr(&s, "no reads of a regular file in this strace log (a file is mapped at line %u, but the log has no page faults: 'ralab record' adds them when run as root)",
@@ -1803,16 +1813,22 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 			char ***paths, unsigned *n, struct ralab_diag *diag)
 {
 	struct st s = { .name = name, .diag = diag };
-	const char *p[TB_MAX_FILES];
+	/*
+	 * Every file read, up to all a log can open: the replay takes at
+	 * most TB_MAX_FILES of them, but those marked cached=1 by hand
+	 * afterwards do not count.
+	 */
+	const char **p = calloc(TB_MAX_PATHS, sizeof(*p));
 	char **out = NULL;
 	unsigned k, nr = 0;
-	int err;
+	int err = p ? 0 : -ENOMEM;
 
-	err = st_parse(&s, text, len);
+	if (!err)
+		err = st_parse(&s, text, len);
 	if (!err) {
-		nr = tb_paths(s.tb, p, TB_MAX_FILES);
-		if (nr > TB_MAX_FILES)
-			nr = TB_MAX_FILES; /* the replay refuses such a log */
+		nr = tb_paths(s.tb, p, TB_MAX_PATHS);
+		if (nr > TB_MAX_PATHS)
+			nr = TB_MAX_PATHS;
 		out = calloc(nr + 1, sizeof(*out));
 		if (!out)
 			err = -ENOMEM;
@@ -1820,6 +1836,7 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 	for (k = 0; !err && k < nr; k++)
 		if (!(out[k] = strdup(p[k])))
 			err = -ENOMEM;
+	free(p);
 	st_free(&s);
 	if (err) {
 		for (k = 0; out && k < nr; k++)

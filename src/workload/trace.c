@@ -264,6 +264,16 @@ unsigned tb_paths(const struct tb *t, const char **paths, unsigned max)
 	return n;
 }
 
+unsigned tb_nr_cached(const struct tb *t)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < t->nr_files; i++)
+		n += t->files[i].reads && t->files[i].has_lay &&
+		     t->files[i].lay.cached;
+	return n;
+}
+
 /* The open descriptor for (@k1, @k2); else any open one with @k2. */
 static int find_desc(struct tb *t, long k1, long k2)
 {
@@ -1404,9 +1414,14 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	*ops = NULL;
 	if (t->oom)
 		return -ENOMEM;
-	/* Files nothing was read from (directories, say) are left out. */
+	/*
+	 * Files nothing was read from (directories, say) are left out, and
+	 * so are those that were in the page cache (cached=1): noted below.
+	 */
 	for (i = 0; i < t->nr_files; i++)
-		if (t->files[i].used && !t->files[i].reads)
+		if (t->files[i].used &&
+		    (!t->files[i].reads ||
+		     (t->files[i].has_lay && t->files[i].lay.cached)))
 			t->files[i].used = 0;
 	for (i = 0; i < t->nr_files; i++)
 		if (t->files[i].used) {
@@ -1468,6 +1483,11 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 			out(&e.b, "#   %u extent or hole edges not on a 4 KiB boundary left out\n",
 			    f->lay.dropped);
 	}
+	for (i = 0; i < t->nr_files; i++)
+		if (t->files[i].has_lay && t->files[i].lay.cached &&
+		    t->files[i].reads)
+			out(&e.b, "# not replayed: %s (cached=1: in the page cache before the run)\n",
+			    t->files[i].path);
 	if (jobs)
 		out(&e.b, "# jobs: one per process (or thread) of the log, as their calls overlap in time;\n"
 			  "# pause: the time between two calls of the process; descriptors are\n"

@@ -41,6 +41,11 @@ struct tb_layout {
 	uint64_t *hole;    /* holes, unwritten extents: [start, end) pairs */
 	unsigned nhole;    /* (owned by tb) */
 	unsigned dropped;  /* edges not on a 4 KiB boundary, left out */
+	/*
+	 * All in the page cache before the run (cached=1): its reads make
+	 * no device reads and no readahead, and it is not replayed.
+	 */
+	bool cached;
 };
 
 /*
@@ -53,6 +58,8 @@ int tb_layout(struct tb *t, const char *path, struct tb_layout *lay);
  * @paths, which point into @t); returns how many there are.
  */
 unsigned tb_paths(const struct tb *t, const char **paths, unsigned max);
+/* tb_nr_cached - how many files read were marked cached=1 (not replayed). */
+unsigned tb_nr_cached(const struct tb *t);
 /*
  * A descriptor is opened; @file < 0: on a file that is not replayed, kept
  * so that its number does not stand for another (a lookup that finds no
