@@ -45,9 +45,10 @@ int cli_record(int argc, char **argv)
 	const char *out = "ralab.strace";
 	int i, st, first = -1, go[2], err;
 	struct ralab_fault_rec *faults = NULL;
+	struct ralab_cache_rec *cache = NULL;
 	struct ralab_diag diag = { 0 };
 	bool want_faults = true;
-	unsigned nfaults = 0;
+	unsigned nfaults = 0, ninodes = 0;
 	char **args;
 	pid_t pid;
 
@@ -63,7 +64,11 @@ int cli_record(int argc, char **argv)
 			       "exceptions:page_fault_user, in a tracefs instance of its own) and write\n"
 			       "them into the log at their times ('# ralab fault' lines, with how long\n"
 			       "each waited for I/O, from sched_switch): reads through mmap() are no\n"
-			       "system calls, and the replay needs them.  --no-faults: do not.\n\n"
+			       "system calls, and the replay needs them.  --no-faults: do not.\n"
+			       "As root, also trace which files got page-cache folios during the run\n"
+			       "(filemap:mm_filemap_add_to_page_cache, an instance of its own): a file\n"
+			       "read that got none was all in the cache before (a configuration file,\n"
+			       "a module), and its line says cached=1: the replay leaves it out.\n\n"
 			       "Then add to the log what strace cannot see, a '# ralab file' line per\n"
 			       "file read: its size, filesystem, its device's read_ahead_kb,\n"
 			       "max_sectors_kb and max_hw_sectors_kb, and where it is not contiguous\n"
@@ -153,14 +158,22 @@ int cli_record(int argc, char **argv)
 			fprintf(stderr, "ralab record: page faults not recorded (%s): reads through mmap() will not be replayed\n",
 				diag.msg[0] ? diag.msg : strerror(-err));
 	}
+	if (!geteuid()) {
+		err = ralab_cache_rec_start((int)pid, &cache, &diag);
+		if (err)
+			fprintf(stderr, "ralab record: the page cache not traced (%s): every file will be replayed from a cold cache\n",
+				diag.msg[0] ? diag.msg : strerror(-err));
+	}
 	close(go[1]);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
 			ralab_fault_rec_free(faults);
+			ralab_cache_rec_free(cache);
 			return 1;
 		}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		ralab_fault_rec_free(faults);
+		ralab_cache_rec_free(cache);
 		fprintf(stderr, "ralab record: the command failed (status %d); the log is in %s\n",
 			WIFEXITED(st) ? WEXITSTATUS(st) : 128, out);
 		return 1;
@@ -168,12 +181,22 @@ int cli_record(int argc, char **argv)
 	if (faults) {
 		err = ralab_fault_rec_finish(faults, out, &nfaults, &diag);
 		if (err) {
+			ralab_cache_rec_free(cache);
 			fprintf(stderr, "ralab record: %s\n",
 				diag.msg[0] ? diag.msg : strerror(-err));
 			return 1;
 		}
 		fprintf(stderr, "ralab record: %u page fault%s in %s\n", nfaults,
 			nfaults == 1 ? "" : "s", out);
+	}
+	/* After the faults, which rewrite the log; before the files. */
+	if (cache) {
+		err = ralab_cache_rec_finish(cache, out, &ninodes, &diag);
+		if (err) {
+			fprintf(stderr, "ralab record: %s\n",
+				diag.msg[0] ? diag.msg : strerror(-err));
+			return 1;
+		}
 	}
 	if (annotate(out))
 		return 1;

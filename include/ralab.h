@@ -506,7 +506,10 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
  * which 'ralab sim' turns into the case's header and extent breaks.  Do
  * it right after the run, on the same machine: relative paths are taken
  * from the current directory.  A file that cannot be opened gets a comment
- * instead.  *@nfiles (if not NULL): files described.  Return: 0, or -errno
+ * instead.  If the log lists the inodes the run added page-cache folios
+ * to (ralab_cache_rec_finish()), a file read that got none is marked
+ * cached=1: it was all in the page cache, and the replay leaves it out.
+ * *@nfiles (if not NULL): files described.  Return: 0, or -errno
  * with @diag (-EEXIST: the log has its files described already).
  */
 int ralab_trace_annotate(const char *log, unsigned *nfiles,
@@ -539,6 +542,34 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 			   unsigned *nfaults, struct ralab_diag *diag);
 void ralab_fault_rec_free(struct ralab_fault_rec *r);
+
+/*
+ * Files a traced program found in the page cache ('ralab record'): the
+ * replay starts every file cold, a real program reads files the system had
+ * cached before it ran.
+ *
+ * ralab_cache_rec_start - trace filemap:mm_filemap_add_to_page_cache for
+ * process @pid and its children, in a tracefs instance of its own.  Start
+ * it before @pid execs.  Needs root.  Return: 0 with *@out (finish or free
+ * it), or -errno with @diag (-EPERM: not root; -ENOENT: no tracefs or no
+ * such tracepoint).
+ *
+ * ralab_cache_rec_finish - stop, and append to the strace log at @log one
+ * "# ralab pages-added dev=MAJ:MIN ino=N" line per inode the run added
+ * page-cache folios to and "# ralab pages-added traced inodes=N"; if the
+ * trace lost events, "# ralab pages-added lost=N" instead (then no file
+ * can be taken as cached).  ralab_trace_annotate() marks each file read
+ * that got no folio cached=1.  Frees @r.  *@ninodes (if not NULL): inodes
+ * listed.  Return: 0, or -errno with @diag.
+ *
+ * ralab_cache_rec_free - stop and remove the instance, writing nothing.
+ */
+struct ralab_cache_rec;
+int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
+			  struct ralab_diag *diag);
+int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
+			   unsigned *ninodes, struct ralab_diag *diag);
+void ralab_cache_rec_free(struct ralab_cache_rec *r);
 
 /* ---------------------------------------------------------------------- */
 /* Readahead decisions for a cache of your own.                           */

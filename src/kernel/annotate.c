@@ -192,7 +192,84 @@ static void put_path(FILE *m, const char *p)
  * The '# ralab file' line of @path (or a comment saying why none).
  * Return: 0, or -ENOMEM.
  */
-static int describe(FILE *m, const char *path, unsigned *described)
+/*
+ * The inodes the run added page-cache folios to, as ralab_cache_rec_finish()
+ * listed them in the log ("# ralab pages-added dev=MAJ:MIN ino=N"), with
+ * whether the list is whole ("# ralab pages-added traced").
+ */
+struct added {
+	struct {
+		unsigned maj, min;
+		unsigned long long ino;
+	} *v;
+	size_t n;
+	bool whole;
+};
+
+static int read_added(const char *text, size_t len, struct added *a)
+{
+	const char *p = text, *end = text + len;
+	size_t cap = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[128];
+		unsigned maj, min;
+		unsigned long long ino;
+
+		if (l > 24 && l < sizeof(line) &&
+		    !strncmp(p, "# ralab pages-added ", 20)) {
+			memcpy(line, p, l);
+			line[l] = '\0';
+			if (!strncmp(line + 20, "traced", 6)) {
+				a->whole = true;
+			} else if (sscanf(line + 20, "dev=%u:%u ino=%llu", &maj,
+					  &min, &ino) == 3) {
+				if (a->n == cap) {
+					size_t c = cap ? 2 * cap : 64;
+					void *g;
+
+					g = realloc(a->v, c * sizeof(*a->v));
+
+					if (!g)
+						return -ENOMEM;
+					a->v = g;
+					cap = c;
+				}
+				a->v[a->n].maj = maj;
+				a->v[a->n].min = min;
+				a->v[a->n].ino = ino;
+				a->n++;
+			}
+		}
+		p += l + 1;
+	}
+	return 0;
+}
+
+/* Whether the run added folios of the file @st is (or nothing says). */
+static bool got_pages(const struct added *a, const struct stat *st)
+{
+	size_t k;
+
+	/*
+	 * Only on a block device's filesystem is the device the tracepoint
+	 * names the one stat() gives: overlayfs, say, caches its files'
+	 * pages under the inodes of the filesystems below it.
+	 */
+	if (!a || !a->whole || !major(st->st_dev))
+		return true;
+	for (k = 0; k < a->n; k++)
+		if (a->v[k].maj == major(st->st_dev) &&
+		    a->v[k].min == minor(st->st_dev) &&
+		    a->v[k].ino == (unsigned long long)st->st_ino)
+			return true;
+	return false;
+}
+
+static int describe(FILE *m, const char *path, const struct added *added,
+		    unsigned *described)
 {
 	struct kx_extent *x = NULL;
 	struct brk b = { 0 };
@@ -236,6 +313,9 @@ static int describe(FILE *m, const char *path, unsigned *described)
 		if (b.unaligned)
 			fprintf(m, " unaligned=%u", b.unaligned);
 	}
+	/* Read, and not a folio of it added: all in the page cache. */
+	if (!got_pages(added, &st))
+		fprintf(m, " cached=1");
 	fprintf(m, "\n");
 	if (err)
 		fprintf(m, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
@@ -251,6 +331,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 			 struct ralab_diag *diag)
 {
 	unsigned n = 0, k, described = 0;
+	struct added added = { 0 };
 	char **paths = NULL, *text, *out = NULL;
 	size_t len, olen = 0;
 	int err, fd;
@@ -273,13 +354,21 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 		return aerr(diag, -EEXIST, "%s: the log has its files described already", log);
 	}
 	err = ralab__strace_paths(log, text, len, &paths, &n, diag);
+	if (!err)
+		err = read_added(text, len, &added);
 	free(text);
-	if (err)
+	if (err) {
+		free(added.v);
+		for (k = 0; paths && k < n; k++)
+			free(paths[k]);
+		free(paths);
 		return err;
+	}
 	m = open_memstream(&out, &olen);
 	err = m ? 0 : -ENOMEM;
 	for (k = 0; !err && k < n; k++)
-		err = describe(m, paths[k], &described);
+		err = describe(m, paths[k], &added, &described);
+	free(added.v);
 	for (k = 0; k < n; k++)
 		free(paths[k]);
 	free(paths);

@@ -378,7 +378,8 @@ static void reclaim(const char *workdir, const char *tracefs)
 		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
 			continue;
 		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-		if (*end || pid <= 0)
+		/* ralab record's page-cache instance: "ralab-PID-pages". */
+		if ((*end && strcmp(end, "-pages")) || pid <= 0)
 			continue;
 		if (pid != getpid() && kill((pid_t)pid, 0) == 0)
 			continue; /* a live recorder's */

@@ -1504,10 +1504,12 @@ static int holes_arg(struct st *s, const char **p, struct tb_layout *lay)
  *   # ralab file "PATH" size=N [fs=NAME] [read_ahead_kb=N max_sectors_kb=N
  *     max_hw_sectors_kb=N] [breaks=OFF,...] [holes=OFF+LEN,...] [unaligned=N]
  *     [cached=1]
- * cached=1 (given by hand: 'ralab record' cannot know it) says the file was
- * all in the page cache before the run (a configuration file the system
- * had read, say): its reads make no device reads and no readahead, so it
- * is not replayed.  Other lines starting with '#' are comments.
+ * cached=1 says the file was all in the page cache before the run (a
+ * configuration file the system had read, say; 'ralab record' as root
+ * marks a file read that got no page-cache folio during the run): its
+ * reads make no device reads and no readahead, so it is not replayed.
+ * Other lines starting with '#' are comments ("# ralab pages-added" too,
+ * which 'ralab record' reads back).
  */
 #define KEY_IS(k) (klen == sizeof(k) - 1 && !strncmp(key, k, klen))
 
@@ -1795,10 +1797,10 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		}
 		if (err == -ENODATA) {
 			s.line = 0;
-			err = tb_nr_cached(s.tb) ?
-				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run)") :
-			      s.nr_direct || s.nr_setfl_direct ?
+			err = s.nr_direct || s.nr_setfl_direct ?
 				      serr(&s, "no reads of a regular file in this strace log through the page cache (its O_DIRECT reads bypass it)") :
+			      tb_nr_cached(s.tb) ?
+				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run)") :
 			      s.first_mmap && !s.faults ?
 				      serr(&s, "no reads of a regular file in this strace log (a file is mapped at line %u, but the log has no page faults: 'ralab record' adds them when run as root)",
 					   s.first_mmap) :
@@ -1815,7 +1817,7 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 	struct st s = { .name = name, .diag = diag };
 	/*
 	 * Every file read, up to all a log can open: the replay takes at
-	 * most TB_MAX_FILES of them, but those marked cached=1 by hand
+	 * most TB_MAX_FILES of them, but those marked cached=1
 	 * afterwards do not count.
 	 */
 	const char **p = calloc(TB_MAX_PATHS, sizeof(*p));

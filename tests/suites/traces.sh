@@ -317,9 +317,14 @@ else
 	bad "strace: two threads on one descriptor" "$(grep -E '^(job|open|fd)' "$T/thr.ops" | sort -u | tr '\n' ' ') $(diff <(tcount "$T/thr.out") <(tcount tests/traces/two-threads.kernel))"
 fi
 
-# ralab record: strace a real program and replay it.
+# ralab record: strace a real program and replay it.  As root, ralab
+# record marks a file the run found all in the page cache cached=1 (not
+# replayed): the files these tests just wrote are evicted first (evict:
+# written back, then dropped with POSIX_FADV_DONTNEED by dd).
+evict() { sync "$1" && dd if="$1" iflag=nocache count=0 status=none; }
 if command -v strace > /dev/null; then
 	head -c 3000000 /dev/urandom > "$T/data.bin"
+	evict "$T/data.bin"
 	if "$RALAB" record -o "$T/rec.strace" -- cat "$T/data.bin" > /dev/null 2> "$T/err" &&
 	   "$RALAB" sim "$T/rec.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out" &&
 	   grep -q 'read(.* <[0-9]*\.[0-9]*>$' "$T/rec.strace" &&
@@ -347,6 +352,7 @@ if command -v strace > /dev/null; then
 	rm -f "$T/sparse.bin"
 	truncate -s 1M "$T/sparse.bin"
 	head -c 65536 /dev/urandom | dd of="$T/sparse.bin" bs=64k seek=8 conv=notrunc,fsync status=none
+	evict "$T/sparse.bin"
 	"$RALAB" record -o "$T/sparse.strace" -- cat "$T/sparse.bin" > /dev/null 2> "$T/err"
 	if grep -q '^# ralab: FIEMAP on .*sparse.bin' "$T/sparse.strace"; then
 		skip "record: a sparse file" "$(grep -m1 '^# ralab: FIEMAP' "$T/sparse.strace" | sed 's/^# ralab: //')"
@@ -358,6 +364,7 @@ if command -v strace > /dev/null; then
 		bad "record: a sparse file" "$(grep -a '^# ralab' "$T/sparse.strace" | cut -c1-200) $(cat "$T/err")"
 	fi
 	# dd reads through dup2(fd, 0): the copy is the same open file.
+	evict "$T/data.bin"
 	if "$RALAB" record -o "$T/dd.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k 2> "$T/err" &&
 	   grep -q '^[0-9]* .*dup2(' "$T/dd.strace" &&
 	   "$RALAB" sim "$T/dd.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out"; then
@@ -375,6 +382,7 @@ if command -v strace > /dev/null; then
 	else
 		cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
 		head -c 4194304 /dev/urandom > "$T/map.bin"
+		evict "$T/map.bin"
 		"$RALAB" record -o "$T/map.strace" -- "$T/mmap-read" "$T/map.bin" touch:0:4M:4K 2> "$T/err"; rc=$?
 		"$RALAB" sim --dump-ops "$T/map.strace" > "$T/map.ops" 2>> "$T/err"
 		n=$(grep -c '^touch [0-9]* 1$' "$T/map.ops")
@@ -387,8 +395,31 @@ if command -v strace > /dev/null; then
 		else
 			bad "record: page faults" "rc=$rc touches=$n $(head -3 "$T/err")"
 		fi
+		# A file the run found all in the page cache (map.bin, just
+		# read): cached=1, not replayed; evicted, it is replayed.
+		if [ -d /sys/kernel/tracing/events/filemap/mm_filemap_add_to_page_cache ]; then
+			cat "$T/map.bin" > /dev/null
+			"$RALAB" record -o "$T/warm.strace" -- cat "$T/map.bin" > /dev/null 2> "$T/err"; rc=$?
+			"$RALAB" sim "$T/warm.strace" > /dev/null 2> "$T/err2"; rc2=$?
+			evict "$T/map.bin"
+			"$RALAB" record -o "$T/cold.strace" -- cat "$T/map.bin" > /dev/null 2>> "$T/err"
+			if [ $rc = 0 ] && grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" &&
+			   grep -q '^# ralab pages-added traced ' "$T/warm.strace" &&
+			   [ $rc2 = 2 ] && grep -q 'every file this strace log reads is marked cached=1' "$T/err2" &&
+			   grep -q '^# ralab file .*map.bin" ' "$T/cold.strace" &&
+			   ! grep -q 'cached=1' "$T/cold.strace" &&
+			   "$RALAB" sim "$T/cold.strace" | grep -qx 'bytes_read=4194304' &&
+			   ! ls -d /sys/kernel/tracing/instances/ralab-* > /dev/null 2>&1; then
+				ok "record: a file found in the page cache is cached=1"
+			else
+				bad "record: a file found in the page cache is cached=1" "rc=$rc rc2=$rc2 $(cat "$T/err" "$T/err2") $(grep '^# ralab' "$T/warm.strace" | cut -c1-150)"
+			fi
+		else
+			skip "record: a file found in the page cache is cached=1" "no filemap:mm_filemap_add_to_page_cache tracepoint"
+		fi
 		# Faults outside file mappings (64 MiB of its own memory
 		# written: 16384 faults) are left out of the log.
+		evict "$T/map.bin"
 		"$RALAB" record -o "$T/anon.strace" -- "$T/mmap-read" "$T/map.bin" anon:64M touch:0:64K:4K 2> "$T/err"; rc=$?
 		n=$(grep -c '# ralab fault ' "$T/anon.strace")
 		if [ $rc = 0 ] && [ "$n" -gt 0 ] && [ "$n" -lt 1000 ]; then
@@ -398,6 +429,7 @@ if command -v strace > /dev/null; then
 		fi
 		# --no-faults, or not root: no faults, and the replay says the
 		# mapping is not replayed.
+		evict "$T/map.bin"
 		"$RALAB" record --no-faults -o "$T/nf.strace" -- "$T/mmap-read" "$T/map.bin" touch:0:4M:4K 2> "$T/err"; rc=$?
 		"$RALAB" sim "$T/nf.strace" > /dev/null 2> "$T/err2"; rc2=$?
 		if [ $rc = 0 ] && ! grep -q '# ralab fault' "$T/nf.strace" && [ $rc2 = 2 ] &&
@@ -494,7 +526,7 @@ else
 	bad "strace: writes, fsync" "$(cat "$T/err") $(grep -v '^#' "$T/w.ops" | tr '\n' ' ')"
 fi
 # ralab record: dd with iflag=direct reads nothing through the page cache.
-if command -v strace > /dev/null && [ -f "$T/data.bin" ] &&
+if command -v strace > /dev/null && [ -f "$T/data.bin" ] && evict "$T/data.bin" &&
    "$RALAB" record -o "$T/direct.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k iflag=direct 2> /dev/null; then
 	"$RALAB" sim "$T/direct.strace" > "$T/out" 2> "$T/err"; rc=$?
 	if grep -q 'O_DIRECT' "$T/direct.strace" && [ $rc = 2 ] &&
@@ -641,7 +673,7 @@ for d in tests/traces/app/*/; do
 	# an offset, cmp two descriptors at offsets 1 MiB apart): without
 	# its lseek() calls it differs; wc, which advises SEQUENTIAL, without
 	# its fadvise(); tar and python3, which read files the system had in
-	# its page cache (marked cached=1 by hand), without those marks;
+	# its page cache (ralab record marks them cached=1), without those marks;
 	# others: without their layout.
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;

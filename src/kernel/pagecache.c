@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pagecache.c - which files a program 'ralab record' runs found in the
+ * page cache.
+ *
+ * The replay starts every file cold, but a real program reads files the
+ * system had cached long before it ran (/etc/passwd, an interpreter's
+ * modules).  The kernel says which files got pages during the run: the
+ * filemap:mm_filemap_add_to_page_cache tracepoint names each folio's
+ * device and inode.  A file the program read that got none was served
+ * from the cache, made no device read and no readahead; annotate.c then
+ * marks it cached=1, and the replay leaves it out.
+ *
+ * The events go to a tracefs instance of their own (following the
+ * program's process tree, event-fork), read once at the end: a file read
+ * in full adds a page per 4 KiB, so the buffer is large, and if it lost
+ * events (overrun) nothing can be called cached, and the log says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernel/tracefs.h"
+#include "ralab.h"
+
+#define ADD_EVENT "filemap/mm_filemap_add_to_page_cache"
+#define PAGES_BUFFER_KB "32768" /* per CPU: 8 Mi pages of 4 KiB */
+#define PAGES_SUFFIX "-pages"
+
+struct ralab_cache_rec {
+	char inst[512]; /* "" once removed */
+};
+
+/* A file: its device (major, minor) and inode, as the tracepoint has it. */
+struct ino {
+	unsigned maj, min;
+	unsigned long long ino;
+};
+
+static int cerr(struct ralab_diag *diag, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int cerr(struct ralab_diag *diag, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag) {
+		va_start(ap, fmt);
+		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
+		va_end(ap);
+		diag->line = 0;
+	}
+	return err;
+}
+
+void ralab_cache_rec_free(struct ralab_cache_rec *r)
+{
+	char path[600];
+
+	if (!r)
+		return;
+	if (r->inst[0]) {
+		snprintf(path, sizeof(path), "%s/tracing_on", r->inst);
+		kx_write_file(path, "0");
+		rmdir(r->inst);
+	}
+	free(r);
+}
+
+static int put(struct ralab_cache_rec *r, const char *file, const char *val,
+	       struct ralab_diag *diag)
+{
+	char path[600];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", r->inst, file);
+	err = kx_write_file(path, val);
+	if (err)
+		return cerr(diag, err, "writing %s to %s: %s", val, path,
+			    strerror(-err));
+	return 0;
+}
+
+int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
+			  struct ralab_diag *diag)
+{
+	const char *tfs = kx_find_tracefs();
+	struct ralab_cache_rec *r;
+	char path[600], val[32];
+	int err;
+
+	*out = NULL;
+	if (geteuid())
+		return cerr(diag, -EPERM,
+			    "the page cache is traced as root only");
+	if (!tfs)
+		return cerr(diag, -ENOENT,
+			    "no tracefs with instances (mount -t tracefs nodev "
+			    "/sys/kernel/tracing)");
+	snprintf(path, sizeof(path), "%s/events/" ADD_EVENT, tfs);
+	if (access(path, F_OK))
+		return cerr(diag, -ENOENT, "this kernel has no %s tracepoint",
+			    ADD_EVENT);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	snprintf(r->inst, sizeof(r->inst),
+		 "%s/instances/" INSTANCE_PREFIX "%d" PAGES_SUFFIX, tfs,
+		 (int)getpid());
+	if (mkdir(r->inst, 0700)) {
+		err = cerr(diag, -errno, "creating trace instance %s: %s",
+			   r->inst, strerror(errno));
+		r->inst[0] = '\0';
+		goto fail;
+	}
+	snprintf(val, sizeof(val), "%d", pid);
+	if ((err = put(r, "tracing_on", "0", diag)) ||
+	    (err = put(r, "buffer_size_kb", PAGES_BUFFER_KB, diag)) ||
+	    (err = put(r, "options/event-fork", "1", diag)) ||
+	    (err = put(r, "set_event_pid", val, diag)) ||
+	    (err = put(r, "events/" ADD_EVENT "/enable", "1", diag)) ||
+	    (err = put(r, "tracing_on", "1", diag)))
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	ralab_cache_rec_free(r);
+	return err;
+}
+
+/* Events lost to a full ring buffer, over every CPU. */
+static unsigned long long lost_events(const struct ralab_cache_rec *r)
+{
+	unsigned long long lost = 0;
+	char path[700], buf[2048], *p;
+	unsigned cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", r->inst,
+			 cpu);
+		if (kx_read_small(path, buf, sizeof(buf)))
+			break;
+		p = strstr(buf, "overrun:");
+		if (p)
+			lost += strtoull(p + 8, NULL, 10);
+	}
+	return lost;
+}
+
+static int by_ino(const void *a, const void *b)
+{
+	const struct ino *x = a, *y = b;
+
+	if (x->maj != y->maj)
+		return x->maj < y->maj ? -1 : 1;
+	if (x->min != y->min)
+		return x->min < y->min ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/*
+ * The inodes of the trace's events, sorted and each once, into *@out
+ * (@*nr of them); 0 or -ENOMEM.
+ */
+static int trace_inos(FILE *in, struct ino **out, size_t *nr)
+{
+	struct ino *v = NULL;
+	size_t n = 0, cap = 0, k, w;
+	char line[1024];
+
+	while (fgets(line, sizeof(line), in)) {
+		const char *p =
+			strstr(line, " mm_filemap_add_to_page_cache: dev ");
+		struct ino x;
+
+		if (!p || sscanf(p + 35, "%u:%u ino %llx", &x.maj, &x.min,
+				 &x.ino) != 3)
+			continue;
+		/* Runs of one file's pages: keep the first. */
+		if (n && !by_ino(&v[n - 1], &x))
+			continue;
+		if (n == cap) {
+			struct ino *g =
+				realloc(v, (cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (!g) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = g;
+			cap = cap ? 2 * cap : 64;
+		}
+		v[n++] = x;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), by_ino);
+	for (k = w = 0; k < n; k++)
+		if (!w || by_ino(&v[w - 1], &v[k]))
+			v[w++] = v[k];
+	*out = v;
+	*nr = w;
+	return 0;
+}
+
+int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
+			   unsigned *ninodes, struct ralab_diag *diag)
+{
+	struct ino *v = NULL;
+	size_t n = 0, k;
+	unsigned long long lost;
+	char path[600];
+	FILE *in, *o;
+	int err;
+
+	if (put(r, "tracing_on", "0", diag)) {
+		ralab_cache_rec_free(r);
+		return -EIO;
+	}
+	lost = lost_events(r);
+	snprintf(path, sizeof(path), "%s/trace", r->inst);
+	in = fopen(path, "re");
+	if (!in) {
+		err = cerr(diag, -errno, "%s: %s", path, strerror(errno));
+		ralab_cache_rec_free(r);
+		return err;
+	}
+	err = trace_inos(in, &v, &n);
+	fclose(in);
+	ralab_cache_rec_free(r);
+	if (err)
+		return err;
+	o = fopen(log, "ae");
+	if (!o) {
+		free(v);
+		return cerr(diag, -errno, "%s: %s", log, strerror(errno));
+	}
+	/*
+	 * annotate.c reads these: "traced" says the list is whole, so a
+	 * file read whose inode is not on it was all in the cache.
+	 */
+	if (lost)
+		fprintf(o,
+			"# ralab pages-added lost=%llu (events lost: no file "
+			"is taken as cached)\n",
+			lost);
+	else
+		for (k = 0; k < n; k++)
+			fprintf(o, "# ralab pages-added dev=%u:%u ino=%llu\n",
+				v[k].maj, v[k].min, v[k].ino);
+	if (!lost)
+		fprintf(o, "# ralab pages-added traced inodes=%zu\n", n);
+	free(v);
+	if (fclose(o))
+		return cerr(diag, -errno, "%s: %s", log, strerror(errno));
+	if (ninodes)
+		*ninodes = lost ? 0 : (unsigned)n;
+	return 0;
+}
