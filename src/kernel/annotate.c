@@ -231,7 +231,6 @@ static int read_added(const char *text, size_t len, struct added *a)
 					void *g;
 
 					g = realloc(a->v, c * sizeof(*a->v));
-
 					if (!g)
 						return -ENOMEM;
 					a->v = g;

@@ -1755,9 +1755,11 @@ struct issued {
  * or of a random mmap job, I/O by I/O: at most @m of them and @budget
  * bytes.  Reads are run-length encoded into ops; the mmap engine maps
  * the region and copies each I/O out of it (a touch: a fault per page
- * not yet mapped, in order).  Random offsets fall in [@start, @start +
- * @region); sequential ones run on to the end of the file.  @thread is
- * the job's fio thread number: its generators are fio's (fio_rand.c).
+ * not yet mapped, in order).  Random offsets fall in the job's I/O
+ * region (@g: start, region), or in the current strided zone; sequential
+ * ones run on to the end of the file.  @g's generators and zone count are
+ * the job's, and run on from file to file.  @thread is the job's fio
+ * thread number: its generators are fio's (fio_rand.c).
  */
 static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 				 uint64_t budget, unsigned thread,
@@ -1997,8 +1999,7 @@ static void pre_read(struct fio *f, const struct job *j, unsigned clone,
 /*
  * Whether a pass of a job never ends by itself: random reads with no map
  * to fill (norandommap, a distribution, zones; strided zones clear the
- * map at each zone) end only where the job's
- * bytes or I/Os do.
+ * map at each zone) end only where the job's bytes or I/Os do.
  */
 static bool never_done(const struct job *j)
 {
@@ -2131,10 +2132,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				bool mixed = j->max_bs > j->bs;
 				uint64_t want = never_done(j) || map_fills_late(j) ||
 						per_file > pass ? pass : per_file;
+				struct issued got;
 
 				if (j->strided)
 					want = pass > did.bytes ? pass - did.bytes : 0;
-				struct issued got;
 
 				got = gen_pattern(f, &g,
 						  !mixed ? m : left->ios,
