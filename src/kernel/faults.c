@@ -31,7 +31,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,22 +87,6 @@ struct ralab_fault_rec {
 	int err;
 	unsigned long bad_lines;
 };
-
-static int ferr(struct ralab_diag *diag, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int ferr(struct ralab_diag *diag, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (diag) {
-		va_start(ap, fmt);
-		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
-		va_end(ap);
-		diag->line = 0;
-	}
-	return err;
-}
 
 static int64_t clock_us(clockid_t c)
 {
@@ -315,7 +298,7 @@ static int inst_write(struct ralab_fault_rec *r, const char *file,
 	snprintf(path, sizeof(path), "%s/%s", r->inst, file);
 	err = kx_write_file(path, val);
 	if (err)
-		return ferr(diag, err, "writing %s to %s: %s", val, path,
+		return kx_err(diag, err, "writing %s to %s: %s", val, path,
 			    strerror(-err));
 	return 0;
 }
@@ -356,12 +339,12 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 
 	*out = NULL;
 	if (geteuid())
-		return ferr(diag, -EPERM, "page faults are traced as root only");
+		return kx_err(diag, -EPERM, "page faults are traced as root only");
 	if (!tfs)
-		return ferr(diag, -ENOENT, "no tracefs with instances (mount -t tracefs nodev /sys/kernel/tracing)");
+		return kx_err(diag, -ENOENT, "no tracefs with instances (mount -t tracefs nodev /sys/kernel/tracing)");
 	snprintf(path, sizeof(path), "%s/events/" FAULT_EVENT, tfs);
 	if (access(path, F_OK))
-		return ferr(diag, -ENOENT, "this kernel has no %s tracepoint", FAULT_EVENT);
+		return kx_err(diag, -ENOENT, "this kernel has no %s tracepoint", FAULT_EVENT);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -372,7 +355,7 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 		 tfs, (int)getpid());
 	if (mkdir(r->inst, 0700)) {
 		err = -errno;
-		ferr(diag, err, "creating trace instance %s: %s", r->inst,
+		kx_err(diag, err, "creating trace instance %s: %s", r->inst,
 		     strerror(errno));
 		r->inst[0] = '\0';
 		goto fail;
@@ -391,7 +374,7 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 	snprintf(path, sizeof(path), "%s/trace_pipe", r->inst);
 	r->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (r->pipe_fd < 0) {
-		err = ferr(diag, -errno, "%s: %s", path, strerror(errno));
+		err = kx_err(diag, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	/* Both clocks at once: the trace's time on the log's clock. */
@@ -403,7 +386,7 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 		r->offset = rt - (m0 + m1) / 2;
 	}
 	if ((err = -pthread_create(&r->reader, NULL, reader, r))) {
-		ferr(diag, err, "starting the trace reader: %s", strerror(-err));
+		kx_err(diag, err, "starting the trace reader: %s", strerror(-err));
 		goto fail;
 	}
 	r->reader_started = true;
@@ -414,24 +397,6 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 fail:
 	ralab_fault_rec_free(r);
 	return err;
-}
-
-/* Faults lost to a full ring buffer, over every CPU. */
-static unsigned long long overruns(const struct ralab_fault_rec *r)
-{
-	unsigned long long lost = 0;
-	char path[700], buf[2048], *p;
-	unsigned cpu;
-
-	for (cpu = 0; cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", r->inst, cpu);
-		if (kx_read_small(path, buf, sizeof(buf)))
-			break;
-		p = strstr(buf, "overrun:");
-		if (p)
-			lost += strtoull(p + 8, NULL, 10);
-	}
-	return lost;
 }
 
 static int by_time(const void *a, const void *b)
@@ -755,17 +720,17 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 	pthread_join(r->reader, NULL);
 	r->reader_started = false;
 	if (r->err) {
-		err = ferr(diag, r->err, "reading the page faults: %s",
+		err = kx_err(diag, r->err, "reading the page faults: %s",
 			   strerror(-r->err));
 		goto done;
 	}
-	lost = overruns(r);
+	lost = kx_overruns(r->inst);
 	if (lost) {
-		err = ferr(diag, -EOVERFLOW, "the trace lost %llu page faults (a full ring buffer): the log has none", lost);
+		err = kx_err(diag, -EOVERFLOW, "the trace lost %llu page faults (a full ring buffer): the log has none", lost);
 		goto done;
 	}
 	if (r->bad_lines) {
-		err = ferr(diag, -EPROTO, "%lu trace lines were not page faults as ralab reads them: the log has none",
+		err = kx_err(diag, -EPROTO, "%lu trace lines were not page faults as ralab reads them: the log has none",
 			   r->bad_lines);
 		goto done;
 	}
@@ -776,13 +741,13 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 	in = fopen(log, "r");
 	out = fopen(tmp, "w");
 	if (!in || !out) {
-		err = ferr(diag, -errno, "%s: %s", in ? tmp : log, strerror(errno));
+		err = kx_err(diag, -errno, "%s: %s", in ? tmp : log, strerror(errno));
 		goto done;
 	}
 	if ((err = log_procs(in, &procs, &nprocs, &lines, &nlines)) ||
 	    (err = file_maps(in, &maps, &nmaps)) ||
 	    (err = fault_waits(r, lines, nlines))) {
-		ferr(diag, err, "reading %s: %s", log, strerror(-err));
+		kx_err(diag, err, "reading %s: %s", log, strerror(-err));
 		goto done;
 	}
 	while ((n = getline(&line, &cap, in)) > 0) {
@@ -805,17 +770,17 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 	fprintf(out, "# ralab faults recorded=%zu (on pages not present in file mappings, exceptions:page_fault_user)\n",
 		written);
 	if (ferror(in) || fflush(out) || ferror(out)) {
-		err = ferr(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
+		err = kx_err(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
 		goto done;
 	}
 	if (fclose(out)) {
 		out = NULL;
-		err = ferr(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
+		err = kx_err(diag, -EIO, "writing %s: %s", tmp, strerror(errno));
 		goto done;
 	}
 	out = NULL;
 	if (rename(tmp, log)) {
-		err = ferr(diag, -errno, "renaming %s: %s", tmp, strerror(errno));
+		err = kx_err(diag, -errno, "renaming %s: %s", tmp, strerror(errno));
 		goto done;
 	}
 	if (nfaults)

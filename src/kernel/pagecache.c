@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,22 +43,6 @@ struct ino {
 	unsigned long long ino;
 };
 
-static int cerr(struct ralab_diag *diag, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int cerr(struct ralab_diag *diag, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (diag) {
-		va_start(ap, fmt);
-		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
-		va_end(ap);
-		diag->line = 0;
-	}
-	return err;
-}
-
 void ralab_cache_rec_free(struct ralab_cache_rec *r)
 {
 	char path[600];
@@ -83,7 +66,7 @@ static int put(struct ralab_cache_rec *r, const char *file, const char *val,
 	snprintf(path, sizeof(path), "%s/%s", r->inst, file);
 	err = kx_write_file(path, val);
 	if (err)
-		return cerr(diag, err, "writing %s to %s: %s", val, path,
+		return kx_err(diag, err, "writing %s to %s: %s", val, path,
 			    strerror(-err));
 	return 0;
 }
@@ -98,15 +81,15 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 
 	*out = NULL;
 	if (geteuid())
-		return cerr(diag, -EPERM,
+		return kx_err(diag, -EPERM,
 			    "the page cache is traced as root only");
 	if (!tfs)
-		return cerr(diag, -ENOENT,
+		return kx_err(diag, -ENOENT,
 			    "no tracefs with instances (mount -t tracefs nodev "
 			    "/sys/kernel/tracing)");
 	snprintf(path, sizeof(path), "%s/events/" ADD_EVENT, tfs);
 	if (access(path, F_OK))
-		return cerr(diag, -ENOENT, "this kernel has no %s tracepoint",
+		return kx_err(diag, -ENOENT, "this kernel has no %s tracepoint",
 			    ADD_EVENT);
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -115,7 +98,7 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 		 "%s/instances/" INSTANCE_PREFIX "%d" PAGES_SUFFIX, tfs,
 		 (int)getpid());
 	if (mkdir(r->inst, 0700)) {
-		err = cerr(diag, -errno, "creating trace instance %s: %s",
+		err = kx_err(diag, -errno, "creating trace instance %s: %s",
 			   r->inst, strerror(errno));
 		r->inst[0] = '\0';
 		goto fail;
@@ -133,25 +116,6 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 fail:
 	ralab_cache_rec_free(r);
 	return err;
-}
-
-/* Events lost to a full ring buffer, over every CPU. */
-static unsigned long long lost_events(const struct ralab_cache_rec *r)
-{
-	unsigned long long lost = 0;
-	char path[700], buf[2048], *p;
-	unsigned cpu;
-
-	for (cpu = 0; cpu < 4096; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", r->inst,
-			 cpu);
-		if (kx_read_small(path, buf, sizeof(buf)))
-			break;
-		p = strstr(buf, "overrun:");
-		if (p)
-			lost += strtoull(p + 8, NULL, 10);
-	}
-	return lost;
 }
 
 static int by_ino(const void *a, const void *b)
@@ -223,11 +187,11 @@ int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
 		ralab_cache_rec_free(r);
 		return -EIO;
 	}
-	lost = lost_events(r);
+	lost = kx_overruns(r->inst);
 	snprintf(path, sizeof(path), "%s/trace", r->inst);
 	in = fopen(path, "re");
 	if (!in) {
-		err = cerr(diag, -errno, "%s: %s", path, strerror(errno));
+		err = kx_err(diag, -errno, "%s: %s", path, strerror(errno));
 		ralab_cache_rec_free(r);
 		return err;
 	}
@@ -239,7 +203,7 @@ int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
 	o = fopen(log, "ae");
 	if (!o) {
 		free(v);
-		return cerr(diag, -errno, "%s: %s", log, strerror(errno));
+		return kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	}
 	/*
 	 * annotate.c reads these: "traced" says the list is whole, so a
@@ -258,7 +222,7 @@ int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
 		fprintf(o, "# ralab pages-added traced inodes=%zu\n", n);
 	free(v);
 	if (fclose(o))
-		return cerr(diag, -errno, "%s: %s", log, strerror(errno));
+		return kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	if (ninodes)
 		*ninodes = lost ? 0 : (unsigned)n;
 	return 0;

@@ -4,11 +4,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kernel/tracefs.h"
+#include "ralab.h"
 
 static const char *const tracefs_roots[] = {
 	"/sys/kernel/tracing",
@@ -60,4 +63,34 @@ const char *kx_find_tracefs(void)
 			return tracefs_roots[i];
 	}
 	return NULL;
+}
+
+unsigned long long kx_overruns(const char *inst)
+{
+	unsigned long long lost = 0;
+	char path[700], buf[2048], *p;
+	unsigned cpu;
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", inst, cpu);
+		if (kx_read_small(path, buf, sizeof(buf)))
+			break;
+		p = strstr(buf, "overrun:");
+		if (p)
+			lost += strtoull(p + 8, NULL, 10);
+	}
+	return lost;
+}
+
+int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag) {
+		va_start(ap, fmt);
+		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
+		va_end(ap);
+		diag->line = 0;
+	}
+	return err;
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+struct ralab_diag;
+
 /*
  * Instances are named INSTANCE_PREFIX and the pid of the process that
  * made them, so that a teardown can tell those of dead processes.
@@ -20,5 +22,13 @@ int kx_write_file(const char *path, const char *val);
 int kx_read_small(const char *path, char *buf, size_t len);
 /* Where tracefs is mounted (with instances), or NULL. */
 const char *kx_find_tracefs(void);
+/*
+ * @fmt's message into @diag (if not NULL; no line), for the recorders of
+ * 'ralab record'; returns @err.
+ */
+int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Events the instance at @inst lost to a full ring buffer, over all CPUs. */
+unsigned long long kx_overruns(const char *inst);
 
 #endif
