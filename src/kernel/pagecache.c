@@ -12,9 +12,11 @@
  * marks it cached=1, and the replay leaves it out.
  *
  * The events go to a tracefs instance of their own (following the
- * program's process tree, event-fork), read once at the end: a file read
- * in full adds a page per 4 KiB, so the buffer is large, and if it lost
- * events (overrun) nothing can be called cached, and the log says so.
+ * program's process tree, event-fork), read once at the end.  A file read
+ * in full adds a folio per 4 KiB to 2 MiB: a run reading some hundreds of
+ * MiB in small folios fills the buffer (8 MiB per CPU, kernel memory on
+ * every CPU, so not more); if it lost events (overrun) nothing can be
+ * called cached, and the log says so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +32,7 @@
 #include "ralab.h"
 
 #define ADD_EVENT "filemap/mm_filemap_add_to_page_cache"
-#define PAGES_BUFFER_KB "32768" /* per CPU: 8 Mi pages of 4 KiB */
+#define PAGES_BUFFER_KB "8192" /* per CPU (kernel memory): some 10^5 events */
 #define PAGES_SUFFIX "-pages"
 
 struct ralab_cache_rec {
