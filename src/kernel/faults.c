@@ -289,20 +289,6 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static int inst_write(struct ralab_fault_rec *r, const char *file,
-		      const char *val, struct ralab_diag *diag)
-{
-	char path[600];
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s", r->inst, file);
-	err = kx_write_file(path, val);
-	if (err)
-		return kx_err(diag, err, "writing %s to %s: %s", val, path,
-			    strerror(-err));
-	return 0;
-}
-
 void ralab_fault_rec_free(struct ralab_fault_rec *r)
 {
 	if (!r)
@@ -315,13 +301,8 @@ void ralab_fault_rec_free(struct ralab_fault_rec *r)
 	}
 	if (r->pipe_fd >= 0)
 		close(r->pipe_fd);
-	if (r->inst[0]) {
-		char path[600];
-
-		snprintf(path, sizeof(path), "%s/tracing_on", r->inst);
-		kx_write_file(path, "0");
-		rmdir(r->inst);
-	}
+	if (r->inst[0])
+		kx_inst_remove(r->inst);
 	pthread_mutex_destroy(&r->lock);
 	free(r->f);
 	free(r->sleeps);
@@ -361,15 +342,15 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 		goto fail;
 	}
 	snprintf(val, sizeof(val), "%d", pid);
-	if ((err = inst_write(r, "tracing_on", "0", diag)) ||
-	    (err = inst_write(r, "buffer_size_kb", FAULT_BUFFER_KB, diag)) ||
-	    (err = inst_write(r, "trace_clock", "mono", diag)) ||
-	    (err = inst_write(r, "options/event-fork", "1", diag)) ||
-	    (err = inst_write(r, "set_event_pid", val, diag)) ||
-	    (err = inst_write(r, "events/" FAULT_EVENT "/filter",
+	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag)) ||
+	    (err = kx_inst_write(r->inst, "buffer_size_kb", FAULT_BUFFER_KB, diag)) ||
+	    (err = kx_inst_write(r->inst, "trace_clock", "mono", diag)) ||
+	    (err = kx_inst_write(r->inst, "options/event-fork", "1", diag)) ||
+	    (err = kx_inst_write(r->inst, "set_event_pid", val, diag)) ||
+	    (err = kx_inst_write(r->inst, "events/" FAULT_EVENT "/filter",
 			      "!(error_code & 1)", diag)) ||
-	    (err = inst_write(r, "events/" FAULT_EVENT "/enable", "1", diag)) ||
-	    (err = inst_write(r, "events/sched/sched_switch/enable", "1", diag)))
+	    (err = kx_inst_write(r->inst, "events/" FAULT_EVENT "/enable", "1", diag)) ||
+	    (err = kx_inst_write(r->inst, "events/sched/sched_switch/enable", "1", diag)))
 		goto fail;
 	snprintf(path, sizeof(path), "%s/trace_pipe", r->inst);
 	r->pipe_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -390,7 +371,7 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 		goto fail;
 	}
 	r->reader_started = true;
-	if ((err = inst_write(r, "tracing_on", "1", diag)))
+	if ((err = kx_inst_write(r->inst, "tracing_on", "1", diag)))
 		goto fail;
 	*out = r;
 	return 0;
@@ -713,7 +694,7 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 
 	if (nfaults)
 		*nfaults = 0;
-	inst_write(r, "tracing_on", "0", NULL);
+	kx_inst_write(r->inst, "tracing_on", "0", NULL);
 	pthread_mutex_lock(&r->lock);
 	r->stop = true;
 	pthread_mutex_unlock(&r->lock);

@@ -47,30 +47,11 @@ struct ino {
 
 void ralab_cache_rec_free(struct ralab_cache_rec *r)
 {
-	char path[600];
-
 	if (!r)
 		return;
-	if (r->inst[0]) {
-		snprintf(path, sizeof(path), "%s/tracing_on", r->inst);
-		kx_write_file(path, "0");
-		rmdir(r->inst);
-	}
+	if (r->inst[0])
+		kx_inst_remove(r->inst);
 	free(r);
-}
-
-static int put(struct ralab_cache_rec *r, const char *file, const char *val,
-	       struct ralab_diag *diag)
-{
-	char path[600];
-	int err;
-
-	snprintf(path, sizeof(path), "%s/%s", r->inst, file);
-	err = kx_write_file(path, val);
-	if (err)
-		return kx_err(diag, err, "writing %s to %s: %s", val, path,
-			    strerror(-err));
-	return 0;
 }
 
 int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
@@ -106,12 +87,12 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 		goto fail;
 	}
 	snprintf(val, sizeof(val), "%d", pid);
-	if ((err = put(r, "tracing_on", "0", diag)) ||
-	    (err = put(r, "buffer_size_kb", PAGES_BUFFER_KB, diag)) ||
-	    (err = put(r, "options/event-fork", "1", diag)) ||
-	    (err = put(r, "set_event_pid", val, diag)) ||
-	    (err = put(r, "events/" ADD_EVENT "/enable", "1", diag)) ||
-	    (err = put(r, "tracing_on", "1", diag)))
+	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag)) ||
+	    (err = kx_inst_write(r->inst, "buffer_size_kb", PAGES_BUFFER_KB, diag)) ||
+	    (err = kx_inst_write(r->inst, "options/event-fork", "1", diag)) ||
+	    (err = kx_inst_write(r->inst, "set_event_pid", val, diag)) ||
+	    (err = kx_inst_write(r->inst, "events/" ADD_EVENT "/enable", "1", diag)) ||
+	    (err = kx_inst_write(r->inst, "tracing_on", "1", diag)))
 		goto fail;
 	*out = r;
 	return 0;
@@ -185,9 +166,9 @@ int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
 	FILE *in, *o;
 	int err;
 
-	if (put(r, "tracing_on", "0", diag)) {
+	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag))) {
 		ralab_cache_rec_free(r);
-		return -EIO;
+		return err;
 	}
 	lost = kx_overruns(r->inst);
 	snprintf(path, sizeof(path), "%s/trace", r->inst);

@@ -94,3 +94,26 @@ int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
 	}
 	return err;
 }
+
+int kx_inst_write(const char *inst, const char *file, const char *val,
+		  struct ralab_diag *diag)
+{
+	char path[600];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", inst, file);
+	err = kx_write_file(path, val);
+	if (err)
+		return kx_err(diag, err, "writing %s to %s: %s", val, path,
+			      strerror(-err));
+	return 0;
+}
+
+void kx_inst_remove(const char *inst)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/tracing_on", inst);
+	kx_write_file(path, "0");
+	rmdir(inst);
+}

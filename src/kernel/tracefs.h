@@ -28,6 +28,11 @@ const char *kx_find_tracefs(void);
  */
 int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Write @val to the file @file of the instance at @inst; @diag says why not. */
+int kx_inst_write(const char *inst, const char *file, const char *val,
+		  struct ralab_diag *diag);
+/* Stop the instance at @inst and remove it. */
+void kx_inst_remove(const char *inst);
 /* Events the instance at @inst lost to a full ring buffer, over all CPUs. */
 unsigned long long kx_overruns(const char *inst);
 

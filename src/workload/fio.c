@@ -2021,6 +2021,17 @@ static bool map_fills_late(const struct job *j)
 	return j->random && !j->rw && (j->seq_nr > 1 || j->perc_rand < 100);
 }
 
+/*
+ * Whether a pass runs to the job's bytes rather than to a count of
+ * blocks: it never ends by itself, its map fills late, or strided zones
+ * wrap to the file's start when the next zone would begin past its end
+ * (a file whose reads never reach the end is never done).
+ */
+static bool runs_to_limit(const struct job *j)
+{
+	return never_done(j) || map_fills_late(j) || j->strided;
+}
+
 /* @a / @b rounded up, for @a up to UINT64_MAX. */
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
@@ -2076,12 +2087,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			     carry);
 		goto out;
 	}
-	/*
-	 * Strided zones wrap to the file's start when the next zone would
-	 * begin past its end: a file whose reads never reach the end is
-	 * never done, and its pass runs to the job's bytes.
-	 */
-	if ((never_done(j) || map_fills_late(j) || j->strided) && !j->time_based)
+	if (runs_to_limit(j) && !j->time_based)
 		n = div_up(pass, j->bs);
 	if (n > left->ios)
 		n = left->ios;
@@ -2130,10 +2136,11 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				 * it, not a count of reads.
 				 */
 				bool mixed = j->max_bs > j->bs;
-				uint64_t want = never_done(j) || map_fills_late(j) ||
-						per_file > pass ? pass : per_file;
+				uint64_t want = runs_to_limit(j) || per_file > pass ?
+							pass : per_file;
 				struct issued got;
 
+				/* Zones: what the files before left. */
 				if (j->strided)
 					want = pass > did.bytes ? pass - did.bytes : 0;
 
