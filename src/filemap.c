@@ -556,7 +556,11 @@ static unsigned write_order(const struct sim *s, const struct ra_mapping *m,
 	return order;
 }
 
-/* A synchronous read of file bytes [from, to) for a write; waits. */
+/*
+ * A synchronous read of file bytes [from, to) for a write; waits.  XFS
+ * waits for it with submit_bio_wait(), which marks it REQ_SYNC ("RS");
+ * ext4 reads the buffer heads and waits on them ("R").
+ */
 static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
 		       uint64_t to)
 {
@@ -564,8 +568,11 @@ static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
 	uint64_t done;
 
 	if (!inode_layout(in) ||
-	    blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
-			    &done)) {
+	    (s->cfg.fs == RALAB_FS_XFS ?
+		     blk_submit_read_sync(&s->q, &in->lay, &v, s->cur->now,
+					  &done) :
+		     blk_submit_read(&s->q, &in->lay, &v, 1, false,
+				     s->cur->now, &done))) {
 		s->host_err = -ENOMEM;
 		return;
 	}
@@ -942,6 +949,48 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 	if (s->cfg.fs == RALAB_FS_XFS)
 		in->truncated = false;
 	wb_wait(s, done);
+}
+
+/*
+ * An O_DIRECT read (xfs_file_dio_read(), ext4_dio_read_iter() ->
+ * __iomap_dio_rw()): nothing at or past EOF; the dirty folios of the range
+ * written back and waited for (kiocb_write_and_wait()); then the range, up
+ * to the end of the EOF block, read from the device into the caller's
+ * buffer, not the page cache: no readahead, no folio, and file_ra_state
+ * untouched.  The caller sleeps until the last request is done.  Returns
+ * the bytes read, or -1 (EINVAL) when @pos or @count is not aligned to the
+ * logical block size.
+ */
+int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
+			    uint64_t count)
+{
+	struct sim_inode *in = f->inode;
+	uint64_t isize = in->mapping.i_size, end, io_end, done;
+	const struct blk_layout *lay;
+
+	if (!count || (uint64_t)pos >= isize)
+		return 0;
+	if (((uint64_t)pos | count) & (s->q.logical_block_size - 1))
+		return -1;
+	end = (uint64_t)pos + count;
+	if (in->dirty_lo < in->dirty_hi)
+		wb_wait(s, write_dirty_range(s, in,
+					     (uint64_t)pos / RALAB_PAGE_SIZE,
+					     (end - 1) / RALAB_PAGE_SIZE + 1));
+	/* The EOF block is read whole, as far as the call asked. */
+	io_end = (isize + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+	if (io_end > end)
+		io_end = end;
+	lay = inode_layout(in);
+	if (!lay || blk_submit_direct(&s->q, lay, (uint64_t)pos / 512,
+				      (io_end - (uint64_t)pos) / 512,
+				      s->cur->now, &done)) {
+		s->host_err = -ENOMEM;
+		done = s->cur->now;
+	}
+	sim_spend(s, s->q.nr_log * s->cfg.cpu_request_ns);
+	wb_wait(s, done);
+	return (int64_t)((end < isize ? end : isize) - (uint64_t)pos);
 }
 
 /*

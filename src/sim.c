@@ -721,7 +721,15 @@ sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 		return -1;
 	if (len > MAX_RW_COUNT)
 		len = MAX_RW_COUNT;
-	n = filemap_read(s, f, pos, len);
+	if (f->direct) {
+		int64_t d = filemap_read_direct(s, f, pos, len);
+
+		if (d < 0)
+			return d;
+		n = (uint64_t)d;
+	} else {
+		n = filemap_read(s, f, pos, len);
+	}
 	s->st->bytes_read += n;
 	j->reads++;
 	j->bytes += n;
@@ -748,7 +756,7 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 			       int64_t pos, uint64_t len)
 {
 	s->st->syscalls++;
-	if (len <= MAX_RW_COUNT && pos >= 0 &&
+	if (!f->direct && len <= MAX_RW_COUNT && pos >= 0 &&
 	    len <= (uint64_t)INT64_MAX - (uint64_t)pos &&
 	    filemap_read_fast(s, f, pos, len)) {
 		fast_done(s, pos, len);
@@ -976,7 +984,9 @@ void sim_run_op(struct sim *s, const struct op *op)
 		s->cur->op_start = s->cur->now;
 	switch (op->kind) {
 	case OP_OPEN:
-		sim_file_open(s, op->fd, op->ino);
+		f = sim_file_open(s, op->fd, op->ino);
+		if (f)
+			f->direct = op->direct;
 		break;
 	case OP_CLOSE:
 		f->open = false;
@@ -991,9 +1001,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 		filemap_fallocate(s, f->inode, op->off, op->len, op->advice);
 		break;
 	case OP_READ:
-		/* Rate limits and think time every EVERY calls: not the
-		 * fast loop. */
-		if (rated(s->cur->job->def) || s->cur->job->def->think_every > 1)
+		/* Rate limits, think time every EVERY calls and O_DIRECT:
+		 * not the fast loop. */
+		if (rated(s->cur->job->def) ||
+		    s->cur->job->def->think_every > 1 || f->direct)
 			run_reads_by_call(s, f, op);
 		else
 			run_reads(s, f, op);

@@ -131,6 +131,7 @@ struct sim_file {
 	unsigned f_mode;
 	int64_t f_pos;
 	bool open;
+	bool direct; /* O_DIRECT: reads bypass the page cache */
 };
 
 /* vm_flags that readahead looks at. */
@@ -456,6 +457,13 @@ int sim_fadvise(struct sim *s, struct sim_file *f, int64_t offset,
 /* filemap.c: read(2)/pread(2) of @count bytes at @pos; bytes read. */
 uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 		      uint64_t count);
+
+/*
+ * filemap.c: read(2)/pread(2) through an O_DIRECT descriptor: bytes read,
+ * or -1 (EINVAL: not aligned to the logical block size).
+ */
+int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
+			    uint64_t count);
 
 /* filemap.c: write(2)/pwrite(2) of @count bytes at @pos; bytes written. */
 uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,

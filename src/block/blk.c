@@ -310,6 +310,7 @@ static __always_inline void rq_issue(struct blk_queue *q,
 					   rq->sector,
 			.nr_sectors = rq->nr_sectors,
 			.readahead = rq->readahead,
+			.sync = rq->sync,
 		};
 
 		q->emit(q->emit_arg, &ev);
@@ -358,6 +359,7 @@ static void submit_piece(struct blk_queue *q, uint64_t sector,
 		.nr_sectors = nr_sectors,
 		.nr_segs = nr_segs,
 		.readahead = ra,
+		.sync = q->rq_sync,
 	};
 }
 
@@ -679,4 +681,81 @@ int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
 		done[i] = done_at(q, vecs[i].sector + vecs[i].bytes / 512 - 1,
 				  &r, now);
 	return 0;
+}
+
+/*
+ * An O_DIRECT read (__iomap_dio_rw(), XFS and ext4 alike): one plug; for
+ * each mapping of the range (an extent's data up to a break or a hole;
+ * holes are zeroed in memory, iomap_dio_hole_iter()) bios of up to
+ * BIO_MAX_VECS vectors, one per page of the caller's buffer (page-aligned,
+ * its pages taken as not physically contiguous) or the part of one in
+ * the mapping, so a bio ends at every mapping's end; each is split at the
+ * queue limits and merged in the plug as a buffered read's are, with
+ * REQ_SYNC | REQ_IDLE ("RS").
+ *
+ *   read:     [ page | page | page | page | page ]  buffer pages
+ *   file:     [ data        ][ hole ][ data      ]
+ *   bios:     [ v  | v  | v ]         [ v | v    ]  two bios, no I/O
+ *                                                   for the hole
+ */
+int blk_submit_direct(struct blk_queue *q, const struct blk_layout *lay,
+		      uint64_t sector, uint64_t nr, uint64_t now, uint64_t *done)
+{
+	static const struct blk_layout flat;
+	struct piece_iter it;
+	struct piece pc;
+	unsigned i;
+	int err = 0;
+
+	q->now = now;
+	q->nr_log = 0;
+	if (!lay)
+		lay = &flat;
+	q->lay = lay->n || lay->nh ? lay : NULL;
+	q->rq_sync = true;
+	piece_init(&it, lay, sector, nr);
+	while (!err && piece_next(&it, &pc)) {
+		uint64_t s = pc.s;
+		unsigned n = 0;
+
+		if (pc.hole)
+			continue;
+		if ((err = pv_reserve(q, BIO_MAX_VECS)))
+			break;
+		while (s < pc.e) {
+			/* The buffer page holding file sector s ends here. */
+			uint64_t e = sector + ((s - sector) / 8 + 1) * 8;
+
+			if (e > pc.e)
+				e = pc.e;
+			q->pv[n++] = (struct blk_vec){
+				disk_of(lay, s), (uint32_t)((e - s) * 512)
+			};
+			s = e;
+			if (n == BIO_MAX_VECS || s == pc.e) {
+				submit_bio(q, q->pv, n, false);
+				n = 0;
+			}
+		}
+	}
+	plug_flush(q);
+	q->rq_sync = false;
+	q->lay = NULL;
+	*done = now;
+	for (i = 0; i < q->nr_log; i++)
+		if (q->log[i].done > *done)
+			*done = q->log[i].done;
+	return err;
+}
+
+int blk_submit_read_sync(struct blk_queue *q, const struct blk_layout *lay,
+			 const struct blk_vec *vec, uint64_t now,
+			 uint64_t *done)
+{
+	int err;
+
+	q->rq_sync = true;
+	err = blk_submit_read(q, lay, vec, 1, false, now, done);
+	q->rq_sync = false;
+	return err;
 }

@@ -50,6 +50,7 @@ struct blk_rq {
 	uint32_t nr_sectors;
 	uint32_t nr_segs;
 	bool readahead;
+	bool sync; /* REQ_SYNC: an O_DIRECT read's */
 };
 
 /*
@@ -91,6 +92,12 @@ struct blk_queue {
 	 */
 	const struct blk_layout *lay;
 	bool by_block;
+	/*
+	 * Submitting REQ_SYNC reads ("RS"): an O_DIRECT read
+	 * (blk_submit_direct), or one submit_bio_wait() makes (XFS's reads
+	 * of a block a write covers in part, iomap_read_folio_range()).
+	 */
+	bool rq_sync;
 	struct blk_vec *pv;
 	unsigned *pv_of;
 	uint8_t *pv_plain;
@@ -158,6 +165,24 @@ void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
  * Return: 0, or -ENOMEM (nothing submitted) when the pieces of a
  * fragmented file do not fit in memory.
  */
+/*
+ * blk_submit_direct - an O_DIRECT read of file sectors [@sector, @sector +
+ * @nr) at time @now, mapped by @lay (NULL: one extent), as
+ * __iomap_dio_rw() submits it; *@done receives when its last request is
+ * done.  Return: 0, or -ENOMEM (part of it submitted).
+ */
+int blk_submit_direct(struct blk_queue *q, const struct blk_layout *lay,
+		      uint64_t sector, uint64_t nr, uint64_t now,
+		      uint64_t *done);
+
+/*
+ * blk_submit_read_sync - blk_submit_read() of one plain read that the
+ * filesystem waits for with submit_bio_wait(), which marks it REQ_SYNC.
+ */
+int blk_submit_read_sync(struct blk_queue *q, const struct blk_layout *lay,
+			 const struct blk_vec *vec, uint64_t now,
+			 uint64_t *done);
+
 int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
 		    const struct blk_vec *vecs, unsigned n, bool readahead,
 		    uint64_t now, uint64_t *done);

@@ -267,8 +267,8 @@ static bool got_pages(const struct added *a, const struct stat *st)
 	return false;
 }
 
-static int describe(FILE *m, const char *path, const struct added *added,
-		    unsigned *described)
+static int describe(FILE *m, const char *path, bool direct,
+		    const struct added *added, unsigned *described)
 {
 	struct kx_extent *x = NULL;
 	struct brk b = { 0 };
@@ -312,8 +312,11 @@ static int describe(FILE *m, const char *path, const struct added *added,
 		if (b.unaligned)
 			fprintf(m, " unaligned=%u", b.unaligned);
 	}
-	/* Read, and not a folio of it added: all in the page cache. */
-	if (!got_pages(added, &st))
+	/*
+	 * Read through the page cache, and not a folio of it added: all in
+	 * the page cache (O_DIRECT reads add none).
+	 */
+	if (!direct && !got_pages(added, &st))
 		fprintf(m, " cached=1");
 	fprintf(m, "\n");
 	if (err)
@@ -332,6 +335,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	unsigned n = 0, k, described = 0;
 	struct added added = { 0 };
 	char **paths = NULL, *text, *out = NULL;
+	bool *direct = NULL;
 	size_t len, olen = 0;
 	int err, fd;
 	FILE *m;
@@ -352,7 +356,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 		free(text);
 		return aerr(diag, -EEXIST, "%s: the log has its files described already", log);
 	}
-	err = ralab__strace_paths(log, text, len, &paths, &n, diag);
+	err = ralab__strace_paths(log, text, len, &paths, &direct, &n, diag);
 	if (!err)
 		err = read_added(text, len, &added);
 	free(text);
@@ -361,13 +365,15 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 		for (k = 0; paths && k < n; k++)
 			free(paths[k]);
 		free(paths);
+		free(direct);
 		return err;
 	}
 	m = open_memstream(&out, &olen);
 	err = m ? 0 : -ENOMEM;
 	for (k = 0; !err && k < n; k++)
-		err = describe(m, paths[k], &added, &described);
+		err = describe(m, paths[k], direct[k], &added, &described);
 	free(added.v);
+	free(direct);
 	for (k = 0; k < n; k++)
 		free(paths[k]);
 	free(paths);

@@ -1455,7 +1455,8 @@ static void rewrite_breaks(struct rec *r, const struct rfile *rf,
 static int open_fd(struct rec *r, int *fds, const struct op *op)
 {
 	fds[op->fd] = open(r->files[op->ino].path,
-			   (r->writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+			   (r->writes ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+				   (op->direct ? O_DIRECT : 0));
 	if (fds[op->fd] < 0)
 		return rerr(r, -errno, "%s: %s", r->files[op->ino].path,
 			    strerror(errno));
@@ -1732,6 +1733,84 @@ static int run_group(struct rec *r, struct rrun *run, struct rjob *jobs,
 	return err;
 }
 
+/*
+ * A job's read buffer: page-aligned, as O_DIRECT reads need, and in pages
+ * that are not physically contiguous.  A direct read's bio takes a
+ * vector per page of the buffer, but merges a page into the vector before
+ * it when the two are adjacent in memory (bvec_try_merge_page()), so its
+ * 256 vectors may hold more pages and where it ends, and its requests
+ * split, would depend on where the allocator put the pages.  The model
+ * takes a vector per page: the even pages are faulted in first, then the
+ * odd ones, so that no page follows its neighbour in memory (whichever
+ * way the allocator hands pages out), and no huge page.  Written through:
+ * writes may come before any read fills it, and a write copying from a
+ * page not yet faulted in copies short and retries (other reads on ext4).
+ */
+static uint64_t pfn_of(int pm, const void *p)
+{
+	uint64_t e = 0;
+
+	if (pread(pm, &e, sizeof(e), (off_t)((uintptr_t)p / 4096 * 8)) !=
+	    (ssize_t)sizeof(e))
+		return 0;
+	return e & ((1ull << 55) - 1); /* 0 without CAP_SYS_ADMIN */
+}
+
+/*
+ * Where page @k of @b (@n pages) still follows page @k - 1 in memory (seen
+ * in /proc/self/pagemap, as root), put another page there: a new page,
+ * moved into place with mremap(), until one is not adjacent to either
+ * neighbour (a few tries; what is left is a merge as a program may get).
+ */
+static void unmerge_pages(char *b, size_t n)
+{
+	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	size_t k;
+
+	if (pm < 0)
+		return;
+	for (k = 1; k < n; k++) {
+		uint64_t prev = pfn_of(pm, b + (k - 1) * 4096), cur;
+		unsigned tries;
+
+		for (tries = 0; tries < 8; tries++) {
+			uint64_t next = k + 1 < n ? pfn_of(pm, b + (k + 1) * 4096) : 0;
+			void *q;
+
+			cur = pfn_of(pm, b + k * 4096);
+			if (!prev || !cur ||
+			    (cur != prev + 1 && (!next || next != cur + 1)))
+				break;
+			q = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (q == MAP_FAILED)
+				break;
+			memset(q, 0xa5, 4096);
+			if (mremap(q, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED,
+				   b + k * 4096) == MAP_FAILED) {
+				munmap(q, 4096);
+				break;
+			}
+		}
+	}
+	close(pm);
+}
+
+static char *read_buffer(size_t size)
+{
+	char *b;
+	size_t k, pass;
+
+	if (posix_memalign((void **)&b, 4096, size))
+		return NULL;
+	madvise(b, size, MADV_NOHUGEPAGE);
+	for (pass = 0; pass < 2; pass++)
+		for (k = pass * 4096; k < size; k += 8192)
+			memset(b + k, 0xa5, size - k < 4096 ? size - k : 4096);
+	unmerge_pages(b, (size + 4095) / 4096);
+	return b;
+}
+
 static int run_ops(struct rec *r, int *fds)
 {
 	const struct ralab_workload *wl = r->wl;
@@ -1755,16 +1834,8 @@ static int run_ops(struct rec *r, int *fds)
 	run->bufsz = (size_t)bufsz;
 	for (i = 0; i < wl->nr_jobs && !err; i++) {
 		jobs[i] = (struct rjob){ .r = r, .run = run, .job = i };
-		/*
-		 * Written through: writes may come before any read fills
-		 * it, and a write copying from a page not yet faulted in
-		 * copies short and retries (other reads on ext4).
-		 */
-		run->bufs[i] = malloc((size_t)bufsz);
-		if (!run->bufs[i])
+		if (!(run->bufs[i] = read_buffer((size_t)bufsz)))
 			err = -ENOMEM;
-		else
-			memset(run->bufs[i], 0xa5, (size_t)bufsz);
 	}
 	/* pause and pace sleep: not 50 us late (the default slack). */
 	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
@@ -2008,6 +2079,7 @@ static int parse_line(struct rec *r, char *line)
 		ev.sector = rel;
 		ev.nr_sectors = o;
 		ev.readahead = strchr(rwbs, 'A') != NULL;
+		ev.sync = strchr(rwbs, 'S') != NULL;
 	} else {
 		return 0;
 	}

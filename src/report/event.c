@@ -47,7 +47,7 @@ static int event_text(const struct ralab_event *ev, char *buf, size_t len)
 				(unsigned long long)ev->ofs, ev->order);
 	case RALAB_EV_RQ_ISSUE:
 		return snprintf(buf, len, "block_rq_issue: %s %llu %llu + %u",
-				ev->readahead ? "RA" : "R",
+				ev->readahead ? "RA" : ev->sync ? "RS" : "R",
 				(unsigned long long)ev->nr_sectors * 512,
 				(unsigned long long)ev->sector,
 				ev->nr_sectors);

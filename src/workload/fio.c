@@ -413,6 +413,9 @@ struct job {
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
 	unsigned service_nr; /* I/Os on a file before the next (TYPE:N) */
 	bool invalidate, norandommap, stonewall;
+	bool direct;          /* direct=1: O_DIRECT reads, past the cache */
+	bool libaio;
+	unsigned direct_line;
 	bool pre_read;          /* pre_read=1: the files read first */
 	bool thread;            /* thread: jobs are threads of one process */
 	unsigned pre_read_line;
@@ -475,6 +478,38 @@ static bool has_pattern(const struct job *j)
 static bool writes_modelled(const struct job *j)
 {
 	return j->rw;
+}
+
+/*
+ * direct=1: reads through O_DIRECT descriptors (filemap_read_direct() in
+ * the model).  Their offsets and sizes must be multiples of the logical
+ * block size (fio fails others with EINVAL); direct writes, the mmap
+ * engine's mappings and pre_read (a read(2) into a buffer fio does not
+ * align) are not modelled.
+ */
+static int check_direct(struct fio *f, const struct job *j)
+{
+	unsigned i;
+	uint64_t a = j->bs | j->max_bs | j->offset | j->offset_inc;
+
+	for (i = 0; i < j->nsplit; i++)
+		a |= j->split_bs[i];
+	if (writes_modelled(j))
+		return ferr(f, j->direct_line, "direct=1 with writes: direct writes are not modelled (direct reads are)");
+	if (j->engine == 2)
+		return ferr(f, j->direct_line, "direct=1 with ioengine=mmap: a mapping reads through the page cache (use another engine)");
+	if (j->pre_read)
+		return ferr(f, j->direct_line, "direct=1 with pre_read=1 is not modelled");
+	if (a & (DIO_ALIGN - 1))
+		return ferr(f, j->direct_line, "direct=1 needs block sizes and offsets in multiples of %u bytes (the logical block size)",
+			    DIO_ALIGN);
+	return 0;
+}
+
+/* The suffix of a job's open ops: its files opened with O_DIRECT. */
+static const char *odirect(const struct job *j)
+{
+	return j->direct ? " direct" : "";
 }
 
 /*
@@ -941,14 +976,16 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) &&
 	    (err = fio_bool(f, o, &j->stonewall)))
 		return err;
-	if ((o = get(f, sec, "direct")) && (err = fio_bool(f, o, &flag)))
+	/* direct=1 (buffered=0): the files opened with O_DIRECT. */
+	if ((o = get(f, sec, "direct")) && (err = fio_bool(f, o, &j->direct)))
 		return err;
-	if (o && flag)
-		return ferr(f, o->line, "direct=1 bypasses the page cache: there is no readahead to model");
+	j->direct_line = o ? o->line : 0;
 	if ((o = get(f, sec, "buffered")) && (err = fio_bool(f, o, &flag)))
 		return err;
-	if (o && !flag)
-		return ferr(f, o->line, "buffered=0 bypasses the page cache: there is no readahead to model");
+	if (o && !flag) {
+		j->direct = true;
+		j->direct_line = o->line;
+	}
 	j->iodepth = 1;
 	if ((o = get(f, sec, "iodepth"))) {
 		if ((err = fio_uint(f, o, &v)))
@@ -1050,6 +1087,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "ioengine"))) {
 		const char *e = o->val;
 
+		j->libaio = !strcmp(e, "libaio");
 		j->queued = !strcmp(e, "libaio") || !strcmp(e, "posixaio") ||
 			    !strcmp(e, "io_uring") || !strcmp(e, "vsync");
 		/* vsync: readv(2) at the file position; alone, as sync. */
@@ -1167,6 +1205,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		j->filesize = j->size / j->nrfiles;
 	if (!j->size)
 		j->size = j->filesize * j->nrfiles;
+	if (j->direct && (err = check_direct(f, j)))
+		return err;
 	if (j->bs > j->filesize)
 		return ferr(f, sec->line, "job [%s]: bs %llu is larger than its files (%llu bytes)",
 			    sec->name, (unsigned long long)j->bs,
@@ -2429,8 +2469,8 @@ static int end_sync(struct fio *f, const struct job *j, unsigned clone,
 			return ferr(f, f->sec[s_of(f, j)].line,
 				    "job [%s]: loops x nrfiles open more than %d descriptors",
 				    j->name, MAX_FDS);
-		emit(f, "fd %u\n%sclose\nopen %s\n", fds[k], close_sync,
-		     onames[k]);
+		emit(f, "fd %u\n%sclose\nopen %s%s\n", fds[k], close_sync,
+		     onames[k], odirect(j));
 		fds[k] = ++*nfd;
 		open_hints(f, j, clone);
 		/*
@@ -2532,9 +2572,12 @@ static int generate(struct fio *f)
 			 * where it must wait (its readahead included), and
 			 * waits for iodepth of them at once ('ring'; fio
 			 * itself on 6.18: the same events as preads in order,
-			 * but for prev_pos).
+			 * but for prev_pos).  Direct libaio reads do not block
+			 * in io_submit() either: iodepth of them in flight,
+			 * as io_uring's.
 			 */
-			if (j->engine == 3 && j->iodepth > 1)
+			if ((j->engine == 3 || (j->direct && j->libaio)) &&
+			    j->iodepth > 1)
 				emit(f, "iodepth %u ring\n", j->iodepth);
 			if (j->think_us && j->think_blocks > 1)
 				emit(f, "think %llu %llu\n", (unsigned long long)j->think_us,
@@ -2604,15 +2647,17 @@ static int generate(struct fio *f)
 				if (fresh && ino == 0)
 					g.unw0 = unw;
 				if (fresh && ino == 0 && !i && !c)
-					emit(f, "close\nopen\n"); /* main, fresh */
+					emit(f, "close\nopen%s\n", /* main, fresh */
+					     odirect(j));
 				else if (fresh && ino == 0)
-					emit(f, "open main\n");
+					emit(f, "open main%s\n", odirect(j));
 				else if (fresh)
-					emit(f, "file %s %llu%s\n", oname,
+					emit(f, "file %s %llu%s%s\n", oname,
 					     (unsigned long long)j->file_end,
-					     unw ? " unwritten" : "");
+					     unw ? " unwritten" : "", odirect(j));
 				else
-					emit(f, "open %s\n", ino ? oname : "main");
+					emit(f, "open %s%s\n", ino ? oname : "main",
+					     odirect(j));
 				fds[k] = ++nfd;
 				snprintf(onames[k], sizeof(onames[k]), "%s",
 					 ino ? oname : "main");
@@ -2683,12 +2728,13 @@ static int generate(struct fio *f)
 							    "job [%s]: loops x nrfiles open more than %d descriptors",
 							    j->name, MAX_FDS);
 					if (closed[k])
-						emit(f, "open %s\n", onames[k]);
+						emit(f, "open %s%s\n", onames[k],
+						     odirect(j));
 					else
-						emit(f, "fd %u\n%sclose\nopen %s\n", fds[k],
+						emit(f, "fd %u\n%sclose\nopen %s%s\n", fds[k],
 						     writes_modelled(j) && j->fsync_close ?
 							     "fsync\n" : "",
-						     onames[k]);
+						     onames[k], odirect(j));
 					closed[k] = false;
 					fds[k] = ++nfd;
 					open_hints(f, j, c);

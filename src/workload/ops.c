@@ -65,6 +65,7 @@ struct parser {
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
 	unsigned char fd_ino[MAX_FDS];
+	unsigned char fd_direct[MAX_FDS]; /* opened with O_DIRECT */
 };
 
 static int perr(struct parser *p, const char *fmt, ...)
@@ -703,6 +704,7 @@ static int new_fd(struct parser *p, struct ralab_workload *wl, unsigned ino,
 	o->fd = wl->nr_fds++;
 	o->ino = ino;
 	p->fd_open[o->fd] = 1;
+	p->fd_direct[o->fd] = o->direct;
 	p->fd_ino[o->fd] = (unsigned char)ino;
 	wl->fd_ino[o->fd] = (unsigned char)ino;
 	p->cur_fd = (int)o->fd;
@@ -736,8 +738,16 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	int err, ino;
 
 	if (!strcmp(name, "open")) {
-		if ((err = nargs(p, name, na, 0, 1, "open [NAME]")))
+		if ((err = nargs(p, name, na, 0, 2, "open [NAME] [direct]")))
 			return err;
+		/* O_DIRECT: reads go to the device (filemap_read_direct). */
+		if (na && !strcmp(tok[na], "direct")) {
+			op->direct = true;
+			na--;
+		} else if (na == 2) {
+			return perr(p, "open: '%.*s' is not 'direct'",
+				    TOK(tok[2]));
+		}
 		if (na == 1) {
 			ino = find_file(wl, tok[1]);
 			if (ino < 0)
@@ -808,9 +818,16 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	if (!strcmp(name, "file")) {
 		bool unw = false;
 
-		if ((err = nargs(p, name, na, 2, 6,
-				 "file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...] | file NAME SIZE unwritten")))
+		if ((err = nargs(p, name, na, 2, 7,
+				 "file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...] [direct] | file NAME SIZE unwritten [direct]")))
 			return err;
+		/* Its first descriptor opened with O_DIRECT. */
+		if (na >= 3 && !strcmp(tok[na], "direct")) {
+			op->direct = true;
+			na--;
+		}
+		if (na > 6)
+			return perr(p, "file NAME SIZE takes at most breaks, holes and direct after it");
 		if (na == 3 && !strcmp(tok[3], "unwritten")) {
 			if (wl->cfg.extent_kb)
 				return perr(p, "an unwritten file cannot be in extents of extent_kb too");
@@ -1088,6 +1105,10 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
+	if (p->fd_direct[op.fd] &&
+	    (!strcmp(name, "write") || !strcmp(name, "pwrite")))
+		return perr(p, "%s through an O_DIRECT descriptor: direct writes are not modelled",
+			    name);
 
 	if (!strcmp(name, "read")) {
 		op.kind = OP_READ;
@@ -1231,6 +1252,10 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		if (stride < 0 && op.len > RALAB_MAX_POS - op.off)
 			return perr(p, "stride-pread reaches past 2^63 - 1");
 	}
+	if (p->fd_direct[op.fd] && ((op.off | op.len | (uint64_t)op.stride) &
+				    (DIO_ALIGN - 1)))
+		return perr(p, "%s through an O_DIRECT descriptor: offsets and lengths must be multiples of %u bytes (the device's logical block size)",
+			    name, DIO_ALIGN);
 	return add_op(wl, &op);
 }
 

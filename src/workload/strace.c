@@ -10,9 +10,11 @@
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
  * and openat2 and preadv2; fstat, stat, lstat, newfstatat and statx,
  * whose st_size says how large the file was then; truncate, which cuts a
- * file by its path).  Reads of a descriptor opened with O_DIRECT
- * (or set to it with fcntl) bypass the page cache and are not replayed;
- * reads through io_uring are not in the log at all (a note says so).
+ * file by its path).  Reads of a descriptor opened with O_DIRECT go to
+ * the device, past the page cache ('open ... direct'); its writes, and
+ * the reads of a descriptor set to O_DIRECT later with fcntl, are not
+ * replayed; reads through io_uring are not in the log at all (a note says
+ * so).
  * With -T (call durations), the time a process spends between two calls
  * on replayed descriptors, from the end of one to the start of the next,
  * becomes a pause before the second: the application's own pace, which
@@ -132,7 +134,6 @@ struct st {
 	long last_pid;
 	bool have_last;
 	unsigned grps; /* dup groups given out */
-	unsigned nr_direct;       /* O_DIRECT opens (not replayed) */
 	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
@@ -1067,19 +1068,15 @@ static int handle_call(struct st *s, long pid, char *call)
 		p->append = strstr(argv[pi + 1], "O_APPEND") != NULL;
 		if (!regular_path(path, argv[pi + 1]))
 			return tb_open(s->tb, tab, (long)ret, -1);
-		/* O_DIRECT reads bypass the page cache: nothing to replay. */
-		if (strstr(argv[pi + 1], "O_DIRECT")) {
-			if (!s->nr_direct++)
-				tb_note(s->tb, "%.200s opened with O_DIRECT at line %u: its reads bypass the page cache and are not replayed",
-					path, s->line);
-			return tb_open(s->tb, tab, (long)ret, -1);
-		}
 		file = tb_file(s->tb, path);
 		if (file == -ENOSPC)
 			return serr(s, "more than %d files", TB_MAX_PATHS);
 		if (file < 0)
 			return file;
-		err = tb_open(s->tb, tab, (long)ret, file);
+		/* O_DIRECT: its reads go to the device, not the cache. */
+		err = strstr(argv[pi + 1], "O_DIRECT") ?
+			      tb_open_direct(s->tb, tab, (long)ret, file) :
+			      tb_open(s->tb, tab, (long)ret, file);
 		/* O_TRUNC needs a descriptor that may write. */
 		if (!err && strstr(argv[pi + 1], "O_TRUNC") &&
 		    (strstr(argv[pi + 1], "O_WRONLY") ||
@@ -1797,7 +1794,7 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		}
 		if (err == -ENODATA) {
 			s.line = 0;
-			err = s.nr_direct || s.nr_setfl_direct ?
+			err = s.nr_setfl_direct ?
 				      serr(&s, "no reads of a regular file in this strace log through the page cache (its O_DIRECT reads bypass it)") :
 			      tb_nr_cached(s.tb) ?
 				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run)") :
@@ -1812,7 +1809,8 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 }
 
 int ralab__strace_paths(const char *name, const char *text, size_t len,
-			char ***paths, unsigned *n, struct ralab_diag *diag)
+			char ***paths, bool **direct, unsigned *n,
+			struct ralab_diag *diag)
 {
 	struct st s = { .name = name, .diag = diag };
 	/*
@@ -1821,14 +1819,15 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 	 * afterwards do not count.
 	 */
 	const char **p = calloc(TB_MAX_PATHS, sizeof(*p));
+	bool *dir = calloc(TB_MAX_PATHS, sizeof(*dir));
 	char **out = NULL;
 	unsigned k, nr = 0;
-	int err = p ? 0 : -ENOMEM;
+	int err = p && dir ? 0 : -ENOMEM;
 
 	if (!err)
 		err = st_parse(&s, text, len);
 	if (!err) {
-		nr = tb_paths(s.tb, p, TB_MAX_PATHS);
+		nr = tb_paths(s.tb, p, dir, TB_MAX_PATHS);
 		if (nr > TB_MAX_PATHS)
 			nr = TB_MAX_PATHS;
 		out = calloc(nr + 1, sizeof(*out));
@@ -1844,9 +1843,11 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 		for (k = 0; out && k < nr; k++)
 			free(out[k]);
 		free(out);
+		free(dir);
 		return err;
 	}
 	*paths = out;
+	*direct = dir;
 	*n = nr;
 	return 0;
 }

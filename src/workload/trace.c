@@ -28,6 +28,7 @@ struct tb_file {
 	uint64_t eof;      /* size from a short read, or UINT64_MAX */
 	uint64_t stat_max; /* largest size fstat() reported (0: none) */
 	uint64_t reads;
+	uint64_t direct_reads; /* of those, through O_DIRECT descriptors */
 	unsigned used; /* 1: opened; 2: declared in the output */
 	bool mapped;   /* mmap'ed somewhere in the log */
 	bool sized;    /* truncated: its size is known from there (cur) */
@@ -66,6 +67,8 @@ struct tb_desc {
 	 */
 	int of;
 	unsigned refs;
+	bool direct;  /* opened with O_DIRECT (tb_open_direct) */
+	bool wnoted;  /* its direct writes noted */
 };
 
 /* A mapping of a replayed descriptor (tb_mmap). */
@@ -251,14 +254,18 @@ int tb_layout(struct tb *t, const char *path, struct tb_layout *lay)
 	return 0;
 }
 
-unsigned tb_paths(const struct tb *t, const char **paths, unsigned max)
+unsigned tb_paths(const struct tb *t, const char **paths, bool *direct,
+		  unsigned max)
 {
 	unsigned i, n = 0;
 
 	for (i = 0; i < t->nr_files; i++)
 		if (t->files[i].used && t->files[i].reads) {
-			if (n < max)
+			if (n < max) {
 				paths[n] = t->files[i].path;
+				direct[n] = t->files[i].direct_reads ==
+					    t->files[i].reads;
+			}
 			n++;
 		}
 	return n;
@@ -299,8 +306,11 @@ int tb_open(struct tb *t, long k1, long k2, int file)
 	if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
 		  sizeof(*t->descs)))
 		return -ENOMEM;
-	t->descs[t->nr_descs] = (struct tb_desc){ k1, k2, (unsigned)file,
-						  true, file < 0, -1, 1 };
+	t->descs[t->nr_descs] = (struct tb_desc){ .key1 = k1, .key2 = k2,
+						  .file = (unsigned)file,
+						  .open = true,
+						  .ignored = file < 0,
+						  .of = -1, .refs = 1 };
 	if (file < 0) {
 		t->nr_descs++;
 		return 0;
@@ -312,6 +322,17 @@ int tb_open(struct tb *t, long k1, long k2, int file)
 	op->desc = t->nr_descs++;
 	op->file = (unsigned)file;
 	t->files[file].used |= 1;
+	return 0;
+}
+
+int tb_open_direct(struct tb *t, long k1, long k2, int file)
+{
+	int err = tb_open(t, k1, k2, file);
+
+	if (err || file < 0)
+		return err;
+	t->descs[t->nr_descs - 1].direct = true;
+	t->ops[t->nr_ops - 1].advice = 1;
 	return 0;
 }
 
@@ -362,8 +383,10 @@ int tb_dup(struct tb *t, long k1, long oldk2, long newk2)
 	if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
 		     sizeof(*t->descs)))
 		return -ENOMEM;
+	/* Its reads and writes are the original's (replayed_desc()). */
 	t->descs[t->nr_descs++] = (struct tb_desc){
-		k1, newk2, t->descs[p].file, true, t->descs[p].ignored, p, 0
+		.key1 = k1, .key2 = newk2, .file = t->descs[p].file,
+		.open = true, .ignored = t->descs[p].ignored, .of = p
 	};
 	t->descs[p].refs++;
 	return 0;
@@ -416,8 +439,15 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 
 	if (d < 0 || ret < 0)
 		return;
+	/*
+	 * A direct read that returned nothing was at or past EOF and did
+	 * no I/O (and may be at an offset no direct read can replay).
+	 */
+	if (t->descs[d].direct && !ret)
+		return;
 	f = &t->files[t->descs[d].file];
 	f->reads++;
+	f->direct_reads += t->descs[d].direct;
 	if (ret > 0 && off + (uint64_t)ret > f->max_end)
 		f->max_end = off + (uint64_t)ret;
 	/* A short read ends at EOF. */
@@ -441,6 +471,13 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 
 	if (d < 0 || !len)
 		return;
+	if (t->descs[d].direct) {
+		if (!t->descs[d].wnoted)
+			tb_note(t, "writes through an O_DIRECT descriptor of %.200s are not replayed (the page cache over them is not invalidated)",
+				t->files[t->descs[d].file].name);
+		t->descs[d].wnoted = true;
+		return;
+	}
 	/* Files only written are left out (nothing read ahead there). */
 	f = &t->files[t->descs[d].file];
 	if (off + len > f->max_end)
@@ -919,20 +956,21 @@ static void note_once(struct emit *e, unsigned what, const char *text)
 static void emit_open(struct emit *e, const struct tb_op *op)
 {
 	struct tb_file *f = &e->t->files[op->file];
+	const char *direct = op->advice ? " direct" : "";
 
 	if (!f->used)
 		return;
 	if (op->file == e->main_file) {
-		out(&e->b, "open main\n");
+		out(&e->b, "open main%s\n", direct);
 	} else if (!(f->used & 2)) {
 		out(&e->b, "file %s %llu", f->name, tb_size(f));
 		emit_layout(&e->b, f, " breaks ", " holes ", "");
-		out(&e->b, "\n");
+		out(&e->b, "%s\n", direct);
 		if (layout_brk_after(f))
 			note_once(e, NOTED_REBREAKS, "the extent breaks past a truncate of a file other than the main one are left out (only the main file takes '# rebreaks:')");
 		f->used = 3;
 	} else {
-		out(&e->b, "open %s\n", f->name);
+		out(&e->b, "open %s%s\n", f->name, direct);
 	}
 	e->map[op->desc] = e->next++;
 	e->cur = e->map[op->desc];

@@ -55,9 +55,11 @@ struct tb_layout {
 int tb_layout(struct tb *t, const char *path, struct tb_layout *lay);
 /*
  * tb_paths - the paths of the files read, as opened (up to @max into
- * @paths, which point into @t); returns how many there are.
+ * @paths, which point into @t), and whether each was read only through
+ * O_DIRECT descriptors (into @direct); returns how many there are.
  */
-unsigned tb_paths(const struct tb *t, const char **paths, unsigned max);
+unsigned tb_paths(const struct tb *t, const char **paths, bool *direct,
+		  unsigned max);
 /* tb_nr_cached - how many files read were marked cached=1 (not replayed). */
 unsigned tb_nr_cached(const struct tb *t);
 /*
@@ -67,6 +69,11 @@ unsigned tb_nr_cached(const struct tb *t);
  * share descriptors, and children inherit them).
  */
 int tb_open(struct tb *t, long k1, long k2, int file);
+/*
+ * The same with O_DIRECT: its reads go to the device (those that returned
+ * 0, at EOF, are left out) and its writes are not replayed (noted).
+ */
+int tb_open_direct(struct tb *t, long k1, long k2, int file);
 void tb_close(struct tb *t, long k1, long k2);
 /*
  * dup2(), dup(), fcntl(F_DUPFD): (@k1, @newk2) is (@k1, @oldk2)'s open file

@@ -23,7 +23,8 @@ enum op_kind {
 	OP_SHUFFLE_PREAD, /* shuffle-pread OFF SIZE LEN [SEED]: each block once */
 	OP_FIO_PREAD,    /* fio-pread OFF SIZE LEN COUNT SEED [nomap]: fio's
 			  * random offsets (fio_rand.c) */
-	OP_OPEN,         /* open, or file NAME SIZE: descriptor @fd on @ino */
+	OP_OPEN,         /* open [NAME] [direct], or file NAME SIZE: descriptor
+			  * @fd on @ino */
 	OP_CLOSE,        /* close */
 	OP_FADVISE,      /* fadvise OFF LEN ADVICE */
 	OP_READAHEAD,    /* readahead OFF LEN */
@@ -94,6 +95,7 @@ struct op {
 			  * (past the draw that found the map full) */
 	bool t64;        /* fio-pread: tausworthe64 (SEED is 64-bit) */
 	int wfault;      /* touch: 0 read, TOUCH_WRITE, TOUCH_COW */
+	bool direct;     /* open: O_DIRECT (its reads bypass the cache) */
 };
 
 #define MAX_FILES 64
@@ -232,10 +234,13 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 			 char **ops, struct ralab_diag *diag);
 /*
  * The files an strace log reads, as it names them: *@paths (malloc'ed,
- * each path too, NULL-terminated; the caller frees them) and *@n.
+ * each path too, NULL-terminated; the caller frees them) and *@n; and
+ * *@direct (malloc'ed, @n of them; the caller frees it): whether each was
+ * read only through O_DIRECT descriptors (no folio of it was to be added).
  */
 int ralab__strace_paths(const char *name, const char *text, size_t len,
-			char ***paths, unsigned *n, struct ralab_diag *diag);
+			char ***paths, bool **direct, unsigned *n,
+			struct ralab_diag *diag);
 bool ralab__is_iolog(const char *text, size_t len);
 int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			char **ops, struct ralab_diag *diag);
@@ -245,6 +250,12 @@ bool ralab__is_fio(const char *text, size_t len);
 int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 		      char **ops, struct ralab_diag *diag);
 #define MAX_FDS 4096
+/*
+ * O_DIRECT reads must be aligned to the device's logical block size (512
+ * on a loop device, as blk_queue_setup() has it): iomap_dio_bio_iter()
+ * fails others with -EINVAL.
+ */
+#define DIO_ALIGN 512u
 
 struct wl_file {
 	char name[32];

@@ -102,7 +102,8 @@ kernel_suite() {
 		    "--rewritten --size 16 -- $T/rw-file @FILE stat read:64K:64 ptruncate:1500000 seek:0 read:64K:30 pwrite:1400000:1000000 fsync dontneed:0:0 ptruncate:3000000 seek:0 read:128K:30" \
 		    "--fs ext4 --size 32 --holes 1028K+4K,2M+12K,6M+1M --read-ahead-kb 2048 -- dd if=@FILE of=/dev/null bs=2M" \
 		    "--size 8 --insert 64K+64K,1M+12K,3M+4K -- cat @FILE" \
-		    "--size 16 --punch 100K+24K,4M+4K --unwritten 8M+1M -- cat @FILE"; do
+		    "--size 16 --punch 100K+24K,4M+4K --unwritten 8M+1M -- cat @FILE" \
+		    "--fs ext4 --size 8 --holes 1M+64K,5M+4K -- dd if=@FILE of=/dev/null bs=256k iflag=direct"; do
 		local try what=${spec##*-- }
 		what=${what%% *}
 		what=${what##*/}

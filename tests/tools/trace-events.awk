@@ -20,9 +20,10 @@ BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] 
 	split(dev, a, ":"); if ($2 != a[1] "," a[2] || $3 !~ /R/) next
 	for (i = 1; i <= n; i++)
 		if ($6 >= lo[i] && $6 <= hi[i]) {
-			# RWBS flags as ralab prints them: RA (readahead) or R
-			# (the S of a synchronous read is not modelled).
-			printf "block_rq_issue: %s %s %d + %s\n", ($3 ~ /A/ ? "RA" : "R"),
+			# RWBS flags as ralab prints them: RA (readahead), RS
+			# (REQ_SYNC: an O_DIRECT read) or R.
+			printf "block_rq_issue: %s %s %d + %s\n",
+				($3 ~ /A/ ? "RA" : $3 ~ /S/ ? "RS" : "R"),
 				$4, $6 - lo[i] + rel[i], $8
 			next
 		} }

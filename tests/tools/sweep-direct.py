@@ -1,0 +1,77 @@
+# The O_DIRECT sweep's case generator (tests/cases/direct-*;
+# docs/design.md, "O_DIRECT reads").  Usage: sweep-direct.py SEED COUNT
+# OUTDIR -> OUTDIR/dNN-FS-raR-mskM/case.ops.  Each case reads one file
+# through an O_DIRECT descriptor ('open direct': reads, preads, strides,
+# random preads of 512 bytes to 4 MiB at 512-byte multiples, across EOF
+# too) and through buffered ones (reads, preads, readahead(2), WILLNEED,
+# mmap-read), with buffered writes (whose dirty folios a direct read
+# writes back first), fsync and DONTNEED; XFS or ext4, some files in
+# extents of 64 KiB to 1 MiB or with holes.  Each case was recorded twice
+# ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
+# gzip > kernel.out.gz').
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sweep_case import args, write_case
+
+seed, n, out, R = args()
+K = 1024
+M = 1 << 20
+
+
+def dlen():
+    """A direct read's length: a multiple of 512 bytes."""
+    c = R.random()
+    if c < 0.4:
+        return R.choice([512, 1024, 4096, 8192, 65536, 102400, 131072, 524288, M, 1536 * K, 2 * M, 3 * M, 4 * M])
+    return R.randrange(1, 4 * M // 512) * 512
+
+
+for i in range(n):
+    fs = R.choice(['xfs', 'xfs', 'ext4'])
+    size = R.choice([1 * M, 4 * M, 16 * M, 32 * M, 3 * M + 12345, 10_000_000])
+    ra = R.choice([16, 32, 64, 128, 256, 512, 1024])
+    msk = R.choice([16, 64, 128, 256, 512, 1024, 1280])
+    ops = []
+    lay = R.random()
+    if lay < 0.2:
+        ops.append('# extent_kb: %d' % R.choice([64, 256, 1024]))
+    elif lay < 0.35:
+        h = sorted(set(R.randrange(1, size // (64 * K)) * 64 * K for _ in range(R.randrange(1, 4))))
+        ops.append('# holes: ' + ','.join('%d+%d' % (o, R.choice([4 * K, 64 * K])) for o in h))
+    ops.append('open direct')
+    cur = 1
+    for k in range(R.randrange(5, 16)):
+        c = R.random()
+        if cur == 1 and c < 0.25:
+            ops.append('read %d %s' % (dlen(), R.choice(['1', '2', '5', 'eof'] if size <= 16 * M else ['1', '3', '8'])))
+        elif cur == 1 and c < 0.4:
+            ops.append('pread %d %d' % (R.randrange(0, (size + 8192) // 512) * 512, dlen()))
+        elif cur == 1 and c < 0.45:
+            ops.append('seek %d' % (R.randrange(0, size // 512) * 512))
+        elif cur == 1 and c < 0.5:
+            ln = R.choice([4096, 65536, 512])
+            ops.append('stride-pread %d %d %d %d' % (R.randrange(0, size // 2 // 4096) * 4096, ln, R.choice([-1, 1]) * ln * R.randrange(1, 5), R.randrange(2, 20)))
+        elif cur == 1 and c < 0.55:
+            ops.append('rand-pread %d %d %d' % (R.choice([4096, 16384, 65536]), R.randrange(5, 50), R.randrange(1, 1 << 30)))
+        elif c < 0.62:
+            ops.append('fd %d' % (1 - cur))
+            cur = 1 - cur
+        elif cur == 0 and c < 0.75:
+            ops.append(R.choice(['read %d %d' % (R.choice([4096, 65536, 100000, M]), R.randrange(1, 10)),
+                                'pread %d %d' % (R.randrange(0, size), R.choice([4096, 65536, M]))]))
+        elif c < 0.8:
+            ops.append('readahead %d %d' % (R.randrange(0, size), R.choice([64 * K, M, 2 * M])))
+        elif c < 0.85:
+            ops.append('fadvise %d %d %s' % (R.randrange(0, size), R.choice([0, M]), R.choice(['willneed', 'dontneed', 'sequential', 'random'])))
+        elif cur == 0 and c < 0.93:
+            ops.append('pwrite %d %d' % (R.randrange(0, size - 1), R.choice([1, 4096, 10000, 65536, 300000])))
+        elif c < 0.96:
+            ops.append('fsync')
+        else:
+            off = R.randrange(0, size // 4096) * 4096
+            ops.append('mmap-read %d %d' % (off, min(R.choice([64 * K, M]), size - off)))
+    write_case('%s/d%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
+               'O_DIRECT sweep (2026-12-02), seed %d case %d' % (seed, i),
+               fs, size, ra, msk, ops)
