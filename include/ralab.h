@@ -249,8 +249,9 @@ struct ralab_event {
 	uint64_t ofs;        /* add: byte offset of the folio */
 	uint64_t sector;     /* rq: first sector, from the file's start */
 	uint32_t nr_sectors; /* rq */
-	uint32_t readahead;  /* rq: 1 if REQ_RAHEAD ("RA"), else "R" */
-	uint32_t sync;       /* rq: 1 if REQ_SYNC ("RS": an O_DIRECT read) */
+	uint32_t readahead;  /* rq: 1 if REQ_RAHEAD ("RA"), else "R" or "RS" */
+	uint32_t sync;       /* rq: 1 if REQ_SYNC ("RS": an O_DIRECT read,
+			      * or one submit_bio_wait() made) */
 	/*
 	 * The job (thread) the event happened in, in a workload of several
 	 * jobs; NULL in a workload of one (borrowed: the workload's).

@@ -50,7 +50,7 @@ struct blk_rq {
 	uint32_t nr_sectors;
 	uint32_t nr_segs;
 	bool readahead;
-	bool sync; /* REQ_SYNC: an O_DIRECT read's */
+	bool sync; /* REQ_SYNC (blk_queue.rq_sync when submitted) */
 };
 
 /*
@@ -165,6 +165,10 @@ void blk_set_read_ahead_kb(struct blk_queue *q, uint32_t kb);
  * Return: 0, or -ENOMEM (nothing submitted) when the pieces of a
  * fragmented file do not fit in memory.
  */
+int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
+		    const struct blk_vec *vecs, unsigned n, bool readahead,
+		    uint64_t now, uint64_t *done);
+
 /*
  * blk_submit_direct - an O_DIRECT read of file sectors [@sector, @sector +
  * @nr) at time @now, mapped by @lay (NULL: one extent), as
@@ -182,10 +186,6 @@ int blk_submit_direct(struct blk_queue *q, const struct blk_layout *lay,
 int blk_submit_read_sync(struct blk_queue *q, const struct blk_layout *lay,
 			 const struct blk_vec *vec, uint64_t now,
 			 uint64_t *done);
-
-int blk_submit_read(struct blk_queue *q, const struct blk_layout *lay,
-		    const struct blk_vec *vecs, unsigned n, bool readahead,
-		    uint64_t now, uint64_t *done);
 
 /*
  * blk_mapping_end - the file sector where the mapping holding file sector
