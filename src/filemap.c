@@ -994,6 +994,55 @@ int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
 }
 
 /*
+ * An O_DIRECT write over the file's own blocks (__iomap_dio_rw() for a
+ * write): kiocb_invalidate_pages() writes the range's dirty folios back
+ * and waits, then invalidate_inode_pages2_range() drops every folio with
+ * a page in the range, whole, unmapping it first (a folio under read I/O
+ * is waited for); the data goes to the device (write requests: device
+ * time, no event), and nothing of it is cached.  Readahead state is not
+ * touched.  The parser refuses direct writes where the filesystem would
+ * allocate (holes, unwritten extents, files truncated or fallocated);
+ * like buffered ones they stop at the file's declared size.  Returns the
+ * bytes written, or -1 (EINVAL) when @pos or @count is not aligned.
+ *
+ *   folios:  [  order 2  ][o0][  order 2  ]
+ *   write:          [.......]                 both order-2 folios go
+ */
+int64_t filemap_write_direct(struct sim *s, struct sim_file *f, int64_t pos,
+			     uint64_t count)
+{
+	struct sim_inode *in = f->inode;
+	pgoff_t first, end;
+	struct folio *fo;
+
+	if (!count || (uint64_t)pos >= in->size)
+		return 0;
+	if (count > in->size - (uint64_t)pos)
+		count = in->size - (uint64_t)pos;
+	if (((uint64_t)pos | count) & (s->q.logical_block_size - 1))
+		return -1;
+	first = (uint64_t)pos / RALAB_PAGE_SIZE;
+	end = ((uint64_t)pos + count - 1) / RALAB_PAGE_SIZE + 1;
+	if (in->dirty_lo < in->dirty_hi)
+		wb_wait(s, write_dirty_range(s, in, first, end));
+	fo = pc_lookup(&in->pc, first);
+	if (!fo)
+		fo = xa_find_after(&in->pc.i_pages, first);
+	while (fo && fo->index < end) {
+		pgoff_t next = fo->index + folio_nr_pages(fo);
+
+		if (!folio_ready(s, fo))
+			sim_wait(s, fo->done_ns, false);
+		sim_unmap_range(s, in, fo->index, next);
+		sim_remove_folio(in, fo);
+		fo = xa_find_after(&in->pc.i_pages, next);
+	}
+	wb_wait(s, blk_write_time(&s->q, count, s->cur->now));
+	s->st->bytes_written += count;
+	return (int64_t)count;
+}
+
+/*
  * At a truncate: where the file's blocks from now on lie apart is the
  * filesystem's choice, its breaks of this generation when known
  * (ralab_workload_set_rebreaks(), _gen()); they hold for blocks a

@@ -76,7 +76,8 @@ void sim_munmap(struct sim_vma *v)
  * PTEs (__split_huge_pmd_locked() only clears it), so its pages below
  * the new end fault again too.
  */
-void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from)
+void sim_unmap_range(struct sim *s, const struct sim_inode *in, pgoff_t from,
+		     pgoff_t to)
 {
 	struct sim_vma *vmas[MAX_JOBS * MAX_MAPS];
 	unsigned i, n = sim_vmas_of(s, in, vmas, MAX_JOBS * MAX_MAPS);
@@ -85,14 +86,21 @@ void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from)
 		struct sim_vma *v = vmas[i];
 		pgoff_t end = v->pgoff + v->npages, p0, r;
 
-		if (from >= end)
-			continue;
+		if (to < end)
+			end = to;
 		p0 = from > v->pgoff ? from : v->pgoff;
+		if (p0 >= end)
+			continue;
 		memset(v->pte + (p0 - v->pgoff), 0, end - p0);
 		for (r = p0 / HPAGE_PMD_NR; r <= (end - 1) / HPAGE_PMD_NR; r++)
 			if (v->pmd[r - v->first_region] == PMD_HUGE)
 				v->pmd[r - v->first_region] = PMD_NONE;
 	}
+}
+
+void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from)
+{
+	sim_unmap_range(s, in, from, (pgoff_t)-1);
 }
 
 /*

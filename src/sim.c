@@ -972,6 +972,11 @@ static uint64_t sys_write(struct sim *s, struct sim_file *f, int64_t pos,
 	sys_enter(s);
 	if (len > MAX_RW_COUNT)
 		len = MAX_RW_COUNT;
+	if (f->direct) {
+		int64_t n = filemap_write_direct(s, f, pos, len);
+
+		return n < 0 ? 0 : (uint64_t)n; /* EINVAL: nothing written */
+	}
 	return filemap_write(s, f, pos, len);
 }
 

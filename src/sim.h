@@ -362,6 +362,9 @@ bool sim_folio_mapped(struct sim_vma *const *v, unsigned n,
 		      const struct folio *f);
 /* A truncate's unmap_mapping_range(): pages from @from on, every job's. */
 void sim_unmap_from(struct sim *s, const struct sim_inode *in, pgoff_t from);
+/* unmap_mapping_pages() of pages [@from, @to), every job's. */
+void sim_unmap_range(struct sim *s, const struct sim_inode *in, pgoff_t from,
+		     pgoff_t to);
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step, int wfault);
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
@@ -464,6 +467,13 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
  */
 int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
 			    uint64_t count);
+
+/*
+ * filemap.c: write(2)/pwrite(2) through an O_DIRECT descriptor over the
+ * file's own blocks: bytes written, or -1 (EINVAL: not aligned).
+ */
+int64_t filemap_write_direct(struct sim *s, struct sim_file *f, int64_t pos,
+			     uint64_t count);
 
 /* filemap.c: write(2)/pwrite(2) of @count bytes at @pos; bytes written. */
 uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,

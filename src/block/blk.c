@@ -567,6 +567,29 @@ static void pv_add(struct blk_queue *q, const struct blk_layout *l,
 }
 
 /*
+ * The vectors a bio iomap_readpage_iter() allocates at file sector @s
+ * holds: one per page left in the iomap mapping there (up to its end, a
+ * break or a hole's edge, or the end of the readahead, @end), at most
+ * BIO_MAX_VECS, rounded up as bio_alloc() rounds them (4 inline, then the
+ * 16, 64, 128 and 256 biovec slabs).  It matters where the bio goes on
+ * into the next mapping, disk-contiguous past a hole: a bio started two
+ * pages before a hole holds 4 vectors, and the next bio starts after
+ * them.
+ */
+static unsigned iomap_bio_vecs(const struct blk_layout *l, uint64_t s,
+			       uint64_t end)
+{
+	bool hole;
+	uint64_t mend = blk_mapping_end(l, s, &hole), pages;
+
+	if (mend > end)
+		mend = end;
+	pages = (mend - s + 7) / 8;
+	return pages <= 4 ? 4 : pages <= 16 ? 16 : pages <= 64 ? 64 :
+	       pages <= 128 ? 128 : BIO_MAX_VECS;
+}
+
+/*
  * Map @vecs to the disk into q->pv, folio by folio, as the filesystem
  * does.  XFS (iomap_readpage_iter()): each run of data is a vector, a
  * new bio where the next is not disk-contiguous; holes are zeroed, no
@@ -585,6 +608,10 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 	struct piece pc;
 	unsigned i, np = 0;
 	int err;
+	/* XFS: the current bio's disk end, its vectors and their room. */
+	uint64_t bio_end = UINT64_MAX;
+	unsigned nvec = 0, cap = 0;
+	uint64_t batch_end = n ? vecs[n - 1].sector + vecs[n - 1].bytes / 512 : 0;
 
 	for (i = 0; i < n; i++) {
 		uint64_t s = vecs[i].sector, len = vecs[i].bytes / 512;
@@ -595,11 +622,23 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 		piece_init(&it, l, s, len);
 		if (!q->by_block) {
 			while (piece_next(&it, &pc)) {
+				uint64_t d;
+
 				if (pc.hole)
 					continue;
 				if ((err = pv_reserve(q, (uint64_t)np + 1)))
 					return err;
+				/* A new bio, sized where it starts. */
+				d = disk_of(l, pc.s);
+				if (d != bio_end || nvec == cap) {
+					if (np)
+						q->pv_plain[np - 1] |= PV_END_BIO;
+					cap = iomap_bio_vecs(l, pc.s, batch_end);
+					nvec = 0;
+				}
 				pv_add(q, l, &np, pc.s, pc.e, i, 0);
+				nvec++;
+				bio_end = d + (pc.e - pc.s);
 			}
 			continue;
 		}

@@ -604,6 +604,41 @@ static int check_mapped_sizes(struct parser *p,
 	return 0;
 }
 
+/*
+ * O_DIRECT writes are modelled over the file's own blocks only: where the
+ * filesystem would allocate (a hole, an unwritten extent, a file truncated
+ * or fallocated) it converts extents and may write zeroes around the data,
+ * which ralab does not follow.
+ */
+static int check_direct_writes(struct parser *p,
+			       const struct ralab_workload *wl)
+{
+	uint64_t resized = 0;
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_TRUNCATE ||
+		    wl->ops[i].kind == OP_FALLOCATE)
+			resized |= 1ull << wl->ops[i].ino;
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+		const struct wl_file *f = &wl->files[op->ino];
+
+		if (!op->direct ||
+		    (op->kind != OP_WRITE && op->kind != OP_PWRITE))
+			continue;
+		if (f->nhole || f->unwritten || (resized >> op->ino & 1)) {
+			p->line = op->line;
+			return perr(p, "an O_DIRECT write to file '%s', which %s: direct writes are modelled over a file's own blocks only",
+				    f->name,
+				    f->nhole ? "has holes" :
+				    f->unwritten ? "is unwritten" :
+						   "is truncated or fallocated");
+		}
+	}
+	return 0;
+}
+
 /* Does the current job hold a mapping? */
 static bool map_any(const struct parser *p)
 {
@@ -1105,10 +1140,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
-	if (p->fd_direct[op.fd] &&
-	    (!strcmp(name, "write") || !strcmp(name, "pwrite")))
-		return perr(p, "%s through an O_DIRECT descriptor: direct writes are not modelled",
-			    name);
+	op.direct = p->fd_direct[op.fd];
 
 	if (!strcmp(name, "read")) {
 		op.kind = OP_READ;
@@ -1754,6 +1786,8 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 	}
 	if (!err)
 		err = check_mapped_sizes(&p, wl);
+	if (!err)
+		err = check_direct_writes(&p, wl);
 out:
 	free(buf);
 	if (err) {
@@ -1799,6 +1833,8 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	}
 	if (!err)
 		err = check_mapped_sizes(&p, wl);
+	if (!err)
+		err = check_direct_writes(&p, wl);
 	if (err) {
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));

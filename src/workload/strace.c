@@ -11,8 +11,9 @@
  * and openat2 and preadv2; fstat, stat, lstat, newfstatat and statx,
  * whose st_size says how large the file was then; truncate, which cuts a
  * file by its path).  Reads of a descriptor opened with O_DIRECT go to
- * the device, past the page cache ('open ... direct'); its writes, and
- * the reads of a descriptor set to O_DIRECT later with fcntl, are not
+ * the device, past the page cache ('open ... direct'), and its writes
+ * drop the folios they cover (over the file's own blocks only); the
+ * reads of a descriptor set to O_DIRECT later with fcntl are not
  * replayed; reads through io_uring are not in the log at all (a note says
  * so).
  * With -T (call durations), the time a process spends between two calls

@@ -32,6 +32,7 @@ struct tb_file {
 	unsigned used; /* 1: opened; 2: declared in the output */
 	bool mapped;   /* mmap'ed somewhere in the log */
 	bool sized;    /* truncated: its size is known from there (cur) */
+	bool fallocated; /* fallocate(2) in the log */
 	uint64_t first_trunc; /* the size of its first truncate (if sized) */
 	uint64_t cur;
 	bool has_lay;
@@ -68,7 +69,6 @@ struct tb_desc {
 	int of;
 	unsigned refs;
 	bool direct;  /* opened with O_DIRECT (tb_open_direct) */
-	bool wnoted;  /* its direct writes noted */
 };
 
 /* A mapping of a replayed descriptor (tb_mmap). */
@@ -468,23 +468,19 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
+	struct tb_op *op;
 
 	if (d < 0 || !len)
 		return;
-	if (t->descs[d].direct) {
-		if (!t->descs[d].wnoted)
-			tb_note(t, "writes through an O_DIRECT descriptor of %.200s are not replayed (the page cache over them is not invalidated)",
-				t->files[t->descs[d].file].name);
-		t->descs[d].wnoted = true;
-		return;
-	}
 	/* Files only written are left out (nothing read ahead there). */
 	f = &t->files[t->descs[d].file];
 	if (off + len > f->max_end)
 		f->max_end = off + len;
 	if (off + len > f->cur)
 		f->cur = off + len;
-	desc_op(t, d, TB_WRITE, off, len);
+	op = desc_op(t, d, TB_WRITE, off, len);
+	if (op)
+		op->advice = t->descs[d].direct; /* O_DIRECT (emit_write) */
 }
 
 void tb_truncate(struct tb *t, long k1, long k2, uint64_t size)
@@ -515,6 +511,7 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	if (d < 0 || !len)
 		return;
 	f = &t->files[t->descs[d].file];
+	f->fallocated = true;
 	/* Mode 0 moves EOF: the file is that large from here on. */
 	if (!keep && off + len > f->cur)
 		f->cur = off + len;
@@ -944,6 +941,7 @@ struct emit {
 #define NOTED_TRUNC_HOLES 32u
 #define NOTED_REBREAKS 64u
 #define NOTED_TOUCH_EOF 128u
+#define NOTED_DIRECT_WRITE 256u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -1146,7 +1144,20 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		break;
 	case TB_WRITE: {
 		/* A file has blocks up to its declared size: cut there. */
-		uint64_t size = tb_size(&e->t->files[e->t->descs[op->desc].file]);
+		const struct tb_file *wf = &e->t->files[e->t->descs[op->desc].file];
+		uint64_t size = tb_size(wf);
+
+		/*
+		 * An O_DIRECT write is replayed over the file's own blocks
+		 * only (the parser refuses the rest, where the filesystem
+		 * allocates): not into holes or unwritten extents, nor into
+		 * a file truncated or fallocated.
+		 */
+		if (op->advice && ((wf->has_lay && wf->lay.nhole) ||
+				   wf->sized || wf->fallocated)) {
+			note_once(e, NOTED_DIRECT_WRITE, "writes through an O_DIRECT descriptor of a file with holes, or truncated or fallocated, are not replayed (the filesystem allocates there)");
+			break;
+		}
 
 		if (op->off >= size || op->len > size - op->off)
 			note_once(e, NOTED_WRITE_EOF, "a write past the size the file is declared with is cut there");

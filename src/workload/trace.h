@@ -71,7 +71,8 @@ unsigned tb_nr_cached(const struct tb *t);
 int tb_open(struct tb *t, long k1, long k2, int file);
 /*
  * The same with O_DIRECT: its reads go to the device (those that returned
- * 0, at EOF, are left out) and its writes are not replayed (noted).
+ * 0, at EOF, are left out); its writes are replayed over the file's own
+ * blocks (not into holes, nor into a file truncated or fallocated: noted).
  */
 int tb_open_direct(struct tb *t, long k1, long k2, int file);
 void tb_close(struct tb *t, long k1, long k2);

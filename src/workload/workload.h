@@ -95,7 +95,8 @@ struct op {
 			  * (past the draw that found the map full) */
 	bool t64;        /* fio-pread: tausworthe64 (SEED is 64-bit) */
 	int wfault;      /* touch: 0 read, TOUCH_WRITE, TOUCH_COW */
-	bool direct;     /* open: O_DIRECT (its reads bypass the cache) */
+	bool direct;     /* open: O_DIRECT (its reads bypass the cache);
+			  * other ops: on such a descriptor */
 };
 
 #define MAX_FILES 64

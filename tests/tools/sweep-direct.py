@@ -1,12 +1,14 @@
 # The O_DIRECT sweep's case generator (tests/cases/direct-*;
-# docs/design.md, "O_DIRECT reads").  Usage: sweep-direct.py SEED COUNT
+# docs/design.md, "O_DIRECT reads and writes").  Usage: sweep-direct.py SEED COUNT
 # OUTDIR -> OUTDIR/dNN-FS-raR-mskM/case.ops.  Each case reads one file
 # through an O_DIRECT descriptor ('open direct': reads, preads, strides,
 # random preads of 512 bytes to 4 MiB at 512-byte multiples, across EOF
 # too) and through buffered ones (reads, preads, readahead(2), WILLNEED,
 # mmap-read), with buffered writes (whose dirty folios a direct read
 # writes back first), fsync and DONTNEED; XFS or ext4, some files in
-# extents of 64 KiB to 1 MiB or with holes.  Each case was recorded twice
+# extents of 64 KiB to 1 MiB or with holes; from seed 2 on, direct
+# pwrites too (512-byte multiples inside a file without holes: they drop
+# the folios they cover).  Each case was recorded twice
 # ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
 # gzip > kernel.out.gz').
 import os
@@ -40,6 +42,7 @@ for i in range(n):
     elif lay < 0.35:
         h = sorted(set(R.randrange(1, size // (64 * K)) * 64 * K for _ in range(R.randrange(1, 4))))
         ops.append('# holes: ' + ','.join('%d+%d' % (o, R.choice([4 * K, 64 * K])) for o in h))
+    dwrites = seed >= 2 and lay >= 0.35
     ops.append('open direct')
     cur = 1
     for k in range(R.randrange(5, 16)):
@@ -52,9 +55,17 @@ for i in range(n):
             ops.append('seek %d' % (R.randrange(0, size // 512) * 512))
         elif cur == 1 and c < 0.5:
             ln = R.choice([4096, 65536, 512])
-            ops.append('stride-pread %d %d %d %d' % (R.randrange(0, size // 2 // 4096) * 4096, ln, R.choice([-1, 1]) * ln * R.randrange(1, 5), R.randrange(2, 20)))
+            off, st, cnt = R.randrange(0, size // 2 // 4096) * 4096, R.choice([-1, 1]) * ln * R.randrange(1, 5), R.randrange(2, 20)
+            if off + st * (cnt - 1) < 0:
+                cnt = off // -st + 1
+            ops.append('stride-pread %d %d %d %d' % (off, ln, st, cnt))
         elif cur == 1 and c < 0.55:
             ops.append('rand-pread %d %d %d' % (R.choice([4096, 16384, 65536]), R.randrange(5, 50), R.randrange(1, 1 << 30)))
+        elif cur == 1 and dwrites and c < 0.62:
+            ln = R.choice([512, 4096, 8192, 65536, 102400, M])
+            top = size // 512 * 512 - ln
+            if top > 0:
+                ops.append('pwrite %d %d' % (R.randrange(0, top // 512) * 512, ln))
         elif c < 0.62:
             ops.append('fd %d' % (1 - cur))
             cur = 1 - cur
