@@ -952,6 +952,35 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 }
 
 /*
+ * Every folio starting in pages [@start, @end) goes, dirty or not;
+ * folio_lock() waits for reads in flight (truncate_inode_pages_range(),
+ * invalidate_inode_pages2_range(), which also unmaps each folio then:
+ * @unmap; a truncate has unmapped the range before).
+ */
+static void drop_folios(struct sim *s, struct sim_inode *in, pgoff_t start,
+			pgoff_t end, bool unmap)
+{
+	struct folio *f = xa_find_after(&in->pc.i_pages, start);
+
+	while (f && f->index < end) {
+		pgoff_t next = f->index + folio_nr_pages(f);
+
+		if (!folio_ready(s, f))
+			sim_wait(s, f->done_ns, false);
+		if (unmap)
+			sim_unmap_range(s, in, f->index, next);
+		sim_remove_folio(in, f);
+		f = xa_find_after(&in->pc.i_pages, next);
+	}
+}
+
+static void drop_folios_from(struct sim *s, struct sim_inode *in,
+			     pgoff_t start)
+{
+	drop_folios(s, in, start, (pgoff_t)-1, false);
+}
+
+/*
  * An O_DIRECT read (xfs_file_dio_read(), ext4_dio_read_iter() ->
  * __iomap_dio_rw()): nothing at or past EOF; the dirty folios of the range
  * written back and waited for (kiocb_write_and_wait()); then the range, up
@@ -1025,18 +1054,10 @@ int64_t filemap_write_direct(struct sim *s, struct sim_file *f, int64_t pos,
 	end = ((uint64_t)pos + count - 1) / RALAB_PAGE_SIZE + 1;
 	if (in->dirty_lo < in->dirty_hi)
 		wb_wait(s, write_dirty_range(s, in, first, end));
-	fo = pc_lookup(&in->pc, first);
-	if (!fo)
-		fo = xa_find_after(&in->pc.i_pages, first);
-	while (fo && fo->index < end) {
-		pgoff_t next = fo->index + folio_nr_pages(fo);
-
-		if (!folio_ready(s, fo))
-			sim_wait(s, fo->done_ns, false);
-		sim_unmap_range(s, in, fo->index, next);
-		sim_remove_folio(in, fo);
-		fo = xa_find_after(&in->pc.i_pages, next);
-	}
+	/* From the folio holding @first on. */
+	if ((fo = pc_lookup(&in->pc, first)))
+		first = fo->index;
+	drop_folios(s, in, first, end, true);
 	wb_wait(s, blk_write_time(&s->q, count, s->cur->now));
 	s->st->bytes_written += count;
 	return (int64_t)count;
@@ -1066,25 +1087,6 @@ static void layout_rebreaks(struct sim *s, struct sim_inode *in)
 	in->lay.brk = b;
 	in->lay.n = r->n;
 	in->lay.every = 0;
-}
-
-/*
- * Every folio from page @start on goes, dirty or not; folio_lock() in
- * truncate_inode_pages_range() waits for reads in flight.
- */
-static void drop_folios_from(struct sim *s, struct sim_inode *in,
-			     pgoff_t start)
-{
-	struct folio *f = xa_find_after(&in->pc.i_pages, start);
-
-	while (f) {
-		pgoff_t next = f->index + folio_nr_pages(f);
-
-		if (!folio_ready(s, f))
-			sim_wait(s, f->done_ns, false);
-		sim_remove_folio(in, f);
-		f = xa_find_after(&in->pc.i_pages, next);
-	}
 }
 
 static void truncate_to_zero(struct sim *s, struct sim_inode *in)

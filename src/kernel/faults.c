@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -313,34 +312,20 @@ void ralab_fault_rec_free(struct ralab_fault_rec *r)
 int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 			  struct ralab_diag *diag)
 {
-	const char *tfs = kx_find_tracefs();
 	struct ralab_fault_rec *r;
 	char path[600], val[32];
 	int err;
 
 	*out = NULL;
-	if (geteuid())
-		return kx_err(diag, -EPERM, "page faults are traced as root only");
-	if (!tfs)
-		return kx_err(diag, -ENOENT, "no tracefs with instances (mount -t tracefs nodev /sys/kernel/tracing)");
-	snprintf(path, sizeof(path), "%s/events/" FAULT_EVENT, tfs);
-	if (access(path, F_OK))
-		return kx_err(diag, -ENOENT, "this kernel has no %s tracepoint", FAULT_EVENT);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	r->pipe_fd = -1;
 	r->skip_pid = pid;
 	pthread_mutex_init(&r->lock, NULL);
-	snprintf(r->inst, sizeof(r->inst), "%s/instances/" INSTANCE_PREFIX "%d",
-		 tfs, (int)getpid());
-	if (mkdir(r->inst, 0700)) {
-		err = -errno;
-		kx_err(diag, err, "creating trace instance %s: %s", r->inst,
-		     strerror(errno));
-		r->inst[0] = '\0';
+	if ((err = kx_inst_create(FAULT_EVENT, "page faults are", "", r->inst,
+				  sizeof(r->inst), diag)))
 		goto fail;
-	}
 	snprintf(val, sizeof(val), "%d", pid);
 	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag)) ||
 	    (err = kx_inst_write(r->inst, "buffer_size_kb", FAULT_BUFFER_KB, diag)) ||

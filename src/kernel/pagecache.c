@@ -25,8 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kernel/tracefs.h"
 #include "ralab.h"
@@ -57,35 +55,17 @@ void ralab_cache_rec_free(struct ralab_cache_rec *r)
 int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 			  struct ralab_diag *diag)
 {
-	const char *tfs = kx_find_tracefs();
 	struct ralab_cache_rec *r;
-	char path[600], val[32];
+	char val[32];
 	int err;
 
 	*out = NULL;
-	if (geteuid())
-		return kx_err(diag, -EPERM,
-			    "the page cache is traced as root only");
-	if (!tfs)
-		return kx_err(diag, -ENOENT,
-			    "no tracefs with instances (mount -t tracefs nodev "
-			    "/sys/kernel/tracing)");
-	snprintf(path, sizeof(path), "%s/events/" ADD_EVENT, tfs);
-	if (access(path, F_OK))
-		return kx_err(diag, -ENOENT, "this kernel has no %s tracepoint",
-			    ADD_EVENT);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	snprintf(r->inst, sizeof(r->inst),
-		 "%s/instances/" INSTANCE_PREFIX "%d" PAGES_SUFFIX, tfs,
-		 (int)getpid());
-	if (mkdir(r->inst, 0700)) {
-		err = kx_err(diag, -errno, "creating trace instance %s: %s",
-			   r->inst, strerror(errno));
-		r->inst[0] = '\0';
+	if ((err = kx_inst_create(ADD_EVENT, "the page cache is", PAGES_SUFFIX,
+				  r->inst, sizeof(r->inst), diag)))
 		goto fail;
-	}
 	snprintf(val, sizeof(val), "%d", pid);
 	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag)) ||
 	    (err = kx_inst_write(r->inst, "buffer_size_kb", PAGES_BUFFER_KB, diag)) ||

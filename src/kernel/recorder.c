@@ -1757,43 +1757,48 @@ static uint64_t pfn_of(int pm, const void *p)
 }
 
 /*
- * Where page @k of @b (@n pages) still follows page @k - 1 in memory (seen
- * in /proc/self/pagemap, as root), put another page there: a new page,
- * moved into place with mremap(), until one is not adjacent to either
- * neighbour (a few tries; what is left is a merge as a program may get).
+ * Where page @k of @b (@n pages) follows page @k - 1 in memory (seen in
+ * /proc/self/pagemap, as root), put another page there: a new page, moved
+ * into place with mremap(), until one does not (a few tries; what is left
+ * is a merge as a program may get).
  */
 static void unmerge_pages(char *b, size_t n)
 {
 	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	uint64_t *pfn = pm >= 0 ? calloc(n, sizeof(*pfn)) : NULL;
 	size_t k;
 
-	if (pm < 0)
-		return;
-	for (k = 1; k < n; k++) {
-		uint64_t prev = pfn_of(pm, b + (k - 1) * 4096), cur;
-		unsigned tries;
+	if (pfn && pread(pm, pfn, n * sizeof(*pfn),
+			 (off_t)((uintptr_t)b / 4096 * 8)) ==
+			   (ssize_t)(n * sizeof(*pfn))) {
+		/* 0 without CAP_SYS_ADMIN: nothing to compare. */
+		for (k = 0; k < n; k++)
+			pfn[k] &= (1ull << 55) - 1;
+		for (k = 1; k < n; k++) {
+			unsigned tries;
 
-		for (tries = 0; tries < 8; tries++) {
-			uint64_t next = k + 1 < n ? pfn_of(pm, b + (k + 1) * 4096) : 0;
-			void *q;
+			for (tries = 0; tries < 8 && pfn[k - 1] &&
+					pfn[k] == pfn[k - 1] + 1;
+			     tries++) {
+				void *q = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-			cur = pfn_of(pm, b + k * 4096);
-			if (!prev || !cur ||
-			    (cur != prev + 1 && (!next || next != cur + 1)))
-				break;
-			q = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			if (q == MAP_FAILED)
-				break;
-			memset(q, 0xa5, 4096);
-			if (mremap(q, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED,
-				   b + k * 4096) == MAP_FAILED) {
-				munmap(q, 4096);
-				break;
+				if (q == MAP_FAILED)
+					break;
+				memset(q, 0xa5, 4096);
+				if (mremap(q, 4096, 4096,
+					   MREMAP_MAYMOVE | MREMAP_FIXED,
+					   b + k * 4096) == MAP_FAILED) {
+					munmap(q, 4096);
+					break;
+				}
+				pfn[k] = pfn_of(pm, b + k * 4096);
 			}
 		}
 	}
-	close(pm);
+	free(pfn);
+	if (pm >= 0)
+		close(pm);
 }
 
 static char *read_buffer(size_t size)

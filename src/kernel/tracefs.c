@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kernel/tracefs.h"
@@ -106,6 +107,35 @@ int kx_inst_write(const char *inst, const char *file, const char *val,
 	if (err)
 		return kx_err(diag, err, "writing %s to %s: %s", val, path,
 			      strerror(-err));
+	return 0;
+}
+
+int kx_inst_create(const char *event, const char *who, const char *suffix,
+		   char *inst, size_t len, struct ralab_diag *diag)
+{
+	const char *tfs = kx_find_tracefs();
+	char path[600];
+
+	inst[0] = '\0';
+	if (geteuid())
+		return kx_err(diag, -EPERM, "%s traced as root only", who);
+	if (!tfs)
+		return kx_err(diag, -ENOENT,
+			      "no tracefs with instances (mount -t tracefs nodev /sys/kernel/tracing)");
+	snprintf(path, sizeof(path), "%s/events/%s", tfs, event);
+	if (access(path, F_OK))
+		return kx_err(diag, -ENOENT, "this kernel has no %s tracepoint",
+			      event);
+	snprintf(inst, len, "%s/instances/" INSTANCE_PREFIX "%d%s", tfs,
+		 (int)getpid(), suffix);
+	if (mkdir(inst, 0700)) {
+		int err = -errno;
+
+		kx_err(diag, err, "creating trace instance %s: %s", inst,
+		       strerror(-err));
+		inst[0] = '\0';
+		return err;
+	}
 	return 0;
 }
 

@@ -31,6 +31,15 @@ int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
 /* Write @val to the file @file of the instance at @inst; @diag says why not. */
 int kx_inst_write(const char *inst, const char *file, const char *val,
 		  struct ralab_diag *diag);
+/*
+ * A tracefs instance of this process's for tracepoint @event ("system/
+ * name"): as root, with tracefs mounted and the tracepoint there, made at
+ * @inst (@len bytes), named INSTANCE_PREFIX, the pid and @suffix; @who
+ * starts the message when not root ("page faults are").  0, or -errno
+ * with @inst "" and @diag saying why.
+ */
+int kx_inst_create(const char *event, const char *who, const char *suffix,
+		   char *inst, size_t len, struct ralab_diag *diag);
 /* Stop the instance at @inst and remove it. */
 void kx_inst_remove(const char *inst);
 /* Events the instance at @inst lost to a full ring buffer, over all CPUs. */
