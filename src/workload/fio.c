@@ -32,8 +32,9 @@
  *   runtime (plus ramp_time) and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a pass until
  *   then: one file invalidated in place, several reopened), stonewall;
- *   offset patterns: rw=read:N
- *   (holes), rw=randread:N with rw_sequencer, percentage_random, and
+ *   offset patterns: rw=read:N (holes, wrapping past the end;
+ *   rw=read:-N backwards), rw=randread:N with rw_sequencer,
+ *   percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
  * Random offsets are fio's own, draw for draw (fio_rand.c: its generator,
  * seeds, random map and random_distribution zipf, pareto, normal and
@@ -57,7 +58,8 @@
 #define FIO_MAX_OPS (1u << 22)
 
 struct opt {
-	char key[48];
+	char key[48];	/* fio's name for the option (aliases resolved) */
+	char name[48];	/* as the job file spells it, for messages */
 	char val[256];
 	unsigned line;
 };
@@ -82,6 +84,7 @@ struct fio {
 	bool no_map;        /* the file is mapped already: touch it only */
 	/* A job whose random map would be too large (fail_map()). */
 	const struct job *big_map;
+	const struct job *tb_wrap; /* time_based, its offsets wrapped */
 	uint64_t big_blocks;
 };
 
@@ -145,7 +148,7 @@ static const char *const reporting_only[] = {
 	"prioclass", "clocksource", "continue_on_error",
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
-	"iodepth_batch", "iodepth_batch_complete", "iodepth_low",
+	"iodepth_batch", "iodepth_batch_complete_min", "iodepth_low",
 	"direct_io", "unlink", "numa_cpu_nodes", "numa_mem_policy",
 	"ignore_error", "error_dump", "exitall_on_error", "verify_fatal",
 	"verify_dump",
@@ -157,17 +160,27 @@ static const char *const reporting_only[] = {
 	 * minimum-rate thresholds that only fail a job, statistics.
 	 */
 	"zero_buffers", "userspace_reap", "fixedbufs", "registerfiles",
-	"iodepth_batch_submit", "iodepth_batch_complete_min",
 	"iodepth_batch_complete_max", "serialize_overlap", "rate_min",
-	"rate_iops_min", "stats",
+	"rate_cycle", "rate_iops_min", "stats",
+	/*
+	 * Reporting, CPU placement and the blkio weight of fio's own
+	 * cgroup; the I/O buffers (iomem: anonymous memory only, checked
+	 * in read_job; their alignment), the layout's fsync.
+	 */
+	"disk_util", "bwavgtime", "iopsavgtime", "log_offset",
+	"log_compression", "log_unix_epoch", "significant_figures",
+	"cpus_allowed_policy", "gtod_cpu", "write_iolog", "uid", "gid",
+	"cgroup", "cgroup_weight", "cgroup_nodelete", "iomem",
+	"iomem_align", "create_fsync", "hugepage-size",
+	"allow_mounted_write",
 };
 
 static const char *const modelled[] = {
-	"rw", "readwrite", "bs", "blocksize", "size", "filesize", "offset",
+	"rw", "bs", "size", "filesize", "offset",
 	"offset_increment", "numjobs", "nrfiles", "filename",
 	"file_service_type", "ioengine", "iodepth", "invalidate",
 	"fadvise_hint", "thinktime", "randseed", "loops", "number_ios",
-	"stonewall", "wait_for_previous", "rwmixread", "rwmixwrite",
+	"stonewall", "rwmixread", "rwmixwrite",
 	"norandommap", "direct", "buffered", "random_generator",
 	"randrepeat", "new_group", "rw_sequencer", "percentage_random",
 	"zonemode", "zonesize", "zonerange", "zoneskip", "runtime", "time_based",
@@ -175,9 +188,38 @@ static const char *const modelled[] = {
 	"startdelay", "exitall", "ramp_time", "rate", "rate_iops",
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
-	"blocksize_range", "bssplit", "io_size", "io_limit", "allrandrepeat",
+	"bssplit", "io_size", "allrandrepeat",
 	"pre_read", "size_increment", "lockfile", "thread",
 };
+
+/*
+ * fio's aliases (fio --cmdhelp=OPTION: "alias: ..."), each read as the
+ * option it names: a job's "timeout" overrides [global]'s "runtime".
+ */
+static const char *const aliases[][2] = {
+	{ "readwrite", "rw" },		{ "blocksize", "bs" },
+	{ "blocksize_range", "bsrange" }, { "io_limit", "io_size" },
+	{ "wait_for_previous", "stonewall" }, { "timeout", "runtime" },
+	{ "nr_files", "nrfiles" },	{ "fileoffset", "offset" },
+	{ "iodepth_batch_submit", "iodepth_batch" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
+	{ "ratemin", "rate_min" },	{ "ratecycle", "rate_cycle" },
+	{ "disable_bw", "disable_bw_measurement" }, { "mem", "iomem" },
+	{ "fill_fs", "fill_device" },	{ "ba", "blockalign" },
+	{ "blocksize_unaligned", "bs_unaligned" },
+	{ "ss", "steadystate" },	{ "ss_dur", "steadystate_duration" },
+	{ "ss_ramp", "steadystate_ramp_time" },
+};
+
+static const char *canonical(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(k, aliases[i][0]))
+			return aliases[i][1];
+	return k;
+}
 
 static bool in_list(const char *k, const char *const *list, size_t n)
 {
@@ -246,7 +288,8 @@ static int parse_ini(struct fio *f, char *text)
 		if (strlen(s) >= sizeof(cur->opts[0].key) ||
 		    (eq && strlen(trim(eq + 1)) >= sizeof(cur->opts[0].val)))
 			return ferr(f, no, "option too long");
-		strcpy(cur->opts[cur->nr].key, s);
+		strcpy(cur->opts[cur->nr].name, s);
+		strcpy(cur->opts[cur->nr].key, canonical(s));
 		strcpy(cur->opts[cur->nr].val, eq ? trim(eq + 1) : "");
 		cur->opts[cur->nr].line = no;
 		cur->nr++;
@@ -283,10 +326,10 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 	uint64_t v = 0, mult = 1;
 
 	if (!*s || *s < '0' || *s > '9')
-		return ferr(f, o->line, "%s: '%s' is not a size", o->key, o->val);
+		return ferr(f, o->line, "%s: '%s' is not a size", o->name, o->val);
 	for (; *s >= '0' && *s <= '9'; s++) {
 		if (v > (UINT64_MAX - 9) / 10)
-			return ferr(f, o->line, "%s: '%s' is too large", o->key, o->val);
+			return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
 		v = v * 10 + (uint64_t)(*s - '0');
 	}
 	switch (*s) {
@@ -295,7 +338,7 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 	case 'g': case 'G': mult = 1ull << 30; s++; break;
 	case 't': case 'T': mult = 1ull << 40; s++; break;
 	case '%':
-		return ferr(f, o->line, "%s: percentages are not supported", o->key);
+		return ferr(f, o->line, "%s: percentages are not supported", o->name);
 	default: break;
 	}
 	if (*s == 'i' || *s == 'I')
@@ -304,9 +347,9 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 		s++;
 	if (*s)
 		return ferr(f, o->line, "%s: '%s' is not a size (ranges and lists are not supported)",
-			    o->key, o->val);
+			    o->name, o->val);
 	if (v > (uint64_t)RALAB_MAX_POS / mult)
-		return ferr(f, o->line, "%s: '%s' is too large", o->key, o->val);
+		return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
 	*out = v * mult;
 	return 0;
 }
@@ -316,10 +359,10 @@ static int fio_uint(struct fio *f, const struct opt *o, uint64_t *out)
 	char *end;
 
 	if (!o->val[0] || o->val[0] == '-')
-		return ferr(f, o->line, "%s: '%s' is not a number", o->key, o->val);
+		return ferr(f, o->line, "%s: '%s' is not a number", o->name, o->val);
 	*out = strtoull(o->val, &end, 10);
 	if (*end)
-		return ferr(f, o->line, "%s: '%s' is not a number", o->key, o->val);
+		return ferr(f, o->line, "%s: '%s' is not a number", o->name, o->val);
 	return 0;
 }
 
@@ -331,7 +374,7 @@ static int fio_bool(struct fio *f, const struct opt *o, bool *out)
 	else if (!strcmp(o->val, "0"))
 		*out = false;
 	else
-		return ferr(f, o->line, "%s must be 0 or 1, not '%s'", o->key,
+		return ferr(f, o->line, "%s must be 0 or 1, not '%s'", o->name,
 			    o->val);
 	return 0;
 }
@@ -358,7 +401,7 @@ static int fio_time(struct fio *f, const struct opt *o, uint64_t unit_us,
 	size_t i;
 
 	if (o->val[0] < '0' || o->val[0] > '9')
-		return ferr(f, o->line, "%s: '%s' is not a time", o->key, o->val);
+		return ferr(f, o->line, "%s: '%s' is not a time", o->name, o->val);
 	v = strtoull(o->val, &end, 10);
 	if (*end) {
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
@@ -366,12 +409,12 @@ static int fio_time(struct fio *f, const struct opt *o, uint64_t unit_us,
 				break;
 		if (i == sizeof(units) / sizeof(units[0]))
 			return ferr(f, o->line, "%s: '%s' has an unknown time unit (us, ms, s, m, h or d)",
-				    o->key, o->val);
+				    o->name, o->val);
 		unit_us = units[i].us;
 	}
 	if (v > 1000000000000ull / unit_us)
 		return ferr(f, o->line, "%s: '%s' is too long (at most 10^12 microseconds)",
-			    o->key, o->val);
+			    o->name, o->val);
 	*out = v * unit_us;
 	return 0;
 }
@@ -432,14 +475,16 @@ struct job {
 	/*
 	 * Offset patterns beyond plain sequential and random (fio io_u.c,
 	 * get_next_offset): rw=read:N adds N bytes after each I/O
-	 * (seq_add); rw=randread:N takes a new offset every N I/Os only
+	 * (seq_add; negative: backwards, see seq_offset());
+	 * rw=randread:N takes a new offset every N I/Os only
 	 * (seq_nr), the others follow on (rw_sequencer=sequential) or
 	 * repeat it (identical); percentage_random makes only that share
 	 * of the new offsets random; zonemode=strided reads zonesize bytes
 	 * of each zone of zonerange bytes, then moves zonerange + zoneskip
 	 * on, wrapping at the end of the file.
 	 */
-	uint64_t seq_add, seq_nr;
+	int64_t seq_add;
+	uint64_t seq_nr;
 	bool seq_identical;
 	unsigned perc_rand;
 	bool strided;
@@ -733,13 +778,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 				    sizeof(reporting_only) / sizeof(reporting_only[0])))
 				continue;
 			return ferr(f, x->opts[i].line, "option '%s' changes the I/O pattern and is not supported by ralab",
-				    k);
+				    x->opts[i].name);
 		}
 	}
-	o = get(f, sec, "rw");
-	if (!o)
-		o = get(f, sec, "readwrite");
-	if (o) {
+	if ((o = get(f, sec, "rw"))) {
 		char base[256];
 		const char *colon = strchr(o->val, ':');
 		uint64_t nr = 0;
@@ -760,21 +802,26 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			j->rw = j->random = true, j->wonly = o->line;
 		else
 			return ferr(f, o->line, "%s=%s: not modelled (read, randread, write, randwrite, rw, randrw are)",
-				    o->key, o->val);
+				    o->name, o->val);
 		if (colon) {
 			struct opt n = *o;
+			bool back = colon[1] == '-' && !j->random;
 
-			snprintf(n.val, sizeof(n.val), "%s", colon + 1);
+			/* fio: a hole of N bytes may be negative (backwards). */
+			if (colon[1] == '-' && j->random)
+				return ferr(f, o->line, "%s=%s: the ':N' modifier of a random job is a count of I/Os, not negative",
+					    o->name, o->val);
+			snprintf(n.val, sizeof(n.val), "%s", colon + 1 + back);
 			if ((err = fio_size(f, &n, &nr)))
 				return err;
 			if (!nr)
 				return ferr(f, o->line, "%s=%s: the ':N' modifier must not be 0",
-					    o->key, o->val);
+					    o->name, o->val);
 			/* Sequential: N bytes of hole; random: N I/Os per offset. */
 			if (j->random)
 				j->seq_nr = nr;
 			else
-				j->seq_add = nr;
+				j->seq_add = back ? -(int64_t)nr : (int64_t)nr;
 		}
 	}
 	if ((o = get(f, sec, "rw_sequencer"))) {
@@ -830,7 +877,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (!j->zone_range)
 			j->zone_range = j->zone_size;
 	}
-	if ((o = get(f, sec, "bs")) || (o = get(f, sec, "blocksize"))) {
+	if ((o = get(f, sec, "bs"))) {
 		struct opt r = *o;
 
 		/* "READS[,WRITES[,TRIMS]]": an empty first keeps 4k. */
@@ -838,10 +885,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (r.val[0] && (err = fio_size(f, &r, &j->bs)))
 			return err;
 		if (!j->bs)
-			return ferr(f, o->line, "%s must not be 0", o->key);
+			return ferr(f, o->line, "%s must not be 0", o->name);
 	}
 	j->max_bs = j->bs;
-	if ((o = get(f, sec, "bsrange")) || (o = get(f, sec, "blocksize_range"))) {
+	if ((o = get(f, sec, "bsrange"))) {
 		struct opt a = *o, b;
 		char *dash = strpbrk(a.val, "-:"), *comma = strchr(a.val, ',');
 
@@ -849,7 +896,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (comma)
 			*comma = '\0';
 		if (!dash || (comma && dash > comma))
-			return ferr(f, o->line, "%s: '%s' is not a range (MIN-MAX)", o->key, o->val);
+			return ferr(f, o->line, "%s: '%s' is not a range (MIN-MAX)", o->name, o->val);
 		*dash = '\0';
 		b = a;
 		snprintf(b.val, sizeof(b.val), "%s", dash + 1);
@@ -857,7 +904,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return err;
 		if (!j->bs || j->max_bs < j->bs)
 			return ferr(f, o->line, "%s: '%s' is not a range of sizes from small to large",
-				    o->key, o->val);
+				    o->name, o->val);
 	}
 	if ((o = get(f, sec, "bssplit")) && (err = parse_bssplit(f, o, j)))
 		return err;
@@ -930,6 +977,22 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "allrandrepeat")) && (err = fio_bool(f, o, &j->allrand)))
 		return err;
+	/*
+	 * The I/O buffers: anonymous memory, whatever its kind, leaves the
+	 * files' page cache alone; a buffer mapped from a file (mmap:FILE,
+	 * mmaphuge:FILE, mmapshared:FILE) is another file's page cache.
+	 */
+	if ((o = get(f, sec, "iomem"))) {
+		static const char *const kinds[] = { "malloc", "shm", "shmhuge",
+						     "mmap", "mmaphuge", "mmapshared" };
+
+		if (strchr(o->val, ':'))
+			return ferr(f, o->line, "%s=%s: a buffer mapped from a file is not modelled",
+				    o->name, o->val);
+		if (!in_list(o->val, kinds, sizeof(kinds) / sizeof(kinds[0])))
+			return ferr(f, o->line, "%s must be malloc, shm, shmhuge, mmap, mmaphuge or mmapshared, not '%s'",
+				    o->name, o->val);
+	}
 	if ((o = get(f, sec, "pre_read")) && (err = fio_bool(f, o, &j->pre_read)))
 		return err;
 	j->pre_read_line = j->pre_read ? o->line : 0;
@@ -978,7 +1041,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	}
 	if ((o = get(f, sec, "norandommap")) && (err = fio_bool(f, o, &j->norandommap)))
 		return err;
-	if (((o = get(f, sec, "stonewall")) || (o = get(f, sec, "wait_for_previous"))) &&
+	if ((o = get(f, sec, "stonewall")) &&
 	    (err = fio_bool(f, o, &j->stonewall)))
 		return err;
 	/* direct=1 (buffered=0): the files opened with O_DIRECT. */
@@ -1230,15 +1293,15 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * closed and opened again, generators reseeded), the last pass
 	 * cut short; less: one pass cut short.
 	 */
-	if ((o = get(f, sec, "io_size")) || (o = get(f, sec, "io_limit"))) {
+	if ((o = get(f, sec, "io_size"))) {
 		if ((err = fio_size(f, o, &j->io_size)))
 			return err;
 		if (!j->io_size)
-			return ferr(f, o->line, "%s must not be 0", o->key);
+			return ferr(f, o->line, "%s must not be 0", o->name);
 		if (j->time_based)
-			return ferr(f, o->line, "%s with time_based is not modelled", o->key);
+			return ferr(f, o->line, "%s with time_based is not modelled", o->name);
 		if ((j->io_size + j->size - 1) / j->size > 1000)
-			return ferr(f, o->line, "%s: more than 1000 passes over size", o->key);
+			return ferr(f, o->line, "%s: more than 1000 passes over size", o->name);
 	}
 	/*
 	 * Writes only: every I/O a write (fio draws no direction; the
@@ -1459,6 +1522,7 @@ struct gjob {
 	 * the file whose I/O comes when the job's count is full.
 	 */
 	uint64_t zone_bytes;
+	bool wrapped; /* a sequential offset wrapped (seq_offset()) */
 	/* [0] reads', [1] writes' (fio's per-direction generators) */
 	struct fio_rng offs, bsr[2];      /* 64-bit with tausworthe64 */
 	struct fio_taus88 seqr[2], zgen;  /* always 32-bit */
@@ -1488,6 +1552,7 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->blocks = region / j->bs;
 	g->k = 0;
 	g->zone_bytes = 0;
+	g->wrapped = false;
 	ralab__rng_seed(&g->offs, offset_seed(j, thread), j->t64);
 	/*
 	 * Each direction's generators are its own; fio 3.33 seeds the
@@ -1590,6 +1655,49 @@ static void fail_map(struct fio *f, const struct job *j, uint64_t blocks,
 }
 
 /*
+ * The next sequential offset of a file, as fio's get_next_seq_offset()
+ * and get_next_offset() make it; false when the file is done.  fio's
+ * last_pos starts at the file's offset (start) and is then the end of
+ * the last I/O; rw=read:N adds N to it.  Past the file's end (fio
+ * compares the offset within the region with the file's size) the
+ * offset wraps: to start (the region's offset, taken as a position
+ * within it) going forwards, to min(file size, region) - |N| going
+ * backwards; a backward job that begins at a nonzero offset jumps
+ * there first.  The offset is then taken within the region:
+ *
+ *   rw=read:-8k bs=4k size=64k       0 56 52 48 ... 4 0 56 ...
+ *   rw=read:16k bs=16k size=128k     0 32 64 96 0 32 64 96
+ *
+ * so a job with holes wraps and reads its region again until its bytes
+ * are done (fio 3.33, ioengine=null).
+ */
+static bool seq_offset(struct gjob *g, struct gfile *gf, unsigned d,
+		       uint64_t *offp)
+{
+	const struct job *j = g->j;
+	uint64_t last = gf->nios[d] ? gf->last[d] : g->start, pos;
+	uint64_t top = j->file_end > g->region ? g->region : j->file_end;
+
+	if (last >= j->file_end)
+		return false;
+	/* Unsigned as in fio: a position before start wraps past the end. */
+	if (last == g->start && g->start && j->seq_add < 0)
+		last = top;
+	pos = last - g->start;
+	if (pos && j->seq_add) {
+		pos += (uint64_t)j->seq_add;
+		if (pos >= j->file_end) {
+			pos = j->seq_add > 0 ? g->start : top + (uint64_t)j->seq_add;
+			g->wrapped = true;
+		}
+	}
+	if (pos >= g->region || g->start + pos >= j->file_end)
+		return false; /* fio: offset >= io_size, or past the file */
+	*offp = g->start + pos;
+	return true;
+}
+
+/*
  * The next I/O of a file, as fio's get_next_offset() and
  * get_next_buflen() make it; false when the file is done.  Only reads
  * drawn at random go into the random map (and a read is cut where the
@@ -1634,7 +1742,8 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	if (j->strided && !j->random) {
 		off = gf->last[d];
 	} else if (!j->random) {
-		off = gf->nios[d] ? gf->last[d] + j->seq_add : g->start;
+		if (!seq_offset(g, gf, d, &off))
+			return false;
 	} else if (!fresh && j->seq_identical) {
 		off = gf->last_start[d];
 	} else if (!fresh ||
@@ -1690,8 +1799,6 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 			b += zoff;
 		}
 		off = (j->strided ? gf->zone : g->start) + b * j->bs;
-	} else if (!j->random && !j->strided && off >= g->start + g->region) {
-		return false; /* read to the end of its region */
 	}
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
 	if (!len || off + len > j->file_end)
@@ -1790,6 +1897,17 @@ static void mm_done(struct fio *f, const struct job *j)
 		f->kept_maps++;
 }
 
+/*
+ * time_based repeats a pass after invalidating the file (fio's reset at
+ * the end of the region); offsets that wrap (seq_offset()) go on without
+ * that reset, which the repeat does not model: the job is refused.
+ */
+static void note_wrap(struct fio *f, const struct gjob *g)
+{
+	if (g->wrapped && g->j->time_based && !f->tb_wrap)
+		f->tb_wrap = g->j;
+}
+
 /* What a pass of a job issued: bytes and I/Os. */
 struct issued {
 	uint64_t bytes, ios;
@@ -1841,6 +1959,7 @@ static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
 	carry_save(c, &gf);
+	note_wrap(f, g);
 	return (struct issued){ bytes, k };
 }
 
@@ -1976,6 +2095,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	if (pattern) {
 		ralab__fio_map_free(&gf.map);
 		carry_save(c, &gf);
+		note_wrap(f, &g);
 	}
 	if (j->engine == 2)
 		mm_done(f, j);
@@ -2069,12 +2189,14 @@ static bool map_fills_late(const struct job *j)
 /*
  * Whether a pass runs to the job's bytes rather than to a count of
  * blocks: it never ends by itself, its map fills late, or strided zones
- * wrap to the file's start when the next zone would begin past its end
- * (a file whose reads never reach the end is never done).
+ * wrap to the file's start when the next zone would begin past its end,
+ * or sequential holes wrap (seq_offset(): a file whose reads never
+ * reach the end is never done).
  */
 static bool runs_to_limit(const struct job *j)
 {
-	return never_done(j) || map_fills_late(j) || j->strided;
+	return never_done(j) || map_fills_late(j) || j->strided ||
+	       (!j->random && j->seq_add);
 }
 
 /* @a / @b rounded up, for @a up to UINT64_MAX. */
@@ -2151,6 +2273,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		 * from one file to the next, as fio's per-thread ones do.
 		 */
 		struct gjob g;
+		/* Zones and holes may wrap: a file may never end. */
+		bool wraps = j->strided || (!j->random && j->seq_add);
 
 		gjob_init(&g, j, start, region, thread);
 		/* Each file in turn, as one stream. */
@@ -2158,11 +2282,11 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			/* In turn: each to its end while I/Os are left. */
 			uint64_t m = n / nfd + (fi < n % nfd);
 
-			if (j->service == 1 && nfd > 1 && j->strided) {
+			if (j->service == 1 && nfd > 1 && wraps) {
 				/*
-				 * Zones wrap at the end of the file, so a
-				 * file may never end: each runs until it
-				 * does (or the job's I/Os do).
+				 * Zones or holes wrap at the end of the
+				 * file, so a file may never end: each runs
+				 * until it does (or the job's I/Os do).
 				 */
 				m = n > did.ios ? n - did.ios : 0;
 			} else if (j->service == 1 && nfd > 1) {
@@ -2185,8 +2309,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 							pass : per_file;
 				struct issued got;
 
-				/* Zones: what the files before left. */
-				if (j->strided)
+				/* Wrapping: what the files before left. */
+				if (wraps)
 					want = pass > did.bytes ? pass - did.bytes : 0;
 
 				got = gen_pattern(f, &g,
@@ -2386,6 +2510,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			memcpy(carry[0].issues, issues, sizeof(issues));
 			carry[0].ddir = ddir;
 		}
+		note_wrap(f, &g);
 		free(gf);
 		did.bytes = bytes;
 		did.ios = k;
@@ -2777,6 +2902,10 @@ static int generate(struct fio *f)
 			    "job [%s]: a random map of %llu blocks (fio's would take %llu MiB); set norandommap=1, or a smaller size or a larger bs",
 			    f->big_map->name, (unsigned long long)f->big_blocks,
 			    (unsigned long long)(f->big_blocks >> 23));
+	if (f->tb_wrap)
+		return ferr(f, get(f, &f->sec[s_of(f, f->tb_wrap)], "rw")->line,
+			    "job [%s]: time_based with rw=read:N offsets that wrap past the file's end (or start, going backwards) is not modelled (fio goes on without the reset at the end of its region)",
+			    f->tb_wrap->name);
 	if (f->oom)
 		return -ENOMEM;
 	body_out = f->out;

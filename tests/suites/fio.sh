@@ -67,6 +67,12 @@ else
 	bad "fio writes, end_fsync, fsync_on_close" "$("$RALAB" sim --dump-ops "$T/fc.fio" | grep -v '^#' | grep -v pread | head)"
 fi
 
+# fio's aliases are the options they name: a job's blocksize= overrides
+# [global]'s bs=, nr_files= is nrfiles=, fileoffset= is offset=.
+printf '[global]\nbs=8k\nnrfiles=1\n[j]\nrw=read\nsize=64k\nblocksize=16k\nnr_files=2\nfileoffset=16k\nioengine=psync\n' > "$T/alias.fio"
+out=$("$RALAB" sim --dump-ops "$T/alias.fio" | grep -c '^pread 16384 16384$')
+[ "$out" = 2 ] && ok "fio option aliases" || bad "fio option aliases" "$("$RALAB" sim --dump-ops "$T/alias.fio" | grep -v '^#')"
+
 # Offset patterns, as fio's HOWTO and io_u.c define them.
 # fiopat NAME OPTIONS...: write a one-job file, print its I/O ops.
 fiopat() {
@@ -75,10 +81,17 @@ fiopat() {
 	printf '%s\n' "$@" >> "$T/$name.fio"
 	"$RALAB" sim --dump-ops "$T/$name.fio" | grep -E '^(pread|stride-pread|seek|read) '
 }
-# rw=read:12k: 4 KiB reads 16 KiB apart, until the end of the 1 MiB file.
+# rw=read:12k: 4 KiB reads 16 KiB apart; past the end of the 1 MiB file
+# the offset wraps to its start, until size bytes are read: four times
+# over (fio 3.33's own reads, tests/fio/rand/holes-*).
 out=$(fiopat holes rw=read:12k bs=4k size=1m ioengine=psync)
-[ "$out" = "stride-pread 0 4096 16384 64" ] && ok "fio rw=read:N holes" ||
+[ "$out" = "$(printf 'stride-pread 0 4096 16384 64\n%.0s' 1 2 3 4)" ] && ok "fio rw=read:N holes" ||
 	bad "fio rw=read:N holes" "$out"
+# rw=read:-8k: a read at 0, then backwards from the end, 4 KiB at a time.
+# (fio's reads: 0, 56k, 52k, ... 4k, 0; tests/fio/rand/back-*.)
+out=$(fiopat back rw=read:-8k bs=4k size=64k ioengine=psync)
+[ "$out" = "$(printf 'stride-pread 0 4096 57344 2\nstride-pread 53248 4096 -4096 14')" ] &&
+	ok "fio rw=read:-N backwards" || bad "fio rw=read:-N backwards" "$out"
 # zonemode=strided: 1 MiB of each 4 MiB (zonesize 1m, zoneskip 3m), 64 MiB
 # in all, so the 16 zones of the file are read four times over (fio wraps
 # at the end of the file; t/strided.py in fio checks the same walk).
@@ -243,7 +256,7 @@ for f in tests/fio/real/*.fio; do
 	fi
 	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
-[ $nreal -ge 100 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 104 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192
