@@ -993,6 +993,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 		if (f)
 			f->direct = op->direct;
 		break;
+	case OP_SETFL:
+		sys_enter(s);
+		f->direct = op->direct;
+		break;
 	case OP_CLOSE:
 		f->open = false;
 		filemap_release(s, f->inode);

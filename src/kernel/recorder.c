@@ -1528,6 +1528,15 @@ static int run_job(struct rjob *j)
 			if (lseek(fd, (off_t)op->off, SEEK_SET) < 0)
 				err = rerr(r, -errno, "lseek: %s", strerror(errno));
 			break;
+		case OP_SETFL: {
+			int fl = fcntl(fd, F_GETFL);
+
+			j->syscalls++;
+			if (fl < 0 ||
+			    fcntl(fd, F_SETFL, op->direct ? fl | O_DIRECT : fl & ~O_DIRECT))
+				err = rerr(r, -errno, "fcntl(F_SETFL): %s", strerror(errno));
+			break;
+		}
 		case OP_FSYNC:
 			j->syscalls++;
 			if (fsync(fd))

@@ -763,7 +763,7 @@ static const char *const advice_names[] = {
 	[FADV_DONTNEED] = "dontneed",	[FADV_NOREUSE] = "noreuse",
 };
 
-/* Ops on descriptors and files: open, close, fd, file, use, fadvise, readahead. */
+/* Ops on descriptors and files: open, close, setfl, fd, file, use, fadvise, readahead. */
 static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		       char **tok, int na, struct op *op)
 {
@@ -801,6 +801,23 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		p->fd_open[op->fd] = 0;
 		p->cur_fd = -1;
 		p->close_line = p->line;
+		return 0;
+	}
+	if (!strcmp(name, "setfl")) {
+		/*
+		 * fcntl(F_SETFL) of O_DIRECT: the same open file, so the
+		 * same position and file_ra_state; its reads and writes
+		 * from here on go past the page cache, or through it.
+		 */
+		if ((err = nargs(p, name, na, 1, 1, "setfl direct|buffered")) ||
+		    (err = need_fd(p, name, op)))
+			return err;
+		if (strcmp(tok[1], "direct") && strcmp(tok[1], "buffered"))
+			return perr(p, "setfl: '%.*s' is not 'direct' or 'buffered'",
+				    TOK(tok[1]));
+		op->kind = OP_SETFL;
+		op->direct = tok[1][0] == 'd';
+		p->fd_direct[op->fd] = op->direct;
 		return 0;
 	}
 	if (!strcmp(name, "fsync")) {
@@ -1136,7 +1153,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;

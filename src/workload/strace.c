@@ -12,10 +12,9 @@
  * whose st_size says how large the file was then; truncate, which cuts a
  * file by its path).  Reads of a descriptor opened with O_DIRECT go to
  * the device, past the page cache ('open ... direct'), and its writes
- * drop the folios they cover (over the file's own blocks only); the
- * reads of a descriptor set to O_DIRECT later with fcntl are not
- * replayed; reads through io_uring are not in the log at all (a note says
- * so).
+ * drop the folios they cover (over the file's own blocks only); fcntl
+ * F_SETFL sets or clears O_DIRECT on the open file ('setfl'); reads
+ * through io_uring are not in the log at all (a note says so).
  * With -T (call durations), the time a process spends between two calls
  * on replayed descriptors, from the end of one to the start of the next,
  * becomes a pause before the second: the application's own pace, which
@@ -135,7 +134,6 @@ struct st {
 	long last_pid;
 	bool have_last;
 	unsigned grps; /* dup groups given out */
-	unsigned nr_setfl_direct; /* descriptors made O_DIRECT later */
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
 	unsigned nr_falloc_mode;  /* fallocate() punching, zeroing (not replayed) */
@@ -679,6 +677,17 @@ static bool regular_path(const char *p, const char *flags)
 	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH");
 }
 
+/* Whether strace's flags "O_RDONLY|O_DIRECT|..." hold O_DIRECT (not O_DIRECTORY). */
+static bool has_odirect(const char *flags)
+{
+	const char *p;
+
+	for (p = flags; (p = strstr(p, "O_DIRECT")); p += 8)
+		if (p[8] != 'O')
+			return true;
+	return false;
+}
+
 /*
  * The path @a names (a quoted string), into @path (1024 bytes): relative
  * to directory descriptor @dirfd (NULL or AT_FDCWD: @pid's working
@@ -1075,7 +1084,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (file < 0)
 			return file;
 		/* O_DIRECT: its reads go to the device, not the cache. */
-		err = strstr(argv[pi + 1], "O_DIRECT") ?
+		err = has_odirect(argv[pi + 1]) ?
 			      tb_open_direct(s->tb, tab, (long)ret, file) :
 			      tb_open(s->tb, tab, (long)ret, file);
 		/* O_TRUNC needs a descriptor that may write. */
@@ -1295,23 +1304,26 @@ static int handle_call(struct st *s, long pid, char *call)
 				set_pos(s, p, p->pos + (uint64_t)ret);
 		}
 	} else if (!strcmp(call, "fcntl") && argc >= 3 &&
-		   strstr(argv[1], "F_SETFL") && strstr(argv[2], "O_DIRECT")) {
-		/* From here on its reads bypass the page cache. */
-		if (!ret) {
-			if (!s->nr_setfl_direct++)
-				tb_note(s->tb, "a descriptor set to O_DIRECT at line %u: its reads from there on are not replayed",
-					s->line);
-			tb_close(s->tb, tab, (long)fd);
-			tb_open(s->tb, tab, (long)fd, -1);
-		}
+		   strstr(argv[1], "F_SETFL")) {
+		/*
+		 * O_DIRECT set or cleared on the open file (dd iflag=direct
+		 * on stdin, dd oflag=direct before a short last block): its
+		 * reads and writes from here on go past the page cache, or
+		 * through it; the same readahead state either way.
+		 */
+		if (!ret)
+			tb_setfl(s->tb, tab, (long)fd, has_odirect(argv[2]));
 	} else if (!strcmp(call, "lseek")) {
 		if (ret >= 0)
 			set_pos(s, p, (uint64_t)ret);
 	} else if (!strcmp(call, "close")) {
 		tb_close(s->tb, tab, (long)fd);
-		p->used = false;
-		free(p->path);
-		p->path = NULL;
+		/* A forked child's copy: the parent's stays (tb_close()). */
+		if (p->pid == tab) {
+			p->used = false;
+			free(p->path);
+			p->path = NULL;
+		}
 	} else if (!strcmp(call, "fadvise64")) {
 		int adv;
 
@@ -1795,9 +1807,7 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		}
 		if (err == -ENODATA) {
 			s.line = 0;
-			err = s.nr_setfl_direct ?
-				      serr(&s, "no reads of a regular file in this strace log through the page cache (its O_DIRECT reads bypass it)") :
-			      tb_nr_cached(s.tb) ?
+			err = tb_nr_cached(s.tb) ?
 				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run)") :
 			      s.first_mmap && !s.faults ?
 				      serr(&s, "no reads of a regular file in this strace log (a file is mapped at line %u, but the log has no page faults: 'ralab record' adds them when run as root)",

@@ -42,7 +42,7 @@ struct tb_file {
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
-	TB_TRUNCATE, TB_FALLOCATE
+	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL
 };
 
 struct tb_op {
@@ -68,7 +68,7 @@ struct tb_desc {
 	 */
 	int of;
 	unsigned refs;
-	bool direct;  /* opened with O_DIRECT (tb_open_direct) */
+	bool direct;  /* O_DIRECT: opened so (tb_open_direct), or tb_setfl */
 };
 
 /* A mapping of a replayed descriptor (tb_mmap). */
@@ -341,7 +341,13 @@ void tb_close(struct tb *t, long k1, long k2)
 	int d = find_desc(t, k1, k2), p;
 	struct tb_op *op;
 
-	if (d < 0)
+	/*
+	 * Another table's descriptor, found by its number: a forked child's
+	 * copy of it (find_desc()).  The child's close drops its own
+	 * reference; the parent's stays open (the shell's stdin that each
+	 * command it runs closes as it exits).
+	 */
+	if (d < 0 || t->descs[d].key1 != k1)
 		return;
 	t->descs[d].open = false;
 	p = t->descs[d].of >= 0 ? t->descs[d].of : d;
@@ -462,6 +468,23 @@ void tb_fsync(struct tb *t, long k1, long k2)
 
 	if (d >= 0)
 		desc_op(t, d, TB_FSYNC, 0, 0);
+}
+
+/*
+ * fcntl(F_SETFL) setting or clearing O_DIRECT: the open file's flag (its
+ * dups' too), for the calls after it.
+ */
+void tb_setfl(struct tb *t, long k1, long k2, bool direct)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_op *op;
+
+	if (d < 0 || t->descs[d].direct == direct)
+		return;
+	t->descs[d].direct = direct;
+	op = desc_op(t, d, TB_SETFL, 0, 0);
+	if (op)
+		op->advice = direct;
 }
 
 void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
@@ -1176,6 +1199,9 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	case TB_FSYNC:
 		out(&e->b, "fsync\n");
 		break;
+	case TB_SETFL:
+		out(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
+		break;
 	case TB_FALLOCATE: {
 		/* Blocks up to the declared size: cut there. */
 		uint64_t size = tb_size(&e->t->files[e->t->descs[op->desc].file]);
@@ -1289,7 +1315,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 	return (op->kind == TB_READ || op->kind == TB_FADVISE ||
 		op->kind == TB_READAHEAD || op->kind == TB_WRITE ||
 		op->kind == TB_FSYNC || op->kind == TB_TRUNCATE ||
-		op->kind == TB_FALLOCATE ||
+		op->kind == TB_FALLOCATE || op->kind == TB_SETFL ||
 		op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH) &&

@@ -42,6 +42,8 @@ enum op_kind {
 	OP_TRUNCATE,     /* truncate 0: ftruncate(2) to an empty file */
 	OP_FALLOCATE,    /* fallocate OFF LEN [keep]: fallocate(2), mode 0
 			  * or FALLOC_FL_KEEP_SIZE (@advice 1) */
+	OP_SETFL,        /* setfl direct|buffered: fcntl(F_SETFL) sets or
+			  * clears O_DIRECT (@direct) on the open file */
 };
 
 /*

@@ -478,17 +478,25 @@ fi
 
 # openat2, preadv2 (at an offset, and at -1: the file position) and
 # O_DIRECT: a descriptor opened so is opened so in the replay ('direct':
-# its reads go to the device); one set to it later with fcntl is not
-# replayed from there on, with a note saying so; so does io_uring_setup
-# (io_uring's reads are not in strace logs).
+# its reads go to the device); one set to it later with fcntl(F_SETFL)
+# is set so there ('setfl direct': the same open file, position and
+# readahead state); io_uring_setup gets a note (io_uring's reads are not
+# in strace logs).
 "$RALAB" sim --dump-ops tests/traces/calls-v2-direct.strace > "$T/v2.ops" 2> "$T/err"
-if [ "$(grep -E '^(pread|open|file)' "$T/v2.ops" | tr '\n' ' ')" = "open main pread 0 8192 pread 65536 4096 pread 8192 4096 file f2_b.bin 4096 direct pread 0 4096 " ] &&
-   grep -q '^# a descriptor set to O_DIRECT at line 7' "$T/v2.ops" &&
+if [ "$(grep -E '^(pread|open|file|setfl|fd)' "$T/v2.ops" | tr '\n' ' ')" = "open main pread 0 8192 pread 65536 4096 pread 8192 4096 file f2_b.bin 4096 direct pread 0 4096 fd 1 setfl direct pread 12288 4096 " ] &&
    grep -q '^# io_uring set up at line 9: its reads are not' "$T/v2.ops"; then
 	ok "strace: openat2, preadv2, O_DIRECT"
 else
 	bad "strace: openat2, preadv2, O_DIRECT" "$(cat "$T/err") $(grep -v '^#' "$T/v2.ops" | tr '\n' ' ')"
 fi
+# A forked child's close of a descriptor it inherited drops its own
+# reference: the parent's descriptor stays open, at the position the
+# child's read moved it to (one open file: three dd commands on a shell's
+# stdin, tests/traces/app/direct-setfl-dd-stdin-xfs).
+got=$("$RALAB" sim --dump-ops tests/traces/fork-close-inherited.strace 2> "$T/err" | grep -E '^(job|pread)' | tr '\n' ' ')
+[ "$got" = "job p300 pread 65536 65536 pread 131072 4096 job p301 pread 0 65536 " ] &&
+	ok "strace: a child's close leaves the parent's descriptor" ||
+	bad "strace: a child's close leaves the parent's descriptor" "$got $(cat "$T/err")"
 # A program may write many files (write-only descriptors count, since
 # what they write may be read back): only the files read are limited to
 # a replay's 64.  100 files written, one of them read back: replayed,
