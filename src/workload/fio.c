@@ -15,6 +15,7 @@
  *                 rwmixwrite, fsync, fdatasync, sync; the mmap engine's
  *                 writes are write faults)
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
+ *   blockalign (random offsets, with norandommap),
  *   file_service_type (roundrobin, sequential, random), number_ios,
  *   loops and io_size (fio's passes: the job's bytes held to io_size or
  *   size times loops, a pass ended by its files done or, on asynchronous
@@ -176,7 +177,7 @@ static const char *const reporting_only[] = {
 };
 
 static const char *const modelled[] = {
-	"rw", "bs", "size", "filesize", "offset",
+	"rw", "bs", "size", "filesize", "offset", "blockalign",
 	"offset_increment", "numjobs", "nrfiles", "filename",
 	"file_service_type", "ioengine", "iodepth", "invalidate",
 	"fadvise_hint", "thinktime", "randseed", "loops", "number_ios",
@@ -499,6 +500,12 @@ struct job {
 	double dist_param, dist_center;
 	/* bsrange / bssplit: bs is the smallest size (and the alignment) */
 	uint64_t max_bs;
+	/*
+	 * blockalign (ba): random offsets in multiples of it instead of
+	 * bs (0: bs); uniform and zoned draws without a random map only.
+	 */
+	uint64_t ba;
+	unsigned ba_line;
 	uint64_t io_size; /* 0: size */
 	unsigned nsplit;
 	uint64_t split_bs[16];
@@ -512,6 +519,7 @@ struct job {
 static bool has_pattern(const struct job *j)
 {
 	return j->seq_add || j->seq_nr > 1 || j->strided || j->max_bs > j->bs ||
+	       j->ba ||
 	       (j->random && (j->perc_rand < 100 || j->dist || j->zoned ||
 			      j->lfsr));
 }
@@ -646,7 +654,8 @@ static bool dist_num(const char *s, double *v, const char **end)
 /*
  * random_distribution=random | zipf:THETA[:CENTER] | pareto:H[:CENTER] |
  * normal:DEV[:CENTER] (gauss) | zoned:A/S[:A/S...] (access and size
- * percents, the accesses summing to 100).  zoned_abs is not modelled.
+ * percents, the accesses summing to 100; a size left out or 0 shares
+ * what the others leave).  zoned_abs is not modelled.
  */
 static int parse_distribution(struct fio *f, const struct opt *o,
 			      struct job *j)
@@ -659,33 +668,57 @@ static int parse_distribution(struct fio *f, const struct opt *o,
 	if (!strcmp(v, "random"))
 		return 0;
 	if (!strncmp(v, "zoned:", 6)) {
-		unsigned acc = 0, size = 0, n = 0;
+		unsigned acc = 0, size = 0, given, n = 0, missing = 0, i, k;
+		unsigned za[16], zs[16];
 
+		/*
+		 * A size left out ("20/") or 0 takes an equal part of what
+		 * the others leave (fio's zone_split_ddir(): "divide the
+		 * remains between them").
+		 */
 		v += 6;
 		while (*v) {
-			double a, sz;
+			double a, sz = 0;
 
-			if (!dist_num(v, &a, &e) || *e != '/' ||
-			    !dist_num(e + 1, &sz, &e) || (*e && *e != ':') ||
-			    a < 0 || sz < 0 || a > 100 || sz > 100 ||
-			    a != (unsigned)a || sz != (unsigned)sz || ++n > 16)
-				return ferr(f, o->line, "random_distribution=%s: zoned takes ACCESS/SIZE percents separated by ':' (at most 16)",
-					    o->val);
-			if (acc + (unsigned)a > 100 || size + (unsigned)sz > 100)
-				return ferr(f, o->line, "random_distribution=%s: the percents add up to more than 100",
-					    o->val);
-			for (; a > 0; a--, acc++) {
-				j->zone_lo[acc] = (unsigned char)size;
-				j->zone_hi[acc] = (unsigned char)(size + sz);
-			}
-			size += (unsigned)sz;
+			if (!dist_num(v, &a, &e) || *e != '/' || n == 16)
+				goto bad_zoned;
+			if (e[1] && e[1] != ':' && !dist_num(e + 1, &sz, &e))
+				goto bad_zoned;
+			if (e[0] == '/')
+				e++;
+			if ((*e && *e != ':') || a < 0 || sz < 0 || a > 100 ||
+			    sz > 100 || a != (unsigned)a || sz != (unsigned)sz)
+				goto bad_zoned;
+			za[n] = (unsigned)a;
+			zs[n] = (unsigned)sz;
+			acc += za[n];
+			size += zs[n];
+			missing += !zs[n];
+			n++;
 			v = *e ? e + 1 : e;
 		}
+		if (acc > 100 || size > 100)
+			return ferr(f, o->line, "random_distribution=%s: the percents add up to more than 100",
+				    o->val);
 		if (acc != 100)
 			return ferr(f, o->line, "random_distribution=%s: the access percents add up to %u, not 100",
 				    o->val, acc);
+		/* fio: one zone without a size gets none (all at block 0). */
+		given = missing == 1 && n == 1 ? 100 : size;
+		for (i = 0, acc = 0, size = 0; i < n; i++) {
+			unsigned sz = zs[i] ? zs[i] : (100 - given) / missing;
+
+			for (k = 0; k < za[i]; k++, acc++) {
+				j->zone_lo[acc] = (unsigned char)size;
+				j->zone_hi[acc] = (unsigned char)(size + sz);
+			}
+			size += sz;
+		}
 		j->zoned = true;
 		return 0;
+bad_zoned:
+		return ferr(f, o->line, "random_distribution=%s: zoned takes ACCESS/SIZE percents separated by ':' (at most 16)",
+			    o->val);
 	}
 	if (!strcmp(v, "zipf") || !strcmp(v, "pareto") || !strcmp(v, "normal") ||
 	    !strcmp(v, "gauss"))
@@ -908,6 +941,17 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	}
 	if ((o = get(f, sec, "bssplit")) && (err = parse_bssplit(f, o, j)))
 		return err;
+	if ((o = get(f, sec, "blockalign"))) {
+		struct opt r = *o;
+
+		/* "READS[,WRITES[,TRIMS]]", as bs. */
+		r.val[strcspn(r.val, ",")] = '\0';
+		if (r.val[0] && (err = fio_size(f, &r, &j->ba)))
+			return err;
+		if (r.val[0] && !j->ba)
+			return ferr(f, o->line, "%s must not be 0", o->name);
+		j->ba_line = o->line;
+	}
 	if ((o = get(f, sec, "size")) && (err = fio_size(f, o, &j->size)))
 		return err;
 	if ((o = get(f, sec, "filesize")) && (err = fio_size(f, o, &j->filesize)))
@@ -1228,6 +1272,21 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 */
 	if (j->lfsr && (!j->random || j->dist || j->zoned))
 		j->lfsr = false;
+	/*
+	 * blockalign: only random offsets take it (fio's sequential ones
+	 * do not; fio 3.33's iologs), and one equal to the smallest size
+	 * changes nothing.  fio's random map counts blocks of the smallest
+	 * size but is looked up by blockalign's, and its other
+	 * distributions draw blocks of the smallest size: not modelled.
+	 */
+	if (!j->random || j->ba == j->bs)
+		j->ba = 0;
+	if (j->ba && (!j->norandommap || j->dist || j->lfsr || j->strided))
+		return ferr(f, j->ba_line, "blockalign=%llu with %s is not modelled (with norandommap, uniform or zoned offsets are)",
+			    (unsigned long long)j->ba,
+			    !j->norandommap ? "fio's random map" :
+			    j->dist ? "random_distribution" :
+			    j->lfsr ? "random_generator=lfsr" : "zonemode=strided");
 	if (j->lfsr && j->time_based)
 		return ferr(f, get(f, sec, "random_generator")->line,
 			    "random_generator=lfsr with time_based is not modelled");
@@ -1761,9 +1820,20 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	 */
 	if (j->random && (off == UINT64_MAX ||
 			  (off == gf->last[d] && gf->last[d] >= j->file_end))) {
-		uint64_t lastb = g->blocks, zoff = 0;
+		uint64_t blocks = g->blocks, unit = j->bs, lastb, zoff = 0;
 
-		if (!g->blocks)
+		/*
+		 * blockalign: blocks of ba bytes, the last one a whole read
+		 * of the smallest size from the region's end (last_block()).
+		 */
+		if (j->ba) {
+			uint64_t max = g->region, less = j->bs > j->ba ? j->bs - j->ba : 0;
+
+			blocks = max > less ? (max - less) / j->ba : 0;
+			unit = j->ba;
+		}
+		lastb = blocks;
+		if (!blocks)
 			return false;
 		/*
 		 * Strided zones: a block of the zone's range (last_block()),
@@ -1780,8 +1850,8 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&g->zgen) /
 							      4294967296.0));
 
-			zoff = j->zone_lo[v - 1] * g->blocks / 100;
-			lastb = g->blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
+			zoff = j->zone_lo[v - 1] * blocks / 100;
+			lastb = blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
 		}
 		if (j->dist) {
 			b = ralab__fio_dist_next(&gf->dist);
@@ -1798,7 +1868,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 				return false; /* fio: offset >= io_size */
 			b += zoff;
 		}
-		off = (j->strided ? gf->zone : g->start) + b * j->bs;
+		off = (j->strided ? gf->zone : g->start) + b * unit;
 	}
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
 	if (!len || off + len > j->file_end)
