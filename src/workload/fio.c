@@ -15,7 +15,7 @@
  *                 rwmixwrite, fsync, fdatasync, sync; the mmap engine's
  *                 writes are write faults)
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
- *   blockalign (random offsets, with norandommap),
+ *   filename_format, blockalign (random offsets, with norandommap),
  *   file_service_type (roundrobin, sequential, random), number_ios,
  *   loops and io_size (fio's passes: the job's bytes held to io_size or
  *   size times loops, a pass ended by its files done or, on asynchronous
@@ -190,7 +190,7 @@ static const char *const modelled[] = {
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"bssplit", "io_size", "allrandrepeat",
-	"pre_read", "size_increment", "lockfile", "thread",
+	"pre_read", "size_increment", "lockfile", "thread", "filename_format",
 };
 
 /*
@@ -513,6 +513,8 @@ struct job {
 	bool zoned;
 	unsigned char zone_lo[100], zone_hi[100]; /* size percents */
 	char directory[128];
+	/* filename_format: $jobname, $jobnum, $filenum (empty: fio's own) */
+	char name_fmt[128];
 };
 
 /* Whether a job needs the per-I/O offset generator (gen_pattern). */
@@ -884,6 +886,23 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "directory")))
 		snprintf(j->directory, sizeof(j->directory), "%.*s",
 			 (int)strcspn(o->val, ":"), o->val);
+	if ((o = get(f, sec, "filename_format"))) {
+		const char *d;
+
+		/*
+		 * fio's tokens; clones without $jobnum share their files,
+		 * as with filename=.  $clientuid is fio's client/server mode.
+		 */
+		for (d = strchr(o->val, '$'); d; d = strchr(d + 1, '$'))
+			if (strncmp(d, "$jobname", 8) && strncmp(d, "$jobnum", 7) &&
+			    strncmp(d, "$filenum", 8))
+				return ferr(f, o->line, "filename_format=%s: '%.12s' is not $jobname, $jobnum or $filenum",
+					    o->val, d);
+		if (!o->val[0] || strlen(o->val) >= sizeof(j->name_fmt))
+			return ferr(f, o->line, "filename_format must be 1 to %zu characters",
+				    sizeof(j->name_fmt) - 1);
+		memcpy(j->name_fmt, o->val, strlen(o->val) + 1);
+	}
 	if ((o = get(f, sec, "zonemode"))) {
 		if (!strcmp(o->val, "strided"))
 			j->strided = true;
@@ -1467,15 +1486,44 @@ static void run_add(struct fio *f, const struct job *j, struct run *r,
  * The name fio gives file @k of clone @clone of a job (f->file_name):
  * the filename, or jobname.clone.k, after the first directory if any.
  */
+/*
+ * File @k of clone @clone of a job, as fio names it: filename=, else
+ * filename_format (fio's default "$jobname.$jobnum.$filenum").
+ */
+static void job_file(const struct job *j, unsigned clone, unsigned k,
+		     char *buf, size_t len)
+{
+	const char *p = j->name_fmt[0] ? j->name_fmt : "$jobname.$jobnum.$filenum";
+	size_t n = 0;
+
+	if (j->nnames) {
+		snprintf(buf, len, "%s", j->names[k]);
+		return;
+	}
+	buf[0] = '\0';
+	while (*p && n + 1 < len) {
+		int w;
+
+		if (!strncmp(p, "$jobname", 8))
+			w = snprintf(buf + n, len - n, "%.60s", j->name), p += 8;
+		else if (!strncmp(p, "$jobnum", 7))
+			w = snprintf(buf + n, len - n, "%u", clone), p += 7;
+		else if (!strncmp(p, "$filenum", 8))
+			w = snprintf(buf + n, len - n, "%u", k), p += 8;
+		else
+			w = snprintf(buf + n, len - n, "%c", *p++);
+		if (w < 0)
+			break;
+		n += (size_t)w < len - n ? (size_t)w : len - n - 1;
+	}
+}
+
 static const char *fio_name(const struct job *j, unsigned clone, unsigned k,
 			    char *buf, size_t len)
 {
 	char name[160];
 
-	if (j->nnames)
-		snprintf(name, sizeof(name), "%s", j->names[k]);
-	else
-		snprintf(name, sizeof(name), "%.100s.%u.%u", j->name, clone, k);
+	job_file(j, clone, k, name, sizeof(name));
 	if (j->directory[0])
 		snprintf(buf, len, "%.120s/%s", j->directory, name);
 	else
@@ -2802,11 +2850,25 @@ static int generate(struct fio *f)
 				bool fresh, unw;
 				int ino;
 
-				if (j->nnames)
-					snprintf(fname, sizeof(fname), "%.127s", j->names[k]);
-				else
-					snprintf(fname, sizeof(fname), "%.60s.%u.%u", j->name, c, k);
+				job_file(j, c, k, fname, sizeof(fname));
 				ops_name(oname, sizeof(oname), fname);
+				/*
+				 * One file twice in a job: fio opens each of
+				 * its files at its first I/O, so the second
+				 * open's invalidate drops what the first
+				 * descriptor read (strace of fio 3.33); ralab
+				 * opens them all first, which is the same
+				 * without invalidate.
+				 */
+				for (k2 = 0; j->invalidate && k2 < k; k2++) {
+					char other[128];
+
+					job_file(j, c, k2, other, sizeof(other));
+					if (!strcmp(other, fname))
+						return ferr(f, f->sec[s_of(f, j)].line,
+							    "job [%s] names file %s twice (filename= or filename_format): not modelled with invalidate=1 (fio opens each at its first I/O, invalidating the other's pages)",
+							    j->name, fname);
+				}
 				/*
 				 * fio lays a file out to the clone's offset
 				 * plus its share of size, or to filesize.  A
