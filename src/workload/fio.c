@@ -1483,10 +1483,6 @@ static void run_add(struct fio *f, const struct job *j, struct run *r,
 }
 
 /*
- * The name fio gives file @k of clone @clone of a job (f->file_name):
- * the filename, or jobname.clone.k, after the first directory if any.
- */
-/*
  * File @k of clone @clone of a job, as fio names it: filename=, else
  * filename_format (fio's default "$jobname.$jobnum.$filenum").
  */
@@ -1518,6 +1514,10 @@ static void job_file(const struct job *j, unsigned clone, unsigned k,
 	}
 }
 
+/*
+ * The name fio gives file @k of clone @clone of a job (f->file_name):
+ * job_file(), after the first directory if any.
+ */
 static const char *fio_name(const struct job *j, unsigned clone, unsigned k,
 			    char *buf, size_t len)
 {

@@ -91,6 +91,7 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	     int64_t ret);
 /* fsync(2) or fdatasync(2): the file's written folios go back clean. */
 void tb_fsync(struct tb *t, long k1, long k2);
+/* fcntl(F_SETFL): O_DIRECT set (@direct) or cleared on the open file. */
 void tb_setfl(struct tb *t, long k1, long k2, bool direct);
 /* A write of @len bytes (what the call wrote) at @off. */
 void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
