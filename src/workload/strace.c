@@ -206,6 +206,17 @@ static int share_table(struct st *s, long parent, long child)
 	return 0;
 }
 
+/* Whether @pid's own descriptor table is shared (threads, CLONE_FILES). */
+static bool table_shared(const struct st *s, long pid)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_tables; i++)
+		if (s->tables[i].table == pid && s->tables[i].pid != pid)
+			return true;
+	return false;
+}
+
 /* The address space of @pid: its own unless it shares one (CLONE_VM). */
 static long as_of(const struct st *s, long pid)
 {
@@ -484,6 +495,58 @@ static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
 		return NULL;
 	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL, 0, false };
 	return &s->pos[s->nr_pos++];
+}
+
+static bool has_pos(const struct st *s, long tab, long fd)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_pos; i++)
+		if (s->pos[i].used && s->pos[i].pid == tab && s->pos[i].fd == fd)
+			return true;
+	return false;
+}
+
+/*
+ * fork() without CLONE_FILES: @child's table is a copy of @parent's,
+ * each descriptor on the same open file (tb_fork(); its position shared,
+ * as a dup's), so that either closing its copy leaves the other's.
+ */
+static int fork_table(struct st *s, long parent, long child)
+{
+	long t = table_of(s, parent);
+	unsigned i, n = s->nr_pos;
+	int err;
+
+	if (t == child || table_of(s, child) != child)
+		return 0;
+	if ((err = tb_fork(s->tb, t, child)))
+		return err;
+	for (i = 0; i < n; i++) {
+		struct pos *c;
+		char *path = NULL;
+
+		/* Positions matter only on descriptors replayed. */
+		if (!s->pos[i].used || s->pos[i].pid != t ||
+		    has_pos(s, child, s->pos[i].fd) ||
+		    !tb_known(s->tb, t, s->pos[i].fd))
+			continue;
+		if (!s->pos[i].grp)
+			s->pos[i].grp = ++s->grps;
+		if (s->pos[i].path && !(path = strdup(s->pos[i].path)))
+			return -ENOMEM;
+		c = pos_of(s, child, s->pos[i].fd, true); /* may move the array */
+		if (!c) {
+			free(path);
+			return -ENOMEM;
+		}
+		c->pos = s->pos[i].pos;
+		c->grp = s->pos[i].grp;
+		c->append = s->pos[i].append;
+		free(c->path);
+		c->path = path;
+	}
+	return 0;
 }
 
 /* @p's file position is @v, and so is that of its dup()s. */
@@ -1051,6 +1114,8 @@ static int handle_call(struct st *s, long pid, char *call)
 				       strstr(paren + 1, "CLONE_FS") != NULL);
 		if (!err && ret > 0 && strstr(paren + 1, "CLONE_FILES"))
 			return share_table(s, pid, (long)ret);
+		if (!err && ret > 0)
+			err = fork_table(s, pid, (long)ret);
 		return err;
 	}
 	argc = split_args(paren + 1, argv, MAX_ARGS);
@@ -1075,6 +1140,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		free(p->path);
 		p->path = strdup(path);
 		p->pos = 0;
+		p->grp = 0; /* a new open file: no dup()s, no fork()ed copies */
 		p->append = strstr(argv[pi + 1], "O_APPEND") != NULL;
 		if (!regular_path(path, argv[pi + 1]))
 			return tb_open(s->tb, tab, (long)ret, -1);
@@ -1653,7 +1719,21 @@ static int handle_line(struct st *s, char *l)
 	if (!strncmp(body, "# ralab fault ", 14))
 		return handle_fault(s, pid, t, body);
 	if (!strncmp(body, "+++ exited", 10) || !strncmp(body, "+++ killed", 10)) {
-		/* A process's memory goes with it (not a thread's). */
+		/*
+		 * A process's descriptors and memory go with it (not a
+		 * thread's, nor a table or address space others share).
+		 */
+		if (table_of(s, pid) == pid && !table_shared(s, pid)) {
+			unsigned i;
+
+			tb_exit(s->tb, pid);
+			for (i = 0; i < s->nr_pos; i++)
+				if (s->pos[i].used && s->pos[i].pid == pid) {
+					s->pos[i].used = false;
+					free(s->pos[i].path);
+					s->pos[i].path = NULL;
+				}
+		}
 		if (as_of(s, pid) == pid)
 			return unmap_range(s, pid, 0, UINT64_MAX);
 		return 0;

@@ -104,6 +104,7 @@ struct tb {
 		uint64_t size;
 	} pstat[TB_PATH_STATS];
 	unsigned next_pstat;
+	bool noted_unaligned; /* an O_DIRECT call the kernel would fail */
 };
 
 struct tb *tb_new(void)
@@ -407,6 +408,47 @@ void tb_share(struct tb *t, long from, long to)
 			t->descs[i].key1 = to;
 }
 
+/*
+ * fork(): table @to gets a copy of each descriptor open in table @from,
+ * on the same open file (a dup: its position, readahead state and
+ * O_DIRECT flag), except numbers @to has opened already (strace -f may
+ * show a child's calls before the fork returns in the parent).
+ */
+int tb_fork(struct tb *t, long from, long to)
+{
+	unsigned i, n = t->nr_descs;
+
+	for (i = 0; i < n; i++) {
+		long k2 = t->descs[i].key2;
+		int p = t->descs[i].of >= 0 ? t->descs[i].of : (int)i, d;
+
+		if (!t->descs[i].open || t->descs[i].key1 != from)
+			continue;
+		d = find_desc(t, to, k2);
+		if (d >= 0 && t->descs[d].key1 == to)
+			continue;
+		if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
+			     sizeof(*t->descs)))
+			return -ENOMEM;
+		t->descs[t->nr_descs++] = (struct tb_desc){
+			.key1 = to, .key2 = k2, .file = t->descs[p].file,
+			.open = true, .ignored = t->descs[p].ignored, .of = p
+		};
+		t->descs[p].refs++;
+	}
+	return 0;
+}
+
+/* A process's exit closes the descriptors of its table @k1. */
+void tb_exit(struct tb *t, long k1)
+{
+	unsigned i;
+
+	for (i = t->nr_descs; i-- > 0;)
+		if (i < t->nr_descs && t->descs[i].open && t->descs[i].key1 == k1)
+			tb_close(t, k1, t->descs[i].key2);
+}
+
 /* The replayed descriptor for (@k1, @k2) (the original of a dup), or -1. */
 static int replayed_desc(struct tb *t, long k1, long k2)
 {
@@ -437,6 +479,21 @@ static struct tb_op *desc_op(struct tb *t, int d, enum tb_kind kind,
 	return op;
 }
 
+/*
+ * An O_DIRECT call at an offset or of a length not a multiple of 512:
+ * the kernel fails it (EINVAL), so a log that says it succeeded has its
+ * position wrong somewhere; it is left out, with a note.
+ */
+static bool direct_unaligned(struct tb *t, int d, uint64_t off, uint64_t len)
+{
+	if (!t->descs[d].direct || !((off | len) & 511))
+		return false;
+	if (!t->noted_unaligned)
+		tb_note(t, "an O_DIRECT call at an offset or of a length not a multiple of 512 bytes, which the kernel fails, is not replayed");
+	t->noted_unaligned = true;
+	return true;
+}
+
 void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	     int64_t ret)
 {
@@ -450,6 +507,8 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	 * no I/O (and may be at an offset no direct read can replay).
 	 */
 	if (t->descs[d].direct && !ret)
+		return;
+	if (direct_unaligned(t, d, off, count))
 		return;
 	f = &t->files[t->descs[d].file];
 	f->reads++;
@@ -493,7 +552,7 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 	struct tb_file *f;
 	struct tb_op *op;
 
-	if (d < 0 || !len)
+	if (d < 0 || !len || direct_unaligned(t, d, off, len))
 		return;
 	/* Files only written are left out (nothing read ahead there). */
 	f = &t->files[t->descs[d].file];

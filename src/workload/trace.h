@@ -84,6 +84,10 @@ void tb_close(struct tb *t, long k1, long k2);
 int tb_dup(struct tb *t, long k1, long oldk2, long newk2);
 /* The open descriptors keyed @from are keyed @to from now on. */
 void tb_share(struct tb *t, long from, long to);
+/* fork(): table @to gets a copy of table @from's open descriptors. */
+int tb_fork(struct tb *t, long from, long to);
+/* A process's exit: the descriptors of its table @k1 are closed. */
+void tb_exit(struct tb *t, long k1);
 /* Whether (@k1, @k2) is a replayed descriptor. */
 bool tb_known(struct tb *t, long k1, long k2);
 /* A read of @count bytes at @off that returned @ret. */

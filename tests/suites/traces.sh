@@ -497,6 +497,13 @@ got=$("$RALAB" sim --dump-ops tests/traces/fork-close-inherited.strace 2> "$T/er
 [ "$got" = "job p300 pread 65536 65536 pread 131072 4096 job p301 pread 0 65536 " ] &&
 	ok "strace: a child's close leaves the parent's descriptor" ||
 	bad "strace: a child's close leaves the parent's descriptor" "$got $(cat "$T/err")"
+# And the other way round: fork() copies the table, so the parent's close
+# leaves the child's copy open, at the position they share; the child's
+# exit closes it.
+got=$("$RALAB" sim --dump-ops tests/traces/fork-parent-closes.strace 2> "$T/err" | grep -E '^(job|pread)' | tr '\n' ' ')
+[ "$got" = "job p400 pread 0 4096 pread 0 4096 job p401 pread 4096 65536 pread 69632 65536 " ] &&
+	ok "strace: a parent's close leaves its child's descriptor" ||
+	bad "strace: a parent's close leaves its child's descriptor" "$got $(cat "$T/err")"
 # A program may write many files (write-only descriptors count, since
 # what they write may be read back): only the files read are limited to
 # a replay's 64.  100 files written, one of them read back: replayed,
