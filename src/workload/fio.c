@@ -174,6 +174,17 @@ static const char *const reporting_only[] = {
 	"cgroup", "cgroup_weight", "cgroup_nodelete", "iomem",
 	"iomem_align", "create_fsync", "hugepage-size",
 	"allow_mounted_write",
+	/*
+	 * More of fio's logs and statistics; what a write's buffer holds
+	 * (patterns, compressibility, dedupe) and its lifetime hint, which
+	 * no read or readahead sees; a network client's file prefix.
+	 */
+	"log_entries", "log_hist_coarseness", "log_max_value", "log_prio",
+	"log_compression_cpus", "log_store_compressed", "log_alternate_epoch",
+	"log_alternate_epoch_clock_id", "block_error_percentiles",
+	"buffer_pattern", "buffer_compress_chunk", "dedupe_percentage",
+	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global",
+	"write_hint", "unique_filename",
 };
 
 static const char *const modelled[] = {

@@ -73,6 +73,18 @@ printf '[global]\nbs=8k\nnrfiles=1\n[j]\nrw=read\nsize=64k\nblocksize=16k\nnr_fi
 out=$("$RALAB" sim --dump-ops "$T/alias.fio" | grep -c '^pread 16384 16384$')
 [ "$out" = 2 ] && ok "fio option aliases" || bad "fio option aliases" "$("$RALAB" sim --dump-ops "$T/alias.fio" | grep -v '^#')"
 
+# Options that change only what a write's buffer holds, its lifetime hint
+# or fio's logs: the same I/O as without them (fio 3.33's own iologs
+# agree, ioengine=null).
+printf '[j]\nrw=randrw\nbs=8k\nsize=1m\n' > "$T/rep0.fio"
+{ cat "$T/rep0.fio"; printf 'buffer_pattern=0xdeadbeef\ndedupe_percentage=30\nwrite_hint=short\nlog_entries=2048\nblock_error_percentiles=1\n'; } > "$T/rep.fio"
+if "$RALAB" sim --dump-ops "$T/rep.fio" | grep -v '^#' > "$T/rep.ops" &&
+   "$RALAB" sim --dump-ops "$T/rep0.fio" | grep -v '^#' | cmp -s - "$T/rep.ops" && [ -s "$T/rep.ops" ]; then
+	ok "fio buffer-content and log options"
+else
+	bad "fio buffer-content and log options" "$("$RALAB" sim "$T/rep.fio" 2>&1 | head -2)"
+fi
+
 # Offset patterns, as fio's HOWTO and io_u.c define them.
 # fiopat NAME OPTIONS...: write a one-job file, print its I/O ops.
 fiopat() {
