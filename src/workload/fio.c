@@ -185,6 +185,7 @@ static const char *const reporting_only[] = {
 	"buffer_pattern", "buffer_compress_chunk", "dedupe_percentage",
 	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global",
 	"write_hint", "unique_filename",
+	"offset_align", /* of percent offsets, which are refused */
 };
 
 static const char *const modelled[] = {
@@ -231,6 +232,12 @@ static const char *canonical(const char *k)
 		if (!strcmp(k, aliases[i][0]))
 			return aliases[i][1];
 	return k;
+}
+
+/* @a / @b rounded up, for @a up to UINT64_MAX. */
+static uint64_t div_up(uint64_t a, uint64_t b)
+{
+	return a / b + (a % b != 0);
 }
 
 static bool in_list(const char *k, const char *const *list, size_t n)
@@ -366,6 +373,32 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 	return 0;
 }
 
+/*
+ * A size, or "N%" (N from 0 to 100): *pct and *pct_line (the option's
+ * line) set, *out left alone.
+ */
+static int fio_size_pct(struct fio *f, const struct opt *o, uint64_t *out,
+			unsigned *pct, unsigned *pct_line)
+{
+	size_t n = strlen(o->val), i;
+	unsigned v = 0;
+
+	if (!n || o->val[n - 1] != '%')
+		return fio_size(f, o, out);
+	for (i = 0; i + 1 < n; i++) {
+		if (o->val[i] < '0' || o->val[i] > '9' || v > 100)
+			return ferr(f, o->line, "%s: '%s' is not a percent from 0 to 100",
+				    o->name, o->val);
+		v = v * 10 + (unsigned)(o->val[i] - '0');
+	}
+	if (n == 1 || v > 100)
+		return ferr(f, o->line, "%s: '%s' is not a percent from 0 to 100",
+			    o->name, o->val);
+	*pct = v;
+	*pct_line = o->line;
+	return 0;
+}
+
 static int fio_uint(struct fio *f, const struct opt *o, uint64_t *out)
 {
 	char *end;
@@ -444,6 +477,13 @@ struct job {
 	bool end_fsync;        /* end_fsync: a sync when the job ends */
 	bool fsync_close;      /* fsync_on_close: a sync at each close */
 	uint64_t bs, size, filesize, offset, offset_inc, loops, number_ios;
+	/*
+	 * size as a percent of each file's filesize (fio 3.33); offset and
+	 * offset_increment as percents are refused.  0 in *_pct_line:
+	 * given in bytes.
+	 */
+	unsigned size_pct, offset_pct, inc_pct;
+	unsigned size_pct_line, offset_pct_line, inc_pct_line;
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
 	bool t64;            /* random_generator=tausworthe64 */
@@ -982,15 +1022,17 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o->line, "%s must not be 0", o->name);
 		j->ba_line = o->line;
 	}
-	if ((o = get(f, sec, "size")) && (err = fio_size(f, o, &j->size)))
+	if ((o = get(f, sec, "size")) &&
+	    (err = fio_size_pct(f, o, &j->size, &j->size_pct, &j->size_pct_line)))
 		return err;
 	if ((o = get(f, sec, "filesize")) && (err = fio_size(f, o, &j->filesize)))
 		return err;
 	j->filesize_set = o != NULL;
-	if ((o = get(f, sec, "offset")) && (err = fio_size(f, o, &j->offset)))
+	if ((o = get(f, sec, "offset")) &&
+	    (err = fio_size_pct(f, o, &j->offset, &j->offset_pct, &j->offset_pct_line)))
 		return err;
 	if ((o = get(f, sec, "offset_increment")) &&
-	    (err = fio_size(f, o, &j->offset_inc)))
+	    (err = fio_size_pct(f, o, &j->offset_inc, &j->inc_pct, &j->inc_pct_line)))
 		return err;
 	if ((o = get(f, sec, "numjobs"))) {
 		if ((err = fio_uint(f, o, &v)))
@@ -1356,12 +1398,36 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 				    j->think_us ? "thinktime" :
 				    j->runtime_us ? "runtime" : "a rate");
 	}
+	/*
+	 * size=N%: N percent of each file's size, which filesize= gives
+	 * (fio 3.33 refuses the job without it: "you need to specify
+	 * size=").
+	 */
+	if (j->size_pct_line) {
+		if (!j->filesize_set)
+			return ferr(f, j->size_pct_line, "size=%u%% needs filesize= (it is a share of each file's size)",
+				    j->size_pct);
+		j->size = j->filesize * j->size_pct / 100 * j->nrfiles;
+		if (!j->size)
+			return ferr(f, j->size_pct_line, "size=%u%% of filesize %llu is nothing",
+				    j->size_pct, (unsigned long long)j->filesize);
+	}
 	if (!j->size && !j->filesize)
 		return ferr(f, sec->line, "job [%s] has no size or filesize", sec->name);
 	if (!j->filesize)
 		j->filesize = j->size / j->nrfiles;
 	if (!j->size)
 		j->size = j->filesize * j->nrfiles;
+	/*
+	 * offset=N% and offset_increment=N%: fio 3.33 takes N percent of
+	 * the size a file has when the job sets up, which is 0 for a file
+	 * it is about to lay out (strace: a fresh run reads from 0) and the
+	 * old size for one an earlier run left (which it then lays out
+	 * again, larger): not modelled.
+	 */
+	if (j->offset_pct_line || j->inc_pct_line)
+		return ferr(f, j->offset_pct_line ? j->offset_pct_line : j->inc_pct_line,
+			    "offset and offset_increment as percents are not modelled (fio 3.33 takes them of the size a file has before the job: 0 for files it lays out, else what an earlier run left)");
 	if (j->direct && (err = check_direct(f, j)))
 		return err;
 	if (j->bs > j->filesize)
@@ -2003,7 +2069,6 @@ static uint64_t mm_pos(uint64_t off, uint64_t file_offset)
  * job holds here: those unmap.  So do all of a job's mappings when there
  * would be more (loops x files) than a job holds (MAX_MAPS).
  */
-static uint64_t div_up(uint64_t a, uint64_t b);
 
 static const char *mm_end(const struct job *j)
 {
@@ -2238,7 +2303,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 /*
  * A clone's file's I/O region (fio's f->file_offset, f->io_size):
  * from the clone's offset (*@start), the rest of the file when the job
- * gives filesize, else its share of size, up to the file's end.
+ * gives filesize (but size=N%: that share of it), else its share of
+ * size, up to the file's end.
  */
 static uint64_t io_region(const struct job *j, unsigned clone, uint64_t *start)
 {
@@ -2246,7 +2312,7 @@ static uint64_t io_region(const struct job *j, unsigned clone, uint64_t *start)
 
 	*start = j->offset + clone * j->offset_inc;
 	span = j->file_end > *start ? j->file_end - *start : 0;
-	if (region > span || j->filesize_set)
+	if (region > span || (j->filesize_set && !j->size_pct_line))
 		region = span;
 	return region;
 }
@@ -2326,12 +2392,6 @@ static bool runs_to_limit(const struct job *j)
 {
 	return never_done(j) || map_fills_late(j) || j->strided ||
 	       (!j->random && j->seq_add);
-}
-
-/* @a / @b rounded up, for @a up to UINT64_MAX. */
-static uint64_t div_up(uint64_t a, uint64_t b)
-{
-	return a / b + (a % b != 0);
 }
 
 /*
