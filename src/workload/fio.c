@@ -1407,7 +1407,9 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		if (!j->filesize_set)
 			return ferr(f, j->size_pct_line, "size=%u%% needs filesize= (it is a share of each file's size)",
 				    j->size_pct);
-		j->size = j->filesize * j->size_pct / 100 * j->nrfiles;
+		/* (filesize * N / 100 without overflowing) */
+		j->size = (j->filesize / 100 * j->size_pct +
+			   j->filesize % 100 * j->size_pct / 100) * j->nrfiles;
 		if (!j->size)
 			return ferr(f, j->size_pct_line, "size=%u%% of filesize %llu is nothing",
 				    j->size_pct, (unsigned long long)j->filesize);
@@ -2069,7 +2071,6 @@ static uint64_t mm_pos(uint64_t off, uint64_t file_offset)
  * job holds here: those unmap.  So do all of a job's mappings when there
  * would be more (loops x files) than a job holds (MAX_MAPS).
  */
-
 static const char *mm_end(const struct job *j)
 {
 	uint64_t passes = j->loops * div_up(j->io_size > j->size ? j->io_size :
