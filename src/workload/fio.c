@@ -482,7 +482,7 @@ struct job {
 	 * offset_increment as percents are refused.  0 in *_pct_line:
 	 * given in bytes.
 	 */
-	unsigned size_pct, offset_pct, inc_pct;
+	unsigned size_pct;
 	unsigned size_pct_line, offset_pct_line, inc_pct_line;
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
@@ -834,7 +834,7 @@ static const char *madvise_name(const struct job *j)
 static int read_job(struct fio *f, struct section *sec, struct job *j)
 {
 	const struct opt *o;
-	unsigned i, s;
+	unsigned i, s, pct; /* a percent offset's value (refused) */
 	uint64_t v;
 	bool flag = false;
 	int err;
@@ -1029,10 +1029,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	j->filesize_set = o != NULL;
 	if ((o = get(f, sec, "offset")) &&
-	    (err = fio_size_pct(f, o, &j->offset, &j->offset_pct, &j->offset_pct_line)))
+	    (err = fio_size_pct(f, o, &j->offset, &pct, &j->offset_pct_line)))
 		return err;
 	if ((o = get(f, sec, "offset_increment")) &&
-	    (err = fio_size_pct(f, o, &j->offset_inc, &j->inc_pct, &j->inc_pct_line)))
+	    (err = fio_size_pct(f, o, &j->offset_inc, &pct, &j->inc_pct_line)))
 		return err;
 	if ((o = get(f, sec, "numjobs"))) {
 		if ((err = fio_uint(f, o, &v)))

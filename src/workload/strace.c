@@ -508,6 +508,32 @@ static bool has_pos(const struct st *s, long tab, long fd)
 }
 
 /*
+ * (@tab, @fd) on the open file of position entry @i from now on (a dup,
+ * or a fork()ed copy): one dup group, so that set_pos() moves both.
+ */
+static int share_pos(struct st *s, unsigned i, long tab, long fd)
+{
+	struct pos *n;
+	char *path = NULL;
+
+	if (!s->pos[i].grp)
+		s->pos[i].grp = ++s->grps;
+	if (s->pos[i].path && !(path = strdup(s->pos[i].path)))
+		return -ENOMEM;
+	n = pos_of(s, tab, fd, true); /* may move the array */
+	if (!n) {
+		free(path);
+		return -ENOMEM;
+	}
+	n->pos = s->pos[i].pos;
+	n->grp = s->pos[i].grp;
+	n->append = s->pos[i].append;
+	free(n->path);
+	n->path = path;
+	return 0;
+}
+
+/*
  * fork() without CLONE_FILES: @child's table is a copy of @parent's,
  * each descriptor on the same open file (tb_fork(); its position shared,
  * as a dup's), so that either closing its copy leaves the other's.
@@ -523,28 +549,13 @@ static int fork_table(struct st *s, long parent, long child)
 	if ((err = tb_fork(s->tb, t, child)))
 		return err;
 	for (i = 0; i < n; i++) {
-		struct pos *c;
-		char *path = NULL;
-
 		/* Positions matter only on descriptors replayed. */
 		if (!s->pos[i].used || s->pos[i].pid != t ||
 		    has_pos(s, child, s->pos[i].fd) ||
 		    !tb_known(s->tb, t, s->pos[i].fd))
 			continue;
-		if (!s->pos[i].grp)
-			s->pos[i].grp = ++s->grps;
-		if (s->pos[i].path && !(path = strdup(s->pos[i].path)))
-			return -ENOMEM;
-		c = pos_of(s, child, s->pos[i].fd, true); /* may move the array */
-		if (!c) {
-			free(path);
-			return -ENOMEM;
-		}
-		c->pos = s->pos[i].pos;
-		c->grp = s->pos[i].grp;
-		c->append = s->pos[i].append;
-		free(c->path);
-		c->path = path;
+		if ((err = share_pos(s, i, child, s->pos[i].fd)))
+			return err;
 	}
 	return 0;
 }
@@ -581,11 +592,7 @@ static void drop_pos(struct st *s, long tab, long fd)
  */
 static int dup_fd(struct st *s, long tab, long fd, long nfd)
 {
-	struct pos *o, *n;
-	char *path = NULL;
-	uint64_t at;
-	unsigned grp;
-	bool append;
+	struct pos *o;
 	int err;
 
 	if (fd == nfd)
@@ -595,26 +602,7 @@ static int dup_fd(struct st *s, long tab, long fd, long nfd)
 		return err;
 	drop_pos(s, tab, nfd);
 	o = pos_of(s, tab, fd, false);
-	if (!o)
-		return 0;
-	if (!o->grp)
-		o->grp = ++s->grps;
-	grp = o->grp;
-	at = o->pos;
-	append = o->append;
-	if (o->path && !(path = strdup(o->path)))
-		return -ENOMEM;
-	n = pos_of(s, tab, nfd, true); /* may move the array */
-	if (!n) {
-		free(path);
-		return -ENOMEM;
-	}
-	n->pos = at;
-	n->grp = grp;
-	n->append = append;
-	free(n->path);
-	n->path = path;
-	return 0;
+	return o ? share_pos(s, (unsigned)(o - s->pos), tab, nfd) : 0;
 }
 
 /*

@@ -372,6 +372,24 @@ void tb_close(struct tb *t, long k1, long k2)
 	}
 }
 
+/*
+ * Number (@k1, @k2) on the open file of descriptor @p (a dup, or a
+ * fork()ed copy): its reads and writes are @p's (replayed_desc()), and @p
+ * is closed with the last of its numbers.
+ */
+static int add_copy(struct tb *t, int p, long k1, long k2)
+{
+	if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
+		     sizeof(*t->descs)))
+		return -ENOMEM;
+	t->descs[t->nr_descs++] = (struct tb_desc){
+		.key1 = k1, .key2 = k2, .file = t->descs[p].file,
+		.open = true, .ignored = t->descs[p].ignored, .of = p
+	};
+	t->descs[p].refs++;
+	return 0;
+}
+
 int tb_dup(struct tb *t, long k1, long oldk2, long newk2)
 {
 	int d = find_desc(t, k1, oldk2), p, n;
@@ -387,16 +405,7 @@ int tb_dup(struct tb *t, long k1, long oldk2, long newk2)
 	if (d < 0)
 		return 0;
 	p = t->descs[d].of >= 0 ? t->descs[d].of : d;
-	if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
-		     sizeof(*t->descs)))
-		return -ENOMEM;
-	/* Its reads and writes are the original's (replayed_desc()). */
-	t->descs[t->nr_descs++] = (struct tb_desc){
-		.key1 = k1, .key2 = newk2, .file = t->descs[p].file,
-		.open = true, .ignored = t->descs[p].ignored, .of = p
-	};
-	t->descs[p].refs++;
-	return 0;
+	return add_copy(t, p, k1, newk2);
 }
 
 void tb_share(struct tb *t, long from, long to)
@@ -420,21 +429,15 @@ int tb_fork(struct tb *t, long from, long to)
 
 	for (i = 0; i < n; i++) {
 		long k2 = t->descs[i].key2;
-		int p = t->descs[i].of >= 0 ? t->descs[i].of : (int)i, d;
+		int p = t->descs[i].of >= 0 ? t->descs[i].of : (int)i, d, err;
 
 		if (!t->descs[i].open || t->descs[i].key1 != from)
 			continue;
 		d = find_desc(t, to, k2);
 		if (d >= 0 && t->descs[d].key1 == to)
 			continue;
-		if (!tb_grow((void **)&t->descs, &t->cap_descs, t->nr_descs + 1,
-			     sizeof(*t->descs)))
-			return -ENOMEM;
-		t->descs[t->nr_descs++] = (struct tb_desc){
-			.key1 = to, .key2 = k2, .file = t->descs[p].file,
-			.open = true, .ignored = t->descs[p].ignored, .of = p
-		};
-		t->descs[p].refs++;
+		if ((err = add_copy(t, p, to, k2)))
+			return err;
 	}
 	return 0;
 }
