@@ -695,7 +695,9 @@ for d in tests/traces/app/*/; do
 	# its fadvise(); tar and python3, which read files the system had in
 	# its page cache (ralab record marks them cached=1), without those marks;
 	# one reading with O_DIRECT, read through the page cache instead;
-	# others: without their layout.
+	# a program that posix_spawn()s cat on its open file (the child's
+	# dup2() shown before the parent's clone3() returns): without that
+	# dup2(); others: without their layout.
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
@@ -705,6 +707,7 @@ for d in tests/traces/app/*/; do
 	cmp-*|tac-*|tail-*|xxd-*) grep -v ' lseek(' "$T/app.strace" > "$T/app-flat.strace"; what=lseek ;;
 	wc-*) grep -v ' fadvise64(' "$T/app.strace" > "$T/app-flat.strace"; what=fadvise ;;
 	direct-*) sed 's/|O_DIRECT//' "$T/app.strace" > "$T/app-flat.strace"; what=O_DIRECT ;;
+	spawn-*) grep -v ' dup2(3, 0)' "$T/app.strace" > "$T/app-flat.strace"; what="child's dup2()" ;;
 	tar-*|python-*) sed 's/ cached=1$//' "$T/app.strace" > "$T/app-flat.strace"; what="cached=1 marks" ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
