@@ -174,6 +174,20 @@ static void job_wait(struct sim *s, struct sim_worker *w, bool for_idle)
 	w->wait_for = 0;
 }
 
+/*
+ * The group of job @j: the index of the latest 'wait' job at or before it
+ * (fio's stonewall starts a group), -1 before the first.
+ */
+static int group_of(const struct sim *s, const struct sim_job *j)
+{
+	int k;
+
+	for (k = (int)(j - s->jobs); k >= 0; k--)
+		if (s->jobs[k].def->wait)
+			return k;
+	return -1;
+}
+
 /* Whether every worker of job @j has finished. */
 static bool job_done(const struct sim *s, const struct sim_job *j)
 {
@@ -255,17 +269,20 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 		j->end_ns = w->now;
 	w->finished = true;
 	/*
-	 * exitall: when the job ends (its last worker), the jobs running
-	 * beside it stop starting reads, as fio terminates the others of
-	 * its group; 'wait' jobs not yet started (fio: a later group,
-	 * after a stonewall) still run.
+	 * exitall: when the job ends (its last worker), the jobs of its
+	 * group stop starting reads, as fio terminates them (those not
+	 * started yet never start); a later group (from the next 'wait'
+	 * job, fio's stonewall, on) still runs.
 	 */
 	if (d->exitall && job_done(s, j)) {
 		for (k = 0; k < s->nr_jobs; k++) {
 			struct sim_job *o = &s->jobs[k];
 
-			if ((!o->def->wait || o->released) && o->deadline > w->now)
+			if (group_of(s, o) == group_of(s, j) &&
+			    o->deadline > w->now) {
 				o->deadline = w->now;
+				o->cut = true; /* kept when it starts */
+			}
 		}
 	}
 }
@@ -280,20 +297,49 @@ static void trampoline(unsigned hi, unsigned lo, unsigned whi, unsigned wlo)
 }
 
 /*
- * A 'wait' job starts when the jobs before it have ended: its workers are
- * held, then released at the latest end.  Returns true while held.
+ * When a job may start, as fio's run_threads() starts them:
+ *
+ *   - a 'wait' job (stonewall) when every earlier job has ended;
+ *   - a job after one no earlier than that one: fio's loop stops at a
+ *     stonewall it cannot start yet, so the jobs after it start with it
+ *     (its group), unless their delay is shorter than the stonewall's
+ *     (fio passes over a job whose delay has not come);
+ *   - a 'wait-for' job when the jobs it names have ended (fio's
+ *     wait_for; the jobs after it go on starting meanwhile);
+ *   - and none before its delay.
+ *
+ *   a                |=====|
+ *   d  wait-for a          |===|
+ *   b  wait                    |=====|
+ *   c                          |===|      (with b)
+ *
+ * Its workers are held till then.  Returns true while held.  The jobs of
+ * a held job's conditions come before it or are named by it, and
+ * ops.c refuses jobs that wait for each other, so one always runs.
  */
 static bool held(struct sim *s, struct sim_worker *w)
 {
-	unsigned k, idx = (unsigned)(w->job - s->jobs);
-	uint64_t start = w->job->def->delay_ns;
+	struct sim_job *j = w->job;
+	const struct wl_job *d = j->def;
+	unsigned k, idx = (unsigned)(j - s->jobs);
+	uint64_t start = d->delay_ns;
+	int g = group_of(s, j);
 
-	if (!w->job->def->wait || w->job->released)
+	if (j->released)
 		return false;
+	if (g >= 0 && (unsigned)g != idx &&
+	    d->delay_ns >= s->jobs[g].def->delay_ns) {
+		if (!s->jobs[g].released)
+			return true;
+		if (s->jobs[g].start_ns > start)
+			start = s->jobs[g].start_ns;
+	}
 	for (k = 0; k < s->nr_workers; k++) {
 		struct sim_worker *o = &s->workers[k];
+		unsigned oj = (unsigned)(o->job - s->jobs);
 
-		if ((unsigned)(o->job - s->jobs) >= idx)
+		if (!((d->wait && oj < idx) ||
+		      (oj < 64 && (d->wait_for >> oj & 1))))
 			continue;
 		if (!o->finished)
 			return true;
@@ -301,12 +347,12 @@ static bool held(struct sim *s, struct sim_worker *w)
 			start = o->now;
 	}
 	for (k = 0; k < s->nr_workers; k++)
-		if (s->workers[k].job == w->job && s->workers[k].now < start)
+		if (s->workers[k].job == j && s->workers[k].now < start)
 			s->workers[k].now = start;
-	w->job->start_ns = start;
-	if (w->job->def->runtime_ns)
-		w->job->deadline = start + w->job->def->runtime_ns;
-	w->job->released = true;
+	j->start_ns = start;
+	if (d->runtime_ns && !j->cut)
+		j->deadline = start + d->runtime_ns;
+	j->released = true;
 	return false;
 }
 

@@ -175,7 +175,8 @@ struct sim_vma {
 struct sim_job {
 	const struct wl_job *def;
 	unsigned nr_workers;
-	bool released;     /* a 'wait' job's workers may run */
+	bool released;     /* its workers may run (engine.c held()) */
+	bool cut;          /* stopped by an exitall (deadline) */
 	/* The shared op cursor of the workers of an iodepth > 1 job. */
 	unsigned op;
 	uint64_t i, x, *order;

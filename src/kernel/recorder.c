@@ -2274,11 +2274,15 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 				   j->rate_iops || j->rate_bps ? "a rate limit" :
 				   j->exitall ? "exitall" : NULL;
 
-		if (what) {
-			if (diag)
+		if (what || j->wait_for) {
+			if (diag && what)
 				snprintf(diag->msg, sizeof(diag->msg),
 					 "%s:%u: job '%s' has %s, which 'ralab kernel' does not reproduce (it runs each job as one thread)",
 					 ralab_workload_name(wl), j->line, j->name, what);
+			else if (diag) /* groups run one after another */
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s:%u: job '%s' has a wait-for, which 'ralab kernel' does not reproduce (it runs the jobs from one 'wait' job to the next together)",
+					 ralab_workload_name(wl), j->wait_for_line, j->name);
 			return -EINVAL;
 		}
 	}

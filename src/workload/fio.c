@@ -16,7 +16,8 @@
  *                 writes are write faults)
  *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
  *   filename_format, blockalign (random offsets, with norandommap),
- *   file_service_type (roundrobin, sequential, random), number_ios,
+ *   file_service_type (roundrobin, sequential, random), openfiles,
+ *   number_ios,
  *   loops and io_size (fio's passes: the job's bytes held to io_size or
  *   size times loops, a pass ended by its files done or, on asynchronous
  *   engines, at size bytes; each pass reopens the job's files: fresh
@@ -28,7 +29,8 @@
  *   psync, pvsync, libaio, posixaio, io_uring: pread; mmap: a mapping
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), startdelay (one time, not a range),
- *   exitall (the jobs running beside the one that ends stop), rate and
+ *   exitall (global, as fio's: when any job ends, the rest of its group
+ *   stop), rate and
  *   rate_iops (the reads' value; linear),
  *   runtime (plus ramp_time) and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a pass until
@@ -42,7 +44,8 @@
  * zoned); the reads of a plain uniform random job are one fio-pread op.
  * Each clone of each job is a job of the case, and they run concurrently,
  * except that a job with stonewall (or wait_for_previous) starts when the
- * jobs before it have ended.
+ * jobs before it have ended, and the jobs after it with it; one with
+ * wait_for when the jobs of that name have ended.
  */
 #include <errno.h>
 #include <limits.h>
@@ -55,6 +58,7 @@
 #include "workload.h"
 
 #define MAX_SECTIONS 64
+_Static_assert(MAX_SECTIONS <= 64, "check_wait_for() keeps jobs in 64-bit masks");
 #define MAX_OPTS 128
 #define FIO_MAX_OPS (1u << 22)
 
@@ -203,6 +207,7 @@ static const char *const modelled[] = {
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"bssplit", "io_size", "allrandrepeat",
 	"pre_read", "size_increment", "lockfile", "thread", "filename_format",
+	"wait_for", "openfiles",
 };
 
 /*
@@ -469,6 +474,10 @@ enum fadv_hint { HINT_NONE, HINT_WORKLOAD, HINT_SEQ, HINT_RAND, HINT_NOREUSE };
 
 struct job {
 	char name[64];
+	/* fio's name for it (name=, else the section's): what wait_for names */
+	char fio_name[256];
+	char wait_for[256];    /* wait_for: a job's fio_name ("": none) */
+	unsigned wait_for_line;
 	bool random, rw;
 	unsigned wonly;      /* rw=write, randwrite: its line (0: not) */
 	unsigned mix;        /* rwmixread percent */
@@ -504,9 +513,13 @@ struct job {
 	uint64_t delay_us;   /* startdelay */
 	uint64_t rate_bps, rate_iops; /* reads' rate limits (0: none) */
 	bool exitall;
+	/* new_group: a reporting group, and the one exitall stops */
+	bool new_group;
+	unsigned new_group_line;
 	bool time_based;
 	int service;         /* 0 roundrobin, 1 sequential, 2 random */
 	unsigned service_nr; /* I/Os on a file before the next (TYPE:N) */
+	unsigned openfiles;  /* files open at once (fio's open_files) */
 	bool invalidate, norandommap, stonewall;
 	bool direct;          /* direct=1: O_DIRECT reads, past the cache */
 	bool libaio;
@@ -1160,6 +1173,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "stonewall")) &&
 	    (err = fio_bool(f, o, &j->stonewall)))
 		return err;
+	if ((o = get(f, sec, "new_group")) &&
+	    (err = fio_bool(f, o, &j->new_group)))
+		return err;
+	j->new_group_line = o && j->new_group ? o->line : 0;
 	/* direct=1 (buffered=0): the files opened with O_DIRECT. */
 	if ((o = get(f, sec, "direct")) && (err = fio_bool(f, o, &j->direct)))
 		return err;
@@ -1241,6 +1258,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			j->rate_iops = v;
 		else
 			j->rate_bps = v;
+	}
+	/* (option values and section names fit: struct opt, section) */
+	strcpy(j->fio_name, (o = get(f, sec, "name")) ? o->val : sec->name);
+	if ((o = get(f, sec, "wait_for"))) {
+		strcpy(j->wait_for, o->val);
+		j->wait_for_line = o->line;
 	}
 	if ((o = get(f, sec, "startdelay"))) {
 		if (strchr(o->val, '-') || strchr(o->val, ':'))
@@ -1336,6 +1359,17 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			p += n;
 		} while (*p++ == ':');
 		j->nrfiles = j->nnames;
+	}
+	/*
+	 * openfiles (open_files): files open at once; 0 or more than the
+	 * job has: all of them (fio's fixup_options()).
+	 */
+	j->openfiles = j->nrfiles;
+	if ((o = get(f, sec, "openfiles"))) {
+		if ((err = fio_uint(f, o, &v)))
+			return err;
+		if (v && v < j->nrfiles)
+			j->openfiles = (unsigned)v;
 	}
 	/*
 	 * lfsr: only uniform offsets come from it (a distribution has its
@@ -1725,6 +1759,7 @@ struct gfile {
 	struct fio_rng lf; /* random_generator=lfsr: the file's */
 	struct run r;
 	bool done;
+	bool open; /* opened by its first I/O, closed when done (openfiles) */
 };
 
 static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
@@ -2580,7 +2615,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct gjob g;
 		struct fio_rng files;
 		struct fio_taus88 mix;
-		unsigned ndone = 0, next = 0, run = 0, cur = 0, ddir = 0;
+		unsigned ndone = 0, next = 0, run = 0, cur = 0, ddir = 0, nopen = 0;
 		int err;
 		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
 		uint64_t issues[2] = { 0, 0 }, want = 0;
@@ -2636,6 +2671,17 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 					}
 					if (gf[fi].done)
 						continue;
+					/*
+					 * openfiles: a file not open yet while
+					 * that many are is passed over (fio's
+					 * -EBUSY; the cursor or the draw moved
+					 * on): the next is tried.
+					 */
+					if (!gf[fi].open && nopen >= j->openfiles)
+						continue;
+					if (!gf[fi].open)
+						nopen++;
+					gf[fi].open = true;
 					cur = fi;
 					have = true;
 					/* sequential: a file until it is done. */
@@ -2658,6 +2704,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				if (next_io(&g, &gf[fi], ddir, &off, &len))
 					break;
 				gf[fi].done = true; /* fio: this file is done */
+				gf[fi].open = false; /* and closed */
+				nopen--;
 				ndone++;
 			}
 			if (ndone == nfd)
@@ -2834,11 +2882,86 @@ static int layout_unwritten(struct fio *f, const struct job *j, bool *unw)
 	return 0;
 }
 
+/*
+ * Jobs that would wait for each other through wait_for (and stonewall:
+ * a stonewall job waits for the jobs before it, the jobs after it start
+ * with it) are refused here, with the line of a wait_for: ralab's jobs
+ * would never start (fio's own would not either through wait_for alone;
+ * through a stonewall, it starts one whose waitee has not started).
+ */
+static int check_wait_for(struct fio *f, const struct job *jobs, unsigned nj)
+{
+	uint64_t need[MAX_SECTIONS], grown;
+	unsigned i, k;
+	int g = -1;
+
+	for (i = 0; i < nj; i++) {
+		if (jobs[i].stonewall && i)
+			g = (int)i;
+		need[i] = 0;
+		for (k = 0; k < nj; k++)
+			if (jobs[i].wait_for[0] && !strcmp(jobs[k].fio_name, jobs[i].wait_for) &&
+			    strcmp(jobs[i].fio_name, jobs[i].wait_for))
+				need[i] |= 1ull << k;
+		if (g >= 0)
+			need[i] |= ((1ull << g) - 1) | need[g];
+	}
+	do {
+		grown = 0;
+		for (i = 0; i < nj; i++)
+			for (k = 0; k < nj; k++)
+				if ((need[i] >> k & 1) && (need[k] & ~need[i])) {
+					need[i] |= need[k];
+					grown = 1;
+				}
+	} while (grown);
+	for (i = 0; i < nj; i++)
+		if ((need[i] >> i & 1) && jobs[i].wait_for_line)
+			return ferr(f, jobs[i].wait_for_line,
+				    "wait_for=%s: job [%s] would wait for itself (through wait_for and stonewall): not modelled",
+				    jobs[i].wait_for, jobs[i].name);
+	return 0;
+}
+
+/*
+ * wait_for=NAME: the job starts when every job fio names so (name=, else
+ * its section), each clone of each, has ended (fio's waitee_running());
+ * its own name, or one no job has, holds nothing.
+ */
+static int emit_wait_for(struct fio *f, const struct job *jobs, unsigned nj,
+			 const struct job *j)
+{
+	unsigned k, c, n = 0;
+
+	if (!j->wait_for[0])
+		return 0;
+	if (!strcmp(j->wait_for, j->fio_name)) {
+		emit(f, "# wait_for=%s names the job itself: no wait (fio)\n", j->wait_for);
+		return 0;
+	}
+	for (k = 0; k < nj; k++) {
+		char jname[32];
+
+		if (strcmp(jobs[k].fio_name, j->wait_for))
+			continue;
+		ops_name(jname, sizeof(jname), jobs[k].name);
+		for (c = 0; c < jobs[k].numjobs; c++, n++)
+			emit(f, "%s %.20s.%u", n % 7 ? "" : n ? "\nwait-for" : "wait-for",
+			     jname, c);
+	}
+	if (n)
+		emit(f, "\n");
+	else
+		emit(f, "# wait_for=%s: no job has that name: no wait (fio)\n", j->wait_for);
+	return 0;
+}
+
 static int generate(struct fio *f)
 {
 	struct job jobs[MAX_SECTIONS];
 	struct gen g = { .nr = 0 };
 	unsigned nj = 0, s, c, i, nfd = 0, threads = 0;
+	bool any_exitall = false;
 	char *body_out;
 	size_t body_len;
 	int err;
@@ -2852,6 +2975,19 @@ static int generate(struct fio *f)
 	}
 	if (!nj)
 		return ferr(f, 1, "no job section (only [global])");
+	if ((err = check_wait_for(f, jobs, nj)))
+		return err;
+	for (i = 0; i < nj; i++)
+		any_exitall |= jobs[i].exitall;
+	/*
+	 * new_group only splits fio's reports, but its group is also what
+	 * exitall stops (fio_terminate_threads(td->groupid)); ralab's groups
+	 * are a stonewall's.
+	 */
+	for (i = 1; any_exitall && i < nj; i++)
+		if (jobs[i].new_group_line && !jobs[i].stonewall)
+			return ferr(f, jobs[i].new_group_line,
+				    "new_group with exitall: exitall stops the jobs of the ending job's group, which new_group starts without a stonewall; not modelled");
 
 	/* The body first, to learn the files; the header goes in front. */
 	for (i = 0; i < nj; i++) {
@@ -2906,7 +3042,13 @@ static int generate(struct fio *f)
 				emit(f, "think %llu\n", (unsigned long long)j->think_us);
 			if (j->delay_us)
 				emit(f, "delay %llu\n", (unsigned long long)j->delay_us);
-			if (j->exitall)
+			/*
+			 * exitall is fio's global exitall_on_terminate (its
+			 * str_exitall_cb()): one job having it, every job's
+			 * end stops the rest of its group (fio 3.33: the job
+			 * beside it was cut short when the other ended).
+			 */
+			if (any_exitall)
 				emit(f, "exitall\n");
 			if (j->rate_iops)
 				emit(f, "rate-iops %llu\n", (unsigned long long)j->rate_iops);
@@ -2917,6 +3059,8 @@ static int generate(struct fio *f)
 			/* stonewall: the job (its first clone) waits for the earlier. */
 			if (j->stonewall && !c && i)
 				emit(f, "wait\n");
+			if ((err = emit_wait_for(f, jobs, nj, j)))
+				return err;
 			for (k = 0; k < j->nrfiles; k++) {
 				char fname[128], oname[32];
 				bool fresh, unw;

@@ -19,7 +19,9 @@
  * first job's descriptor 0); 'iodepth N' lets N preads of the job be in
  * flight at once; 'think USEC [EVERY]' is time after each (or every
  * EVERY-th) read call of the job; 'wait'
- * makes it start when every earlier job has ended (fio's stonewall).
+ * makes it start when every earlier job has ended, and the jobs after it
+ * with it (fio's stonewall); 'wait-for JOB...' when those have ended
+ * (fio's wait_for).
  *
  * The case starts with its file ("main") open as descriptor 0.  'open',
  * 'file NAME SIZE [breaks OFF,...] [holes OFF+LEN,...]' ('file NAME SIZE
@@ -66,6 +68,12 @@ struct parser {
 	unsigned char fd_open[MAX_FDS];
 	unsigned char fd_ino[MAX_FDS];
 	unsigned char fd_direct[MAX_FDS]; /* opened with O_DIRECT */
+	/* 'wait-for' names, resolved when every job is known (wait_for()). */
+	struct pwait {
+		unsigned job, line;
+		char name[32];
+	} wfor[2 * MAX_JOBS];
+	unsigned nr_wfor;
 };
 
 static int perr(struct parser *p, const char *fmt, ...)
@@ -580,6 +588,64 @@ static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
 			break;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Resolve the 'wait-for' names into each job's wait_for mask, and refuse
+ * jobs that would wait for each other: job j needs k to end first when
+ * it names k, when it is a 'wait' job and k comes before it, or when a
+ * 'wait' job before it (its group's, whose start it waits for) needs k.
+ * A cycle would hold every job of it for ever (fio itself would spin).
+ */
+static int wait_for(struct parser *p, struct ralab_workload *wl)
+{
+	uint64_t need[MAX_JOBS], grown;
+	unsigned i, k;
+	int g = -1;
+
+	for (i = 0; i < p->nr_wfor; i++) {
+		const struct pwait *pw = &p->wfor[i];
+
+		uint64_t named = 0;
+
+		p->line = pw->line;
+		for (k = 0; k < wl->nr_jobs; k++) /* names may repeat: each */
+			if (!strcmp(wl->jobs[k].name, pw->name))
+				named |= 1ull << k;
+		if (!named)
+			return perr(p, "wait-for: no job '%s'", pw->name);
+		if (named >> pw->job & 1)
+			return perr(p, "wait-for: job '%s' cannot wait for itself", pw->name);
+		wl->jobs[pw->job].wait_for |= named;
+		if (!wl->jobs[pw->job].wait_for_line)
+			wl->jobs[pw->job].wait_for_line = pw->line;
+	}
+	for (i = 0; i < wl->nr_jobs; i++) {
+		if (wl->jobs[i].wait)
+			g = (int)i;
+		need[i] = wl->jobs[i].wait_for;
+		if (g >= 0) /* every job before its group's 'wait' job */
+			need[i] |= (1ull << g) - 1;
+		if (g >= 0 && (unsigned)g != i)
+			need[i] |= wl->jobs[g].wait_for;
+	}
+	do { /* the transitive closure (at most 64 jobs) */
+		grown = 0;
+		for (i = 0; i < wl->nr_jobs; i++)
+			for (k = 0; k < wl->nr_jobs; k++)
+				if ((need[i] >> k & 1) && (need[k] & ~need[i])) {
+					need[i] |= need[k];
+					grown = 1;
+				}
+	} while (grown);
+	for (i = 0; i < wl->nr_jobs; i++)
+		if (need[i] >> i & 1) {
+			p->line = wl->jobs[i].wait_for_line ? wl->jobs[i].wait_for_line :
+							      wl->jobs[i].line;
+			return perr(p, "job '%s' would wait for itself ('wait-for' and 'wait' make a cycle): not modelled",
+				    wl->jobs[i].name);
+		}
 	return 0;
 }
 
@@ -1309,8 +1375,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 }
 
 /*
- * job NAME, iodepth N, think USEC, wait, delay USEC, runtime USEC, repeat,
- * exitall, rate-iops N, rate BYTES, shared-fd.
+ * job NAME, iodepth N, think USEC, wait, wait-for JOB..., delay USEC,
+ * runtime USEC, repeat, exitall, rate-iops N, rate BYTES, shared-fd.
  * Returns 1 for any other line, 0 when handled, or an error.
  */
 static int parse_job_line(struct parser *p, struct ralab_workload *wl,
@@ -1372,6 +1438,26 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 					    TOK(tok[2]));
 			if (na == 2)
 				j->think_every = (unsigned)v;
+		}
+		return 0;
+	}
+	if (!strcmp(tok[0], "wait-for")) {
+		int a;
+
+		if ((err = nargs(p, tok[0], na, 1, MAX_TOKENS - 1, "wait-for JOB...")))
+			return err;
+		for (a = 1; a <= na; a++) {
+			struct pwait *pw = &p->wfor[p->nr_wfor];
+
+			if (p->nr_wfor == sizeof(p->wfor) / sizeof(p->wfor[0]))
+				return perr(p, "too many 'wait-for' names (at most %zu)",
+					    sizeof(p->wfor) / sizeof(p->wfor[0]));
+			if (strlen(tok[a]) >= sizeof(pw->name))
+				return perr(p, "job name '%.*s' is longer than 31 characters", TOK(tok[a]));
+			pw->job = wl->nr_jobs - 1;
+			pw->line = p->line;
+			strcpy(pw->name, tok[a]);
+			p->nr_wfor++;
 		}
 		return 0;
 	}
@@ -1801,6 +1887,8 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 			err = perr(&p, "'repeat' needs a 'runtime' in job '%s' (else it never ends)", j->name);
 		}
 	}
+	if (!err)
+		err = wait_for(&p, wl);
 	if (!err)
 		err = check_mapped_sizes(&p, wl);
 	if (!err)

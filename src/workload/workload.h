@@ -292,6 +292,7 @@ struct wl_file {
 };
 
 #define MAX_JOBS 64
+_Static_assert(MAX_JOBS <= 64, "wl_job.wait_for is a 64-bit mask of jobs");
 
 /*
  * A job: a stream of ops run by its own thread(s), concurrently with the
@@ -305,6 +306,10 @@ struct wl_job {
 	uint64_t think_ns; /* after each read call (fio's thinktime) */
 	unsigned think_every; /* ... or every this many (thinktime_blocks) */
 	bool wait;         /* starts when every earlier job has ended */
+	/* 'wait-for': starts when these jobs (bit k: jobs[k]) have ended;
+	 * wait_for_line is the first such line (0: none). */
+	uint64_t wait_for;
+	unsigned wait_for_line;
 	unsigned line;
 	/* runtime: the job stops starting reads this long after it starts
 	 * (0: no limit); with repeat, its ops from repeat_op on run again

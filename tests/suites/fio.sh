@@ -230,6 +230,27 @@ if out=$(timeout 20 "$RALAB" sim fuzz/corpus/fio-fixed-hang-bssplit.fio 2>&1) &&
 	ok "fio bssplit that cannot fit ends"
 else bad "fio bssplit that cannot fit ends" "$(echo "$out" | tail -3)"; fi
 
+# wait_for names a job as fio does (name=, else its section), each of its
+# clones; its own name or one no job has holds nothing (fio's
+# waitee_running()).
+printf '[global]\nrw=read\nsize=1m\n[x]\nname=loader\nnumjobs=2\n[y]\nwait_for=loader\n[z]\nwait_for=z\n[w]\nwait_for=nobody\n' > "$T/wf.fio"
+if "$RALAB" sim --dump-ops "$T/wf.fio" > "$T/wf.ops" 2> "$T/err" &&
+   [ "$(grep -c '^wait-for' "$T/wf.ops")" = 1 ] && grep -qx 'wait-for x.0 x.1' "$T/wf.ops" &&
+   grep -q '^# wait_for=z names the job itself' "$T/wf.ops" &&
+   grep -q '^# wait_for=nobody: no job has that name' "$T/wf.ops"; then
+	ok "fio wait_for: by name=, every clone; itself or no job: no wait"
+else bad "fio wait_for: by name=, every clone; itself or no job: no wait" "$(cat "$T/err"; grep wait "$T/wf.ops")"; fi
+
+# exitall is global in fio (str_exitall_cb() sets exitall_on_terminate):
+# with it on [a] only, [b]'s end stops [a].  fio 3.33 on this job
+# (2026-12-02, psync): a read 1241088 bytes in 305 ms, b 1 MiB in 300 ms.
+printf '[a]\nfilename=a.dat\nrw=read\nbs=4k\nsize=16m\nrate_iops=1000\nexitall\n[b]\nfilename=b.dat\nrw=read\nbs=64k\nsize=1m\nrate_iops=50\n' > "$T/ea.fio"
+"$RALAB" sim --set device=loop "$T/ea.fio" > "$T/ea.out" 2> "$T/err"
+if awk -v a="$(sed -n 's/^job\.a\.0\.elapsed_us=//p' "$T/ea.out")" 'BEGIN { exit !(a >= 300000 && a < 310000) }' &&
+   awk -v b="$(sed -n 's/^bytes_read=//p' "$T/ea.out")" 'BEGIN { exit !(b > 1048576 + 1200000 && b < 1048576 + 1300000) }'; then
+	ok "fio exitall on one job: any job's end stops the others"
+else bad "fio exitall on one job: any job's end stops the others" "$(cat "$T/err"; grep -E '^(bytes_read|job\..*elapsed)' "$T/ea.out")"; fi
+
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
 # 128, max_sectors_kb 512) and their events recorded.  What ralab makes of
@@ -268,7 +289,7 @@ for f in tests/fio/real/*.fio; do
 	fi
 	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
-[ $nreal -ge 109 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 112 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192

@@ -101,10 +101,12 @@ expect_rc "kernel refuses alloc_fail_ppm" 2 "$RALAB" kernel --set alloc_fail_ppm
 grep -q 'alloc_fail_ppm is a model setting' "$T/err" || bad "kernel alloc_fail_ppm message" "$(head -c 200 "$T/err")"
 # ralab kernel runs concurrent jobs as threads (tests/suites/kernel.sh),
 # but refuses, with the job's line, what a thread per job cannot do.
-for d in "iodepth 4|an iodepth above 1" "rate-iops 100|a rate limit" "exitall|exitall"; do
+# (A wait-for: at its own line.)
+for d in "iodepth 4|4|an iodepth above 1" "rate-iops 100|4|a rate limit" "exitall|4|exitall" "wait-for a|5|a wait-for"; do
 	printf '# file_size: 1M\njob a\nread 4K 4\njob b\n%s\nread 4K 4\n' "${d%%|*}" > "$T/kr.ops"
 	"$RALAB" kernel "$T/kr.ops" > "$T/k.out" 2> "$T/k.err"; rc=$?
-	[ $rc = 2 ] && grep -q "^$T/kr.ops:4: job 'b' has ${d#*|}" "$T/k.err" && [ ! -s "$T/k.out" ] &&
+	l=${d#*|}; l=${l%%|*}
+	[ $rc = 2 ] && grep -q "^$T/kr.ops:$l: job 'b' has ${d##*|}" "$T/k.err" && [ ! -s "$T/k.out" ] &&
 		ok "kernel refuses ${d%%|*}" || bad "kernel refuses ${d%%|*}" "exit $rc: $(cat "$T/k.err")"
 done
 
@@ -184,15 +186,38 @@ if [ "$bs" = 1000.0 ] && awk -v a="$ae" -v bs="$bs" -v be="$be" -v cs="$cs" -v c
 	ok "delay starts a job late"
 else bad "delay starts a job late" "$(grep '^job\.' "$T/delay.out" | grep -E 'start|elapsed' | tr '\n' ' ')"; fi
 # exitall: when that job ends, the jobs running beside it stop (within a
-# read); a 'wait' job after it (fio: a later group) still runs.
-printf '# file_size: 64M\n# device: loop\njob bg\nread 4K eof\njob fg\nexitall\nrand-pread 4K 200\njob later\nwait\nread 4K 100\n' > "$T/ea.ops"
+# read); a 'wait' job after it and the job after that one (fio: a later
+# group) still run.
+printf '# file_size: 64M\n# device: loop\njob bg\nread 4K eof\njob fg\nexitall\nrand-pread 4K 200\njob later\nwait\nread 4K 100\njob later2\nread 4K 100\n' > "$T/ea.ops"
 "$RALAB" sim "$T/ea.ops" > "$T/ea.out"
 bge=$(num job.bg.elapsed_us "$T/ea.out"); fge=$(num job.fg.elapsed_us "$T/ea.out")
 if awk -v b="$bge" -v f="$fge" 'BEGIN { exit !(b >= f && b < f + 1000) }' &&
    [ "$(num job.later.start_us "$T/ea.out")" = "$bge" ] &&
+   [ "$(num job.later2.start_us "$T/ea.out")" = "$bge" ] &&
+   awk -v e="$(num job.later2.elapsed_us "$T/ea.out")" 'BEGIN { exit !(e > 0) }' &&
    [ "$(num bytes_read "$T/ea.out")" -lt 67108864 ]; then
 	ok "exitall stops the jobs beside it"
 else bad "exitall stops the jobs beside it" "$(grep -E '^(job\.|bytes_read)' "$T/ea.out" | grep -E 'start|elapsed|bytes' | tr '\n' ' ')"; fi
+# A 'wait' job starts a group (fio's stonewall): a job after it starts
+# with it, not at 0.  wait-for JOB: a job starts when that one has ended,
+# beside the others (which go on starting).
+printf '# file_size: 4M\n# device: loop\njob a\nread 4K eof\njob b\nwait\nread 1M eof\njob c\nread 64K eof\njob d\nwait-for c\nread 16K eof\n' > "$T/grp.ops"
+"$RALAB" sim "$T/grp.ops" > "$T/grp.out"
+ae=$(num job.a.elapsed_us "$T/grp.out"); bs=$(num job.b.start_us "$T/grp.out"); cs=$(num job.c.start_us "$T/grp.out")
+ce=$(num job.c.elapsed_us "$T/grp.out"); ds=$(num job.d.start_us "$T/grp.out"); de=$(num job.d.elapsed_us "$T/grp.out")
+if [ "$bs" = "$ae" ] && [ "$cs" = "$bs" ] &&
+   awk -v cs="$cs" -v ce="$ce" -v ds="$ds" -v de="$de" 'BEGIN { d = ds - cs - ce; exit !(cs > 0 && d < 0.15 && d > -0.15 && de > 0) }'; then
+	ok "a job after a 'wait' job starts with it; wait-for"
+else bad "a job after a 'wait' job starts with it; wait-for" "$(grep -E '^job\.' "$T/grp.out" | grep -E 'start|elapsed' | tr '\n' ' ')"; fi
+"$RALAB" sim "$T/grp.ops" | cmp -s - "$T/grp.out" && ok "wait-for deterministic" ||
+	bad "wait-for deterministic" "two runs differ"
+# A job exitall stopped before it started stays stopped: its runtime,
+# counted from its start, does not undo that.
+printf '# file_size: 64M\n# device: loop\njob a\nread 4K eof\njob b\nexitall\nread 4K 10\njob c\nwait-for a\nruntime 100000\nread 4K 100\n' > "$T/cut.ops"
+"$RALAB" sim "$T/cut.ops" > "$T/cut.out"
+if [ "$(num job.c.elapsed_us "$T/cut.out")" = 0.0 ] && [ "$(num bytes_read "$T/cut.out")" -lt 1048576 ]; then
+	ok "exitall stops a job not started yet"
+else bad "exitall stops a job not started yet" "$(grep -E '^(job\.|bytes_read)' "$T/cut.out" | grep -E 'start|elapsed|bytes' | tr '\n' ' ')"; fi
 # think USEC (fio's thinktime) follows every read call, also within one
 # 'read LEN COUNT' op: 100 reads, 10 us each, add 1000 us; the fadvise
 # adds none.  Same with iodepth workers.
