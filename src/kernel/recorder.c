@@ -1281,6 +1281,9 @@ struct rrun {
 	void *map[MAX_JOBS * MAX_MAPS];
 	size_t map_len[MAX_JOBS * MAX_MAPS];
 	uint64_t map_off[MAX_JOBS * MAX_MAPS];
+	/* Jobs ended (under rec.lock), for 'wait-for' jobs to wait on. */
+	bool done[MAX_JOBS];
+	pthread_cond_t ended;
 };
 
 static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
@@ -1687,9 +1690,25 @@ static int run_job(struct rjob *j)
 static void *job_thread(void *arg)
 {
 	struct rjob *j = arg;
+	struct rrun *run = j->run;
+	uint64_t need = j->r->wl->jobs[j->job].wait_for;
+	unsigned k;
 
 	j->r->job_tid[j->job] = (int)syscall(SYS_gettid);
+	/*
+	 * wait-for: start when those jobs have ended (ops.c keeps them in
+	 * this group or an earlier one: a later one would be a cycle).
+	 */
+	pthread_mutex_lock(&j->r->lock);
+	for (k = 0; k < MAX_JOBS; k++)
+		while ((need >> k & 1) && !run->done[k])
+			pthread_cond_wait(&run->ended, &j->r->lock);
+	pthread_mutex_unlock(&j->r->lock);
 	j->err = run_job(j);
+	pthread_mutex_lock(&j->r->lock);
+	run->done[j->job] = true;
+	pthread_cond_broadcast(&run->ended);
+	pthread_mutex_unlock(&j->r->lock);
 	return NULL;
 }
 
@@ -1723,11 +1742,18 @@ static int run_group(struct rec *r, struct rrun *run, struct rjob *jobs,
 			err = open_fd(r, run->fds, &wl->ops[i]);
 	for (i = first; i < end && !err; i++) {
 		jobs[i].threaded = !alone;
-		if (pthread_create(&tid[i], NULL, job_thread, &jobs[i]))
+		if (pthread_create(&tid[i], NULL, job_thread, &jobs[i])) {
 			err = rerr(r, -EAGAIN, "cannot start a thread for job '%s'",
 				   wl->jobs[i].name);
-		else
+			/* Those waiting for it (wait-for) go on, to fail. */
+			pthread_mutex_lock(&r->lock);
+			for (; i < end; i++)
+				run->done[i] = true;
+			pthread_cond_broadcast(&run->ended);
+			pthread_mutex_unlock(&r->lock);
+		} else {
 			started++;
+		}
 	}
 	for (i = first; i < first + started; i++) {
 		pthread_join(tid[i], NULL);
@@ -1846,6 +1872,7 @@ static int run_ops(struct rec *r, int *fds)
 	}
 	run->fds = fds;
 	run->bufsz = (size_t)bufsz;
+	pthread_cond_init(&run->ended, NULL);
 	for (i = 0; i < wl->nr_jobs && !err; i++) {
 		jobs[i] = (struct rjob){ .r = r, .run = run, .job = i };
 		if (!(run->bufs[i] = read_buffer((size_t)bufsz)))
@@ -1895,6 +1922,7 @@ static int run_ops(struct rec *r, int *fds)
 	r->res->st.lat_p99_ns = lat_pct(lat, reads, 99);
 	r->res->st.lat_max_ns = lat_pct(lat, reads, 100);
 	free(jobs);
+	pthread_cond_destroy(&run->ended);
 	free(run);
 	return err;
 }
@@ -2274,15 +2302,11 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 				   j->rate_iops || j->rate_bps ? "a rate limit" :
 				   j->exitall ? "exitall" : NULL;
 
-		if (what || j->wait_for) {
-			if (diag && what)
+		if (what) {
+			if (diag)
 				snprintf(diag->msg, sizeof(diag->msg),
 					 "%s:%u: job '%s' has %s, which 'ralab kernel' does not reproduce (it runs each job as one thread)",
 					 ralab_workload_name(wl), j->line, j->name, what);
-			else if (diag) /* groups run one after another */
-				snprintf(diag->msg, sizeof(diag->msg),
-					 "%s:%u: job '%s' has a wait-for, which 'ralab kernel' does not reproduce (it runs the jobs from one 'wait' job to the next together)",
-					 ralab_workload_name(wl), j->wait_for_line, j->name);
 			return -EINVAL;
 		}
 	}

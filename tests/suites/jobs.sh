@@ -101,8 +101,7 @@ expect_rc "kernel refuses alloc_fail_ppm" 2 "$RALAB" kernel --set alloc_fail_ppm
 grep -q 'alloc_fail_ppm is a model setting' "$T/err" || bad "kernel alloc_fail_ppm message" "$(head -c 200 "$T/err")"
 # ralab kernel runs concurrent jobs as threads (tests/suites/kernel.sh),
 # but refuses, with the job's line, what a thread per job cannot do.
-# (A wait-for: at its own line.)
-for d in "iodepth 4|4|an iodepth above 1" "rate-iops 100|4|a rate limit" "exitall|4|exitall" "wait-for a|5|a wait-for"; do
+for d in "iodepth 4|4|an iodepth above 1" "rate-iops 100|4|a rate limit" "exitall|4|exitall"; do
 	printf '# file_size: 1M\njob a\nread 4K 4\njob b\n%s\nread 4K 4\n' "${d%%|*}" > "$T/kr.ops"
 	"$RALAB" kernel "$T/kr.ops" > "$T/k.out" 2> "$T/k.err"; rc=$?
 	l=${d#*|}; l=${l%%|*}

@@ -57,12 +57,14 @@ kernel_suite() {
 		    "$(tail -n 5 "$T/rewrite.out" "$T/check")"
 	fi
 
-	# A fio job file, strace logs of real programs and an iolog, replayed.
+	# A fio job file, strace logs of real programs and an iolog, replayed;
+	# a job that waits for another (wait-for: its thread starts when the
+	# other's ends).
 	zcat tests/traces/sqlite-100mb-query.strace.gz > "$T/sqlite.strace"
 	for c in tests/fio/mixed-small.fio tests/fio/concurrent-4x-seq.fio \
 		 tests/fio/concurrent-mixed.fio tests/traces/cp-20mb.strace \
 		 tests/traces/tar-40-files.strace "$T/sqlite.strace" \
-		 tests/traces/fio-randread-16k.iolog3; do
+		 tests/traces/fio-randread-16k.iolog3 tests/jobs/wait-for-reread.ops; do
 		if kcheck "$c"; then
 			ok "kernel check $(basename "$c")$retried"
 		else
