@@ -1057,8 +1057,9 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "nrfiles"))) {
 		if ((err = fio_uint(f, o, &v)))
 			return err;
-		if (!v || v > 16)
-			return ferr(f, o->line, "nrfiles must be from 1 to 16");
+		if (!v || v > MAX_FILES)
+			return ferr(f, o->line, "nrfiles must be from 1 to %d (the files of a case)",
+				    MAX_FILES);
 		j->nrfiles = (unsigned)v;
 	}
 	if ((o = get(f, sec, "rwmixread"))) {
@@ -2994,15 +2995,15 @@ static int generate(struct fio *f)
 		const struct job *j = &jobs[i];
 
 		for (c = 0; c < j->numjobs; c++) {
-			unsigned fds[16], k, k2, thread = ++threads;
+			unsigned fds[MAX_FILES], k, k2, thread = ++threads;
 			uint64_t end0 = 0;
-			char onames[16][32];
+			char onames[MAX_FILES][32];
 			uint64_t l;
 			struct issued left;
 			/* time_based passes are one op stream, repeated. */
-			struct carry carry[16] = { 0 };
+			struct carry carry[MAX_FILES] = { 0 };
 			/* Files end_sync() closed (fio: done in the pass). */
-			bool closed[16] = { false }, at_limit;
+			bool closed[MAX_FILES] = { false }, at_limit;
 
 			/*
 			 * Each clone is a job of the case: clones run
@@ -3118,7 +3119,9 @@ static int generate(struct fio *f)
 						    "job [%s] gives file %s a size of %llu bytes; an earlier job gave it another (ralab needs one size per file)",
 						    j->name, fname, (unsigned long long)j->file_end);
 				if (ino < 0)
-					return ferr(f, f->sec[0].line, "too many files (at most %d)", MAX_FILES);
+					return ferr(f, f->sec[s_of(f, j)].line,
+						    "job [%s]: too many files in all (at most %d: nrfiles times numjobs, over the jobs)",
+						    j->name, MAX_FILES);
 				unw = false;
 				if (fresh && (err = layout_unwritten(f, j, &unw)))
 					return err;
