@@ -14,7 +14,8 @@
  *                 one file, the files in turn on several; rwmixread,
  *                 rwmixwrite, fsync, fdatasync, sync; the mmap engine's
  *                 writes are write faults)
- *   bs, size, filesize, offset, offset_increment, nrfiles, filename,
+ *   bs, size, filesize (LO-HI: drawn per file, file_sizes()), offset,
+ *   offset_increment, nrfiles, filename,
  *   filename_format, blockalign (random offsets, with norandommap),
  *   file_service_type (roundrobin, sequential, random), openfiles,
  *   number_ios,
@@ -530,6 +531,12 @@ struct job {
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
 	/*
+	 * filesize=LO-HI: each file's size drawn from fs_lo to filesize
+	 * (fs_line: its line; 0 for one size), per clone in fs[].
+	 */
+	uint64_t fs_lo, fs[MAX_FILES];
+	unsigned fs_line;
+	/*
 	 * Where the file of the clone being made ends: filesize, else
 	 * (fio's setup_files: f->io_size + f->file_offset) its share of
 	 * size past the clone's offset; a file another job made, its size.
@@ -1038,8 +1045,25 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "size")) &&
 	    (err = fio_size_pct(f, o, &j->size, &j->size_pct, &j->size_pct_line)))
 		return err;
-	if ((o = get(f, sec, "filesize")) && (err = fio_size(f, o, &j->filesize)))
+	if ((o = get(f, sec, "filesize")) && strpbrk(o->val, "-:")) {
+		/* LO-HI: each file's size drawn (file_sizes()). */
+		struct opt a = *o, b;
+		char *dash = strpbrk(a.val, "-:");
+
+		*dash = '\0';
+		b = a;
+		snprintf(b.val, sizeof(b.val), "%s", dash + 1);
+		if ((err = fio_size(f, &a, &j->fs_lo)) ||
+		    (err = fio_size(f, &b, &j->filesize)))
+			return err;
+		if (!j->fs_lo || j->filesize < j->fs_lo)
+			return ferr(f, o->line, "%s: '%s' is not a range of sizes from small to large",
+				    o->name, o->val);
+		if (j->fs_lo != j->filesize)
+			j->fs_line = o->line;
+	} else if (o && (err = fio_size(f, o, &j->filesize))) {
 		return err;
+	}
 	j->filesize_set = o != NULL;
 	if ((o = get(f, sec, "offset")) &&
 	    (err = fio_size_pct(f, o, &j->offset, &pct, &j->offset_pct_line)))
@@ -1438,6 +1462,30 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * (fio 3.33 refuses the job without it: "you need to specify
 	 * size=").
 	 */
+	/*
+	 * filesize=LO-HI: sizes drawn per file, the job's size their sum.
+	 * Modelled for reads of the files fio makes for the job, read
+	 * once from their start (what decides each file's region).
+	 */
+	if (j->fs_line) {
+		const char *why = j->size || j->size_pct_line ? "size=" :
+				  j->offset || j->offset_inc ? "an offset" :
+				  j->nnames || j->name_fmt[0] ? "filename= or filename_format (files of other jobs)" :
+				  j->rw || j->wonly ? "writes" :
+				  j->time_based ? "time_based" :
+				  j->loops > 1 ? "loops" :
+				  j->io_size || j->number_ios ? "io_size or number_ios" :
+				  j->strided || j->seq_add ? "zones or holes" :
+				  j->engine == 2 ? "the mmap engine" :
+				  j->pre_read ? "pre_read" :
+				  j->direct ? "direct=1" :
+				  j->fs_lo < j->bs ? "a low end below the block size" : NULL;
+
+		if (why)
+			return ferr(f, j->fs_line, "filesize=%llu-%llu (a size drawn per file) with %s is not modelled",
+				    (unsigned long long)j->fs_lo,
+				    (unsigned long long)j->filesize, why);
+	}
 	if (j->size_pct_line) {
 		if (!j->filesize_set)
 			return ferr(f, j->size_pct_line, "size=%u%% needs filesize= (it is a share of each file's size)",
@@ -1736,6 +1784,7 @@ static uint64_t next_len(const struct job *j, struct fio_rng *bsr,
 struct gjob {
 	const struct job *j;
 	uint64_t start, region, blocks; /* every file's I/O region */
+	uint64_t file_end;              /* where the file ends (j->file_end) */
 	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
 	/*
 	 * Bytes of the current zone (td->zone_bytes): the job's, not a
@@ -1772,6 +1821,7 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->start = start;
 	g->region = region;
 	g->blocks = region / j->bs;
+	g->file_end = j->file_end;
 	g->k = 0;
 	g->zone_bytes = 0;
 	g->wrapped = false;
@@ -1789,6 +1839,20 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 				j->t64);
 	}
 	ralab__taus88_seed(&g->zgen, (uint32_t)slot_seed(j, thread, FIO_SLOT_ZONE));
+}
+
+/*
+ * filesize=LO-HI: file @fi's I/O region is its own size (fio's
+ * f->io_size), not the job's share; taken before each of its I/Os.
+ */
+static void gjob_file(struct gjob *g, unsigned fi)
+{
+	const struct job *j = g->j;
+
+	if (!j->fs_line)
+		return;
+	g->region = g->file_end = j->fs[fi];
+	g->blocks = g->region / j->bs;
 }
 
 /*
@@ -1898,9 +1962,9 @@ static bool seq_offset(struct gjob *g, struct gfile *gf, unsigned d,
 {
 	const struct job *j = g->j;
 	uint64_t last = gf->nios[d] ? gf->last[d] : g->start, pos;
-	uint64_t top = j->file_end > g->region ? g->region : j->file_end;
+	uint64_t top = g->file_end > g->region ? g->region : g->file_end;
 
-	if (last >= j->file_end)
+	if (last >= g->file_end)
 		return false;
 	/* Unsigned as in fio: a position before start wraps past the end. */
 	if (last == g->start && g->start && j->seq_add < 0)
@@ -1908,12 +1972,12 @@ static bool seq_offset(struct gjob *g, struct gfile *gf, unsigned d,
 	pos = last - g->start;
 	if (pos && j->seq_add) {
 		pos += (uint64_t)j->seq_add;
-		if (pos >= j->file_end) {
+		if (pos >= g->file_end) {
 			pos = j->seq_add > 0 ? g->start : top + (uint64_t)j->seq_add;
 			g->wrapped = true;
 		}
 	}
-	if (pos >= g->region || g->start + pos >= j->file_end)
+	if (pos >= g->region || g->start + pos >= g->file_end)
 		return false; /* fio: offset >= io_size, or past the file */
 	*offp = g->start + pos;
 	return true;
@@ -1940,7 +2004,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		if (g->zone_bytes >= j->zone_size) {
 			g->zone_bytes = 0;
 			gf->zone += j->zone_range + j->zone_skip;
-			if (gf->zone >= j->file_end)
+			if (gf->zone >= g->file_end)
 				gf->zone = g->start;
 			gf->last[d] = gf->zone;
 		}
@@ -1982,7 +2046,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	 * (get_next_seq_offset fails); an identical one does not look.
 	 */
 	if (j->random && (off == UINT64_MAX ||
-			  (off == gf->last[d] && gf->last[d] >= j->file_end))) {
+			  (off == gf->last[d] && gf->last[d] >= g->file_end))) {
 		uint64_t blocks = g->blocks, unit = j->bs, lastb, zoff = 0;
 
 		/*
@@ -2034,7 +2098,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		off = (j->strided ? gf->zone : g->start) + b * unit;
 	}
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
-	if (!len || off + len > j->file_end)
+	if (!len || off + len > g->file_end)
 		return false; /* fio: "offset too large" */
 	if (gf->map.bits && mark && b < gf->map.n) {
 		/*
@@ -2480,7 +2544,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			     carry);
 		goto out;
 	}
-	if (runs_to_limit(j) && !j->time_based)
+	if ((runs_to_limit(j) || j->fs_line) && !j->time_based)
 		n = div_up(pass, j->bs);
 	if (n > left->ios)
 		n = left->ios;
@@ -2493,7 +2557,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 	 * each.  Not random ones: their files share the job's generators,
 	 * so a file draws on from where the one before it stopped (below).
 	 */
-	if (!j->rw && (nfd == 1 || (j->service == 1 && !j->random))) {
+	if (!j->rw && !j->fs_line && (nfd == 1 || (j->service == 1 && !j->random))) {
 		/*
 		 * The job's generators and zone count (struct gjob) run on
 		 * from one file to the next, as fio's per-thread ones do.
@@ -2644,7 +2708,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			ddir = carry[0].ddir;
 		}
 		for (fi = 0; fi < nfd && !f->oom; fi++)
-			if ((err = gfile_init(&g, &gf[fi],
+			if (gjob_file(&g, fi),
+			    (err = gfile_init(&g, &gf[fi],
 					      fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
 					      thread, carry ? &carry[fi] : NULL)))
 				fail_map(f, j, g.blocks, err);
@@ -2702,6 +2767,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				}
 				if (rw)
 					mix_next(j, &mix, issues, &want, &ddir);
+				gjob_file(&g, fi);
 				if (next_io(&g, &gf[fi], ddir, &off, &len))
 					break;
 				gf[fi].done = true; /* fio: this file is done */
@@ -2884,6 +2950,31 @@ static int layout_unwritten(struct fio *f, const struct job *j, bool *unw)
 }
 
 /*
+ * filesize=LO-HI: each file of a clone gets a size drawn from the range,
+ * in file order, as fio's get_rand_file_size(): its file-size generator
+ * (seed slot 7, FIO_RAND_FILE_SIZE_OFF; 64-bit with tausworthe64) scaled
+ * to HI - LO, plus LO, down to a multiple of the smallest block size.
+ * The clone's size is their sum (setup_files(): size= left out).
+ */
+static void file_sizes(struct job *j, unsigned thread)
+{
+	struct fio_rng r;
+	unsigned k;
+
+	ralab__rng_seed(&r, slot_seed(j, thread, FIO_SLOT_FILE_SIZE), j->t64);
+	j->size = 0;
+	for (k = 0; k < j->nrfiles; k++) {
+		double span = j->t64 ? 18446744073709551616.0 : 4294967296.0;
+		uint64_t v = (uint64_t)((double)(j->filesize - j->fs_lo) *
+					((double)ralab__rng(&r) / span));
+
+		v += j->fs_lo;
+		j->fs[k] = v - v % j->bs;
+		j->size += j->fs[k];
+	}
+}
+
+/*
  * Jobs that would wait for each other through wait_for (and stonewall:
  * a stonewall job waits for the jobs before it, the jobs after it start
  * with it) are refused here, with the line of a wait_for: ralab's jobs
@@ -3062,6 +3153,8 @@ static int generate(struct fio *f)
 				emit(f, "wait\n");
 			if ((err = emit_wait_for(f, jobs, nj, j)))
 				return err;
+			if (j->fs_line)
+				file_sizes(&jobs[i], thread);
 			for (k = 0; k < j->nrfiles; k++) {
 				char fname[128], oname[32];
 				bool fresh, unw;
@@ -3106,8 +3199,10 @@ static int generate(struct fio *f)
 							    (unsigned long long)g.sizes[k2]);
 					jobs[i].file_end = g.sizes[k2];
 				}
+				if (j->fs_line) /* its own size (file_sizes()) */
+					jobs[i].file_end = j->fs[k];
 				/* The job's files are one size here (file_end). */
-				if (k && j->file_end != end0)
+				if (k && j->file_end != end0 && !j->fs_line)
 					return ferr(f, f->sec[s_of(f, j)].line,
 						    "job [%s]: its files would be of different sizes (%llu and %llu bytes: an earlier job made one); ralab needs one size for a job's files",
 						    j->name, (unsigned long long)end0,

@@ -165,6 +165,7 @@ uint64_t *ralab__op_order(const struct op *op, struct fio_carry *carry);
 #define FIO_SLOT_BS 0             /* bsrange / bssplit's generator */
 #define FIO_SLOT_MIX 4            /* rw/randrw's direction generator */
 #define FIO_SLOT_FILE 5           /* file_service_type=random's generator */
+#define FIO_SLOT_FILE_SIZE 7      /* filesize=LO-HI's generator */
 #define FIO_SLOT_SEQ_RAND_READ 10 /* percentage_random's generator */
 #define FIO_SLOT_ZONE 16          /* random_distribution=zoned's */
 
