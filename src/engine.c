@@ -270,8 +270,8 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 	w->finished = true;
 	/*
 	 * exitall: when the job ends (its last worker), the jobs of its
-	 * group stop starting reads, as fio terminates them (those not
-	 * started yet never start); a later group (from the next 'wait'
+	 * group stop starting reads, as fio terminates them (one not
+	 * started yet starts none); a later group (from the next 'wait'
 	 * job, fio's stonewall, on) still runs.
 	 */
 	if (d->exitall && job_done(s, j)) {
@@ -323,10 +323,11 @@ static bool held(struct sim *s, struct sim_worker *w)
 	const struct wl_job *d = j->def;
 	unsigned k, idx = (unsigned)(j - s->jobs);
 	uint64_t start = d->delay_ns;
-	int g = group_of(s, j);
+	int g;
 
 	if (j->released)
 		return false;
+	g = group_of(s, j);
 	if (g >= 0 && (unsigned)g != idx &&
 	    d->delay_ns >= s->jobs[g].def->delay_ns) {
 		if (!s->jobs[g].released)

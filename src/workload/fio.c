@@ -2707,12 +2707,13 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			memcpy(issues, carry[0].issues, sizeof(issues));
 			ddir = carry[0].ddir;
 		}
-		for (fi = 0; fi < nfd && !f->oom; fi++)
-			if (gjob_file(&g, fi),
-			    (err = gfile_init(&g, &gf[fi],
+		for (fi = 0; fi < nfd && !f->oom; fi++) {
+			gjob_file(&g, fi); /* its map: its own size */
+			if ((err = gfile_init(&g, &gf[fi],
 					      fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
 					      thread, carry ? &carry[fi] : NULL)))
 				fail_map(f, j, g.blocks, err);
+		}
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
 			emit(f, "fd %u\n", fds[fi]);

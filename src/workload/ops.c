@@ -606,7 +606,6 @@ static int wait_for(struct parser *p, struct ralab_workload *wl)
 
 	for (i = 0; i < p->nr_wfor; i++) {
 		const struct pwait *pw = &p->wfor[i];
-
 		uint64_t named = 0;
 
 		p->line = pw->line;
@@ -1447,11 +1446,12 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		if ((err = nargs(p, tok[0], na, 1, MAX_TOKENS - 1, "wait-for JOB...")))
 			return err;
 		for (a = 1; a <= na; a++) {
-			struct pwait *pw = &p->wfor[p->nr_wfor];
+			struct pwait *pw;
 
 			if (p->nr_wfor == sizeof(p->wfor) / sizeof(p->wfor[0]))
 				return perr(p, "too many 'wait-for' names (at most %zu)",
 					    sizeof(p->wfor) / sizeof(p->wfor[0]));
+			pw = &p->wfor[p->nr_wfor];
 			if (strlen(tok[a]) >= sizeof(pw->name))
 				return perr(p, "job name '%.*s' is longer than 31 characters", TOK(tok[a]));
 			pw->job = wl->nr_jobs - 1;

@@ -153,8 +153,11 @@ if in_range "$(num elapsed_us "$T/rep.out")" 20000 21000 && [ "$b" -gt 4194304 ]
    [ $((sec * 512)) -ge "$b" ]; then
 	ok "repeat runs the ops again until the runtime"
 else bad "repeat runs the ops again until the runtime" "$(grep -E '^(elapsed_us|bytes_read|data_sectors)' "$T/rep.out")"; fi
-"$RALAB" sim "$T/rep.ops" | cmp -s - "$T/rep.out" && ok "runtime deterministic" ||
-	bad "runtime deterministic" "two runs differ"
+# same_twice LABEL NAME: a second run of $T/NAME.ops prints $T/NAME.out.
+same_twice() {
+	"$RALAB" sim "$T/$2.ops" | cmp -s - "$T/$2.out" && ok "$1" || bad "$1" "two runs differ"
+}
+same_twice "runtime deterministic" rep
 # An iodepth job's workers stop together; a 'wait' job's runtime counts
 # from its start, which the report gives.
 printf '# file_size: 64M\n# device: nvme\njob a\niodepth 8\nruntime 3000\nrepeat\nfadvise 0 0 dontneed\nrand-pread 4K 100000\njob b\nwait\nruntime 2000\nrepeat\nfadvise 0 0 dontneed\nseek 0\nread 4K eof\n' > "$T/rtj.ops"
@@ -208,8 +211,7 @@ if [ "$bs" = "$ae" ] && [ "$cs" = "$bs" ] &&
    awk -v cs="$cs" -v ce="$ce" -v ds="$ds" -v de="$de" 'BEGIN { d = ds - cs - ce; exit !(cs > 0 && d < 0.15 && d > -0.15 && de > 0) }'; then
 	ok "a job after a 'wait' job starts with it; wait-for"
 else bad "a job after a 'wait' job starts with it; wait-for" "$(grep -E '^job\.' "$T/grp.out" | grep -E 'start|elapsed' | tr '\n' ' ')"; fi
-"$RALAB" sim "$T/grp.ops" | cmp -s - "$T/grp.out" && ok "wait-for deterministic" ||
-	bad "wait-for deterministic" "two runs differ"
+same_twice "wait-for deterministic" grp
 # A job exitall stopped before it started stays stopped: its runtime,
 # counted from its start, does not undo that.
 printf '# file_size: 64M\n# device: loop\njob a\nread 4K eof\njob b\nexitall\nread 4K 10\njob c\nwait-for a\nruntime 100000\nread 4K 100\n' > "$T/cut.ops"
