@@ -733,6 +733,15 @@ static int cmd_sim(int argc, char **argv)
 	    !cfg->dev_bandwidth)
 		fprintf(stderr, "ralab sim: note: %u jobs on a device whose I/O takes no time never wait for each other's reads; where their interleaving decides readahead (one file or descriptor read by several), give them a device that takes time (--set device=loop or nvme)\n",
 			ralab_workload_nr_jobs(wl));
+	/*
+	 * A job repeating its reads until its runtime on such a device
+	 * reads as fast as the CPU costs let it: seconds of it are
+	 * millions of reads, each simulated.
+	 */
+	if (ralab_workload_repeat_ns(wl) >= 1000000000ull && !cfg->dev_latency_ns &&
+	    !cfg->dev_bandwidth)
+		fprintf(stderr, "ralab sim: note: a job repeats its reads for %.0f s (time_based) on a device whose I/O takes no time: only CPU costs bound it, so it makes millions of reads and takes a while to simulate; give it a device that takes time (--set device=loop or nvme)\n",
+			(double)ralab_workload_repeat_ns(wl) / 1e9);
 	if (json) {
 		win.trace = trace;
 		ro.on_event = cli_collect_window;

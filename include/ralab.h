@@ -205,6 +205,12 @@ const char *ralab_workload_name(const struct ralab_workload *wl);
 /* The number of jobs (threads) the workload runs; 1 without 'job' lines. */
 unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl);
 
+/*
+ * The longest runtime of a job that repeats its ops until then (fio's
+ * time_based; 'repeat' with 'runtime'), in ns; 0 if no job does.
+ */
+uint64_t ralab_workload_repeat_ns(const struct ralab_workload *wl);
+
 /* The number of files the workload reads (the case's own and the others). */
 unsigned ralab_workload_nr_files(const struct ralab_workload *wl);
 

@@ -2262,6 +2262,17 @@ unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl)
 	return wl->nr_jobs ? wl->nr_jobs : 1;
 }
 
+uint64_t ralab_workload_repeat_ns(const struct ralab_workload *wl)
+{
+	uint64_t max = 0;
+	unsigned i;
+
+	for (i = 0; i < wl->nr_jobs; i++)
+		if (wl->jobs[i].repeat && wl->jobs[i].runtime_ns > max)
+			max = wl->jobs[i].runtime_ns;
+	return max;
+}
+
 unsigned ralab_workload_nr_files(const struct ralab_workload *wl)
 {
 	return wl->nr_files;

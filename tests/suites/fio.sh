@@ -251,6 +251,18 @@ if awk -v a="$(sed -n 's/^job\.a\.0\.elapsed_us=//p' "$T/ea.out")" 'BEGIN { exit
 	ok "fio exitall on one job: any job's end stops the others"
 else bad "fio exitall on one job: any job's end stops the others" "$(cat "$T/err"; grep -E '^(bytes_read|job\..*elapsed)' "$T/ea.out")"; fi
 
+# A time_based job on the default device (I/O takes no time) is bound by
+# CPU costs alone: a note says so (fio's own fio-seq-read.fio example,
+# runtime=900, makes about 250 million reads there); with a device that
+# takes time, none.
+printf '[j]\nrw=read\nbs=1m\nsize=64m\ntime_based\nruntime=1\n' > "$T/tb.fio"
+"$RALAB" sim "$T/tb.fio" > /dev/null 2> "$T/tb.err"
+"$RALAB" sim --set device=loop "$T/tb.fio" > /dev/null 2> "$T/tb2.err"
+if grep -q 'note: a job repeats its reads for 1 s (time_based) on a device whose I/O takes no time' "$T/tb.err" &&
+   ! grep -q 'repeats its reads' "$T/tb2.err"; then
+	ok "time_based on a device that takes no time: a note"
+else bad "time_based on a device that takes no time: a note" "$(cat "$T/tb.err" "$T/tb2.err")"; fi
+
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
 # 128, max_sectors_kb 512) and their events recorded.  What ralab makes of

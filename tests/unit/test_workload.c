@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_workload.c - what the public API says of a loaded workload: its
- * files and jobs (ralab_workload_nr_files, ralab_workload_nr_jobs) and
+ * files and jobs (ralab_workload_nr_files, ralab_workload_nr_jobs,
+ * ralab_workload_repeat_ns) and
  * their layouts (ralab_workload_breaks, ralab_workload_set_breaks).
  */
 #include <errno.h>
@@ -162,9 +163,27 @@ static int test_mapped_truncate(void)
 	return 0;
 }
 
+/* The longest runtime of a repeating job; a runtime without repeat is not one. */
+static int test_repeat_ns(void)
+{
+	struct ralab_workload *wl = NULL;
+	struct ralab_diag d = { 0 };
+
+	ASSERT_EQ_U64(load_text("# file_size: 1M\njob a\nruntime 2000\nrepeat\n"
+				"read 4K 4\njob b\nruntime 5000\nrepeat\nread 4K 4\n"
+				"job c\nruntime 9000\nread 4K 4\n", &wl, &d), 0);
+	ASSERT_EQ_U64(ralab_workload_repeat_ns(wl), 5000000);
+	ralab_workload_free(wl);
+	ASSERT_EQ_U64(load_text("# file_size: 1M\nruntime 9000\nread 4K 4\n", &wl, &d), 0);
+	ASSERT_EQ_U64(ralab_workload_repeat_ns(wl), 0);
+	ralab_workload_free(wl);
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_one_file);
+	TEST(test_repeat_ns);
 	TEST(test_mapped_truncate);
 	TEST(test_two_files);
 	TEST(test_jobs);
