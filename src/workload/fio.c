@@ -191,6 +191,14 @@ static const char *const reporting_only[] = {
 	"dedupe_mode", "dedupe_working_set_percentage", "dedupe_global",
 	"write_hint", "unique_filename",
 	"offset_align", /* of percent offsets, which are refused */
+	/*
+	 * What a verifying job writes into its buffers and checks in what
+	 * it reads; the reads back after a job's writes are refused with
+	 * verify (read_job()), and with them go the backlog's.
+	 */
+	"verify_pattern", "verify_interval", "verify_offset", "verify_async",
+	"verify_backlog", "verify_backlog_batch", "verify_header_seed",
+	"io_submit_mode", /* inline only: checked in read_job() */
 };
 
 static const char *const modelled[] = {
@@ -1147,6 +1155,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			return ferr(f, o->line, "%s must be malloc, shm, shmhuge, mmap, mmaphuge or mmapshared, not '%s'",
 				    o->name, o->val);
 	}
+	/*
+	 * io_submit_mode=offload hands submission to a pool of threads of
+	 * fio's (the order and timing of reads in flight then theirs).
+	 */
+	if ((o = get(f, sec, "io_submit_mode")) && strcmp(o->val, "inline"))
+		return ferr(f, o->line, "io_submit_mode=%s is not modelled (inline is)", o->val);
 	if ((o = get(f, sec, "pre_read")) && (err = fio_bool(f, o, &j->pre_read)))
 		return err;
 	j->pre_read_line = j->pre_read ? o->line : 0;

@@ -263,6 +263,15 @@ if grep -q 'note: a job repeats its reads for 1 s (time_based) on a device whose
 	ok "time_based on a device that takes no time: a note"
 else bad "time_based on a device that takes no time: a note" "$(cat "$T/tb.err" "$T/tb2.err")"; fi
 
+# A reading job's verify options change what fio checks in its buffers,
+# io_submit_mode=inline is fio's default: the same reads.
+printf '[j]\nrw=read\nsize=1m\nbs=64k\n' > "$T/nv.fio"
+printf '[j]\nrw=read\nsize=1m\nbs=64k\nverify=crc32c\nverify_pattern=0xaa555aa5\nverify_interval=512\nverify_backlog=16\nio_submit_mode=inline\n' > "$T/v.fio"
+if "$RALAB" sim --dump-ops "$T/v.fio" 2> "$T/err" | grep -v '^#' > "$T/v.ops" && [ -s "$T/v.ops" ] &&
+   "$RALAB" sim --dump-ops "$T/nv.fio" | grep -v '^#' | cmp -s - "$T/v.ops"; then
+	ok "fio verify options of a reading job, io_submit_mode=inline: the same reads"
+else bad "fio verify options of a reading job, io_submit_mode=inline: the same reads" "$(cat "$T/err")"; fi
+
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
 # 128, max_sectors_kb 512) and their events recorded.  What ralab makes of
