@@ -272,14 +272,19 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 	 * exitall: when the job ends (its last worker), the jobs of its
 	 * group stop starting reads, as fio terminates them (one not
 	 * started yet starts none); a later group (from the next 'wait'
-	 * job, fio's stonewall, on) still runs.
+	 * job, fio's stonewall, on) still runs.  exitall stonewall: the
+	 * jobs running, of any group (those not started go on); exitall
+	 * all: every job (fio's exit_what).
 	 */
 	if (d->exitall && job_done(s, j)) {
 		for (k = 0; k < s->nr_jobs; k++) {
 			struct sim_job *o = &s->jobs[k];
+			bool stop = d->exit_what == EXIT_ALL ||
+				    (d->exit_what == EXIT_STONEWALL ?
+					     o->released && !job_done(s, o) :
+					     group_of(s, o) == group_of(s, j));
 
-			if (group_of(s, o) == group_of(s, j) &&
-			    o->deadline > w->now) {
+			if (stop && o->deadline > w->now) {
 				o->deadline = w->now;
 				o->cut = true; /* kept when it starts */
 			}

@@ -31,7 +31,7 @@
  *   touched a page at a time), iodepth and thinktime (kept for the time
  *   model: no effect on events), startdelay (one time, not a range),
  *   exitall (global, as fio's: when any job ends, the rest of its group
- *   stop), rate and
+ *   stop; exit_what=stonewall the jobs running, all every job), rate and
  *   rate_iops (the reads' value; linear),
  *   runtime (plus ramp_time) and time_based (the job stops
  *   starting reads at its runtime; time_based repeats a pass until
@@ -216,7 +216,7 @@ static const char *const modelled[] = {
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"bssplit", "io_size", "allrandrepeat",
 	"pre_read", "size_increment", "lockfile", "thread", "filename_format",
-	"wait_for", "openfiles",
+	"wait_for", "openfiles", "exit_what",
 };
 
 /*
@@ -522,6 +522,7 @@ struct job {
 	uint64_t delay_us;   /* startdelay */
 	uint64_t rate_bps, rate_iops; /* reads' rate limits (0: none) */
 	bool exitall;
+	unsigned char exit_what; /* EXIT_GROUP, _STONEWALL, _ALL (exit_what=) */
 	/* new_group: a reporting group, and the one exitall stops */
 	bool new_group;
 	unsigned new_group_line;
@@ -1212,6 +1213,17 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "stonewall")) &&
 	    (err = fio_bool(f, o, &j->stonewall)))
 		return err;
+	if ((o = get(f, sec, "exit_what"))) {
+		if (!strcmp(o->val, "group"))
+			j->exit_what = EXIT_GROUP;
+		else if (!strcmp(o->val, "stonewall"))
+			j->exit_what = EXIT_STONEWALL;
+		else if (!strcmp(o->val, "all"))
+			j->exit_what = EXIT_ALL;
+		else
+			return ferr(f, o->line, "exit_what must be group, stonewall or all, not '%s'",
+				    o->val);
+	}
 	if ((o = get(f, sec, "new_group")) &&
 	    (err = fio_bool(f, o, &j->new_group)))
 		return err;
@@ -3068,7 +3080,7 @@ static int generate(struct fio *f)
 	struct job jobs[MAX_SECTIONS];
 	struct gen g = { .nr = 0 };
 	unsigned nj = 0, s, c, i, nfd = 0, threads = 0;
-	bool any_exitall = false;
+	bool any_exitall = false, group_exit = false;
 	char *body_out;
 	size_t body_len;
 	int err;
@@ -3091,7 +3103,9 @@ static int generate(struct fio *f)
 	 * exitall stops (fio_terminate_threads(td->groupid)); ralab's groups
 	 * are a stonewall's.
 	 */
-	for (i = 1; any_exitall && i < nj; i++)
+	for (i = 0; i < nj; i++)
+		group_exit |= jobs[i].exit_what == EXIT_GROUP;
+	for (i = 1; any_exitall && group_exit && i < nj; i++)
 		if (jobs[i].new_group_line && !jobs[i].stonewall)
 			return ferr(f, jobs[i].new_group_line,
 				    "new_group with exitall: exitall stops the jobs of the ending job's group, which new_group starts without a stonewall; not modelled");
@@ -3156,7 +3170,8 @@ static int generate(struct fio *f)
 			 * beside it was cut short when the other ended).
 			 */
 			if (any_exitall)
-				emit(f, "exitall\n");
+				emit(f, "exitall%s\n", j->exit_what == EXIT_ALL ? " all" :
+					j->exit_what == EXIT_STONEWALL ? " stonewall" : "");
 			if (j->rate_iops)
 				emit(f, "rate-iops %llu\n", (unsigned long long)j->rate_iops);
 			if (j->rate_bps)

@@ -1375,7 +1375,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 
 /*
  * job NAME, iodepth N, think USEC, wait, wait-for JOB..., delay USEC,
- * runtime USEC, repeat, exitall, rate-iops N, rate BYTES, shared-fd.
+ * runtime USEC, repeat, exitall [SCOPE], rate-iops N, rate BYTES,
+ * shared-fd.
  * Returns 1 for any other line, 0 when handled, or an error.
  */
 static int parse_job_line(struct parser *p, struct ralab_workload *wl,
@@ -1461,13 +1462,26 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 		}
 		return 0;
 	}
-	if (!strcmp(tok[0], "wait") || !strcmp(tok[0], "exitall")) {
+	if (!strcmp(tok[0], "wait")) {
 		if ((err = nargs(p, tok[0], na, 0, 0, tok[0])))
 			return err;
-		if (tok[0][0] == 'w')
-			j->wait = true;
-		else
-			j->exitall = true;
+		j->wait = true;
+		return 0;
+	}
+	if (!strcmp(tok[0], "exitall")) {
+		/* exitall [group|stonewall|all]: which jobs (fio's exit_what) */
+		static const char *const scope[] = { "group", "stonewall", "all" };
+		unsigned k;
+
+		if ((err = nargs(p, tok[0], na, 0, 1, "exitall [group|stonewall|all]")))
+			return err;
+		j->exitall = true;
+		for (k = 0; na && k < 3 && strcmp(tok[1], scope[k]); k++)
+			;
+		if (k == 3)
+			return perr(p, "exitall: '%.*s' is not group, stonewall or all",
+				    TOK(tok[1]));
+		j->exit_what = na ? (unsigned char)k : EXIT_GROUP;
 		return 0;
 	}
 	if (!strcmp(tok[0], "rate-iops") || !strcmp(tok[0], "rate")) {

@@ -292,6 +292,8 @@ struct wl_file {
 	bool unwritten;
 };
 
+enum { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+
 #define MAX_JOBS 64
 _Static_assert(MAX_JOBS <= 64, "wl_job.wait_for is a 64-bit mask of jobs");
 
@@ -321,6 +323,9 @@ struct wl_job {
 	uint64_t rate_iops, rate_bps;
 	bool repeat;
 	bool exitall; /* when it ends, the other jobs stop (fio's exitall) */
+	/* which: EXIT_GROUP (its group's), EXIT_STONEWALL (those running,
+	 * every group's), EXIT_ALL (every job; fio's exit_what) */
+	unsigned char exit_what;
 	unsigned repeat_op, repeat_line, runtime_line;
 };
 

@@ -263,6 +263,22 @@ if grep -q 'note: a job repeats its reads for 1 s (time_based) on a device whose
 	ok "time_based on a device that takes no time: a note"
 else bad "time_based on a device that takes no time: a note" "$(cat "$T/tb.err" "$T/tb2.err")"; fi
 
+# exit_what (fio 3.33 on these three, 2026-12-02, psync; bytes read by
+# a, c, d): all, a:1048576 c:1228800 d:0 (d, a later group, never
+# starts); stonewall, a:1048576 c:1241088 d:1048576 (the jobs running
+# stop, d runs); group (the default), a:1048576 c:1232896 d:1048576.
+printf '[a]\nfilename=a.dat\nrw=read\nbs=64k\nsize=1m\nrate_iops=50\nexitall\nexit_what=all\n[c]\nfilename=c.dat\nrw=read\nbs=4k\nsize=16m\nrate_iops=1000\n[d]\nstonewall\nfilename=d.dat\nrw=read\nbs=64k\nsize=1m\n' > "$T/ew.fio"
+for w in all stonewall group; do
+	sed "s/exit_what=all/exit_what=$w/" "$T/ew.fio" > "$T/ew-$w.fio"
+	"$RALAB" sim --set device=loop "$T/ew-$w.fio" > "$T/ew-$w.out" 2> "$T/err"
+done
+b() { sed -n 's/^bytes_read=//p' "$T/ew-$1.out"; }
+if [ "$(b all)" -gt 2200000 ] && [ "$(b all)" -lt 2300000 ] &&
+   [ "$(b stonewall)" -gt $(($(b all) + 1048575)) ] && [ "$(b group)" = "$(b stonewall)" ] &&
+   grep -qx 'job.d.0.elapsed_us=0.0' "$T/ew-all.out"; then
+	ok "fio exit_what: all, stonewall, group"
+else bad "fio exit_what: all, stonewall, group" "$(cat "$T/err") all=$(b all) stonewall=$(b stonewall) group=$(b group)"; fi
+
 # A reading job's verify options change what fio checks in its buffers,
 # io_submit_mode=inline is fio's default: the same reads.
 printf '[j]\nrw=read\nsize=1m\nbs=64k\n' > "$T/nv.fio"
