@@ -640,6 +640,8 @@ static int cmd_sim(int argc, char **argv)
 	struct ralab_run_opts ro = { 0 };
 	struct ralab_workload *wl = NULL;
 	const struct ralab_config *cfg;
+	uint64_t repeat_ns;
+	bool instant; /* a device whose I/O takes no time */
 	struct ralab_diag d = { 0 };
 	struct ralab_stats st;
 	const char *path = NULL;
@@ -729,8 +731,9 @@ static int cmd_sim(int argc, char **argv)
 		return 0;
 	}
 	cfg = ralab_workload_config(wl);
-	if (ralab_workload_nr_jobs(wl) > 1 && !cfg->dev_latency_ns &&
-	    !cfg->dev_bandwidth)
+	instant = !cfg->dev_latency_ns && !cfg->dev_bandwidth;
+	repeat_ns = ralab_workload_repeat_ns(wl);
+	if (ralab_workload_nr_jobs(wl) > 1 && instant)
 		fprintf(stderr, "ralab sim: note: %u jobs on a device whose I/O takes no time never wait for each other's reads; where their interleaving decides readahead (one file or descriptor read by several), give them a device that takes time (--set device=loop or nvme)\n",
 			ralab_workload_nr_jobs(wl));
 	/*
@@ -738,10 +741,9 @@ static int cmd_sim(int argc, char **argv)
 	 * reads as fast as the CPU costs let it: seconds of it are
 	 * millions of reads, each simulated.
 	 */
-	if (ralab_workload_repeat_ns(wl) >= 1000000000ull && !cfg->dev_latency_ns &&
-	    !cfg->dev_bandwidth)
+	if (repeat_ns >= 1000000000ull && instant)
 		fprintf(stderr, "ralab sim: note: a job repeats its reads for %.0f s (time_based) on a device whose I/O takes no time: only CPU costs bound it, so it makes millions of reads and takes a while to simulate; give it a device that takes time (--set device=loop or nvme)\n",
-			(double)ralab_workload_repeat_ns(wl) / 1e9);
+			(double)repeat_ns / 1e9);
 	if (json) {
 		win.trace = trace;
 		ro.on_event = cli_collect_window;

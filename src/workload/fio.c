@@ -1214,15 +1214,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	    (err = fio_bool(f, o, &j->stonewall)))
 		return err;
 	if ((o = get(f, sec, "exit_what"))) {
-		if (!strcmp(o->val, "group"))
-			j->exit_what = EXIT_GROUP;
-		else if (!strcmp(o->val, "stonewall"))
-			j->exit_what = EXIT_STONEWALL;
-		else if (!strcmp(o->val, "all"))
-			j->exit_what = EXIT_ALL;
-		else
+		int w = ralab__exit_what(o->val);
+
+		if (w < 0)
 			return ferr(f, o->line, "exit_what must be group, stonewall or all, not '%s'",
 				    o->val);
+		j->exit_what = (unsigned char)w;
 	}
 	if ((o = get(f, sec, "new_group")) &&
 	    (err = fio_bool(f, o, &j->new_group)))
@@ -3010,36 +3007,31 @@ static void file_sizes(struct job *j, unsigned thread)
  */
 static int check_wait_for(struct fio *f, const struct job *jobs, unsigned nj)
 {
-	uint64_t need[MAX_SECTIONS], grown;
+	uint64_t need[MAX_SECTIONS];
+	bool wait[MAX_SECTIONS];
 	unsigned i, k;
-	int g = -1;
+	int c;
 
 	for (i = 0; i < nj; i++) {
-		if (jobs[i].stonewall && i)
-			g = (int)i;
+		wait[i] = jobs[i].stonewall && i;
 		need[i] = 0;
 		for (k = 0; k < nj; k++)
 			if (jobs[i].wait_for[0] && !strcmp(jobs[k].fio_name, jobs[i].wait_for) &&
 			    strcmp(jobs[i].fio_name, jobs[i].wait_for))
 				need[i] |= 1ull << k;
-		if (g >= 0)
-			need[i] |= ((1ull << g) - 1) | need[g];
 	}
-	do {
-		grown = 0;
-		for (i = 0; i < nj; i++)
-			for (k = 0; k < nj; k++)
-				if ((need[i] >> k & 1) && (need[k] & ~need[i])) {
-					need[i] |= need[k];
-					grown = 1;
-				}
-	} while (grown);
+	if ((c = ralab__wait_cycle(need, wait, nj)) < 0)
+		return 0;
+	/* A cycle has a wait_for in it (stonewalls only look back): its line. */
 	for (i = 0; i < nj; i++)
 		if ((need[i] >> i & 1) && jobs[i].wait_for_line)
-			return ferr(f, jobs[i].wait_for_line,
-				    "wait_for=%s: job [%s] would wait for itself (through wait_for and stonewall): not modelled",
-				    jobs[i].wait_for, jobs[i].name);
-	return 0;
+			break;
+	if (i == nj)
+		i = (unsigned)c;
+	return ferr(f, jobs[i].wait_for_line ? jobs[i].wait_for_line :
+					       f->sec[s_of(f, &jobs[i])].line,
+		    "wait_for=%s: job [%s] would wait for itself (through wait_for and stonewall): not modelled",
+		    jobs[i].wait_for, jobs[i].name);
 }
 
 /*
@@ -3169,9 +3161,10 @@ static int generate(struct fio *f)
 			 * end stops the rest of its group (fio 3.33: the job
 			 * beside it was cut short when the other ended).
 			 */
-			if (any_exitall)
-				emit(f, "exitall%s\n", j->exit_what == EXIT_ALL ? " all" :
-					j->exit_what == EXIT_STONEWALL ? " stonewall" : "");
+			if (any_exitall && j->exit_what != EXIT_GROUP)
+				emit(f, "exitall %s\n", ralab__exit_whats[j->exit_what]);
+			else if (any_exitall)
+				emit(f, "exitall\n");
 			if (j->rate_iops)
 				emit(f, "rate-iops %llu\n", (unsigned long long)j->rate_iops);
 			if (j->rate_bps)

@@ -591,18 +591,45 @@ static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
 	return 0;
 }
 
+int ralab__wait_cycle(uint64_t *need, const bool *wait, unsigned n)
+{
+	uint64_t named[MAX_JOBS], grown;
+	unsigned i, k;
+	int g = -1;
+
+	memcpy(named, need, n * sizeof(*need));
+	for (i = 0; i < n; i++) {
+		if (wait[i])
+			g = (int)i;
+		if (g >= 0) /* every job before its group's 'wait' job */
+			need[i] |= ((1ull << g) - 1) | named[g];
+	}
+	do { /* the transitive closure (at most 64 jobs) */
+		grown = 0;
+		for (i = 0; i < n; i++)
+			for (k = 0; k < n; k++)
+				if ((need[i] >> k & 1) && (need[k] & ~need[i])) {
+					need[i] |= need[k];
+					grown = 1;
+				}
+	} while (grown);
+	for (i = 0; i < n; i++)
+		if (need[i] >> i & 1)
+			return (int)i;
+	return -1;
+}
+
 /*
  * Resolve the 'wait-for' names into each job's wait_for mask, and refuse
- * jobs that would wait for each other: job j needs k to end first when
- * it names k, when it is a 'wait' job and k comes before it, or when a
- * 'wait' job before it (its group's, whose start it waits for) needs k.
- * A cycle would hold every job of it for ever (fio itself would spin).
+ * jobs that would wait for each other (ralab__wait_cycle()): a cycle
+ * would hold every job of it for ever (fio itself would spin).
  */
 static int wait_for(struct parser *p, struct ralab_workload *wl)
 {
-	uint64_t need[MAX_JOBS], grown;
+	uint64_t need[MAX_JOBS];
+	bool wait[MAX_JOBS];
 	unsigned i, k;
-	int g = -1;
+	int c;
 
 	for (i = 0; i < p->nr_wfor; i++) {
 		const struct pwait *pw = &p->wfor[i];
@@ -621,31 +648,15 @@ static int wait_for(struct parser *p, struct ralab_workload *wl)
 			wl->jobs[pw->job].wait_for_line = pw->line;
 	}
 	for (i = 0; i < wl->nr_jobs; i++) {
-		if (wl->jobs[i].wait)
-			g = (int)i;
 		need[i] = wl->jobs[i].wait_for;
-		if (g >= 0) /* every job before its group's 'wait' job */
-			need[i] |= (1ull << g) - 1;
-		if (g >= 0 && (unsigned)g != i)
-			need[i] |= wl->jobs[g].wait_for;
+		wait[i] = wl->jobs[i].wait;
 	}
-	do { /* the transitive closure (at most 64 jobs) */
-		grown = 0;
-		for (i = 0; i < wl->nr_jobs; i++)
-			for (k = 0; k < wl->nr_jobs; k++)
-				if ((need[i] >> k & 1) && (need[k] & ~need[i])) {
-					need[i] |= need[k];
-					grown = 1;
-				}
-	} while (grown);
-	for (i = 0; i < wl->nr_jobs; i++)
-		if (need[i] >> i & 1) {
-			p->line = wl->jobs[i].wait_for_line ? wl->jobs[i].wait_for_line :
-							      wl->jobs[i].line;
-			return perr(p, "job '%s' would wait for itself ('wait-for' and 'wait' make a cycle): not modelled",
-				    wl->jobs[i].name);
-		}
-	return 0;
+	if ((c = ralab__wait_cycle(need, wait, wl->nr_jobs)) < 0)
+		return 0;
+	p->line = wl->jobs[c].wait_for_line ? wl->jobs[c].wait_for_line :
+					      wl->jobs[c].line;
+	return perr(p, "job '%s' would wait for itself ('wait-for' and 'wait' make a cycle): not modelled",
+		    wl->jobs[c].name);
 }
 
 /* check_sigbus() for each file the workload both maps and truncates. */
@@ -1470,18 +1481,15 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 	}
 	if (!strcmp(tok[0], "exitall")) {
 		/* exitall [group|stonewall|all]: which jobs (fio's exit_what) */
-		static const char *const scope[] = { "group", "stonewall", "all" };
-		unsigned k;
+		int w = na ? ralab__exit_what(tok[1]) : EXIT_GROUP;
 
 		if ((err = nargs(p, tok[0], na, 0, 1, "exitall [group|stonewall|all]")))
 			return err;
-		j->exitall = true;
-		for (k = 0; na && k < 3 && strcmp(tok[1], scope[k]); k++)
-			;
-		if (k == 3)
+		if (w < 0)
 			return perr(p, "exitall: '%.*s' is not group, stonewall or all",
 				    TOK(tok[1]));
-		j->exit_what = na ? (unsigned char)k : EXIT_GROUP;
+		j->exitall = true;
+		j->exit_what = (unsigned char)w;
 		return 0;
 	}
 	if (!strcmp(tok[0], "rate-iops") || !strcmp(tok[0], "rate")) {
@@ -2274,6 +2282,18 @@ const char *ralab_workload_name(const struct ralab_workload *wl)
 unsigned ralab_workload_nr_jobs(const struct ralab_workload *wl)
 {
 	return wl->nr_jobs ? wl->nr_jobs : 1;
+}
+
+const char *const ralab__exit_whats[3] = { "group", "stonewall", "all" };
+
+int ralab__exit_what(const char *name)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (!strcmp(name, ralab__exit_whats[k]))
+			return k;
+	return -1;
 }
 
 uint64_t ralab_workload_repeat_ns(const struct ralab_workload *wl)

@@ -293,9 +293,24 @@ struct wl_file {
 };
 
 enum { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+/* Their names (exitall's scope, fio's exit_what), by value. */
+extern const char *const ralab__exit_whats[3];
+/* The value named @name, or -1. */
+int ralab__exit_what(const char *name);
 
 #define MAX_JOBS 64
 _Static_assert(MAX_JOBS <= 64, "wl_job.wait_for is a 64-bit mask of jobs");
+
+/*
+ * Jobs that would wait for each other.  On entry @need[i] holds the jobs
+ * job i names (wait-for, fio's wait_for; bit k: job k) and @wait[i] says
+ * whether it is a 'wait' job (fio's stonewall).  On return @need[i] holds
+ * every job that must end before job i starts: those it names, and those
+ * of its group's 'wait' job (the jobs before that one, and those it
+ * names), through any number of steps.  Returns the first job that would
+ * wait for itself, or -1.  @n is at most MAX_JOBS.
+ */
+int ralab__wait_cycle(uint64_t *need, const bool *wait, unsigned n);
 
 /*
  * A job: a stream of ops run by its own thread(s), concurrently with the
