@@ -82,38 +82,50 @@ static int grow_batch(struct sim_worker *w)
 	return 0;
 }
 
+/* The chunk holding page @p, allocated if need be; NULL: overflow set. */
+static uint64_t *used_chunk(struct used_map *u, uint64_t p)
+{
+	uint64_t c = p / USED_CHUNK_PAGES;
+
+	if (c >= u->nr_chunks) {
+		uint64_t n = c + 1 > 2 * u->nr_chunks ? c + 1
+						      : 2 * u->nr_chunks;
+		uint64_t **nc;
+
+		if (n > USED_MAX_CHUNKS ||
+		    !(nc = realloc(u->chunk, n * sizeof(*nc)))) {
+			u->overflow = true;
+			return NULL;
+		}
+		memset(nc + u->nr_chunks, 0, (n - u->nr_chunks) * sizeof(*nc));
+		u->chunk = nc;
+		u->nr_chunks = n;
+	}
+	if (!u->chunk[c] && !(u->chunk[c] = calloc(USED_CHUNK_PAGES / 64, 8)))
+		u->overflow = true;
+	return u->chunk[c];
+}
+
+/* A word at a time: a 1 MiB read marks 4 words, not 256 bits. */
 void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last)
 {
-	uint64_t p;
+	uint64_t p = first, *chunk = NULL;
 
 	if (u->overflow)
 		return;
-	for (p = first; p <= last; p++) {
-		uint64_t c = p / USED_CHUNK_PAGES, bit = p % USED_CHUNK_PAGES;
+	while (p <= last) {
+		uint64_t bit = p % USED_CHUNK_PAGES, lo = bit % 64;
+		uint64_t hi = last - p < 63 - lo ? lo + (last - p) : 63;
 
-		if (c >= u->nr_chunks) {
-			uint64_t n = c + 1 > 2 * u->nr_chunks ? c + 1
-							      : 2 * u->nr_chunks;
-			uint64_t **nc;
-
-			if (n > USED_MAX_CHUNKS ||
-			    !(nc = realloc(u->chunk, n * sizeof(*nc)))) {
-				u->overflow = true;
+		if (!chunk || !bit) {
+			chunk = used_chunk(u, p);
+			if (!chunk)
 				return;
-			}
-			memset(nc + u->nr_chunks, 0,
-			       (n - u->nr_chunks) * sizeof(*nc));
-			u->chunk = nc;
-			u->nr_chunks = n;
 		}
-		if (!u->chunk[c] &&
-		    !(u->chunk[c] = calloc(USED_CHUNK_PAGES / 64, 8))) {
-			u->overflow = true;
-			return;
-		}
-		u->chunk[c][bit / 64] |= 1ull << (bit % 64);
-		u->word = &u->chunk[c][bit / 64];
-		u->word_base = p & ~63ull;
+		chunk[bit / 64] |= (~0ull >> (63 - hi)) & (~0ull << lo);
+		u->word = &chunk[bit / 64];
+		u->word_base = p - lo;
+		p += hi - lo + 1;
 	}
 }
 
