@@ -1219,7 +1219,14 @@ static bool truncates(const struct ralab_workload *wl)
 
 #define MAP_BASE 0x200000000000ull
 #define MAP_ALIGN (2ull << 20)
-#define MAP_SPAN (1ull << 36) /* address space per (job, slot): 64 GiB */
+/*
+ * Address space per (job, slot): 16 GiB, so that the 64 x 64 slots end
+ * below 128 TiB (47-bit user addresses).  A longer mapping reaches into
+ * the next slot's range, whose mmap then fails (MAP_FIXED_NOREPLACE).
+ */
+#define MAP_SPAN (1ull << 34)
+_Static_assert(MAP_BASE + (uint64_t)MAX_JOBS * MAX_MAPS * MAP_SPAN <= 1ull << 47,
+	       "the mapping slots fit in the user address space");
 
 static uint64_t ts_ns(const struct timespec *t)
 {

@@ -860,6 +860,72 @@ static const char *madvise_name(const struct job *j)
 	return j->random ? "random" : "sequential";
 }
 
+/* fio 3.33's verify= values (fio --cmdhelp=verify). */
+static bool verify_type(const char *v)
+{
+	static const char *const types[] = {
+		"0", "md5", "crc64", "crc32", "crc32c-intel", "crc32c",
+		"crc16", "crc7", "sha1", "sha256", "sha512", "sha3-224",
+		"sha3-256", "sha3-384", "sha3-512", "xxhash", "meta",
+		"pattern", "null",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(v, types[i]))
+			return true;
+	return false;
+}
+
+/*
+ * filename=: fio adds the files of every filename= it parses to the job
+ * it parses them for (str_filename_cb(), add_file()), and a job starts
+ * with a copy of [global]'s files (dup_files()), so the files are those
+ * of each [global] before the job, then the job's own, in order: with
+ * "filename=a" in [global] and "filename=b" in the job, the job reads a
+ * and b (fio 3.33 under strace).  "a:b:c" names that many; nrfiles does
+ * not count then.
+ */
+static int job_filenames(struct fio *f, const struct section *sec,
+			 struct job *j)
+{
+	unsigned s, i, last = (unsigned)(sec - f->sec);
+
+	j->nnames = 0;
+	for (s = 0; s <= last; s++) {
+		const struct section *x = &f->sec[s];
+
+		if (s < last && strcmp(x->name, "global"))
+			continue;
+		for (i = 0; i < x->nr; i++) {
+			const struct opt *o = &x->opts[i];
+			const char *p = o->val;
+
+			if (strcmp(o->key, "filename"))
+				continue;
+			do {
+				size_t n = strcspn(p, ":");
+
+				if (!n || n >= sizeof(j->names[0]))
+					return ferr(f, o->line, "filename=%s: %s",
+						    o->val,
+						    n ? "a name is too long"
+						      : "an empty name");
+				if (j->nnames == 16)
+					return ferr(f, o->line, "filename=%s: at most 16 files for a job (with those of [global])",
+						    o->val);
+				snprintf(j->names[j->nnames++],
+					 sizeof(j->names[0]), "%.*s", (int)n,
+					 p);
+				p += n;
+			} while (*p++ == ':');
+		}
+	}
+	if (j->nnames)
+		j->nrfiles = j->nnames;
+	return 0;
+}
+
 static int read_job(struct fio *f, struct section *sec, struct job *j)
 {
 	const struct opt *o;
@@ -1389,25 +1455,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			j->service_nr = (unsigned)v;
 		}
 	}
-	if ((o = get(f, sec, "filename"))) {
-		/* "a:b:c": that many files (nrfiles does not count then). */
-		const char *p = o->val;
-
-		j->nnames = 0;
-		do {
-			size_t n = strcspn(p, ":");
-
-			if (!n || n >= sizeof(j->names[0]))
-				return ferr(f, o->line, "filename=%s: %s", o->val,
-					    n ? "a name is too long" : "an empty name");
-			if (j->nnames == 16)
-				return ferr(f, o->line, "filename=%s: at most 16 files", o->val);
-			snprintf(j->names[j->nnames++], sizeof(j->names[0]), "%.*s",
-				 (int)n, p);
-			p += n;
-		} while (*p++ == ':');
-		j->nrfiles = j->nnames;
-	}
+	if ((err = job_filenames(f, sec, j)))
+		return err;
 	/*
 	 * openfiles (open_files): files open at once; 0 or more than the
 	 * job has: all of them (fio's fixup_options()).
@@ -1460,14 +1509,30 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * verify on a job that writes: after each pass fio reads back
 	 * what it wrote (do_verify()), reads ralab does not make.
 	 */
-	if ((o = get(f, sec, "verify")) && strcmp(o->val, "0") &&
-	    strcmp(o->val, "none") && (j->rw || j->wonly)) {
+	o = get(f, sec, "verify");
+	if (o && !verify_type(o->val))
+		return ferr(f, o->line, "verify=%s is not a verify type of fio 3.33 (0, md5, crc64, crc32, crc32c, crc32c-intel, crc16, crc7, sha1, sha256, sha512, sha3-224, sha3-256, sha3-384, sha3-512, xxhash, meta, pattern, null): fio drops the job",
+			    o->val);
+	if (o && strcmp(o->val, "0") && (j->rw || j->wonly)) {
 		const struct opt *dv = get(f, sec, "do_verify");
 
 		if (!dv || strcmp(dv->val, "0"))
 			return ferr(f, o->line, "verify=%s makes fio read back what the job wrote after each loop, which ralab does not model (do_verify=0 leaves that out)",
 				    o->val);
 	}
+	/*
+	 * verify on a job that only reads: fio checks each block it reads
+	 * against the header a verifying writer left there (get_io_u()
+	 * sets verify_io_u() for reads of a read-only job).  Files fio
+	 * lays out hold no headers: the first check fails and the job
+	 * stops with an error (fio 3.33: "bad magic header" at the first
+	 * read, or at the first iodepth reads).  verify=null pretends to
+	 * check: the same reads.
+	 */
+	if (o && strcmp(o->val, "0") && strcmp(o->val, "null") && !j->rw &&
+	    !j->wonly)
+		return ferr(f, o->line, "verify=%s on a job that only reads: fio checks each block against a header a verifying writer left, and stops at the first that fails (on the files it lays out, the first read); ralab does not model verification",
+			    o->val);
 	/*
 	 * pre_read: fio reads the files before the job's clock starts, and
 	 * with it the cache is not invalidated (fixup_options()).  A job
@@ -1496,10 +1561,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 				  j->nnames || j->name_fmt[0] ? "filename= or filename_format (files of other jobs)" :
 				  j->rw || j->wonly ? "writes" :
 				  j->time_based ? "time_based" :
-				  j->loops > 1 ? "loops" :
 				  j->io_size || j->number_ios ? "io_size or number_ios" :
 				  j->strided || j->seq_add ? "zones or holes" :
-				  j->engine == 2 ? "the mmap engine" :
 				  j->pre_read ? "pre_read" :
 				  j->direct ? "direct=1" :
 				  j->fs_lo < j->bs ? "a low end below the block size" : NULL;
@@ -1542,10 +1605,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return ferr(f, sec->line, "job [%s]: bs %llu is larger than its files (%llu bytes)",
 			    sec->name, (unsigned long long)j->bs,
 			    (unsigned long long)j->filesize);
-	if (j->engine == 2 && j->nrfiles > MAX_MAPS && j->service != 1)
-		return ferr(f, sec->line, "job [%s]: ioengine=mmap over more than %d files served %s is not modelled (a job holds %d mappings)",
-			    sec->name, MAX_MAPS,
-			    j->service ? "at random" : "round-robin", MAX_MAPS);
 	/* fio_madvise_file() knows no madvise for noreuse: the job fails. */
 	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
@@ -1894,6 +1953,12 @@ struct carry {
 	 */
 	uint64_t issues[2];
 	unsigned ddir;
+	/*
+	 * The round-robin cursor (td->next_file): clear_io_state() closes
+	 * the files at a new loop but leaves it, so with files of different
+	 * sizes loop 2 starts at the file after the last one picked.
+	 */
+	unsigned next_file;
 };
 
 static void carry_save(struct carry *c, const struct gfile *gf)
@@ -2441,10 +2506,18 @@ static uint64_t io_region(const struct job *j, unsigned clone, uint64_t *start)
 	return region;
 }
 
-/* What fio does on opening a file: invalidate, then the fadvise hint. */
-static void open_hints(struct fio *f, const struct job *j, unsigned clone)
+/*
+ * What fio does on opening file @k: invalidate, then the fadvise hint.
+ * With filesize=LO-HI the region is the file's own size (j->fs[k]; no
+ * offsets then), which j->file_end holds only while the file is set up.
+ */
+static void open_hints(struct fio *f, const struct job *j, unsigned clone,
+		       unsigned k)
 {
 	uint64_t start, region = io_region(j, clone, &start);
+
+	if (j->fs_line)
+		region = j->fs[k];
 
 	/* file_invalidate_cache(): f->file_offset, f->io_size. */
 	if (j->invalidate)
@@ -2729,6 +2802,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		if (carry) { /* the job's counts run on (struct carry) */
 			memcpy(issues, carry[0].issues, sizeof(issues));
 			ddir = carry[0].ddir;
+			next = carry[0].next_file % nfd;
 		}
 		for (fi = 0; fi < nfd && !f->oom; fi++) {
 			gjob_file(&g, fi); /* its map: its own size */
@@ -2740,7 +2814,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
 			emit(f, "fd %u\n", fds[fi]);
-			map_region(f, j, region);
+			map_region(f, j, j->fs_line ? j->fs[fi] : region);
 		}
 		for (k = 0; k < n && bytes < budget && !f->oom &&
 			    f->nr_ops < FIO_MAX_OPS;) {
@@ -2838,6 +2912,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		if (carry) {
 			memcpy(carry[0].issues, issues, sizeof(issues));
 			carry[0].ddir = ddir;
+			carry[0].next_file = next;
 		}
 		note_wrap(f, &g);
 		free(gf);
@@ -2931,7 +3006,7 @@ static int end_sync(struct fio *f, const struct job *j, unsigned clone,
 		emit(f, "fd %u\n%sclose\nopen %s%s\n", fds[k], close_sync,
 		     onames[k], odirect(j));
 		fds[k] = ++*nfd;
-		open_hints(f, j, clone);
+		open_hints(f, j, clone, k);
 		/*
 		 * The mmap engine's sync is an msync() of the file's mapping,
 		 * which the file opened again has not made yet: none.
@@ -2961,8 +3036,7 @@ static int layout_unwritten(struct fio *f, const struct job *j, bool *unw)
 	if (!j->wonly || j->engine == 2)
 		return 0;
 	if (((o = get(f, sec, "overwrite")) && strcmp(o->val, "0")) ||
-	    ((o = get(f, sec, "verify")) && strcmp(o->val, "0") &&
-	     strcmp(o->val, "none")))
+	    ((o = get(f, sec, "verify")) && strcmp(o->val, "0")))
 		return 0;
 	o = get(f, sec, "fallocate");
 	if (o && strcmp(o->val, "native") && strcmp(o->val, "posix") &&
@@ -3225,11 +3299,16 @@ static int generate(struct fio *f)
 				if (j->fs_line) /* its own size (file_sizes()) */
 					jobs[i].file_end = j->fs[k];
 				/* The job's files are one size here (file_end). */
-				if (k && j->file_end != end0 && !j->fs_line)
+				if (k && j->file_end != end0 && !j->fs_line) {
+					char first[128];
+
+					job_file(j, c, 0, first, sizeof(first));
 					return ferr(f, f->sec[s_of(f, j)].line,
-						    "job [%s]: its files would be of different sizes (%llu and %llu bytes: an earlier job made one); ralab needs one size for a job's files",
-						    j->name, (unsigned long long)end0,
+						    "job [%s]: its files would be of different sizes (%s: %llu bytes, %s: %llu; an earlier job made one; filename= in [global] adds to a job's own); ralab needs one size for a job's files",
+						    j->name, first,
+						    (unsigned long long)end0, fname,
 						    (unsigned long long)j->file_end);
+				}
 				end0 = j->file_end;
 				ino = file_index(&g, oname, j->file_end, &fresh);
 				if (ino == -2)
@@ -3262,7 +3341,7 @@ static int generate(struct fio *f)
 					 ino ? oname : "main");
 				if (j->pre_read)
 					pre_read(f, j, c, onames[k], fds[k], &nfd);
-				open_hints(f, j, c);
+				open_hints(f, j, c, k);
 			}
 			/*
 			 * time_based with one file: fio never closes it; at
@@ -3336,7 +3415,7 @@ static int generate(struct fio *f)
 						     onames[k], odirect(j));
 					closed[k] = false;
 					fds[k] = ++nfd;
-					open_hints(f, j, c);
+					open_hints(f, j, c, k);
 				}
 				at_limit = gen_io(f, j, c, thread, fds, j->nrfiles, l,
 						  &left, j->time_based ? NULL : carry);

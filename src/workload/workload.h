@@ -79,8 +79,12 @@ enum {
  * the order they are opened; 0 is the one the case starts with), @ino the
  * file (0 is the case's file).
  */
-/* Mappings a job may hold at once (mmap ops name one by its slot). */
-#define MAX_MAPS 8
+/*
+ * Mappings a job may hold at once (mmap ops name one by its slot): as
+ * many as a fio job has files, so that its mmap engine, which never
+ * unmaps, can keep each.
+ */
+#define MAX_MAPS 64
 
 struct op {
 	enum op_kind kind;

@@ -19,6 +19,8 @@
 # several files named by filename=a:b or nrfiles with service types,
 # zoned distributions, percentage_random on sequential jobs.  From
 # seed 11 on, odd seeds make gen2's files again, even ones gen3's.
+# Seeds from 16 on make gen4's files: many files (up to 64), openfiles,
+# filesize ranges, wait_for, a reading job's verify options.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -158,7 +160,73 @@ def gen3(i):
             f.write(l + '\n')
 
 
+def gen4(i):
+    """Many files, openfiles, sizes drawn per file, wait_for (seeds 16+)."""
+    eng = R.choices(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap'],
+                    [35, 15, 10, 15, 10, 15])[0]
+    g = ['ioengine=%s' % eng]
+    if eng in ('libaio', 'posixaio'):
+        g.append('iodepth=%d' % R.choice([1, 4, 16]))
+    shape = R.choice(['many', 'open', 'fsrange', 'waitfor', 'verify'])
+    rw = R.choice(['read', 'randread'])
+    bs = R.choice([4, 8, 16, 64, 128, 256])
+    svc = R.choice(['roundrobin', 'random', 'sequential', 'roundrobin:%d' % R.choice([2, 8])])
+    jobs = []
+    if shape == 'many':
+        nrf = R.choice([8, 16, 40, 64])
+        jobs.append(('j', ['rw=%s' % rw, 'bs=%dk' % bs, 'nrfiles=%d' % nrf,
+                           'size=%dm' % (nrf * R.choice([256, 512]) // 1024),
+                           'file_service_type=%s' % svc]))
+    elif shape == 'open':
+        nrf = R.choice([4, 8, 12])
+        jobs.append(('j', ['rw=%s' % rw, 'bs=%dk' % bs, 'nrfiles=%d' % nrf,
+                           'size=%dm' % nrf, 'openfiles=%d' % R.choice([1, 2, 3]),
+                           'file_service_type=%s' % svc]))
+    elif shape == 'fsrange':
+        nrf = R.choice([4, 8, 16, 32])
+        lo = R.choice([bs, 64, 128]) if bs <= 64 else bs
+        j = ['rw=%s' % rw, 'bs=%dk' % bs, 'nrfiles=%d' % nrf,
+             'filesize=%dk-%dk' % (lo, R.choice([512, 1024, 2048])),
+             'file_service_type=%s' % svc]
+        if R.random() < 0.3:
+            j.append('random_generator=tausworthe64')
+        if R.random() < 0.3:
+            j.append('numjobs=2')
+        jobs.append(('j', j))
+    elif shape == 'waitfor':
+        size = R.choice([4, 8, 16])
+        # (filename= in [global] would add data to b's files)
+        g += ['size=%dm' % size]
+        jobs.append(('a', ['filename=data', 'rw=%s' % rw, 'bs=%dk' % bs]))
+        jobs.append(('b', ['rw=%s' % R.choice(['read', 'randread']), 'bs=%dk' % R.choice([4, 64, 1024]),
+                           'filename=other', 'size=%dm' % R.choice([2, 4])]))
+        jobs.append(('c', ['wait_for=a', 'filename=data', 'rw=%s' % R.choice(['read', 'randread']),
+                           'bs=%dk' % R.choice([4, 16, 128]),
+                           R.choice(['invalidate=0', 'invalidate=1', ''])]))
+    else:
+        jobs.append(('j', ['rw=%s' % rw, 'bs=%dk' % bs, 'size=%dm' % R.choice([4, 8, 16]),
+                           'verify=%s' % R.choice(['0', 'null']),
+                           'verify_pattern=0xff', 'io_submit_mode=inline']))
+    if R.random() < 0.25:
+        g.append('fadvise_hint=%s' % R.choice(['0', 'sequential', 'random']))
+    if R.random() < 0.1 and shape != 'waitfor':
+        g.append('loops=2')
+    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
+        f.write('; fio sweep, seed %d\n' % seed)
+        if any('numjobs' in l for _, j in jobs for l in j) or shape == 'waitfor':
+            f.write('; compare: multiset\n')
+        f.write('[global]\n' + '\n'.join(g) + '\n')
+        for name, lines in jobs:
+            f.write('[%s]\n' % name)
+            for l in lines:
+                if l:
+                    f.write(l + '\n')
+
+
 for i in range(n):
+    if seed >= 16:
+        gen4(i)
+        continue
     # Seeds 8 to 10 are gen3's; from 11 on, odd seeds gen2's, even gen3's.
     if seed >= 8 and (seed <= 10 or seed % 2 == 0):
         gen3(i)
