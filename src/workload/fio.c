@@ -1599,6 +1599,26 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (j->offset_pct_line || j->inc_pct_line)
 		return ferr(f, j->offset_pct_line ? j->offset_pct_line : j->inc_pct_line,
 			    "offset and offset_increment as percents are not modelled (fio 3.33 takes them of the size a file has before the job: 0 for files it lays out, else what an earlier run left)");
+	/*
+	 * openfiles with I/Os in flight: a done file stays open until fio
+	 * reaps its I/Os, so which file opens next depends on the reaping.
+	 * Modelled for buffered libaio, which completes each in io_submit()
+	 * (fio's default reaping: one event at a time, oldest first).
+	 */
+	if (j->openfiles < j->nrfiles && j->queued && j->iodepth > 1) {
+		const struct opt *ob = get(f, sec, "iodepth_batch");
+		const char *why = !j->libaio ? "an engine that completes I/Os on its own time" :
+				  j->direct ? "direct=1 (I/Os complete on the device's time)" :
+				  ob || (ob = get(f, sec, "iodepth_batch_complete_min")) ||
+				  (ob = get(f, sec, "iodepth_batch_complete_max")) ||
+				  (ob = get(f, sec, "iodepth_low")) ? "iodepth_batch or iodepth_low (fio's reaping)" :
+				  NULL;
+
+		if (why)
+			return ferr(f, ob ? ob->line : sec->line,
+				    "job [%s]: openfiles=%u below nrfiles with iodepth=%u and %s is not modelled (a done file stays open until its I/Os are reaped)",
+				    sec->name, j->openfiles, j->iodepth, why);
+	}
 	if (j->direct && (err = check_direct(f, j)))
 		return err;
 	if (j->bs > j->filesize)
@@ -1892,7 +1912,39 @@ struct gfile {
 	struct run r;
 	bool done;
 	bool open; /* opened by its first I/O, closed when done (openfiles) */
+	/*
+	 * Queued I/Os holding the file (f->references), and whether it is
+	 * done but waits for them to be reaped before it closes.
+	 */
+	unsigned refs;
+	bool closing;
 };
+
+/*
+ * A buffered libaio job's queued I/Os (their files), oldest first.  fio
+ * reaps one when iodepth are in flight, or when it cannot open the next
+ * file (-EBUSY, openfiles) while some are (wait_for_completions(): one
+ * event, iodepth_batch_complete_min and _max being 1, and the queue no
+ * lower than iodepth_low, which is iodepth).  io_submit() completed each,
+ * so the oldest comes back first.  Only then does its file drop the
+ * reference, and a file done meanwhile closes (put_file()).
+ */
+struct inflight {
+	unsigned *fi, head, nr, depth;
+};
+
+static void reap_one(struct inflight *q, struct gfile *gf, unsigned *nopen)
+{
+	unsigned fi = q->fi[q->head];
+
+	q->head = (q->head + 1) % q->depth;
+	q->nr--;
+	if (!--gf[fi].refs && gf[fi].closing) {
+		gf[fi].closing = false;
+		gf[fi].open = false;
+		(*nopen)--;
+	}
+}
 
 static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 		      uint64_t region, unsigned thread)
@@ -2185,6 +2237,14 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		}
 		off = (j->strided ? gf->zone : g->start) + b * unit;
 	}
+	/*
+	 * A sequential I/O of a random job goes on to the file's end
+	 * (get_next_seq_offset()), but an offset at or past the region's
+	 * end ends the file (get_next_offset(): offset >= io_size), which
+	 * matters where the file is larger than the region.
+	 */
+	if (j->random && !j->strided && off - g->start >= g->region)
+		return false;
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
 	if (!len || off + len > g->file_end)
 		return false; /* fio: "offset too large" */
@@ -2246,6 +2306,19 @@ static void map_region(struct fio *f, const struct job *j, uint64_t region)
 static uint64_t mm_pos(uint64_t off, uint64_t file_offset)
 {
 	return off - file_offset;
+}
+
+/*
+ * The mmap engine's copy of @len bytes at @pos of the mapping (memcpy()
+ * from it, or to it for a write), as page faults, forward.  Which way
+ * glibc copies depends on the CPU fio runs on (docs/design.md, "fio's
+ * memcpy"): forward on the machines most fixtures were recorded on.
+ */
+static void mm_copy(struct fio *f, uint64_t pos, uint64_t len, bool write)
+{
+	emit(f, "touch %llu %llu 4096%s\n", (unsigned long long)pos,
+	     (unsigned long long)len, write ? " write" : "");
+	f->nr_ops++;
 }
 
 /*
@@ -2327,10 +2400,8 @@ static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 		if (!next_io(g, &gf, 0, &off, &len))
 			break;
 		if (j->engine == 2) {
-			emit(f, "touch %llu %llu 4096\n",
-			     (unsigned long long)mm_pos(off, j->strided ? gf.zone : start),
-			     (unsigned long long)len);
-			f->nr_ops++;
+			mm_copy(f, mm_pos(off, j->strided ? gf.zone : start), len,
+				false);
 		} else {
 			run_add(f, j, &gf.r, off, len);
 		}
@@ -2460,15 +2531,14 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			break; /* fio: "offset too large" */
 		issues[ddir]++;
 		bytes += len;
-		if (j->engine == 2)
-			emit(f, "touch %llu %llu 4096%s\n",
-			     (unsigned long long)mm_pos(off, pattern && j->strided ?
-							      gf.zone : start),
-			     (unsigned long long)len, ddir ? " write" : "");
-		else
+		if (j->engine == 2) {
+			mm_copy(f, mm_pos(off, pattern && j->strided ? gf.zone : start),
+				len, ddir);
+		} else {
 			emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
 			     (unsigned long long)off, (unsigned long long)len);
-		f->nr_ops++;
+			f->nr_ops++;
+		}
 		if (ddir && j->osync && j->engine != 2) {
 			emit(f, "fsync\n");
 			f->nr_ops++;
@@ -2777,6 +2847,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct fio_rng files;
 		struct fio_taus88 mix;
 		unsigned ndone = 0, next = 0, run = 0, cur = 0, ddir = 0, nopen = 0;
+		/* I/Os queued and not reaped (buffered libaio, openfiles). */
+		struct inflight q = { NULL, 0, 0, j->iodepth };
+		bool queued = j->libaio && j->iodepth > 1 &&
+			      j->openfiles < nfd;
 		int err;
 		uint64_t bytes = 0, budget = j->max_bs > j->bs ? per_file * nfd : n * j->bs;
 		uint64_t issues[2] = { 0, 0 }, want = 0;
@@ -2791,6 +2865,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			budget = pass;
 			n = div_up(pass, j->bs) < left->ios ?
 				    div_up(pass, j->bs) : left->ios;
+		}
+		if (queued && gf && !(q.fi = calloc(q.depth, sizeof(*q.fi)))) {
+			free(gf);
+			gf = NULL;
 		}
 		if (!gf) {
 			f->oom = true;
@@ -2841,8 +2919,11 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 					 * -EBUSY; the cursor or the draw moved
 					 * on): the next is tried.
 					 */
-					if (!gf[fi].open && nopen >= j->openfiles)
+					if (!gf[fi].open && nopen >= j->openfiles) {
+						if (q.nr)
+							reap_one(&q, gf, &nopen);
 						continue;
+					}
 					if (!gf[fi].open)
 						nopen++;
 					gf[fi].open = true;
@@ -2869,8 +2950,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				if (next_io(&g, &gf[fi], ddir, &off, &len))
 					break;
 				gf[fi].done = true; /* fio: this file is done */
-				gf[fi].open = false; /* and closed */
-				nopen--;
+				if (gf[fi].refs) {
+					gf[fi].closing = true; /* when reaped */
+				} else {
+					gf[fi].open = false; /* and closed */
+					nopen--;
+				}
 				ndone++;
 			}
 			if (ndone == nfd)
@@ -2881,18 +2966,19 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				f->nr_ops += 2;
 				continue;
 			}
-			if (j->engine == 2)
-				emit(f, "fd %u\ntouch %llu %llu 4096%s\n", fds[fi],
-				     (unsigned long long)mm_pos(off, j->strided ?
-							   gf[fi].zone : start),
-				     (unsigned long long)len,
-				     ddir ? " write" : "");
-			else
+			if (j->engine == 2) {
+				emit(f, "fd %u\n", fds[fi]);
+				mm_copy(f, mm_pos(off, j->strided ? gf[fi].zone :
+								    start),
+					len, ddir);
+				f->nr_ops++; /* the fd (mm_copy() counts its own) */
+			} else {
 				emit(f, "fd %u\n%s %llu %llu\n", fds[fi],
 				     ddir ? "pwrite" : "pread",
 				     (unsigned long long)off,
 				     (unsigned long long)len);
-			f->nr_ops += 2;
+				f->nr_ops += 2;
+			}
 			if (rw && ddir && j->osync && j->engine != 2) {
 				emit(f, "fsync\n");
 				f->nr_ops++;
@@ -2900,6 +2986,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			issues[ddir]++;
 			bytes += len;
 			k++;
+			if (queued) {
+				gf[fi].refs++;
+				q.fi[(q.head + q.nr++) % q.depth] = fi;
+				if (q.nr == q.depth)
+					reap_one(&q, gf, &nopen);
+			}
 		}
 		for (fi = 0; fi < nfd; fi++) {
 			if (j->engine == 2) {
@@ -2915,6 +3007,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			carry[0].next_file = next;
 		}
 		note_wrap(f, &g);
+		free(q.fi);
 		free(gf);
 		did.bytes = bytes;
 		did.ios = k;

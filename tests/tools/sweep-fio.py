@@ -20,7 +20,8 @@
 # zoned distributions, percentage_random on sequential jobs.  From
 # seed 11 on, odd seeds make gen2's files again, even ones gen3's.
 # Seeds from 16 on make gen4's files: many files (up to 64), openfiles,
-# filesize ranges, wait_for, a reading job's verify options.
+# filesize ranges, wait_for, a reading job's verify options; from 20 on,
+# gen5's: the options of all of them at once, in one to three jobs.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -38,6 +39,30 @@ def bs_line(rand):
     if r < 0.25:
         return 'bssplit=4k/50:64k/30:%dk/20' % R.choice([16, 128, 256])
     return 'bs=%s' % R.choice(['4k', '8k', '16k', '64k', '128k', '256k', '1m'])
+
+
+def engine(names, weights, depths):
+    """An engine drawn by weight, and the lines that set it (an iodepth
+    for libaio and posixaio)."""
+    eng = R.choices(names, weights)[0]
+    lines = ['ioengine=%s' % eng]
+    if eng in ('libaio', 'posixaio'):
+        lines.append('iodepth=%d' % R.choice(depths))
+    return eng, lines
+
+
+def write_file(i, g, jobs, cmp=None):
+    """OUTDIR/fNN.fio: the seed, a '; compare:' line, @g, then @jobs."""
+    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
+        f.write('; fio sweep, seed %d\n' % seed)
+        if cmp:
+            f.write('; compare: %s\n' % cmp)
+        f.write('\n'.join(g) + '\n')
+        for name, lines in jobs:
+            f.write('[%s]\n' % name)
+            for l in lines:
+                if l:
+                    f.write(l + '\n')
 
 
 def gen2(i):
@@ -88,25 +113,14 @@ def gen2(i):
                            'thinktime_blocks=%d' % R.choice([1, 8, 32])]))
     if R.random() < 0.3:
         g.append('fadvise_hint=%s' % R.choice(['0', 'sequential', 'random']))
-    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
-        f.write('; fio sweep, seed %d\n' % seed)
-        f.write('\n'.join(g) + '\n')
-        for name, lines in jobs:
-            f.write('[%s]\n' % name)
-            for l in lines:
-                if l:
-                    f.write(l + '\n')
+    write_file(i, g, jobs)
 
 
 def gen3(i):
     """One job from the option space earlier seeds left out (seeds 8+)."""
     size = R.choice([4, 8, 12, 16, 32])
-    lines = []
-    eng = R.choices(['psync', 'sync', 'pvsync', 'vsync', 'libaio', 'posixaio', 'mmap'],
-                    [30, 15, 10, 10, 15, 5, 15])[0]
-    lines.append('ioengine=%s' % eng)
-    if eng in ('libaio', 'posixaio'):
-        lines.append('iodepth=%d' % R.choice([1, 4, 16]))
+    eng, lines = engine(['psync', 'sync', 'pvsync', 'vsync', 'libaio', 'posixaio', 'mmap'],
+                        [30, 15, 10, 10, 15, 5, 15], [1, 4, 16])
     shape = R.choice(['holes', 'repeat', 'unaligned', 'wrap', 'files', 'zoned', 'percrand'])
     bs = R.choice([4, 8, 16, 32, 64, 128, 256])
     if shape == 'holes':
@@ -162,11 +176,8 @@ def gen3(i):
 
 def gen4(i):
     """Many files, openfiles, sizes drawn per file, wait_for (seeds 16+)."""
-    eng = R.choices(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap'],
-                    [35, 15, 10, 15, 10, 15])[0]
-    g = ['ioengine=%s' % eng]
-    if eng in ('libaio', 'posixaio'):
-        g.append('iodepth=%d' % R.choice([1, 4, 16]))
+    eng, g = engine(['psync', 'sync', 'pvsync', 'libaio', 'posixaio', 'mmap'],
+                    [35, 15, 10, 15, 10, 15], [1, 4, 16])
     shape = R.choice(['many', 'open', 'fsrange', 'waitfor', 'verify'])
     rw = R.choice(['read', 'randread'])
     bs = R.choice([4, 8, 16, 64, 128, 256])
@@ -211,19 +222,74 @@ def gen4(i):
         g.append('fadvise_hint=%s' % R.choice(['0', 'sequential', 'random']))
     if R.random() < 0.1 and shape != 'waitfor':
         g.append('loops=2')
-    with open(os.path.join(out, 'f%02d.fio' % i), 'w') as f:
-        f.write('; fio sweep, seed %d\n' % seed)
-        if any('numjobs' in l for _, j in jobs for l in j) or shape == 'waitfor':
-            f.write('; compare: multiset\n')
-        f.write('[global]\n' + '\n'.join(g) + '\n')
-        for name, lines in jobs:
-            f.write('[%s]\n' % name)
-            for l in lines:
-                if l:
-                    f.write(l + '\n')
+    concurrent = any('numjobs' in l for _, j in jobs for l in j) or shape == 'waitfor'
+    write_file(i, ['[global]'] + g, jobs, 'multiset' if concurrent else None)
+
+
+def gen5(i):
+    """Options of every earlier generator at once (seeds 20+): one to
+    three jobs, each on files of its own (concurrent) or, after a
+    stonewall, on the first job's file."""
+    g = ['size=%dm' % R.choice([4, 8, 16])]
+    jobs = []
+    cmp = None
+    for name in 'abc'[:R.choice([1, 1, 2, 3])]:
+        eng, j = engine(['psync', 'sync', 'pvsync', 'vsync', 'libaio', 'posixaio', 'mmap'],
+                        [25, 10, 10, 10, 15, 10, 20], [1, 8, 32])
+        rnd = R.random() < 0.5
+        rw = ('randread' if rnd else 'read')
+        if R.random() < 0.15:
+            rw += ':%d' % R.choice([2, 4]) if rnd else ':%dk' % R.choice([4, 64])
+        j.append('rw=%s' % rw)
+        j.append(bs_line(rnd))
+        if R.random() < 0.4:
+            nrf = R.choice([2, 3, 5, 8])
+            j.append('nrfiles=%d' % nrf)
+            j.append('file_service_type=%s' % R.choice(['roundrobin', 'sequential', 'random', 'roundrobin:3']))
+            if R.random() < 0.3:
+                j.append('openfiles=%d' % R.choice([1, 2]))
+        if R.random() < 0.2:
+            j.append('loops=%d' % R.choice([2, 3]))
+        if R.random() < 0.2:
+            j.append('invalidate=0')
+        if R.random() < 0.15:
+            j.append('io_size=%dm' % R.choice([2, 6, 20]))
+        if R.random() < 0.1:
+            j.append('number_ios=%d' % R.choice([50, 500]))
+        if R.random() < 0.15:
+            j.append('offset=%dk' % R.choice([64, 1000, 2048]))
+        if rnd and R.random() < 0.25:
+            j.append('random_distribution=%s' % R.choice(['zipf:1.2', 'pareto:0.5', 'normal:10', 'zoned:50/10:50/90']))
+        if rnd and R.random() < 0.15:
+            j.append('norandommap')
+        if rnd and R.random() < 0.15:
+            j.append('random_generator=%s' % R.choice(['tausworthe64', 'lfsr']))
+        if R.random() < 0.1:
+            j.append('percentage_random=%d' % R.choice([20, 80]))
+        if R.random() < 0.2:
+            j.append('fadvise_hint=%s' % R.choice(['0', 'sequential', 'random']))
+        if R.random() < 0.15:
+            j.append('thinktime=%d' % R.choice([50, 500]))
+        if R.random() < 0.08:
+            j.append('pre_read=1')
+        if R.random() < 0.1:
+            j.append('numjobs=2')
+            if R.random() < 0.5:
+                j.append('offset_increment=%dm' % R.choice([1, 2]))
+            cmp = 'multiset'
+        if jobs and R.random() < 0.5:
+            # after the first job, on its file
+            j = ['stonewall', 'filename=%s' % jobs[0][2]] + [l for l in j if not l.startswith(('nrfiles', 'file_service', 'openfiles', 'numjobs', 'offset_increment'))]
+        elif jobs:
+            cmp = 'multiset'
+        jobs.append((name, j, '%s.0.0' % name))
+    write_file(i, ['[global]'] + g, [(n, l) for n, l, _ in jobs], cmp)
 
 
 for i in range(n):
+    if seed >= 20:
+        gen5(i)
+        continue
     if seed >= 16:
         gen4(i)
         continue
