@@ -113,31 +113,41 @@ static void emit(struct fio *f, const char *fmt, ...)
 
 static void emit(struct fio *f, const char *fmt, ...)
 {
+	/*
+	 * Formatted into a small buffer first: glibc's vsnprintf() into
+	 * the output's free space costs in proportion to that space (its
+	 * overflow handling), megabytes per op on a large job.
+	 */
+	char line[256];
 	va_list ap;
 	int n;
 
 	if (f->oom)
 		return;
-	for (;;) {
-		if (!f->cap)
-			goto grow; /* no arithmetic on a NULL buffer */
-		va_start(ap, fmt);
-		n = vsnprintf(f->out + f->len, f->cap - f->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < f->cap - f->len)
-			break;
-grow:
-		{
-			size_t cap = f->cap ? f->cap * 2 : 1 << 16;
-			char *o = realloc(f->out, cap);
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		f->oom = true;
+		return;
+	}
+	while (f->cap - f->len <= (size_t)n) {
+		size_t cap = f->cap ? f->cap * 2 : 1 << 16;
+		char *o = realloc(f->out, cap);
 
-			if (!o) {
-				f->oom = true;
-				return;
-			}
-			f->out = o;
-			f->cap = cap;
+		if (!o) {
+			f->oom = true;
+			return;
 		}
+		f->out = o;
+		f->cap = cap;
+	}
+	if ((size_t)n < sizeof(line)) {
+		memcpy(f->out + f->len, line, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(f->out + f->len, f->cap - f->len, fmt, ap);
+		va_end(ap);
 	}
 	f->len += (size_t)n;
 }
@@ -1617,16 +1627,21 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * (fio's default reaping: one event at a time, oldest first).
 	 */
 	if (j->openfiles < j->nrfiles && j->queued && j->iodepth > 1) {
-		const struct opt *ob = get(f, sec, "iodepth_batch");
-		const char *why = !j->libaio ? "an engine that completes I/Os on its own time" :
-				  j->direct ? "direct=1 (I/Os complete on the device's time)" :
-				  ob || (ob = get(f, sec, "iodepth_batch_complete_min")) ||
-				  (ob = get(f, sec, "iodepth_batch_complete_max")) ||
-				  (ob = get(f, sec, "iodepth_low")) ? "iodepth_batch or iodepth_low (fio's reaping)" :
-				  NULL;
+		static const char *const reaping[] = {
+			"iodepth_batch", "iodepth_batch_complete_min",
+			"iodepth_batch_complete_max", "iodepth_low",
+		};
+		const struct opt *ob = NULL;
+		const char *why;
+		unsigned k;
 
+		for (k = 0; !ob && k < sizeof(reaping) / sizeof(reaping[0]); k++)
+			ob = get(f, sec, reaping[k]);
+		why = !j->libaio ? "an engine that completes I/Os on its own time" :
+		      j->direct ? "direct=1 (I/Os complete on the device's time)" :
+		      ob ? "iodepth_batch or iodepth_low (fio's reaping)" : NULL;
 		if (why)
-			return ferr(f, ob ? ob->line : sec->line,
+			return ferr(f, j->libaio && !j->direct ? ob->line : sec->line,
 				    "job [%s]: openfiles=%u below nrfiles with iodepth=%u and %s is not modelled (a done file stays open until its I/Os are reaped)",
 				    sec->name, j->openfiles, j->iodepth, why);
 	}
