@@ -91,6 +91,18 @@ struct fio {
 	/* A job whose random map would be too large (fail_map()). */
 	const struct job *big_map;
 	const struct job *tb_wrap; /* time_based, its offsets wrapped */
+	/* Its I/Os depend on a later job's extending its file (past_end()). */
+	const struct job *stale;
+	/*
+	 * A descriptor opened for a loop after the first whose invalidate
+	 * and hint wait for its first I/O (emit_fd()): the job's file @k of
+	 * clone @clone.
+	 */
+	struct pend {
+		const struct job *j;
+		unsigned clone, k;
+		bool on;
+	} pend[MAX_FDS];
 	uint64_t big_blocks;
 };
 
@@ -561,6 +573,11 @@ struct job {
 	 * size past the clone's offset; a file another job made, its size.
 	 */
 	uint64_t file_end;
+	/*
+	 * Where a later job makes the clone's files end (it lays one out
+	 * again, larger: final_sizes()), if past file_end; else 0.
+	 */
+	uint64_t file_final;
 	char names[16][128]; /* filename=a:b: the files' names */
 	unsigned nnames;
 	/*
@@ -1703,7 +1720,18 @@ struct gen {
 	uint64_t sizes[MAX_FILES];
 	unsigned nr;
 	bool unw0; /* the case's file is laid out unwritten */
+	bool unw[MAX_FILES]; /* final_sizes(): each file's */
 };
+
+static int file_find(const struct gen *g, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < g->nr; i++)
+		if (!strcmp(g->names[i], name))
+			return (int)i;
+	return -1;
+}
 
 static int file_index(struct gen *g, const char *name, uint64_t size,
 		      bool *is_new)
@@ -1913,6 +1941,8 @@ struct gjob {
 	const struct job *j;
 	uint64_t start, region, blocks; /* every file's I/O region */
 	uint64_t file_end;              /* where the file ends (j->file_end) */
+	uint64_t file_final;            /* j->file_final */
+	bool stale; /* a decision depended on file_end or file_final */
 	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
 	/*
 	 * Bytes of the current zone (td->zone_bytes): the job's, not a
@@ -1982,6 +2012,8 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->region = region;
 	g->blocks = region / j->bs;
 	g->file_end = j->file_end;
+	g->file_final = j->file_final;
+	g->stale = false;
 	g->k = 0;
 	g->zone_bytes = 0;
 	g->wrapped = false;
@@ -2107,6 +2139,28 @@ static void fail_map(struct fio *f, const struct job *j, uint64_t blocks,
 }
 
 /*
+ * Whether position @x is at or past the end of the file (fio's
+ * f->real_file_size, which it takes when the job sets up).  A file that
+ * a later job lays out again, larger (final_sizes()), ends, for this
+ * job, where it ended at this job's setup in a fresh run, and at its
+ * final size in a run over the files an earlier run left.  Where the two
+ * answers differ, fio's I/Os depend on which run it is: g->stale, and
+ * the job is refused (note_gjob()).
+ *
+ *   file  |------- this job's setup: S -------|
+ *         |------- a later job's: F ----------------------|
+ *   x          answers agree      ^ x in [S, F): they differ
+ */
+static bool past_end(struct gjob *g, uint64_t x)
+{
+	bool past = x >= g->file_end;
+
+	if (g->file_final && past != (x >= g->file_final))
+		g->stale = true;
+	return past;
+}
+
+/*
  * The next sequential offset of a file, as fio's get_next_seq_offset()
  * and get_next_offset() make it; false when the file is done.  fio's
  * last_pos starts at the file's offset (start) and is then the end of
@@ -2123,14 +2177,15 @@ static void fail_map(struct fio *f, const struct job *j, uint64_t blocks,
  * so a job with holes wraps and reads its region again until its bytes
  * are done (fio 3.33, ioengine=null).
  */
-static bool seq_offset(struct gjob *g, struct gfile *gf, unsigned d,
-		       uint64_t *offp)
+static bool seq_offset_at(const struct gjob *g, const struct gfile *gf,
+			  unsigned d, uint64_t end, uint64_t *offp,
+			  bool *wrapped)
 {
 	const struct job *j = g->j;
 	uint64_t last = gf->nios[d] ? gf->last[d] : g->start, pos;
-	uint64_t top = g->file_end > g->region ? g->region : g->file_end;
+	uint64_t top = g->region >= end ? end : g->region;
 
-	if (last >= g->file_end)
+	if (last >= end)
 		return false;
 	/* Unsigned as in fio: a position before start wraps past the end. */
 	if (last == g->start && g->start && j->seq_add < 0)
@@ -2138,15 +2193,32 @@ static bool seq_offset(struct gjob *g, struct gfile *gf, unsigned d,
 	pos = last - g->start;
 	if (pos && j->seq_add) {
 		pos += (uint64_t)j->seq_add;
-		if (pos >= g->file_end) {
+		if (pos >= end) {
 			pos = j->seq_add > 0 ? g->start : top + (uint64_t)j->seq_add;
-			g->wrapped = true;
+			*wrapped = true;
 		}
 	}
-	if (pos >= g->region || g->start + pos >= g->file_end)
+	if (pos >= g->region || g->start + pos >= end)
 		return false; /* fio: offset >= io_size, or past the file */
 	*offp = g->start + pos;
 	return true;
+}
+
+/* The same where the file ends, for this job, at file_end (past_end()). */
+static bool seq_offset(struct gjob *g, struct gfile *gf, unsigned d,
+		       uint64_t *offp)
+{
+	bool ok = seq_offset_at(g, gf, d, g->file_end, offp, &g->wrapped);
+
+	if (g->file_final) {
+		uint64_t off2 = 0;
+		bool w2 = false;
+
+		if (seq_offset_at(g, gf, d, g->file_final, &off2, &w2) != ok ||
+		    (ok && off2 != *offp))
+			g->stale = true;
+	}
+	return ok;
 }
 
 /*
@@ -2170,7 +2242,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		if (g->zone_bytes >= j->zone_size) {
 			g->zone_bytes = 0;
 			gf->zone += j->zone_range + j->zone_skip;
-			if (gf->zone >= g->file_end)
+			if (past_end(g, gf->zone))
 				gf->zone = g->start;
 			gf->last[d] = gf->zone;
 		}
@@ -2212,7 +2284,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	 * (get_next_seq_offset fails); an identical one does not look.
 	 */
 	if (j->random && (off == UINT64_MAX ||
-			  (off == gf->last[d] && gf->last[d] >= g->file_end))) {
+			  (off == gf->last[d] && past_end(g, gf->last[d])))) {
 		uint64_t blocks = g->blocks, unit = j->bs, lastb, zoff = 0;
 
 		/*
@@ -2272,7 +2344,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	if (j->random && !j->strided && off - g->start >= g->region)
 		return false;
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
-	if (!len || off + len > g->file_end)
+	if (!len || past_end(g, off + len - 1))
 		return false; /* fio: "offset too large" */
 	if (gf->map.bits && mark && b < gf->map.n) {
 		/*
@@ -2348,6 +2420,30 @@ static void mm_copy(struct fio *f, uint64_t pos, uint64_t len, bool write)
 }
 
 /*
+ * The mmap engine's I/O of @len bytes at file offset @off of a region
+ * [@start, @start + @region).  fio 3.33 maps the region's size from the
+ * file's start (fio_mmapio_prep_full(): mmap_off 0, mmap_sz f->io_size)
+ * and copies at off - start within it (mm_pos()).  But whether an I/O
+ * fits the mapping it judges by the offset itself: past mmap_off +
+ * mmap_sz, fio unmaps the mapping and maps it again, the same, for each
+ * such I/O (fio_mmapio_prep()).  The pages the old mapping had mapped
+ * are unmapped then, and the next loop's invalidate drops them (6.18.44:
+ * rw=randread offset=2m size=4m loops=2 reads 2 MiB again in loop 2).
+ * @len is the mapping's length as the caller made it.
+ */
+static void mm_io(struct fio *f, const struct job *j, uint64_t off,
+		  uint64_t start, uint64_t region, uint64_t len, bool write,
+		  uint64_t map_len)
+{
+	if (!f->no_map && off + len > region) {
+		emit(f, "munmap 0\n"); /* this descriptor's */
+		map_region(f, j, map_len);
+		f->nr_ops += 2;
+	}
+	mm_copy(f, mm_pos(off, start), len, write);
+}
+
+/*
  * The end of the mmap engine's use of a mapping.  fio 3.33 never unmaps
  * one (fio_mmapio_close_file() frees its record of it): a loop's mapping
  * stays, and the pages it mapped stay mapped, so the next loop's
@@ -2382,12 +2478,16 @@ static void mm_done(struct fio *f, const struct job *j)
 /*
  * time_based repeats a pass after invalidating the file (fio's reset at
  * the end of the region); offsets that wrap (seq_offset()) go on without
- * that reset, which the repeat does not model: the job is refused.
+ * that reset, which the repeat does not model: the job is refused.  So
+ * is one whose I/Os depended on where a file a later job extends ends
+ * (past_end()).
  */
-static void note_wrap(struct fio *f, const struct gjob *g)
+static void note_gjob(struct fio *f, const struct gjob *g)
 {
 	if (g->wrapped && g->j->time_based && !f->tb_wrap)
 		f->tb_wrap = g->j;
+	if (g->stale && !f->stale)
+		f->stale = g->j;
 }
 
 /* What a pass of a job issued: bytes and I/Os. */
@@ -2425,9 +2525,10 @@ static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
 		if (!next_io(g, &gf, 0, &off, &len))
 			break;
-		if (j->engine == 2) {
-			mm_copy(f, mm_pos(off, j->strided ? gf.zone : start), len,
-				false);
+		if (j->engine == 2 && j->strided) {
+			mm_copy(f, mm_pos(off, gf.zone), len, false);
+		} else if (j->engine == 2) {
+			mm_io(f, j, off, start, region, len, false, region);
 		} else {
 			run_add(f, j, &gf.r, off, len);
 		}
@@ -2439,7 +2540,7 @@ static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 		run_flush(f, j, &gf.r);
 	ralab__fio_map_free(&gf.map);
 	carry_save(c, &gf);
-	note_wrap(f, g);
+	note_gjob(f, g);
 	return (struct issued){ bytes, k };
 }
 
@@ -2553,13 +2654,14 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			off = last[ddir];
 			last[ddir] += j->bs;
 		}
-		if (off + len > j->file_end)
+		if (past_end(&g, off + len - 1))
 			break; /* fio: "offset too large" */
 		issues[ddir]++;
 		bytes += len;
-		if (j->engine == 2) {
-			mm_copy(f, mm_pos(off, pattern && j->strided ? gf.zone : start),
-				len, ddir);
+		if (j->engine == 2 && pattern && j->strided) {
+			mm_copy(f, mm_pos(off, gf.zone), len, ddir);
+		} else if (j->engine == 2) {
+			mm_io(f, j, off, start, region, len, ddir, region);
 		} else {
 			emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
 			     (unsigned long long)off, (unsigned long long)len);
@@ -2574,8 +2676,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	if (pattern) {
 		ralab__fio_map_free(&gf.map);
 		carry_save(c, &gf);
-		note_wrap(f, &g);
 	}
+	note_gjob(f, &g);
 	if (j->engine == 2)
 		mm_done(f, j);
 	if (c) {
@@ -2622,6 +2724,22 @@ static void open_hints(struct fio *f, const struct job *j, unsigned clone,
 	if (j->fadvise_hint != HINT_NONE)
 		emit(f, "fadvise %llu %llu %s\n", (unsigned long long)start,
 		     (unsigned long long)region, fadvise_name(j));
+}
+
+/*
+ * Make descriptor @fd current for an I/O.  fio opens a file at its first
+ * I/O of a loop (get_next_file(), td_io_open_file()), which invalidates
+ * its cache and advises it then; a file the loop never reads keeps its
+ * pages.  ralab opens the files of a loop after the first at its start
+ * and leaves those two to here (f->pend).
+ */
+static void emit_fd(struct fio *f, unsigned fd)
+{
+	emit(f, "fd %u\n", fd);
+	if (fd < MAX_FDS && f->pend[fd].on) {
+		f->pend[fd].on = false;
+		open_hints(f, f->pend[fd].j, f->pend[fd].clone, f->pend[fd].k);
+	}
 }
 
 /*
@@ -2718,6 +2836,25 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 	if (per_file > span)
 		per_file = span;
 	blocks = per_file / j->bs;
+	/*
+	 * A sequential job's last read may cross its region's end: fio
+	 * checks a read of one fixed size against the file's size alone
+	 * (fill_io_u(): "offset too large"), so where the file goes on (an
+	 * earlier job made it larger) it reads one block more.  The mmap
+	 * engine's copy would run past the end of its mapping (mm_io()):
+	 * not modelled, it stops.  size=N% regions are whole blocks (fio
+	 * rounds f->io_size down).
+	 */
+	if (!j->random && per_file % j->bs && !has_pattern(j) &&
+	    !writes_modelled(j) && !j->size_pct_line) {
+		uint64_t end = start + (blocks + 1) * j->bs;
+
+		if (j->file_final &&
+		    (end <= j->file_end) != (end <= j->file_final) && !f->stale)
+			f->stale = j;
+		if (end <= j->file_end && j->engine != 2)
+			blocks++;
+	}
 	n = blocks * nfd;
 	/*
 	 * rw and randrw on one file: reads and writes, as fio mixes them,
@@ -2729,7 +2866,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			n = div_up(pass, j->bs);
 		if (n > left->ios)
 			n = left->ios;
-		emit(f, "fd %u\n", fds[0]);
+		emit_fd(f, fds[0]);
 		did = gen_rw(f, j, start, region, n,
 			     j->time_based ? n * j->max_bs : pass, thread,
 			     fio_name(j, clone, 0, namebuf, sizeof(namebuf)),
@@ -2764,11 +2901,14 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			/* In turn: each to its end while I/Os are left. */
 			uint64_t m = n / nfd + (fi < n % nfd);
 
-			if (j->service == 1 && nfd > 1 && wraps) {
+			if (j->service == 1 && nfd > 1 &&
+			    (wraps || j->max_bs > j->bs)) {
 				/*
 				 * Zones or holes wrap at the end of the
 				 * file, so a file may never end: each runs
 				 * until it does (or the job's I/Os do).
+				 * Mixed sizes: a file takes fewer I/Os
+				 * than its blocks of the smallest size.
 				 */
 				m = n > did.ios ? n - did.ios : 0;
 			} else if (j->service == 1 && nfd > 1) {
@@ -2779,7 +2919,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 
 			if (!m)
 				continue;
-			emit(f, "fd %u\n", fds[fi]);
+			emit_fd(f, fds[fi]);
 			if (has_pattern(j) || (j->engine == 2 && j->random)) {
 				/*
 				 * Mixed sizes: the bytes of the file's
@@ -2789,14 +2929,15 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				bool mixed = j->max_bs > j->bs;
 				uint64_t want = runs_to_limit(j) || per_file > pass ?
 							pass : per_file;
+				uint64_t ios = left->ios > did.ios ?
+						       left->ios - did.ios : 0;
 				struct issued got;
 
 				/* Wrapping: what the files before left. */
 				if (wraps)
 					want = pass > did.bytes ? pass - did.bytes : 0;
 
-				got = gen_pattern(f, &g,
-						  !mixed ? m : left->ios,
+				got = gen_pattern(f, &g, !mixed ? m : ios,
 						  !mixed ? m * j->bs : want,
 						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
 						  carry ? &carry[fi] : NULL);
@@ -2806,6 +2947,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			}
 			if (j->engine == 2) {
 				unsigned long long off = 0, len = m * j->bs;
+				uint64_t fit;
 
 				/*
 				 * fio's mmap engine advises the mapping
@@ -2819,7 +2961,22 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				if (!f->no_map && j->fadvise_hint != HINT_NONE)
 					emit(f, "madvise %llu %llu %s\n", off, len,
 					     madvise_name(j));
-				emit(f, "touch %llu %llu 4096\n", off, len);
+				/*
+				 * The reads that fit the mapping by their
+				 * offset, then those that do not, each
+				 * mapping again (mm_io()).
+				 */
+				fit = region > start ?
+					      (region - start) / j->bs : 0;
+				if (fit > m || f->no_map)
+					fit = m;
+				if (fit)
+					emit(f, "touch %llu %llu 4096\n", off,
+					     (unsigned long long)(fit * j->bs));
+				for (; fit < m && f->nr_ops < FIO_MAX_OPS;
+				     fit++)
+					mm_io(f, j, start + fit * j->bs, start,
+					      region, j->bs, false, len);
 				mm_done(f, j);
 			} else if (j->random) {
 				/*
@@ -2917,7 +3074,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		}
 		/* The mmap engine maps (and advises) every file first. */
 		for (fi = 0; j->engine == 2 && fi < nfd; fi++) {
-			emit(f, "fd %u\n", fds[fi]);
+			emit_fd(f, fds[fi]);
 			map_region(f, j, j->fs_line ? j->fs[fi] : region);
 		}
 		for (k = 0; k < n && bytes < budget && !f->oom &&
@@ -2988,18 +3145,25 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				break;
 			synced = sync;
 			if (sync) {
-				emit(f, "fd %u\nfsync\n", fds[fi]);
+				emit_fd(f, fds[fi]);
+				emit(f, "fsync\n");
 				f->nr_ops += 2;
 				continue;
 			}
 			if (j->engine == 2) {
-				emit(f, "fd %u\n", fds[fi]);
-				mm_copy(f, mm_pos(off, j->strided ? gf[fi].zone :
-								    start),
-					len, ddir);
+				uint64_t map = j->fs_line ? j->fs[fi] : region;
+
+				emit_fd(f, fds[fi]);
+				if (j->strided)
+					mm_copy(f, mm_pos(off, gf[fi].zone),
+						len, ddir);
+				else
+					mm_io(f, j, off, start, g.region, len,
+					      ddir, map);
 				f->nr_ops++; /* the fd (mm_copy() counts its own) */
 			} else {
-				emit(f, "fd %u\n%s %llu %llu\n", fds[fi],
+				emit_fd(f, fds[fi]);
+				emit(f, "%s %llu %llu\n",
 				     ddir ? "pwrite" : "pread",
 				     (unsigned long long)off,
 				     (unsigned long long)len);
@@ -3032,7 +3196,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			carry[0].ddir = ddir;
 			carry[0].next_file = next;
 		}
-		note_wrap(f, &g);
+		note_gjob(f, &g);
 		free(q.fi);
 		free(gf);
 		did.bytes = bytes;
@@ -3260,10 +3424,69 @@ static int emit_wait_for(struct fio *f, const struct job *jobs, unsigned nj,
 	return 0;
 }
 
+/*
+ * The size each file has when the jobs start, and whether it is laid out
+ * unwritten (@fin, by name).  fio sets every job up before any of them
+ * runs (create_serialize): a job that needs a file larger than an earlier
+ * job made it lays it out again (extend_file(): unlinked, made anew at
+ * the larger size, written unless the job only writes), so every job
+ * reads the file at its last size.  A job still takes the size the file
+ * had at its own setup (j->file_end, fio's f->real_file_size; the main
+ * pass in generate(), which also refuses what this leaves alone).
+ *
+ *   [a] size=4m    a.0.0 laid out, 4 MiB   a reads [0, 4m) of 6 MiB
+ *   [b] offset=2m  a.0.0 laid out, 6 MiB   b reads [2m, 6m)
+ */
+static int final_sizes(struct fio *f, struct job *jobs, unsigned nj,
+		       struct gen *fin)
+{
+	unsigned i, c, k, thread = 0;
+	int err;
+
+	for (i = 0; i < nj; i++) {
+		struct job *j = &jobs[i];
+
+		for (c = 0; c < j->numjobs; c++) {
+			if (j->fs_line)
+				file_sizes(j, ++thread);
+			else
+				++thread;
+			for (k = 0; k < j->nrfiles; k++) {
+				char fname[128], oname[32];
+				uint64_t end = j->offset + c * j->offset_inc +
+					       j->filesize;
+				int ino;
+
+				job_file(j, c, k, fname, sizeof(fname));
+				ops_name(oname, sizeof(oname), fname);
+				if (j->filesize_set && j->fs_line)
+					end = j->fs[k];
+				else if (j->filesize_set)
+					end = j->filesize;
+				ino = file_find(fin, oname);
+				if (ino < 0 && fin->nr < MAX_FILES) {
+					ino = (int)fin->nr++;
+					snprintf(fin->names[ino],
+						 sizeof(fin->names[0]), "%s",
+						 oname);
+				} else if (ino < 0 || j->filesize_set ||
+					   fin->sizes[ino] >= end) {
+					continue;
+				}
+				fin->sizes[ino] = end;
+				err = layout_unwritten(f, j, &fin->unw[ino]);
+				if (err)
+					return err;
+			}
+		}
+	}
+	return 0;
+}
+
 static int generate(struct fio *f)
 {
 	struct job jobs[MAX_SECTIONS];
-	struct gen g = { .nr = 0 };
+	struct gen g = { .nr = 0 }, fin = { .nr = 0 };
 	unsigned nj = 0, s, c, i, nfd = 0, threads = 0;
 	bool any_exitall = false, group_exit = false;
 	char *body_out;
@@ -3279,7 +3502,8 @@ static int generate(struct fio *f)
 	}
 	if (!nj)
 		return ferr(f, 1, "no job section (only [global])");
-	if ((err = check_wait_for(f, jobs, nj)))
+	if ((err = check_wait_for(f, jobs, nj)) ||
+	    (err = final_sizes(f, jobs, nj, &fin)))
 		return err;
 	for (i = 0; i < nj; i++)
 		any_exitall |= jobs[i].exitall;
@@ -3371,6 +3595,7 @@ static int generate(struct fio *f)
 				return err;
 			if (j->fs_line)
 				file_sizes(&jobs[i], thread);
+			jobs[i].file_final = 0;
 			for (k = 0; k < j->nrfiles; k++) {
 				char fname[128], oname[32];
 				bool fresh, unw;
@@ -3406,13 +3631,9 @@ static int generate(struct fio *f)
 				for (k2 = 0; !j->filesize_set && k2 < g.nr; k2++) {
 					if (strcmp(g.names[k2], oname))
 						continue;
-					/* fio would extend it (extend_file()). */
+					/* laid out again (final_sizes) */
 					if (g.sizes[k2] < j->file_end)
-						return ferr(f, f->sec[s_of(f, j)].line,
-							    "job [%s] needs file %s to be %llu bytes; an earlier job made it %llu (fio would extend it; ralab needs one size per file)",
-							    j->name, fname,
-							    (unsigned long long)j->file_end,
-							    (unsigned long long)g.sizes[k2]);
+						g.sizes[k2] = j->file_end;
 					jobs[i].file_end = g.sizes[k2];
 				}
 				if (j->fs_line) /* its own size (file_sizes()) */
@@ -3438,9 +3659,12 @@ static int generate(struct fio *f)
 					return ferr(f, f->sec[s_of(f, j)].line,
 						    "job [%s]: too many files in all (at most %d: nrfiles times numjobs, over the jobs)",
 						    j->name, MAX_FILES);
-				unw = false;
-				if (fresh && (err = layout_unwritten(f, j, &unw)))
-					return err;
+				/* The file as jobs find it (final_sizes). */
+				k2 = (unsigned)file_find(&fin, oname);
+				unw = fin.unw[k2];
+				if (fin.sizes[k2] > j->file_end &&
+				    fin.sizes[k2] > jobs[i].file_final)
+					jobs[i].file_final = fin.sizes[k2];
 				if (fresh && ino == 0)
 					g.unw0 = unw;
 				if (fresh && ino == 0 && !i && !c)
@@ -3450,7 +3674,7 @@ static int generate(struct fio *f)
 					emit(f, "open main%s\n", odirect(j));
 				else if (fresh)
 					emit(f, "file %s %llu%s%s\n", oname,
-					     (unsigned long long)j->file_end,
+					     (unsigned long long)fin.sizes[k2],
 					     unw ? " unwritten" : "", odirect(j));
 				else
 					emit(f, "open %s%s\n", ino ? oname : "main",
@@ -3534,7 +3758,8 @@ static int generate(struct fio *f)
 						     onames[k], odirect(j));
 					closed[k] = false;
 					fds[k] = ++nfd;
-					open_hints(f, j, c, k);
+					f->pend[nfd] =
+						(struct pend){ j, c, k, true };
 				}
 				at_limit = gen_io(f, j, c, thread, fds, j->nrfiles, l,
 						  &left, j->time_based ? NULL : carry);
@@ -3569,6 +3794,10 @@ static int generate(struct fio *f)
 			    "job [%s]: a random map of %llu blocks (fio's would take %llu MiB); set norandommap=1, or a smaller size or a larger bs",
 			    f->big_map->name, (unsigned long long)f->big_blocks,
 			    (unsigned long long)(f->big_blocks >> 23));
+	if (f->stale)
+		return ferr(f, f->sec[s_of(f, f->stale)].line,
+			    "job [%s]: a later job lays its file out again, larger (fio does that before any job runs), and where this job's I/Os reach the end the file had at its setup, fio's I/Os depend on whether the file existed before the run (fio 3.33 keeps the size the file had at the job's setup, so a fresh run and a second one over the files it left differ there); not modelled",
+			    f->stale->name);
 	if (f->tb_wrap)
 		return ferr(f, get(f, &f->sec[s_of(f, f->tb_wrap)], "rw")->line,
 			    "job [%s]: time_based with rw=read:N offsets that wrap past the file's end (or start, going backwards) is not modelled (fio goes on without the reset at the end of its region)",
@@ -3580,7 +3809,7 @@ static int generate(struct fio *f)
 	f->out = NULL;
 	f->len = f->cap = 0;
 	emit(f, "# generated by ralab from %s (a fio job file)\n", f->name);
-	emit(f, "# file_size: %llu\n", (unsigned long long)g.sizes[0]);
+	emit(f, "# file_size: %llu\n", (unsigned long long)fin.sizes[0]);
 	emit(f, "# files: main = %s\n", g.names[0]);
 	if (g.unw0)
 		emit(f, "# unwritten: yes\n");
