@@ -2069,6 +2069,15 @@ struct carry {
 	 * sizes loop 2 starts at the file after the last one picked.
 	 */
 	unsigned next_file;
+	/*
+	 * random_generator=lfsr: the file's register has run.  fio makes it
+	 * once (init_random_map(), lfsr_init()) and at each later pass only
+	 * resets it to the seed (fio_file_reset(), lfsr_reset()), which
+	 * leaves out the first pass's double first step (fio 3.33's iologs,
+	 * io_size over two passes: threads 2, 4 and 6 draw the first pass's
+	 * last block again first, odd ones do not).
+	 */
+	bool lfsr_ran;
 };
 
 static void carry_save(struct carry *c, const struct gfile *gf)
@@ -2077,6 +2086,8 @@ static void carry_save(struct carry *c, const struct gfile *gf)
 		c->dist = gf->dist;
 		c->have = true;
 	}
+	if (c && gf->lf.lfsr)
+		c->lfsr_ran = true;
 }
 
 /*
@@ -2113,6 +2124,8 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 		if (ralab__rng_lfsr(&gf->lf, g->blocks,
 				    (uint64_t)FIO_RANDSEED * thread))
 			gf->done = true;
+		if (c && c->lfsr_ran)
+			ralab__rng_lfsr_reset(&gf->lf);
 		return 0;
 	}
 	/* Strided zones: a map of the zone's range (init_random_map()). */

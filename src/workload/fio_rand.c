@@ -32,8 +32,10 @@
  *    bits of 0xb1899bed * T; each step shifts right, sets the top bit and
  *    XORs the tap mask in when the bit shifted out was 0; values above
  *    the last block are skipped; its first step is a double one; after
- *    `blocks` values the file is done (no random map); every loop starts
- *    it again from the seed.
+ *    `blocks` values the file is done (no random map); every later pass
+ *    (loop, or io_size beyond size) starts it again from the seed,
+ *    without the double step (lfsr_reset() keeps prepare_spin()'s count
+ *    spent).
  *
  * Checked against fio 3.33's own iologs (ioengine=null, write_iolog):
  * the fixtures in tests/fio/rand.  Where the source could be read in
@@ -181,6 +183,11 @@ int ralab__rng_lfsr(struct fio_rng *r, uint64_t nums, uint64_t seed)
 	r->lv = seed & ((r->lbit << 1) - 1);
 	/* The all-ones state is the one an XNOR register never leaves. */
 	return r->lv == (r->lbit << 1) - 1 ? -EINVAL : 0;
+}
+
+void ralab__rng_lfsr_reset(struct fio_rng *r)
+{
+	r->lcycle = 0;
 }
 
 static void lfsr_step(struct fio_rng *r)

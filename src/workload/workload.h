@@ -143,6 +143,8 @@ void ralab__rng_seed(struct fio_rng *r, uint64_t seed, bool use64);
  * that is the register's forbidden all-ones state).
  */
 int ralab__rng_lfsr(struct fio_rng *r, uint64_t nums, uint64_t seed);
+/* @r (an LFSR) as fio's lfsr_reset() leaves it: no double first step. */
+void ralab__rng_lfsr_reset(struct fio_rng *r);
 
 uint64_t ralab__rng(struct fio_rng *r);
 /* The generator's largest value plus one, as a double (2^32 or 2^64). */
