@@ -2075,7 +2075,8 @@ struct carry {
 	 * resets it to the seed (fio_file_reset(), lfsr_reset()), which
 	 * leaves out the first pass's double first step (fio 3.33's iologs,
 	 * io_size over two passes: threads 2, 4 and 6 draw the first pass's
-	 * last block again first, odd ones do not).
+	 * last block again first, where the state after the seed's is a
+	 * block the double step skipped; threads 1, 3, 5 do not).
 	 */
 	bool lfsr_ran;
 };
