@@ -865,42 +865,16 @@ static const char *const advice_names[] = {
 	"normal", "random", "sequential", "willneed", "dontneed", "noreuse",
 };
 
-struct buf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void out(struct buf *b, const char *fmt, ...)
+static void out(struct wl_text *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void out(struct buf *b, const char *fmt, ...)
+static void out(struct wl_text *b, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	while (!b->oom) {
-		if (b->cap) {
-			va_start(ap, fmt);
-			n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-			va_end(ap);
-			if (n >= 0 && (size_t)n < b->cap - b->len) {
-				b->len += (size_t)n;
-				return;
-			}
-		}
-		{
-			size_t c = b->cap ? b->cap * 2 : 1 << 16;
-			char *s = realloc(b->s, c);
-
-			if (!s) {
-				b->oom = true;
-				return;
-			}
-			b->s = s;
-			b->cap = c;
-		}
-	}
+	va_start(ap, fmt);
+	ralab__text_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -949,7 +923,7 @@ static bool layout_brk_after(const struct tb_file *f)
 	return false;
 }
 
-static void emit_layout(struct buf *b, const struct tb_file *f,
+static void emit_layout(struct wl_text *b, const struct tb_file *f,
 			const char *brk_lead, const char *hole_lead,
 			const char *end)
 {
@@ -992,7 +966,7 @@ struct emit_vm {
 
 struct emit {
 	struct tb *t;
-	struct buf b;
+	struct wl_text b;
 	unsigned *map;      /* ralab's number of each descriptor; 0: left out */
 	unsigned main_file; /* the file the case calls 'main' */
 	unsigned next;      /* the number the next descriptor gets */

@@ -238,6 +238,20 @@ uint64_t ralab__fio_dist_next(struct fio_dist *d);
  */
 int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len);
 
+/*
+ * A growing text, as the front-ends generate .ops: @s (malloc'ed, owned
+ * by whoever holds the struct; NUL-terminated once anything is written)
+ * of @len bytes in @cap.  @oom latches on the first failure: later
+ * writes do nothing, and the front-end returns -ENOMEM at its end.
+ */
+struct wl_text {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+void ralab__text_vprintf(struct wl_text *t, const char *fmt, va_list ap);
+
 /* strace.c, iolog.c: recorded traces. */
 bool ralab__is_strace(const char *text, size_t len);
 int ralab__strace_to_ops(const char *name, const char *text, size_t len,
