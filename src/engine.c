@@ -356,7 +356,7 @@ static bool held(struct sim *s, struct sim_worker *w)
 		if (s->workers[k].job == j && s->workers[k].now < start)
 			s->workers[k].now = start;
 	j->start_ns = start;
-	if (d->runtime_ns && !j->cut)
+	if (d->runtime_ns && !j->cut && !d->epoch_line)
 		j->deadline = start + d->runtime_ns;
 	j->released = true;
 	return false;
@@ -432,7 +432,9 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
 		 * than when it is released (held).
 		 */
 		s->jobs[i].start_ns = wl->jobs[i].delay_ns;
-		s->jobs[i].deadline = wl->jobs[i].runtime_ns ?
+		s->jobs[i].before_epoch = wl->jobs[i].epoch_line != 0;
+		s->jobs[i].deadline = wl->jobs[i].runtime_ns &&
+					      !wl->jobs[i].epoch_line ?
 					      wl->jobs[i].delay_ns + wl->jobs[i].runtime_ns :
 					      UINT64_MAX;
 		n += s->jobs[i].nr_workers;

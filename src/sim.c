@@ -798,16 +798,18 @@ void sim_rate_wait(struct sim *s)
 	const struct wl_job *d = j->def;
 	unsigned __int128 due = 0, t; /* rates up to 10^12: no overflow */
 
-	if (!rated(d))
+	if (!rated(d) || j->before_epoch)
 		return;
 	if (d->rate_iops)
-		due = (unsigned __int128)j->reads * 1000000000u / d->rate_iops;
+		due = (unsigned __int128)(j->reads - j->epoch_reads) *
+		      1000000000u / d->rate_iops;
 	if (d->rate_bps) {
-		t = (unsigned __int128)j->bytes * 1000000000u / d->rate_bps;
+		t = (unsigned __int128)(j->bytes - j->epoch_bytes) *
+		    1000000000u / d->rate_bps;
 		if (t > due)
 			due = t;
 	}
-	due += j->start_ns;
+	due += d->epoch_line ? j->epoch_ns : j->start_ns;
 	if (due > UINT64_MAX)
 		due = UINT64_MAX;
 	if ((uint64_t)due > s->cur->now)
@@ -860,7 +862,8 @@ run_reads(struct sim *s, struct sim_file *f, const struct op *op)
 				s->cfg.cpu_page_ns;
 	unsigned bucket = lat_bucket(cost);
 	/* Think time follows every read call (fio's thinktime is per I/O). */
-	uint64_t think = j->def->think_ns, step = cost + think;
+	uint64_t think = j->before_epoch ? 0 : j->def->think_ns;
+	uint64_t step = cost + think;
 	bool to_eof = op->to_eof;
 	uint64_t count = to_eof ? UINT64_MAX : op->count;
 	/*
@@ -1123,6 +1126,17 @@ void sim_run_op(struct sim *s, const struct op *op)
 		if (s->on_dump)
 			dump_inode(s, op->ino, op->line);
 		break;
+	case OP_EPOCH: {
+		struct sim_job *j = s->cur->job;
+
+		j->before_epoch = false;
+		j->epoch_ns = s->cur->now;
+		j->epoch_reads = j->reads;
+		j->epoch_bytes = j->bytes;
+		if (j->def->runtime_ns && !j->cut)
+			j->deadline = s->cur->now + j->def->runtime_ns;
+		break;
+	}
 	}
 }
 

@@ -191,6 +191,13 @@ struct sim_job {
 	uint64_t pass_start; /* when the shared cursor last went to 'repeat' */
 	uint64_t end_ns, wait_ns, waits, late_waits, reads, bytes;
 	uint64_t think_calls; /* read calls since its last think (EVERY) */
+	/*
+	 * A job with an 'epoch' op (fio's pre_read before its clock starts)
+	 * thinks, keeps its rate and runs out of runtime only from that op
+	 * on; its rate counts the reads and bytes after it, from epoch_ns.
+	 */
+	bool before_epoch;
+	uint64_t epoch_ns, epoch_reads, epoch_bytes;
 	uint64_t cpu_free; /* ring: when its issuing task is free */
 	struct fio_carry carry; /* its fio-pread generator (cont) */
 	uint64_t lat[LAT_BUCKETS];
@@ -283,7 +290,7 @@ static inline void sim_think(struct sim *s)
 	struct sim_job *j = s->cur->job;
 	const struct wl_job *d = j->def;
 
-	if (!d->think_ns)
+	if (!d->think_ns || j->before_epoch)
 		return;
 	if (d->think_every > 1 && ++j->think_calls < d->think_every)
 		return;

@@ -1273,6 +1273,7 @@ struct rjob {
 	bool threaded;
 	uint64_t lat[LAT_BUCKETS], reads, syscalls, bytes;
 	uint64_t think_calls; /* read calls since its last think */
+	bool before_epoch; /* its 'epoch' op to come: no think time yet */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	struct fio_carry carry; /* its fio-pread generator (cont) */
 	int err;
@@ -1320,6 +1321,8 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		*got = n;
 	}
 	/* The job's think time follows every (EVERY-th) read call. */
+	if (j->before_epoch)
+		think = 0;
 	if (think && wj->think_every > 1 && ++j->think_calls < wj->think_every)
 		think = 0;
 	if (think) {
@@ -1493,6 +1496,7 @@ static int run_job(struct rjob *j)
 		wait_until(r, run->t0 + wj->delay_ns, j->threaded);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	j->start_ns = ts_ns(&t);
+	j->before_epoch = wj->epoch_line != 0;
 	op_t0 = t;
 	for (k = wj->first_op; k < end && !err; k++) {
 		const struct op *op = &wl->ops[k];
@@ -1504,7 +1508,7 @@ static int run_job(struct rjob *j)
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
 				 op->kind == OP_DUMP || op->kind == OP_PAUSE ||
-				 op->kind == OP_PACE ?
+				 op->kind == OP_PACE || op->kind == OP_EPOCH ?
 			 -1 :
 			 fds[op->fd];
 		uint64_t i, x, size = r->files[op->ino].size;
@@ -1671,6 +1675,10 @@ static int run_job(struct rjob *j)
 			break;
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
+			break;
+		case OP_EPOCH:
+			/* Think time from here (a rate or runtime is refused). */
+			j->before_epoch = false;
 			break;
 		case OP_PACE:
 			/* No earlier than that long after the op before began. */

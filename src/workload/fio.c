@@ -524,7 +524,6 @@ struct job {
 	unsigned direct_line;
 	bool pre_read;          /* pre_read=1: the files read first */
 	bool thread;            /* thread: jobs are threads of one process */
-	unsigned pre_read_line;
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
 	/*
@@ -1223,7 +1222,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return ferr(f, o->line, "io_submit_mode=%s is not modelled (inline is)", o->val);
 	if ((o = get(f, sec, "pre_read")) && (err = fio_bool(f, o, &j->pre_read)))
 		return err;
-	j->pre_read_line = j->pre_read ? o->line : 0;
 	if ((o = get(f, sec, "thread")) && (err = fio_bool(f, o, &j->thread)))
 		return err;
 	if ((o = get(f, sec, "size_increment"))) {
@@ -1538,17 +1536,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return ferr(f, o->line, "verify=%s on a job that only reads: fio checks each block against a header a verifying writer left, and stops at the first that fails (on the files it lays out, the first read); ralab does not model verification",
 			    o->val);
 	/*
-	 * pre_read: fio reads the files before the job's clock starts, and
-	 * with it the cache is not invalidated (fixup_options()).  A job
-	 * here is paced from its start: its pre-reads would be too.
+	 * pre_read: fio reads the files before the job's clock starts (an
+	 * 'epoch' op after them), and with it the cache is not
+	 * invalidated (fixup_options()).
 	 */
-	if (j->pre_read) {
+	if (j->pre_read)
 		j->invalidate = false;
-		if (j->think_us || j->rate_bps || j->rate_iops || j->runtime_us)
-			return ferr(f, j->pre_read_line, "pre_read=1 with %s is not modelled (ralab would pace or time the pre-reads too)",
-				    j->think_us ? "thinktime" :
-				    j->runtime_us ? "runtime" : "a rate");
-	}
 	/*
 	 * size=N%: N percent of each file's size, which filesize= gives
 	 * (fio 3.33 refuses the job without it: "you need to specify
@@ -3663,6 +3656,14 @@ static int generate(struct fio *f)
 					pre_read(f, j, c, onames[k], fds[k], &nfd);
 				open_hints(f, j, c, k);
 			}
+			/*
+			 * fio starts the job's clock after the pre-reads
+			 * (thread_main(): pre_read_files(), then the epoch):
+			 * its think time, rate and runtime count from here.
+			 */
+			if (j->pre_read && (j->think_us || j->rate_bps ||
+					    j->rate_iops || j->runtime_us))
+				emit(f, "epoch\n");
 			/*
 			 * time_based with one file: fio never closes it; at
 			 * its end (get_next_seq_offset, get_next_rand_block)

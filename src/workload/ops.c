@@ -1157,6 +1157,26 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->len = v * 1000;
 		return 0;
 	}
+	if (!strcmp(name, "epoch")) {
+		/*
+		 * The job's clock starts here (fio's td->epoch, set after
+		 * pre_read): its think time, rate and runtime count from
+		 * this op, not from the job's start.
+		 */
+		struct wl_job *j = &wl->jobs[wl->nr_jobs - 1];
+
+		if ((err = nargs(p, name, na, 0, 0, "epoch")))
+			return err;
+		if (j->epoch_line)
+			return perr(p, "a second 'epoch' in job '%s' (the first is on line %u)",
+				    j->name[0] ? j->name : "job0", j->epoch_line);
+		if (j->repeat)
+			return perr(p, "'epoch' after 'repeat' in job '%s' (line %u): the repeated ops would start the clock again",
+				    j->name[0] ? j->name : "job0", j->repeat_line);
+		j->epoch_line = p->line;
+		op->kind = OP_EPOCH;
+		return 0;
+	}
 	if (!strcmp(name, "dump")) {
 		if ((err = nargs(p, name, na, 0, 0, "dump")))
 			return err;
@@ -1229,7 +1249,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;

@@ -44,6 +44,9 @@ enum op_kind {
 			  * or FALLOC_FL_KEEP_SIZE (@advice 1) */
 	OP_SETFL,        /* setfl direct|buffered: fcntl(F_SETFL) sets or
 			  * clears O_DIRECT (@direct) on the open file */
+	OP_EPOCH,        /* epoch: the job's think time, rate and runtime
+			  * count from here (fio's td->epoch, after
+			  * pre_read) */
 };
 
 /*
@@ -362,6 +365,8 @@ struct wl_job {
 	 * every group's), EXIT_ALL (every job; fio's exit_what) */
 	unsigned char exit_what;
 	unsigned repeat_op, repeat_line, runtime_line;
+	unsigned epoch_line; /* its 'epoch' op (0: the clock runs from its
+			      * start) */
 };
 
 /* Header keys, with the line that set each (0 = default). */

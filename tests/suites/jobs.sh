@@ -253,6 +253,23 @@ printf '# file_size: 4M\nrate 1M\nread 4K 256\n' > "$T/rb.ops"
 a=$("$RALAB" sim "$T/ri.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/rb.ops" | sed -n 's/^elapsed_us=//p')
 awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 99000 && a < 99100 && b >= 996093.75 && b < 996200) }' &&
 	ok "rate limits" || bad "rate limits" "rate-iops: $a us, rate: $b us"
+# epoch: the job's clock starts at that op (fio's pre_read comes before
+# it).  Think time: only the 50 reads after it add 10 us each (500 us);
+# rate: the 100 reads after it are paced from it (the last 99 ms after
+# it, not 149 ms after the start); runtime: 5 ms from it, after 8 MiB of
+# pre-reads that alone take longer than that.
+printf '# file_size: 1M\nthink 10\nfadvise 0 0 dontneed\nread 4K 50\nepoch\nread 4K 50\n' > "$T/ep-think.ops"
+printf '# file_size: 1M\nfadvise 0 0 dontneed\nread 4K 50\nread 4K 50\n' > "$T/ep-none.ops"
+printf '# file_size: 4M\nrate-iops 1000\nread 4K 50\nepoch\nread 4K 100\n' > "$T/ep-rate.ops"
+printf '# file_size: 64M\n# device: loop\nfadvise 0 0 dontneed\nread 1M 8\n' > "$T/ep-pre.ops"
+printf '# file_size: 64M\n# device: loop\nruntime 5000\nfadvise 0 0 dontneed\nread 1M 8\nepoch\nread 4K eof\n' > "$T/ep-rt.ops"
+a=$("$RALAB" sim "$T/ep-think.ops" | sed -n 's/^elapsed_us=//p'); b=$("$RALAB" sim "$T/ep-none.ops" | sed -n 's/^elapsed_us=//p')
+c=$("$RALAB" sim "$T/ep-rate.ops" | sed -n 's/^elapsed_us=//p')
+d=$("$RALAB" sim "$T/ep-pre.ops" | sed -n 's/^elapsed_us=//p'); e=$("$RALAB" sim "$T/ep-rt.ops" | sed -n 's/^elapsed_us=//p')
+awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" -v e="$e" 'BEGIN { x = a - b; y = e - d
+	exit !(x > 499.9 && x < 500.1 && c >= 99000 && c < 99200 && d > 5000 && y >= 5000 && y < 5010) }' &&
+	ok "epoch starts think, rate and runtime" ||
+	bad "epoch starts think, rate and runtime" "think +$a-$b, rate $c us, runtime $e-$d"
 
 # nfsd-like readers: four jobs pread every fourth 16 KiB chunk through one
 # descriptor.  On a device that takes time the model's threads fall into
