@@ -174,6 +174,10 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "stat_sectors=%llu\n", (unsigned long long)res->stat_sectors);
 	fprintf(out, "extents=%u\n", res->extents);
 	fprintf(out, "breaks=%u\n", res->breaks);
+	fprintf(out, "memcpy_back_min=%llu\n",
+		(unsigned long long)res->memcpy_back_min);
+	fprintf(out, "memcpy_back_max=%llu\n",
+		(unsigned long long)res->memcpy_back_max);
 	print_breaks(out, "breaks_at", res->breaks, res->brk);
 	print_breaks(out, "rebreaks_at", res->rebreaks, res->rebrk);
 	print_gen_breaks(out, res);
@@ -604,6 +608,37 @@ static int explicit_extents(struct ralab_workload *wl)
 	return 0;
 }
 
+/*
+ * The recording machine's memcpy (memcpy_back_min= and _max=, what its
+ * C library copies backward) given to the model, unless --set gave one.
+ * Return: 0, or 2.
+ */
+static int model_memcpy(struct ralab_workload *wl, const char *ktext,
+			const char *const *sets, unsigned nsets)
+{
+	static const char *const keys[] = { "memcpy_back_min", "memcpy_back_max" };
+	struct ralab_diag d = { 0 };
+	unsigned k, i;
+
+	for (i = 0; i < nsets; i++)
+		if (!strncmp(sets[i], "memcpy_back_", 12))
+			return 0;
+	for (k = 0; k < 2; k++) {
+		char pat[32], val[24];
+		const char *p;
+
+		snprintf(pat, sizeof(pat), "\n%s=", keys[k]);
+		p = strstr(ktext, pat);
+		if (!p || sscanf(p + strlen(pat), "%23[0-9]", val) != 1)
+			continue;
+		if (ralab_workload_set(wl, keys[k], val, &d)) {
+			fprintf(stderr, "ralab check: %s\n", d.msg);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 static int model_breaks(struct ralab_workload *wl, const char *ktext)
 {
 	const char *p = strstr(ktext, "\nbreaks_at=");
@@ -835,6 +870,8 @@ int cli_check(int argc, char **argv)
 		/* Where the filesystem broke a file itself, so does the model. */
 		if (!r && fflush(kf) == 0 && ktext)
 			r = model_breaks(wl, ktext);
+		if (!r && ktext)
+			r = model_memcpy(wl, ktext, sets, nsets);
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
 			cli_print_summary(sf, wl, cp->label, &st, false);

@@ -84,8 +84,9 @@ static void usage_sim(FILE *out)
 		"                      read_ahead_kb, max_sectors_kb, max_hw_sectors_kb,\n"
 		"                      the time model (device, dev_*, cpu_*) and memory\n"
 		"                      pressure (alloc_fail_ppm, alloc_fail_order,\n"
-		"                      alloc_fail_seed), the files' layout (extent_kb,\n"
-		"                      extent_breaks, holes)\n"
+		"                      alloc_fail_seed), the C library's memcpy\n"
+		"                      (memcpy_back_min, memcpy_back_max), the files'\n"
+		"                      layout (extent_kb, extent_breaks, holes)\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
@@ -543,7 +544,7 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)st->bytes_written,
 			(unsigned long long)st->write_reads);
 	if (kres) {
-		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu, \"breaks_at\": [",
+		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu, \"memcpy_back_min\": %llu, \"memcpy_back_max\": %llu, \"breaks_at\": [",
 			kres->kernel, (unsigned long long)kres->meta_reads,
 			(unsigned long long)kres->stat_reads,
 			(unsigned long long)kres->stat_sectors, kres->extents,
@@ -552,7 +553,9 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)kres->st.lat_p50_ns,
 			(unsigned long long)kres->st.lat_p90_ns,
 			(unsigned long long)kres->st.lat_p99_ns,
-			(unsigned long long)kres->st.lat_max_ns);
+			(unsigned long long)kres->st.lat_max_ns,
+			(unsigned long long)kres->memcpy_back_min,
+			(unsigned long long)kres->memcpy_back_max);
 		for (unsigned b = 0; b < kres->breaks && b < RALAB_MAX_BREAKS;
 		     b++)
 			fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",

@@ -94,6 +94,19 @@ struct ralab_config {
 	uint32_t alloc_fail_ppm;
 	uint32_t alloc_fail_order;
 	uint64_t alloc_fail_seed;
+
+	/*
+	 * The C library's memcpy, which decides the order in which a copy
+	 * out of (or into) a mapping faults its pages in ('memcpy' ops: fio's
+	 * mmap engine).  glibc's memmove-vec-unaligned-erms copies a block of
+	 * memcpy_back_min to memcpy_back_max bytes whose source and
+	 * destination are 4 KiB aliased backward: first page, last page,
+	 * then down.  glibc 2.36 on AMD does so from the L2 size (its
+	 * rep_movsb_stop_threshold, 1 MiB on an EPYC) to the non-temporal
+	 * threshold; on Intel the two are one, and no copy runs backward.
+	 * 0 (the default): every copy forward.  memcpy_back_max 0: no limit.
+	 */
+	uint64_t memcpy_back_min, memcpy_back_max;
 };
 
 /* ralab_config_device - apply preset @name; -ENOENT if unknown. */
@@ -479,6 +492,12 @@ struct ralab_kernel_result {
 	unsigned rebreaks_gen;
 	struct ralab_break rebrk_gen[RALAB_MAX_BREAKS];
 	char kernel[65];       /* uname -r */
+	/*
+	 * This machine's C library: the sizes its memcpy copies backward
+	 * where aliased (struct ralab_config's memcpy_back_min and _max;
+	 * glibc on x86, from 'ld.so --list-diagnostics'); 0 if none.
+	 */
+	uint64_t memcpy_back_min, memcpy_back_max;
 };
 
 /*

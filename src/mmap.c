@@ -505,6 +505,71 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 }
 
 /*
+ * @count copies of @len bytes from @off on, out of the mapping into a
+ * buffer @bufoff bytes into a page (TOUCH_WRITE: from it into the
+ * mapping), as the C library's memcpy faults the mapping's pages in.
+ * glibc's memmove-vec-unaligned-erms copies a block below
+ * memcpy_back_min with rep movsb, front to back; one in the vector range
+ * (memcpy_back_min..max) with loops of four vectors, after loading its
+ * first four vectors (128 bytes) and its last ones, and backward where
+ * destination less source is below 256 modulo 4 KiB (4 KiB aliasing).
+ * So a read's pages fault as:
+ *
+ *   rep movsb:           0, 1, 2, ..., n-1
+ *   vectors, forward:    0, n-1, 1, 2, ..., n-2
+ *   vectors, backward:   0, n-1, n-2, ..., 1
+ *
+ * and a write's (the stores; the loads are of the buffer) front to back,
+ * or from its end down when backward.  Checked against this machine's
+ * glibc 2.36 on 6.18.44 (docs/design.md, "The C library's memcpy").
+ */
+static void copy_touch(struct sim *s, struct sim_vma *v, uint64_t at,
+		       uint64_t a, uint64_t end, int wfault)
+{
+	if (at >= a && at < end)
+		sim_touch(s, v, at, 1, RALAB_PAGE_SIZE, wfault);
+}
+
+void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
+		uint64_t count, uint64_t bufoff, int wfault)
+{
+	const struct ralab_config *c = &s->cfg;
+	bool write = wfault == TOUCH_WRITE;
+	uint64_t i;
+
+	for (i = 0; i < count && s->cur->now < s->cur->job->deadline; i++) {
+		uint64_t a = off + i * len, end = a + len;
+		pgoff_t first = a / RALAB_PAGE_SIZE;
+		pgoff_t last = (end - 1) / RALAB_PAGE_SIZE, p;
+		/* destination less source, within a page */
+		uint64_t d = (write ? a - bufoff : bufoff - a) % RALAB_PAGE_SIZE;
+		bool vec = c->memcpy_back_min && len >= c->memcpy_back_min &&
+			   (!c->memcpy_back_max || len <= c->memcpy_back_max);
+		bool back = vec && d < 256;
+
+		if (vec && !write) {
+			/* the first four vectors, the last ones */
+			copy_touch(s, v, a, a, end, wfault);
+			copy_touch(s, v, a + 127, a, end, wfault);
+			copy_touch(s, v, end - 1, a, end, wfault);
+			if (!back)
+				copy_touch(s, v, end - 128, a, end, wfault);
+		}
+		if (back) {
+			for (p = last + 1; p-- > first;)
+				copy_touch(s, v, p == last ? end - 1 :
+						 p * RALAB_PAGE_SIZE, a, end, wfault);
+			/* (a write's first vectors, stored last) */
+			copy_touch(s, v, a, a, end, wfault);
+			continue;
+		}
+		for (p = first; p <= last; p++)
+			copy_touch(s, v, p == first ? a : p * RALAB_PAGE_SIZE, a,
+				   end, wfault);
+	}
+}
+
+/*
  * madvise(): page-aligned @off (the parser checks), @len rounded up to
  * pages, applied VMA by VMA as madvise_walk_vmas() does.  The flag advices
  * split the VMAs at the range's ends, change their flags and merge equal

@@ -1100,6 +1100,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_touch(s, &s->cur->job->vma[op->map], op->off, op->len,
 			  op->count, op->wfault);
 		break;
+	case OP_MEMCPY:
+		sim_memcpy(s, &s->cur->job->vma[op->map], op->off, op->len,
+			   op->count, (uint64_t)op->stride, op->wfault);
+		break;
 	case OP_MADVISE:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);

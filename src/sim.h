@@ -375,6 +375,9 @@ void sim_unmap_range(struct sim *s, const struct sim_inode *in, pgoff_t from,
 		     pgoff_t to);
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step, int wfault);
+/* 'memcpy': copies out of (into) a mapping, in the C library's order. */
+void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
+		uint64_t count, uint64_t bufoff, int wfault);
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice);
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,

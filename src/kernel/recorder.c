@@ -435,6 +435,61 @@ static int run_cmd(struct rec *r, char *const argv[])
 	return 0;
 }
 
+/*
+ * This machine's glibc memcpy: the sizes it copies with vector loops,
+ * backward where source and destination are 4 KiB aliased
+ * (sim_memcpy()), from rep_movsb_stop_threshold to the non-temporal
+ * threshold, as the dynamic loader reports them (glibc 2.33 and later,
+ * x86: 'ld.so --list-diagnostics').  Both 0 where it cannot say, or
+ * where the range is empty (Intel: the two thresholds are one).
+ */
+static void host_memcpy(uint64_t *min, uint64_t *max)
+{
+	static const char ldso[] = "/lib64/ld-linux-x86-64.so.2";
+	unsigned long long stop = 0, nt = 0, v;
+	char line[256];
+	int pipefd[2], st;
+	FILE *in;
+	pid_t pid;
+
+	*min = *max = 0;
+	if (access(ldso, X_OK) || pipe2(pipefd, O_CLOEXEC))
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		dup2(nul, 0);
+		dup2(pipefd[1], 1);
+		dup2(nul, 2);
+		execl(ldso, ldso, "--list-diagnostics", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	in = fdopen(pipefd[0], "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		if (sscanf(line, "x86.cpu_features.rep_movsb_stop_threshold=%llx", &v) == 1)
+			stop = v;
+		else if (sscanf(line, "x86.cpu_features.non_temporal_threshold=%llx", &v) == 1)
+			nt = v;
+	}
+	if (in)
+		fclose(in);
+	else
+		close(pipefd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (stop && nt > stop) {
+		*min = stop;
+		*max = nt;
+	}
+}
+
 static int attach_loop(struct rec *r)
 {
 	struct loop_config cfg;
@@ -1202,7 +1257,8 @@ static bool writes(const struct ralab_workload *wl)
 		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE ||
 		    wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
-		    (wl->ops[i].kind == OP_TOUCH && wl->ops[i].wfault))
+		    ((wl->ops[i].kind == OP_TOUCH ||
+		      wl->ops[i].kind == OP_MEMCPY) && wl->ops[i].wfault))
 			return true;
 	return false;
 }
@@ -1506,6 +1562,7 @@ static int run_job(struct rjob *j)
 
 		unsigned slot = j->job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
+				 op->kind == OP_MEMCPY ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
 				 op->kind == OP_DUMP || op->kind == OP_PAUSE ||
 				 op->kind == OP_PACE || op->kind == OP_EPOCH ?
@@ -1658,6 +1715,38 @@ static int run_job(struct rjob *j)
 				if (i + op->count < i)
 					break;
 			}
+			break;
+		}
+		case OP_MEMCPY: {
+			/*
+			 * The C library's own memcpy (through a volatile
+			 * pointer, so that the compiler cannot inline it):
+			 * which way it copies, and so the order of the faults,
+			 * is this machine's (sim_memcpy() models it).
+			 */
+			void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+			char *m = run->map[slot], *b = NULL;
+			size_t bo = (size_t)op->stride;
+
+			if (!m)
+				break;
+			if (posix_memalign((void **)&b, RALAB_PAGE_SIZE,
+					   (size_t)op->len + RALAB_PAGE_SIZE)) {
+				err = rerr(r, -ENOMEM, "no memory for a %llu-byte copy",
+					   (unsigned long long)op->len);
+				break;
+			}
+			memset(b, 0x5a, (size_t)op->len + RALAB_PAGE_SIZE);
+			for (i = 0; i < op->count; i++) {
+				char *at = m + (op->off + i * op->len - run->map_off[slot]);
+
+				if (op->wfault)
+					cpy(at, b + bo, (size_t)op->len);
+				else
+					cpy(b + bo, at, (size_t)op->len);
+			}
+			sink += b[bo];
+			free(b);
 			break;
 		}
 		case OP_MADVISE:
@@ -2353,6 +2442,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		r->comm[strcspn(r->comm, "\n\"")] = '\0';
 	if (!uname(&u))
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
+	host_memcpy(&res->memcpy_back_min, &res->memcpy_back_max);
 
 	if ((err = set_workdir(r, opts ? opts->workdir : NULL)) ||
 	    (err = lock_workdir(r)))

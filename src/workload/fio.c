@@ -2379,15 +2379,25 @@ static uint64_t mm_pos(uint64_t off, uint64_t file_offset)
 }
 
 /*
+ * Where fio's I/O buffer starts in a page, for the mmap engine's memcpy:
+ * it is malloc'ed (iomem=malloc, buffered) and at least a block long, and
+ * glibc gives an allocation that large (above its mmap threshold, as any
+ * block that takes glibc's vector loops is) a mapping of its own, the
+ * data 16 bytes into its first page, after the chunk header
+ * (docs/design.md, "The C library's memcpy").
+ */
+#define FIO_BUF_OFF 16
+
+/*
  * The mmap engine's copy of @len bytes at @pos of the mapping (memcpy()
- * from it, or to it for a write), as page faults, forward.  Which way
- * glibc copies depends on the CPU fio runs on (docs/design.md, "fio's
- * memcpy"): forward on the machines most fixtures were recorded on.
+ * from it into fio's buffer, or into it for a write).  Which way glibc
+ * copies, and so the order of the faults, the simulator decides
+ * (memcpy_back_min: the CPU fio runs on).
  */
 static void mm_copy(struct fio *f, uint64_t pos, uint64_t len, bool write)
 {
-	emit(f, "touch %llu %llu 4096%s\n", (unsigned long long)pos,
-	     (unsigned long long)len, write ? " write" : "");
+	emit(f, "memcpy %llu %llu 1 %u%s\n", (unsigned long long)pos,
+	     (unsigned long long)len, FIO_BUF_OFF, write ? " write" : "");
 	f->nr_ops++;
 }
 
@@ -2943,8 +2953,9 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				if (fit > m || f->no_map)
 					fit = m;
 				if (fit)
-					emit(f, "touch %llu %llu 4096\n", off,
-					     (unsigned long long)(fit * j->bs));
+					emit(f, "memcpy %llu %llu %llu %u\n", off,
+					     (unsigned long long)j->bs,
+					     (unsigned long long)fit, FIO_BUF_OFF);
 				for (; fit < m && f->nr_ops < FIO_MAX_OPS;
 				     fit++)
 					mm_io(f, j, start + fit * j->bs, start,

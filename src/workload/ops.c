@@ -1101,6 +1101,44 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 						 ++p->map_seq };
 		return 0;
 	}
+	if (!strcmp(name, "memcpy")) {
+		/*
+		 * memcpy OFF LEN [COUNT [BUFOFF]] [write]: an application's
+		 * copies out of its mapping (fio's mmap engine), each LEN
+		 * bytes, one after another, into a buffer BUFOFF bytes into a
+		 * page (write: from it into the mapping).  Which way each
+		 * runs is the C library's (memcpy_back_min).
+		 */
+		uint64_t n = 1, bo = 0;
+
+		if (na >= 3 && !strcmp(tok[na], "write")) {
+			op->wfault = TOUCH_WRITE;
+			na--;
+		}
+		if ((err = nargs(p, name, na, 2, 4,
+				 "memcpy OFF LEN [COUNT [BUFOFF]] [write]")))
+			return err;
+		if (!map_any(p))
+			return perr(p, "'memcpy' with no mapping (use 'mmap OFF LEN' first)");
+		if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "length", tok[2], &op->len)) ||
+		    (na >= 3 && (err = arg_count(p, "memcpy count", tok[3], &n))) ||
+		    (na == 4 && (err = arg_size(p, "buffer offset", tok[4], &bo))))
+			return err;
+		if (!op->len || !n)
+			return perr(p, "memcpy length and count must not be 0");
+		if (bo >= RALAB_PAGE_SIZE)
+			return perr(p, "buffer offset %llu is not within a page (0 to %u)",
+				    (unsigned long long)bo, RALAB_PAGE_SIZE - 1);
+		if (op->len > (RALAB_MAX_POS - op->off) / n)
+			return perr(p, "memcpy range ends past 2^63 - 1");
+		if ((err = map_find(p, name, op, op->off, op->len * n)))
+			return err;
+		op->kind = OP_MEMCPY;
+		op->count = n;
+		op->stride = (int64_t)bo;
+		return 0;
+	}
 	if (!strcmp(name, "touch") || !strcmp(name, "madvise")) {
 		bool touch = name[0] == 't';
 
@@ -1249,7 +1287,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, pause, pace, epoch, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -1685,6 +1723,15 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 			return 0;
 		}
 	}
+	if (!strcmp(key, "memcpy_back_min") || !strcmp(key, "memcpy_back_max")) {
+		if ((err = arg_size(p, key, val, &v)))
+			return err;
+		if (key[13] == 'i')
+			wl->cfg.memcpy_back_min = v;
+		else
+			wl->cfg.memcpy_back_max = v;
+		return 0;
+	}
 	if (!strcmp(key, "alloc_fail_ppm") || !strcmp(key, "alloc_fail_order") ||
 	    !strcmp(key, "alloc_fail_seed")) {
 		uint64_t max = key[11] == 'p' ? 1000000 :
@@ -1969,7 +2016,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, extent_kb, extent_breaks, holes, unwritten)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, memcpy_back_min, memcpy_back_max, extent_kb, extent_breaks, holes, unwritten)",
 			    TOK(key));
 	}
 	if (!err)

@@ -44,6 +44,11 @@ enum op_kind {
 			  * or FALLOC_FL_KEEP_SIZE (@advice 1) */
 	OP_SETFL,        /* setfl direct|buffered: fcntl(F_SETFL) sets or
 			  * clears O_DIRECT (@direct) on the open file */
+	OP_MEMCPY,       /* memcpy OFF LEN [COUNT [BUFOFF]] [write]: @count
+			  * copies of @len from @off on, out of the
+			  * mapping into a buffer @stride bytes into a
+			  * page (write: into it), in the C library's
+			  * page order (memcpy_back_*) */
 	OP_EPOCH,        /* epoch: the job's think time, rate and runtime
 			  * count from here (fio's td->epoch, after
 			  * pre_read) */

@@ -143,14 +143,15 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			map_ino[o->map] = o->ino;
 			continue;
 		}
-		/* The mmap engine's I/Os are touches (one per I/O). */
+		/* The mmap engine's I/Os are its copies (COUNT of them). */
 		if (o->kind != OP_READ && o->kind != OP_PREAD &&
 		    o->kind != OP_STRIDE_PREAD && o->kind != OP_FIO_PREAD &&
-		    o->kind != OP_TOUCH && o->kind != OP_PWRITE &&
-		    o->kind != OP_FSYNC)
+		    o->kind != OP_TOUCH && o->kind != OP_MEMCPY &&
+		    o->kind != OP_PWRITE && o->kind != OP_FSYNC)
 			continue;
 		f = rank(names, &nr,
-			 wl->files[o->kind == OP_TOUCH ? map_ino[o->map] : o->ino].name);
+			 wl->files[o->kind == OP_TOUCH || o->kind == OP_MEMCPY ?
+					   map_ino[o->map] : o->ino].name);
 		if (o->kind == OP_FIO_PREAD && !(order = ralab__op_order(o, &carry)))
 			return 1;
 		for (k = 0; k < (o->kind == OP_PREAD || o->kind == OP_TOUCH ||
@@ -165,7 +166,8 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			snprintf(r->job, sizeof(r->job), "%s", jd->name);
 			r->file = f;
 			r->len = o->len;
-			r->kind = o->kind == OP_PWRITE ? 'w' :
+			r->kind = o->kind == OP_PWRITE ||
+						  (o->kind == OP_MEMCPY && o->wfault) ? 'w' :
 				  o->kind == OP_FSYNC  ? 's' :
 							 'r';
 			if (o->kind == OP_FSYNC) {
@@ -176,6 +178,8 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			} else if (o->kind == OP_PREAD || o->kind == OP_TOUCH ||
 				   o->kind == OP_PWRITE) {
 				r->off = o->off;
+			} else if (o->kind == OP_MEMCPY) {
+				r->off = o->off + k * o->len;
 			} else if (o->kind == OP_STRIDE_PREAD) {
 				r->off = o->off + k * (uint64_t)o->stride;
 			} else {
