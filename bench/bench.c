@@ -6,12 +6,14 @@
  *   bench CASE.ops [RUNS]
  *   bench --api MIB
  *
- * Prints key=value lines: runs, syscalls, data_reads, seconds_median,
+ * Prints key=value lines: runs, syscalls, data_reads, seconds_first (the
+ * first run, its memory fresh from the kernel), seconds_median,
  * reads_per_second, peak_rss_kib.  --api times the public readahead API
  * (ralab_ra_*()) driving an in-memory cache of flat arrays over 4 KiB
  * sequential reads of a MIB-MiB file, no I/O: what taking the decisions
  * from ralab costs a cache of one's own, per read (api_ns_per_read).
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,9 +118,14 @@ int main(int argc, char **argv)
 	struct ralab_diag d;
 	struct ralab_stats st;
 	struct rusage ru;
-	double t[64];
+	double t[64], first;
 	int runs = argc > 2 ? atoi(argv[2]) : 5, i;
 
+	/* As the ralab program does (cli/ralab.c: keep_freed_memory()). */
+#ifdef M_TRIM_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 	if (argc == 3 && !strcmp(argv[1], "--api")) {
 		uint64_t mib = strtoull(argv[2], NULL, 10);
 
@@ -141,11 +148,13 @@ int main(int argc, char **argv)
 		}
 		t[i] = now() - t0;
 	}
+	first = t[0];
 	qsort(t, (size_t)runs, sizeof(t[0]), cmp_double);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("runs=%d\n", runs);
 	printf("syscalls=%llu\n", (unsigned long long)st.syscalls);
 	printf("data_reads=%llu\n", (unsigned long long)st.data_reads);
+	printf("seconds_first=%.6f\n", first);
 	printf("seconds_median=%.6f\n", t[runs / 2]);
 	printf("reads_per_second=%.0f\n", (double)st.syscalls / t[runs / 2]);
 	printf("peak_rss_kib=%ld\n", ru.ru_maxrss);

@@ -42,16 +42,22 @@ printf '  %-28s %s ns (ralab_ra_*() over a flat in-memory cache, 10 GiB of 4 KiB
 # 2. The seed-000 case on the real kernel and in ralab, one run each.
 echo "== seed 000 (4 KiB then 1 MiB reads, 512 MiB, ra 128 KiB, msk 512): kernel vs ralab"
 case=tests/cases/seed000-4k-then-1m/case.ops
-"$BENCH" "$case" 1 > "$T/s"
+#    ralab: the median of 9 runs in one process (as tune, compare and
+#    check run case after case), and the first run on its own, whose
+#    memory comes fresh from the kernel (on a virtual machine its page
+#    faults are most of its time).
+"$BENCH" "$case" 9 > "$T/s"
 sim_s=$(kv seconds_median "$T/s")
+sim_1=$(kv seconds_first "$T/s")
 if [ "$(id -u)" = 0 ] && "$RALAB" kernel "$case" > "$T/k" 2> "$T/kerr"; then
 	k_s=$(kv ops_seconds "$T/k")
 	printf '  %-28s %s s (data_reads=%s)\n' "kernel ops wall time" "$k_s" "$(kv data_reads "$T/k")"
-	printf '  %-28s %s s (data_reads=%s)\n' "ralab simulation time" "$sim_s" "$(kv data_reads "$T/s")"
-	awk -v k="$k_s" -v s="$sim_s" 'BEGIN { printf "  %-28s %.0fx (target >= 100x)\n", "ralab speed-up", k / s }'
+	printf '  %-28s %s s (data_reads=%s; median of 9 runs)\n' "ralab simulation time" "$sim_s" "$(kv data_reads "$T/s")"
+	printf '  %-28s %s s\n' "ralab first run" "$sim_1"
+	awk -v k="$k_s" -v s="$sim_s" -v f="$sim_1" 'BEGIN { printf "  %-28s %.0fx (target >= 100x; first run: %.0fx)\n", "ralab speed-up", k / s, k / f }'
 else
 	printf '  kernel run skipped: %s\n' "$( [ "$(id -u)" = 0 ] && head -1 "$T/kerr" || echo 'not root')"
-	printf '  %-28s %s s\n' "ralab simulation time" "$sim_s"
+	printf '  %-28s %s s (median of 9 runs; first run %s s)\n' "ralab simulation time" "$sim_s" "$sim_1"
 fi
 
 # 3. The time model: the ratio of the two seed-000 cases' times, modelled

@@ -394,37 +394,67 @@ static void reclaim(const char *workdir, const char *tracefs)
 
 /* ---- setup ----------------------------------------------------------- */
 
-static int run_cmd(struct rec *r, char *const argv[])
+/*
+ * Runs @argv with stdin and the other of stdout/stderr on /dev/null and
+ * @which (1 or 2) on a pipe.  Returns the child's pid and, in *@rd, the
+ * pipe's read end (the caller's to close and then reap()), or -errno.
+ */
+static pid_t spawn_piped(char *const argv[], int which, int *rd)
 {
-	int st, pipefd[2];
-	char msg[256] = "";
-	ssize_t n;
+	int pipefd[2], err;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
-		return rerr(r, -errno, "pipe: %s", strerror(errno));
+		return -errno;
 	pid = fork();
-	if (pid < 0)
-		return rerr(r, -errno, "fork: %s", strerror(errno));
+	if (pid < 0) {
+		err = -errno;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDWR);
 
 		dup2(nul, 0);
-		dup2(nul, 1);
-		dup2(pipefd[1], 2);
+		dup2(nul, 3 - which);
+		dup2(pipefd[1], which);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(pipefd[1]);
-	n = read(pipefd[0], msg, sizeof(msg) - 1);
-	if (n > 0)
-		msg[n] = '\0';
-	close(pipefd[0]);
+	*rd = pipefd[0];
+	return pid;
+}
+
+/* Waits for @pid; 0 when it exited with status 0, else -EIO (or -errno). */
+static int reap(pid_t pid)
+{
+	int st;
+
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
-			return rerr(r, -errno, "waitpid: %s", strerror(errno));
+			return -errno;
 	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
+static int run_cmd(struct rec *r, char *const argv[])
+{
+	char msg[256] = "";
+	int err, rd;
+	ssize_t n;
+	pid_t pid;
+
+	pid = spawn_piped(argv, 2, &rd);
+	if (pid < 0)
+		return rerr(r, (int)pid, "%s: %s", argv[0], strerror((int)-pid));
+	n = read(rd, msg, sizeof(msg) - 1);
+	if (n > 0)
+		msg[n] = '\0';
+	close(rd);
+	err = reap(pid);
+	if (err == -EIO) {
 		char *nl = strchr(msg, '\n');
 
 		if (nl)
@@ -432,6 +462,8 @@ static int run_cmd(struct rec *r, char *const argv[])
 		return rerr(r, -EIO, "%s failed: %s", argv[0],
 			    msg[0] ? msg : "no message");
 	}
+	if (err)
+		return rerr(r, err, "waitpid: %s", strerror(-err));
 	return 0;
 }
 
@@ -445,33 +477,22 @@ static int run_cmd(struct rec *r, char *const argv[])
  */
 static void host_memcpy(uint64_t *min, uint64_t *max)
 {
-	static const char ldso[] = "/lib64/ld-linux-x86-64.so.2";
+	char ldso[] = "/lib64/ld-linux-x86-64.so.2";
+	char diag[] = "--list-diagnostics";
+	char *const argv[] = { ldso, diag, NULL };
 	unsigned long long stop = 0, nt = 0, v;
 	char line[256];
-	int pipefd[2], st;
 	FILE *in;
 	pid_t pid;
+	int rd;
 
 	*min = *max = 0;
-	if (access(ldso, X_OK) || pipe2(pipefd, O_CLOEXEC))
+	if (access(ldso, X_OK))
 		return;
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
+	pid = spawn_piped(argv, 1, &rd);
+	if (pid < 0)
 		return;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-
-		dup2(nul, 0);
-		dup2(pipefd[1], 1);
-		dup2(nul, 2);
-		execl(ldso, ldso, "--list-diagnostics", (char *)NULL);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	in = fdopen(pipefd[0], "r");
+	in = fdopen(rd, "r");
 	while (in && fgets(line, sizeof(line), in)) {
 		if (sscanf(line, "x86.cpu_features.rep_movsb_stop_threshold=%llx", &v) == 1)
 			stop = v;
@@ -481,9 +502,8 @@ static void host_memcpy(uint64_t *min, uint64_t *max)
 	if (in)
 		fclose(in);
 	else
-		close(pipefd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+		close(rd);
+	reap(pid);
 	if (stop && nt > stop) {
 		*min = stop;
 		*max = nt;
