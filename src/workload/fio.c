@@ -1921,6 +1921,17 @@ struct gjob {
 	 */
 	uint64_t zone_bytes;
 	bool wrapped; /* a sequential offset wrapped (seq_offset()) */
+	/*
+	 * IO_U_F_BUSY_OK on the io_u the next I/O takes: set by an offset
+	 * not drawn at random (get_next_block()), cleared only when an I/O
+	 * completes, so an attempt that fails leaves it for the next one,
+	 * which takes the same io_u: the next file's (set_io_u_file()),
+	 * or the next pass's first (struct carry).  A random draw made
+	 * with it is not marked in the random map (mark_random_map()).
+	 * fio 3.33's iologs: rw=randread:2 over 3 files read a file's
+	 * first block twice; rw=randread:4 over io_size passes.
+	 */
+	bool busy_ok;
 	/* [0] reads', [1] writes' (fio's per-direction generators) */
 	struct fio_rng offs, bsr[2];      /* 64-bit with tausworthe64 */
 	struct fio_taus88 seqr[2], zgen;  /* always 32-bit */
@@ -1957,6 +1968,13 @@ struct gfile {
  */
 struct inflight {
 	unsigned *fi, head, nr, depth;
+	/*
+	 * The io_us not in flight (td->io_u_freelist, last in first out)
+	 * and their IO_U_F_BUSY_OK (struct gjob): a reaped one comes back
+	 * clear, one whose get_io_u() failed (-EBUSY) keeps it.
+	 */
+	bool *busy_ok;
+	unsigned nfree;
 };
 
 static void reap_one(struct inflight *q, struct gfile *gf, unsigned *nopen)
@@ -1965,6 +1983,7 @@ static void reap_one(struct inflight *q, struct gfile *gf, unsigned *nopen)
 
 	q->head = (q->head + 1) % q->depth;
 	q->nr--;
+	q->busy_ok[q->nfree++] = false;
 	if (!--gf[fi].refs && gf[fi].closing) {
 		gf[fi].closing = false;
 		gf[fi].open = false;
@@ -1987,6 +2006,7 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->k = 0;
 	g->zone_bytes = 0;
 	g->wrapped = false;
+	g->busy_ok = false;
 	ralab__rng_seed(&g->offs, offset_seed(j, thread), j->t64);
 	/*
 	 * Each direction's generators are its own; fio 3.33 seeds the
@@ -2033,6 +2053,13 @@ struct carry {
 	 */
 	uint64_t issues[2];
 	unsigned ddir;
+	/*
+	 * The job's (struct gjob): fio's io_us outlive passes.  With
+	 * iodepth > 1 the pass's end reaps what is in flight
+	 * (io_u_quiesce()), and the next pass takes one of those, clear.
+	 */
+	bool busy_ok;
+	uint64_t k; /* td->ddir_seq_nr: no pass resets it */
 	/*
 	 * The round-robin cursor (td->next_file): clear_io_state() closes
 	 * the files at a new loop but leaves it, so with files of different
@@ -2254,11 +2281,13 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 			return false;
 	} else if (!fresh && j->seq_identical) {
 		off = gf->last_start[d];
+		g->busy_ok = true;
 	} else if (!fresh ||
 		   (j->perc_rand < 100 &&
 		    1 + (unsigned)(100.0 * (ralab__taus88(&g->seqr[d]) / 4294967296.0)) >
 			    j->perc_rand)) {
 		off = gf->last[d]; /* sequential: on from the last I/O */
+		g->busy_ok = true;
 	} else {
 		off = UINT64_MAX;
 		mark = true;
@@ -2330,7 +2359,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	len = next_len(j, &g->bsr[d], off, g->start + g->region);
 	if (!len || past_end(g, off + len - 1))
 		return false; /* fio: "offset too large" */
-	if (gf->map.bits && mark && b < gf->map.n) {
+	if (gf->map.bits && mark && !g->busy_ok && b < gf->map.n) {
 		/*
 		 * axmap_set_nr: up to the first block already done.  fio's
 		 * __axmap_set() clamps a copy of the count at the map's end,
@@ -2359,6 +2388,7 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 	gf->last[d] = off + len;
 	*offp = off;
 	*lenp = len;
+	g->busy_ok = false; /* the I/O's completion clears the flag */
 	return true;
 }
 
@@ -2598,6 +2628,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	if (c) {
 		memcpy(issues, c->issues, sizeof(issues));
 		ddir = c->ddir;
+		g.busy_ok = c->busy_ok;
+		g.k = c->k;
 	}
 	/*
 	 * Offset patterns, distributions, mixed sizes: each I/O as reads
@@ -2677,6 +2709,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	if (c) {
 		memcpy(c->issues, issues, sizeof(issues));
 		c->ddir = ddir;
+		c->busy_ok = g.busy_ok && !(j->queued && j->iodepth > 1);
+		c->k = g.k;
 	}
 	return (struct issued){ bytes, k };
 }
@@ -2890,6 +2924,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		bool wraps = j->strided || (!j->random && j->seq_add);
 
 		gjob_init(&g, j, start, region, thread);
+		if (carry) {
+			g.busy_ok = carry[0].busy_ok;
+			g.k = carry[0].k;
+		}
 		/* Each file in turn, as one stream. */
 		for (fi = 0; fi < nfd; fi++) {
 			/* In turn: each to its end while I/Os are left. */
@@ -2913,6 +2951,14 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 
 			if (!m)
 				continue;
+			/*
+			 * Mixed sizes: the pass's bytes end the job in
+			 * whatever file it is (io_size not a multiple of
+			 * size: the last pass reads only the first files).
+			 */
+			if (j->max_bs > j->bs && did.bytes >= pass &&
+			    (has_pattern(j) || (j->engine == 2 && j->random)))
+				break;
 			emit_fd(f, fds[fi]);
 			if (has_pattern(j) || (j->engine == 2 && j->random)) {
 				/*
@@ -2928,7 +2974,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				struct issued got;
 
 				/* Wrapping: what the files before left. */
-				if (wraps)
+				if (wraps || (mixed && want > pass - did.bytes))
 					want = pass > did.bytes ? pass - did.bytes : 0;
 
 				got = gen_pattern(f, &g, !mixed ? m : ios,
@@ -3009,6 +3055,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			did.bytes += m * j->bs;
 			did.ios += m;
 		}
+		if (carry) {
+			carry[0].busy_ok = g.busy_ok && !(j->queued && j->iodepth > 1);
+			carry[0].k = g.k;
+		}
 		goto out;
 	}
 	/*
@@ -3026,7 +3076,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct fio_taus88 mix;
 		unsigned ndone = 0, next = 0, run = 0, cur = 0, ddir = 0, nopen = 0;
 		/* I/Os queued and not reaped (buffered libaio, openfiles). */
-		struct inflight q = { NULL, 0, 0, j->iodepth };
+		struct inflight q = { NULL, 0, 0, j->iodepth, NULL, j->iodepth };
 		bool queued = j->libaio && j->iodepth > 1 &&
 			      j->openfiles < nfd;
 		int err;
@@ -3044,7 +3094,9 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			n = div_up(pass, j->bs) < left->ios ?
 				    div_up(pass, j->bs) : left->ios;
 		}
-		if (queued && gf && !(q.fi = calloc(q.depth, sizeof(*q.fi)))) {
+		if (queued && gf && (!(q.fi = calloc(q.depth, sizeof(*q.fi))) ||
+				     !(q.busy_ok = calloc(q.depth, sizeof(*q.busy_ok))))) {
+			free(q.fi);
 			free(gf);
 			gf = NULL;
 		}
@@ -3059,6 +3111,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			memcpy(issues, carry[0].issues, sizeof(issues));
 			ddir = carry[0].ddir;
 			next = carry[0].next_file % nfd;
+			g.busy_ok = carry[0].busy_ok;
+			g.k = carry[0].k;
 		}
 		for (fi = 0; fi < nfd && !f->txt.oom; fi++) {
 			gjob_file(&g, fi); /* its map: its own size */
@@ -3077,6 +3131,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			uint64_t off = 0, len = 0;
 			bool sync = false;
 
+			if (queued) /* get_io_u(): the freelist's top */
+				g.busy_ok = q.busy_ok[--q.nfree];
 			while (ndone < nfd) {
 				/* __get_next_file: the same file for N I/Os. */
 				if (have && run && !gf[cur].done) {
@@ -3098,8 +3154,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 					 * on): the next is tried.
 					 */
 					if (!gf[fi].open && nopen >= j->openfiles) {
-						if (q.nr)
-							reap_one(&q, gf, &nopen);
+						if (queued) { /* put_io_u() */
+							q.busy_ok[q.nfree++] = g.busy_ok;
+							if (q.nr)
+								reap_one(&q, gf, &nopen);
+							g.busy_ok = q.busy_ok[--q.nfree];
+						}
 						continue;
 					}
 					if (!gf[fi].open)
@@ -3143,6 +3203,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				emit_fd(f, fds[fi]);
 				emit(f, "fsync\n");
 				f->nr_ops += 2;
+				if (queued) /* done at once: back clear */
+					q.busy_ok[q.nfree++] = false;
 				continue;
 			}
 			if (j->engine == 2) {
@@ -3190,9 +3252,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			memcpy(carry[0].issues, issues, sizeof(issues));
 			carry[0].ddir = ddir;
 			carry[0].next_file = next;
+			carry[0].busy_ok = g.busy_ok && !(j->queued && j->iodepth > 1);
+			carry[0].k = g.k;
 		}
 		note_gjob(f, &g);
 		free(q.fi);
+		free(q.busy_ok);
 		free(gf);
 		did.bytes = bytes;
 		did.ios = k;
