@@ -39,7 +39,7 @@ fi
 printf '  %-28s %s ns (ralab_ra_*() over a flat in-memory cache, 10 GiB of 4 KiB reads)\n' \
 	"API decision cost per read" "$(kv api_ns_per_read "$T/api")"
 
-# 2. The seed-000 case on the real kernel and in ralab, one run each.
+# 2. The seed-000 case on the real kernel (one run) and in ralab.
 echo "== seed 000 (4 KiB then 1 MiB reads, 512 MiB, ra 128 KiB, msk 512): kernel vs ralab"
 case=tests/cases/seed000-4k-then-1m/case.ops
 #    ralab: the median of 9 runs in one process (as tune, compare and
