@@ -639,6 +639,36 @@ int cli_apply_set(struct ralab_workload *wl, const char *kv)
 	return 0;
 }
 
+/*
+ * The largest block the workload copies out of (or into) a mapping with
+ * memcpy ops (fio's mmap engine copies each I/O), in bytes; 0 if none.
+ */
+static uint64_t largest_memcpy(const struct ralab_workload *wl)
+{
+	const char *t = ralab_workload_ops_text(wl);
+	uint64_t max = 0;
+
+	for (; t && *t; t = strchr(t, '\n') ? strchr(t, '\n') + 1 : NULL) {
+		unsigned long long len;
+		char *end;
+
+		if (strncmp(t, "memcpy ", 7))
+			continue;
+		t = strchr(t + 7, ' ');
+		if (!t)
+			break;
+		len = strtoull(t + 1, &end, 10);
+		switch (*end) {
+		case 'K': case 'k': len <<= 10; break;
+		case 'M': case 'm': len <<= 20; break;
+		case 'G': case 'g': len <<= 30; break;
+		}
+		if (len > max)
+			max = len;
+	}
+	return max;
+}
+
 static int cmd_sim(int argc, char **argv)
 {
 	struct ralab_run_opts ro = { 0 };
@@ -737,6 +767,15 @@ static int cmd_sim(int argc, char **argv)
 	cfg = ralab_workload_config(wl);
 	instant = !cfg->dev_latency_ns && !cfg->dev_bandwidth;
 	repeat_ns = ralab_workload_repeat_ns(wl);
+	/*
+	 * Copies of a mapping fault its pages in the order the C library's
+	 * memcpy takes them, which the CPU decides (glibc on AMD: backward
+	 * from about 1 MiB where source and destination are 4 KiB aliased,
+	 * as fio's buffers are); the default copies forward, as on Intel.
+	 */
+	if (!cfg->memcpy_back_min && largest_memcpy(wl) >= (256u << 10))
+		fprintf(stderr, "ralab sim: note: the workload copies blocks of up to %llu KiB out of a mapping; the order of their faults is the C library's memcpy's, which copies large blocks backward on some CPUs (glibc on AMD, from about 1 MiB) and forward on others, as this run does (memcpy_back_min=0); 'ralab kernel' prints a machine's memcpy_back_min= and memcpy_back_max= to give with --set\n",
+			(unsigned long long)(largest_memcpy(wl) >> 10));
 	if (ralab_workload_nr_jobs(wl) > 1 && instant)
 		fprintf(stderr, "ralab sim: note: %u jobs on a device whose I/O takes no time never wait for each other's reads; where their interleaving decides readahead (one file or descriptor read by several), give them a device that takes time (--set device=loop or nvme)\n",
 			ralab_workload_nr_jobs(wl));

@@ -78,6 +78,15 @@ for opt in --trace --policy --set --parse-only; do
 	grep -q -- "$opt" "$T/out" || bad "cli sim help" "does not describe $opt"
 done
 expect_rc "cli unknown command" 2 "$RALAB" frob
+# Copies of 512 KiB out of a mapping: the C library decides the order of
+# the faults, and sim says so unless the machine's memcpy is given.
+mcase=tests/cases/memcpy-read-movsb/case.ops
+expect_rc "cli memcpy note" 0 "$RALAB" sim "$mcase"
+grep -q "note: the workload copies blocks of up to 512 KiB" "$T/err" ||
+	bad "cli memcpy note" "no note on the C library's memcpy: $(head -c 300 "$T/err")"
+expect_rc "cli memcpy note, range given" 0 "$RALAB" sim \
+	--set memcpy_back_min=1048576 --set memcpy_back_max=133169152 "$mcase"
+[ -s "$T/err" ] && bad "cli memcpy note, range given" "$(head -c 300 "$T/err")"
 expect_rc "cli unknown option" 2 "$RALAB" sim --frob tests/cases/seed001-seq4k/case.ops
 expect_rc "cli missing case" 2 "$RALAB" sim
 expect_rc "cli nonexistent file" 2 "$RALAB" sim "$T/nope.ops"
