@@ -674,7 +674,7 @@ static int cmd_sim(int argc, char **argv)
 	struct ralab_run_opts ro = { 0 };
 	struct ralab_workload *wl = NULL;
 	const struct ralab_config *cfg;
-	uint64_t repeat_ns;
+	uint64_t repeat_ns, copy;
 	bool instant; /* a device whose I/O takes no time */
 	struct ralab_diag d = { 0 };
 	struct ralab_stats st;
@@ -773,9 +773,10 @@ static int cmd_sim(int argc, char **argv)
 	 * from about 1 MiB where source and destination are 4 KiB aliased,
 	 * as fio's buffers are); the default copies forward, as on Intel.
 	 */
-	if (!cfg->memcpy_back_min && largest_memcpy(wl) >= (256u << 10))
+	copy = cfg->memcpy_back_min ? 0 : largest_memcpy(wl);
+	if (copy >= (256u << 10))
 		fprintf(stderr, "ralab sim: note: the workload copies blocks of up to %llu KiB out of a mapping; the order of their faults is the C library's memcpy's, which copies large blocks backward on some CPUs (glibc on AMD, from about 1 MiB) and forward on others, as this run does (memcpy_back_min=0); 'ralab kernel' prints a machine's memcpy_back_min= and memcpy_back_max= to give with --set\n",
-			(unsigned long long)(largest_memcpy(wl) >> 10));
+			(unsigned long long)(copy >> 10));
 	if (ralab_workload_nr_jobs(wl) > 1 && instant)
 		fprintf(stderr, "ralab sim: note: %u jobs on a device whose I/O takes no time never wait for each other's reads; where their interleaving decides readahead (one file or descriptor read by several), give them a device that takes time (--set device=loop or nvme)\n",
 			ralab_workload_nr_jobs(wl));

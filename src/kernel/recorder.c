@@ -1977,7 +1977,7 @@ static char *read_buffer(size_t size)
 	for (pass = 0; pass < 2; pass++)
 		for (k = pass * 4096; k < size; k += 8192)
 			memset(b + k, 0xa5, size - k < 4096 ? size - k : 4096);
-	unmerge_pages(b, (size + 4095) / 4096);
+	unmerge_pages(b, size / 4096);
 	return b;
 }
 

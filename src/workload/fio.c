@@ -2078,6 +2078,19 @@ struct carry {
 	bool lfsr_ran;
 };
 
+/* The job's offset state a pass leaves the next (struct carry). */
+static void carry_job_load(struct gjob *g, const struct carry *c)
+{
+	g->busy_ok = c->busy_ok;
+	g->k = c->k;
+}
+
+static void carry_job_save(struct carry *c, const struct gjob *g)
+{
+	c->busy_ok = g->busy_ok && !(g->j->queued && g->j->iodepth > 1);
+	c->k = g->k;
+}
+
 static void carry_save(struct carry *c, const struct gfile *gf)
 {
 	if (c && gf->dist.nranges) {
@@ -2628,8 +2641,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	if (c) {
 		memcpy(issues, c->issues, sizeof(issues));
 		ddir = c->ddir;
-		g.busy_ok = c->busy_ok;
-		g.k = c->k;
+		carry_job_load(&g, c);
 	}
 	/*
 	 * Offset patterns, distributions, mixed sizes: each I/O as reads
@@ -2709,8 +2721,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	if (c) {
 		memcpy(c->issues, issues, sizeof(issues));
 		c->ddir = ddir;
-		c->busy_ok = g.busy_ok && !(j->queued && j->iodepth > 1);
-		c->k = g.k;
+		carry_job_save(c, &g);
 	}
 	return (struct issued){ bytes, k };
 }
@@ -2922,12 +2933,12 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		struct gjob g;
 		/* Zones and holes may wrap: a file may never end. */
 		bool wraps = j->strided || (!j->random && j->seq_add);
+		/* I/O by I/O (gen_pattern()), not as runs of one size. */
+		bool per_io = has_pattern(j) || (j->engine == 2 && j->random);
 
 		gjob_init(&g, j, start, region, thread);
-		if (carry) {
-			g.busy_ok = carry[0].busy_ok;
-			g.k = carry[0].k;
-		}
+		if (carry)
+			carry_job_load(&g, carry);
 		/* Each file in turn, as one stream. */
 		for (fi = 0; fi < nfd; fi++) {
 			/* In turn: each to its end while I/Os are left. */
@@ -2956,11 +2967,10 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			 * whatever file it is (io_size not a multiple of
 			 * size: the last pass reads only the first files).
 			 */
-			if (j->max_bs > j->bs && did.bytes >= pass &&
-			    (has_pattern(j) || (j->engine == 2 && j->random)))
+			if (j->max_bs > j->bs && did.bytes >= pass && per_io)
 				break;
 			emit_fd(f, fds[fi]);
-			if (has_pattern(j) || (j->engine == 2 && j->random)) {
+			if (per_io) {
 				/*
 				 * Mixed sizes: the bytes of the file's
 				 * share (or of the last io_size pass) end
@@ -3055,10 +3065,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			did.bytes += m * j->bs;
 			did.ios += m;
 		}
-		if (carry) {
-			carry[0].busy_ok = g.busy_ok && !(j->queued && j->iodepth > 1);
-			carry[0].k = g.k;
-		}
+		if (carry)
+			carry_job_save(carry, &g);
 		goto out;
 	}
 	/*
@@ -3111,8 +3119,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			memcpy(issues, carry[0].issues, sizeof(issues));
 			ddir = carry[0].ddir;
 			next = carry[0].next_file % nfd;
-			g.busy_ok = carry[0].busy_ok;
-			g.k = carry[0].k;
+			carry_job_load(&g, carry);
 		}
 		for (fi = 0; fi < nfd && !f->txt.oom; fi++) {
 			gjob_file(&g, fi); /* its map: its own size */
@@ -3252,8 +3259,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			memcpy(carry[0].issues, issues, sizeof(issues));
 			carry[0].ddir = ddir;
 			carry[0].next_file = next;
-			carry[0].busy_ok = g.busy_ok && !(j->queued && j->iodepth > 1);
-			carry[0].k = g.k;
+			carry_job_save(carry, &g);
 		}
 		note_gjob(f, &g);
 		free(q.fi);
