@@ -49,7 +49,10 @@ static void usage_kernel(FILE *out)
 		"/sys/block/loopN/stat), extents=, breaks= (where a file is not\n"
 		"disk-contiguous other than extent_kb says), ops_seconds= (wall time of the\n"
 		"ops) and read_lat_p50_us= .. read_lat_max_us= (wall time of each\n"
-		"read, as the time model reports it).  Needs root, a loop device,\n"
+		"read, as the time model reports it); evicted_by_others= and\n"
+		"evicted_by= where another task (DAMON's kdamond, kswapd) evicted\n"
+		"pages of the case's files during the run, which the model does not\n"
+		"(a note on stderr says so).  Needs root, a loop device,\n"
 		"tracefs and mkfs.xfs or mkfs.ext4.  The readahead calls come from\n"
 		"the readahead tracepoints (Linux 6.18+) or, on 6.1 to 6.16, from\n"
 		"kprobes of its own on the same functions (without order= on sync\n"
@@ -178,6 +181,11 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 		(unsigned long long)res->memcpy_back_min);
 	fprintf(out, "memcpy_back_max=%llu\n",
 		(unsigned long long)res->memcpy_back_max);
+	/* Only where it happened: recordings without it stay as they were. */
+	if (res->evicted_pages)
+		fprintf(out, "evicted_by_others=%llu\nevicted_by=%s\n",
+			(unsigned long long)res->evicted_pages,
+			res->evicted_by[0] ? res->evicted_by : "?");
 	print_breaks(out, "breaks_at", res->breaks, res->brk);
 	print_breaks(out, "rebreaks_at", res->rebreaks, res->rebrk);
 	print_gen_breaks(out, res);
@@ -244,6 +252,12 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 			"ralab kernel: note: more than %u places where a file is not disk-contiguous (breaks %u, rebreaks %u, by generation %u): only the first %u of each are listed, and the model reads past them as if contiguous\n",
 			RALAB_MAX_BREAKS, res.breaks, res.rebreaks,
 			res.rebreaks_gen, RALAB_MAX_BREAKS);
+	if (res.evicted_pages)
+		fprintf(stderr,
+			"ralab kernel: note: during the run another task (%s) evicted %llu page(s) of the case's files in %llu folio(s) (evicted_by_others=): the recording is not the workload's alone, and where the workload reads those pages again the kernel reads them anew and the model does not (kdamond: DAMON's pageout of memory it found idle; kswapd: reclaim); record the case again\n",
+			res.evicted_by[0] ? res.evicted_by : "?",
+			(unsigned long long)res.evicted_pages,
+			(unsigned long long)res.evicted_folios);
 	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);
@@ -429,6 +443,61 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 	fflush(stdout);
 	fprintf(stderr, "ralab check: note: %s: the model's device completes I/O at once; if the kernel's DONTNEED met readahead I/O still in flight (it keeps those folios), only a device that takes time matches: try --set device=loop (docs/design.md)\n",
 		name);
+}
+
+/*
+ * Where, during the recording, another task (DAMON's kdamond, kswapd)
+ * evicted pages of the case's files, which the model cannot know of:
+ * the note 'ralab check' gives with a difference, in @note (empty if
+ * none).  Read before the comparison, which takes @ktext over.
+ */
+static void evicted_note(const char *ktext, const char *name, char *note,
+			 size_t len)
+{
+	const char *p = ktext ? strstr(ktext, "\nevicted_by_others=") : NULL;
+	const char *by = ktext ? strstr(ktext, "\nevicted_by=") : NULL;
+	unsigned long long n;
+
+	note[0] = '\0';
+	if (!p || sscanf(p, "\nevicted_by_others=%llu", &n) != 1)
+		return;
+	by = by ? by + strlen("\nevicted_by=") : "?";
+	snprintf(note, len, "ralab check: note: %s: during the recording another task (%.*s) evicted %llu page(s) of the case's files, which the model does not; where the workload read them again the kernel read them anew: record the case again\n",
+		 name, (int)strcspn(by, "\n"), by, n);
+}
+
+/*
+ * Record @wl into the memory stream *@kf (over *@ktext, *@klen); where
+ * another task evicted pages of its files during the run (the recording
+ * says evicted_by_others=), record it again, twice at most: such a run
+ * is not the workload's alone.  Return: record()'s, or 1 with *@kf NULL
+ * if a new stream cannot be had.
+ */
+static int record_undisturbed(const struct ralab_workload *wl,
+			      const char *workdir, FILE **kf, char **ktext,
+			      size_t *klen, const char *name)
+{
+	unsigned tries;
+	int r = 0;
+
+	for (tries = 0; tries < 3; tries++) {
+		if (tries) {
+			fprintf(stderr, "ralab check: note: %s: recording it again (%u of 2)\n",
+				name, tries);
+			fclose(*kf);
+			free(*ktext);
+			*ktext = NULL;
+			*klen = 0;
+			*kf = open_memstream(ktext, klen);
+			if (!*kf)
+				return 1;
+		}
+		r = record(wl, workdir, *kf, true, CLI_FMT_TEXT);
+		if (r || fflush(*kf) || !*ktext ||
+		    !strstr(*ktext, "\nevicted_by_others="))
+			break;
+	}
+	return r;
 }
 
 /* Does the recording's rebreaks_at= list a break of @file? */
@@ -863,7 +932,8 @@ int cli_check(int argc, char **argv)
 			r = t ? 0 : 2;
 			free(t);
 		} else {
-			r = record(wl, workdir, kf, true, CLI_FMT_TEXT);
+			r = record_undisturbed(wl, workdir, &kf, &ktext, &klen,
+					       cases[c]);
 		}
 		ro.on_event = cli_print_event;
 		ro.event_arg = sf;
@@ -875,7 +945,8 @@ int cli_check(int argc, char **argv)
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
 			cli_print_summary(sf, wl, cp->label, &st, false);
-		fclose(kf);
+		if (kf) /* NULL: record_undisturbed() ran out of memory */
+			fclose(kf);
 		fclose(sf);
 		if (r || err) {
 			free(ktext);
@@ -890,11 +961,17 @@ int cli_check(int argc, char **argv)
 			if (!rec[c] && !policy)
 				printf("policy: %s (for the running kernel %s)\n",
 				       live.label, u.release);
+			char note[512];
+
+			evicted_note(ktext, cases[c], note, sizeof(note));
 			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
 					      stext, rec[c] ? &cmp : &live_cmp,
 					      NULL);
-			if (r == 1)
+			if (r == 1) {
 				hint_device(wl, cases[c]);
+				fflush(stdout);
+				fputs(note, stderr);
+			}
 		} else {
 			size_t len = 0;
 			FILE *m = open_memstream(&reports[nv], &len);

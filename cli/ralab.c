@@ -545,7 +545,7 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)st->bytes_written,
 			(unsigned long long)st->write_reads);
 	if (kres) {
-		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu, \"memcpy_back_min\": %llu, \"memcpy_back_max\": %llu, \"breaks_at\": [",
+		fprintf(out, "  \"kernel\": {\"release\": \"%s\", \"meta_reads\": %llu, \"stat_reads\": %llu, \"stat_sectors\": %llu, \"extents\": %u, \"breaks\": %u, \"ops_ns\": %llu, \"read_lat_p50_ns\": %llu, \"read_lat_p90_ns\": %llu, \"read_lat_p99_ns\": %llu, \"read_lat_max_ns\": %llu, \"memcpy_back_min\": %llu, \"memcpy_back_max\": %llu, ",
 			kres->kernel, (unsigned long long)kres->meta_reads,
 			(unsigned long long)kres->stat_reads,
 			(unsigned long long)kres->stat_sectors, kres->extents,
@@ -557,6 +557,14 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 			(unsigned long long)kres->st.lat_max_ns,
 			(unsigned long long)kres->memcpy_back_min,
 			(unsigned long long)kres->memcpy_back_max);
+		fprintf(out, "\"evicted_by_others\": %llu, ",
+			(unsigned long long)kres->evicted_pages);
+		if (kres->evicted_pages) {
+			fprintf(out, "\"evicted_by\": ");
+			cli_json_str(out, kres->evicted_by);
+			fprintf(out, ", ");
+		}
+		fprintf(out, "\"breaks_at\": [");
 		for (unsigned b = 0; b < kres->breaks && b < RALAB_MAX_BREAKS;
 		     b++)
 			fprintf(out, "%s{\"file\": %u, \"ofs\": %llu}",

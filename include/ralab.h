@@ -452,6 +452,16 @@ struct ralab_kernel_opts {
 struct ralab_kernel_result {
 	struct ralab_stats st;
 	uint64_t meta_reads;   /* read requests outside the file's extents */
+	/*
+	 * Pages of the test files that another task removed from the page
+	 * cache during the run (not the workload: its DONTNEED, truncates
+	 * and direct writes are the model's), in @evicted_folios folios;
+	 * @evicted_by names the first such task (kdamond.0: DAMON's
+	 * pageout; kswapd0: reclaim).  The model never does this, so the
+	 * kernel reads those pages anew where the workload comes back.
+	 */
+	uint64_t evicted_pages, evicted_folios;
+	char evicted_by[16];
 	uint64_t stat_reads;   /* /sys/block/loopN/stat field 1, difference */
 	uint64_t stat_sectors; /* field 3 */
 	uint64_t ops_ns;       /* wall time of the ops */

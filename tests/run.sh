@@ -43,6 +43,17 @@ for d in tests/cases/*/; do
 done
 # The fixtures must be there: a missing directory must not pass vacuously.
 [ $ncases -ge 1901 ] || bad "recorded cases" "only $ncases kernel cases in tests/cases (want 1901)"
+# A recording during which another process dropped the file from the page
+# cache (tests/tools/evict-when-paused.sh; on this machine DAMON's kdamond
+# does it to memory idle for some seconds): the kernel read the pages
+# again, the model cannot, and ralab check says why.
+"$RALAB" check tests/recordings/evicted-by-others > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc = 1 ] && grep -q '^data_reads: DIFFER (kernel: 6; ralab: 3)' "$T/out" &&
+   grep -q "evicted-by-others: during the recording another task (python3) evicted 384 page(s)" "$T/err"; then
+	ok "check: a recording with pages evicted by another task says so"
+else
+	bad "check: a recording with pages evicted by another task says so" "exit $rc: $(cat "$T/out" "$T/err" | head -20)"
+fi
 
 # --- input errors: FILE:LINE: message, exit 2, nothing on stdout ----------
 while IFS='|' read -r file line text; do

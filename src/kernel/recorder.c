@@ -65,7 +65,13 @@ static const char *const events[] = {
 	"readahead/page_cache_ra_order",
 	"readahead/page_cache_ra_unbounded",
 	"filemap/mm_filemap_add_to_page_cache",
-	"block/block_rq_issue",
+	/*
+	 * Not part of the recording: a folio of the test files that another
+	 * task (DAMON's kdamond, kswapd) evicts during the run, which the
+	 * model cannot know of (ralab_kernel_result's evicted_pages).
+	 */
+	"filemap/mm_filemap_delete_from_page_cache",
+	"block/block_rq_issue", /* the last: filtered on the device */
 };
 
 #define NR_EVENTS (sizeof(events) / sizeof(events[0]))
@@ -1111,8 +1117,9 @@ static int evict(struct rec *r, struct rfile *rf)
  * Before 6.18: define the kprobes and enable them in the run's instance,
  * where the layout is known (kprobe_layout_known()); elsewhere, or without
  * kprobe events, the recording has no readahead calls, as before.  The
- * trace lines carry the thread group (options/record-tgid), so that
- * parse_line() keeps the calls of this process only.
+ * trace lines carry the thread group (options/record-tgid, set by
+ * trace_setup()), so that parse_line() keeps the calls of this process
+ * only.
  */
 static int kprobes_setup(struct rec *r)
 {
@@ -1132,9 +1139,6 @@ static int kprobes_setup(struct rec *r)
 			return rerr(r, err, "defining the kprobe on %s: %s",
 				    kprobes[i][0], strerror(-err));
 	}
-	snprintf(path, sizeof(path), "%s/options/record-tgid", r->inst);
-	if ((err = kx_write_file(path, "1")))
-		return rerr(r, err, "%s: %s", path, strerror(-err));
 	/* Fewer lines in the buffer where the kernel filters on comm. */
 	snprintf(path, sizeof(path), "%s/events/%s%d/filter", r->inst,
 		 KPROBE_GROUP, (int)getpid());
@@ -1213,12 +1217,23 @@ static int trace_setup(struct rec *r)
 	snprintf(val, sizeof(val), "%lu", r->buf_kb);
 	if ((err = kx_write_file(path, val)))
 		return rerr(r, err, "%s: %s", path, strerror(-err));
+	/*
+	 * Lines name their thread group: from_us() tells this process's
+	 * kprobe hits and page-cache deletes from other tasks'.
+	 */
+	snprintf(path, sizeof(path), "%s/options/record-tgid", r->inst);
+	if ((err = kx_write_file(path, "1")))
+		return rerr(r, err, "%s: %s", path, strerror(-err));
 	if (!have_ra_events(r->tracefs) && (err = kprobes_setup(r)))
 		return err;
 	for (i = have_ra_events(r->tracefs) ? 0 : FIRST_NON_RA_EVENT;
 	     i < NR_EVENTS; i++) {
 		if (i == NR_EVENTS - 1)
 			snprintf(val, sizeof(val), "dev == %u", r->kdev);
+		else if (strstr(events[i], "delete_from") && r->comm[0])
+			/* The workload's own deletes need no room. */
+			snprintf(val, sizeof(val), "s_dev == %u && (%s) && comm != \"%s\"",
+				 r->kdev, inos, r->comm);
 		else
 			snprintf(val, sizeof(val), "s_dev == %u && (%s)",
 				 r->kdev, inos);
@@ -2231,6 +2246,31 @@ static int parse_line(struct rec *r, char *line)
 			return -EPROTO;
 		ev.ofs = a;
 		ev.order = o;
+	} else if ((p = strstr(line, " mm_filemap_delete_from_page_cache: "))) {
+		const char *c = line;
+
+		/* The workload's own (DONTNEED, truncate): the model's too. */
+		if (from_us(line))
+			return 0;
+		p = strstr(p, " order=");
+		if (!p || sscanf(p, " order=%u", &o) != 1 || o > 30)
+			return -EPROTO;
+		if (!r->res->evicted_folios) {
+			/* "  comm-PID (tgid) [cpu]": the comm, up to its PID. */
+			const char *e = strstr(line, " (");
+
+			while (*c == ' ')
+				c++;
+			while (e && e > c && e[-1] != '-')
+				e--;
+			if (e && e > c + 1)
+				snprintf(r->res->evicted_by,
+					 sizeof(r->res->evicted_by), "%.*s",
+					 (int)(e - 1 - c), c);
+		}
+		r->res->evicted_folios++;
+		r->res->evicted_pages += 1ull << o;
+		return 0;
 	} else if ((p = strstr(line, " block_rq_issue: "))) {
 		char rwbs[16];
 		uint64_t rel;

@@ -63,9 +63,19 @@ for e in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
 	 filemap/mm_filemap_add_to_page_cache block/block_rq_issue; do
 	echo 1 > "$inst/events/$e/enable"
 done
+# Folios of the files that a task other than fio drops (DAMON's kdamond
+# pages out memory it finds idle on this machine; kswapd): the recording
+# is then not fio's alone.
+e=$inst/events/filemap/mm_filemap_delete_from_page_cache
+echo "s_dev == $(( ${dev%:*} << 20 | ${dev#*:} )) && comm != \"fio\"" > "$e/filter"
+echo 1 > "$e/enable"
 echo 1 > "$inst/tracing_on"
 fio --output="$fio_out" "$job"
 echo 0 > "$inst/tracing_on"
 awk -v dev="$dev" -v ext="$w/extents" -f "$here/trace-events.awk" \
 	"$inst/trace" > "$out"
+ev=$(grep -c 'mm_filemap_delete_from_page_cache: ' "$inst/trace" || true)
+[ "$ev" = 0 ] || echo "record-fio.sh: warning: during the run another task" \
+	"($(grep -m1 'mm_filemap_delete_from_page_cache: ' "$inst/trace" | sed 's/^ *\(.*\)-[0-9]* .*/\1/'))" \
+	"evicted $ev folio(s) of the files: record again" >&2
 echo "record-fio.sh: $(wc -l < "$out") events in $out"

@@ -11,6 +11,8 @@
 # and requests outside the files (metadata) are left out.
 BEGIN { while ((getline l < ext) > 0) { split(l, e, " "); lo[++n] = e[1]; hi[n] = e[2]; rel[n] = e[3] + 0 } }
 { sub(/^.*[0-9]+\.[0-9]+: /, "") }
+# Another task's evictions (record-fio.sh reports them): not events.
+/^mm_filemap_delete_from_page_cache/ { next }
 /^(page_cache_|mm_filemap)/ {
 	if (index($0, "dev=" dev " ") == 0 && index($0, "dev " dev " ") == 0) next
 	gsub(/dev=[0-9]+:[0-9]+ ino=[0-9a-f]+ /, "")
