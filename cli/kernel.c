@@ -957,12 +957,12 @@ int cli_check(int argc, char **argv)
 		}
 		cli_progress_end(&prog);
 		if (fmt == CLI_FMT_TEXT) {
+			char note[512];
+
 			printf("== %s\n", cases[c]);
 			if (!rec[c] && !policy)
 				printf("policy: %s (for the running kernel %s)\n",
 				       live.label, u.release);
-			char note[512];
-
 			evicted_note(ktext, cases[c], note, sizeof(note));
 			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
 					      stext, rec[c] ? &cmp : &live_cmp,
