@@ -20,6 +20,8 @@ kernel_suite() {
 	# match: the kernel can fail a large folio allocation under memory
 	# fragmentation and fall back to smaller orders (about 1 run in 10 of
 	# mixed-small.fio here), a state of the machine the model does not have.
+	# (ralab check itself records again a run where another task, such as
+	# DAMON's kdamond, evicted pages of the case's files.)
 	kcheck() {
 		retried=""
 		"$RALAB" check --strict --workdir "$wd" "$1" > "$T/check" 2>&1 && return 0
