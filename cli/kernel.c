@@ -445,6 +445,15 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 		name);
 }
 
+/* A recording's evicted_by_others= (pages), 0 if it has none. */
+static unsigned long long evicted_pages(const char *ktext)
+{
+	const char *p = ktext ? strstr(ktext, "\nevicted_by_others=") : NULL;
+	unsigned long long n;
+
+	return p && sscanf(p, "\nevicted_by_others=%llu", &n) == 1 ? n : 0;
+}
+
 /*
  * Where, during the recording, another task (DAMON's kdamond, kswapd)
  * evicted pages of the case's files, which the model cannot know of:
@@ -454,12 +463,11 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 static void evicted_note(const char *ktext, const char *name, char *note,
 			 size_t len)
 {
-	const char *p = ktext ? strstr(ktext, "\nevicted_by_others=") : NULL;
 	const char *by = ktext ? strstr(ktext, "\nevicted_by=") : NULL;
-	unsigned long long n;
+	unsigned long long n = evicted_pages(ktext);
 
 	note[0] = '\0';
-	if (!p || sscanf(p, "\nevicted_by_others=%llu", &n) != 1)
+	if (!n)
 		return;
 	by = by ? by + strlen("\nevicted_by=") : "?";
 	snprintf(note, len, "ralab check: note: %s: during the recording another task (%.*s) evicted %llu page(s) of the case's files, which the model does not; where the workload read them again the kernel read them anew: record the case again\n",
@@ -493,8 +501,7 @@ static int record_undisturbed(const struct ralab_workload *wl,
 				return 1;
 		}
 		r = record(wl, workdir, *kf, true, CLI_FMT_TEXT);
-		if (r || fflush(*kf) || !*ktext ||
-		    !strstr(*ktext, "\nevicted_by_others="))
+		if (r || fflush(*kf) || !evicted_pages(*ktext))
 			break;
 	}
 	return r;

@@ -2148,13 +2148,13 @@ static bool from_us(const char *line)
 }
 
 /*
- * The job whose thread wrote a trace line ("comm-PID [cpu]" or, with
- * options/record-tgid, "comm-PID (tgid) [cpu]"), or NULL.
+ * The thread that wrote a trace line ("comm-PID [cpu]" or, with
+ * options/record-tgid, "comm-PID (tgid) [cpu]"): its PID, and in *@dash
+ * the '-' that ends its comm; 0 if the line has none.
  */
-static const char *job_of_line(const struct rec *r, const char *line)
+static int line_pid(const char *line, const char **dash)
 {
 	const char *p = strstr(line, "] "), *e;
-	unsigned i;
 	int pid = 0, mul = 1;
 
 	/* Back from the CPU's "[": over it, the tgid, to the PID. */
@@ -2169,14 +2169,25 @@ static const char *job_of_line(const struct rec *r, const char *line)
 			p--;
 	}
 	if (!p || p == line)
-		return NULL;
+		return 0;
 	for (e = p; e > line && e[-1] >= '0' && e[-1] <= '9' && mul < 100000000; e--) {
 		pid += (e[-1] - '0') * mul;
 		mul *= 10;
 	}
 	if (e == p || e == line || e[-1] != '-')
-		return NULL;
-	for (i = 0; i < r->wl->nr_jobs && i < MAX_JOBS; i++)
+		return 0;
+	*dash = e - 1;
+	return pid;
+}
+
+/* The job whose thread wrote a trace line, or NULL. */
+static const char *job_of_line(const struct rec *r, const char *line)
+{
+	const char *dash;
+	int pid = line_pid(line, &dash);
+	unsigned i;
+
+	for (i = 0; pid && i < r->wl->nr_jobs && i < MAX_JOBS; i++)
 		if (r->job_tid[i] && r->job_tid[i] == pid)
 			return r->wl->jobs[i].name;
 	return NULL;
@@ -2256,17 +2267,15 @@ static int parse_line(struct rec *r, char *line)
 		if (!p || sscanf(p, " order=%u", &o) != 1 || o > 30)
 			return -EPROTO;
 		if (!r->res->evicted_folios) {
-			/* "  comm-PID (tgid) [cpu]": the comm, up to its PID. */
-			const char *e = strstr(line, " (");
+			/* The first evictor's comm, up to its "-PID". */
+			const char *dash;
 
 			while (*c == ' ')
 				c++;
-			while (e && e > c && e[-1] != '-')
-				e--;
-			if (e && e > c + 1)
+			if (line_pid(c, &dash) && dash > c)
 				snprintf(r->res->evicted_by,
 					 sizeof(r->res->evicted_by), "%.*s",
-					 (int)(e - 1 - c), c);
+					 (int)(dash - c), c);
 		}
 		r->res->evicted_folios++;
 		r->res->evicted_pages += 1ull << o;
