@@ -66,7 +66,8 @@ fi
 #    three to four times as fast from one boot to the next, so the model
 #    is also fitted here, in this run, by 'ralab calibrate' on ten other
 #    recorded cases (never the two seed-000 cases it is then compared
-#    on); that is the model the target line uses.  A kernel run of the
+#    on), with the CPU cost of a cached read(2) measured as it does; that
+#    is the model the target line uses.  A kernel run of the
 #    1 MiB case is often two to four times as slow as the next with the
 #    very same device requests, no reclaim and no compaction: noise only
 #    adds time, so the kernel side is the fastest of nine alternating
@@ -88,6 +89,8 @@ if [ "$(id -u)" = 0 ]; then
 		> "$T/cal" 2>&1; then
 		read -r -a fit <<< "$(sed -n 's/^use: //p' "$T/cal")"
 		fa=$(elapsed "${fit[@]}" "$a"); fb=$(elapsed "${fit[@]}" "$b")
+		printf '  %-28s %s\n' "CPU measured in this run" \
+			"$(sed -n 's/^measured, a cached read(2): //p' "$T/cal") (a cached read(2))"
 		printf '  %-28s %s (%s)\n' "device fitted in this run" \
 			"$(sed -n 's/^fitted on [0-9]* cases: //; s/ (rms.*//p' "$T/cal")" \
 			"$(sed -n 's/^check cases: //p' "$T/cal") on the five cases left out"

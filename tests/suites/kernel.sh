@@ -311,8 +311,8 @@ PY
 		fi
 	done
 	"$RALAB" calibrate --format json --workdir "$wd" "$c" tests/cases/ra0-64k/case.ops > "$T/cal.json" 2> "$T/cal.err" &&
-	python3 - "$T/cal.json" docs/schema/calibrate.schema.json <<'PY' > "$T/cal.out" 2>&1
-import json, sys
+	python3 - "$T/cal.json" docs/schema/calibrate.schema.json "$RALAB" <<'PY' > "$T/cal.out" 2>&1
+import json, subprocess, sys
 d = json.load(open(sys.argv[1]))
 try:
     import jsonschema
@@ -321,8 +321,25 @@ except ImportError:
     pass
 assert [c["role"] for c in d["cases"]] == ["fit", "check"], d
 assert all(c["kernel_s"] > 0 and c["model_s"] > 0 for c in d["cases"]), d
+# The CPU costs were measured (a cached read(2) costs something, and
+# under 100 us a call here), and the model of each case is ralab sim's
+# with the printed settings.
+assert 0 < d["cpu_syscall_ns"] < 100000 and 0 < d["cpu_page_ns"] < 100000, d
+for c in d["cases"]:
+    out = subprocess.run([sys.argv[3], "sim", "--set", "device=loop"] +
+        [a for k in ("dev_latency_us", "dev_bandwidth_mb", "cpu_syscall_ns", "cpu_page_ns")
+         for a in ("--set", "%s=%d" % (k, d[k]))] + [c["case"]],
+        capture_output=True, text=True, check=True).stdout
+    us = float(out.split("elapsed_us=")[1].split()[0])
+    assert abs(us / 1e6 - c["model_s"]) < 2e-6, (c, us)
 PY
 	[ $? -eq 0 ] && ok "calibrate json" || bad "calibrate json" "$(cat "$T/cal.err" "$T/cal.out" | tail -5)"
+	# The file it measured read(2) on is gone.
+	if ls "$wd"/cpu-probe.* > /dev/null 2>&1; then
+		bad "calibrate removes its probe file" "$(ls "$wd")"
+	else
+		ok "calibrate removes its probe file"
+	fi
 
 	# A case the device cannot do is refused before anything is touched.
 	printf '# max_hw_sectors_kb: 2048\n# max_sectors_kb: 2048\nread 1M 1\n' > "$T/hw.ops"
