@@ -144,6 +144,8 @@ struct rec {
 	char img[320], mnt[320], inst[320];
 	struct rfile files[MAX_FILES];
 	unsigned nr_files;
+	/* The files' inode numbers, ascending (trace_setup()). */
+	unsigned long ino_sorted[MAX_FILES];
 	char loopname[32]; /* "loopN" */
 	int lock_fd, loop_fd;
 	bool mounted, inst_created;
@@ -1189,16 +1191,77 @@ static unsigned long trace_buffer_kb(const struct rec *r)
 	return kb < TRACE_BUFFER_KB ? TRACE_BUFFER_KB : (unsigned long)kb;
 }
 
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The files' inodes as a tracefs filter term in @buf: runs of consecutive
+ * numbers as ranges ("i_ino >= A && i_ino <= B"), which is what a case of
+ * many files created in turn gets from XFS.  -E2BIG if it does not fit
+ * (tracefs takes a filter under a page).
+ */
+static int ino_filter(const struct rec *r, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned i, j;
+	int k;
+
+	for (i = 0; i < r->nr_files; i = j) {
+		for (j = i + 1; j < r->nr_files &&
+		     r->ino_sorted[j] == r->ino_sorted[j - 1] + 1; j++)
+			;
+		if (j - i > 1)
+			k = snprintf(buf + n, len - n, "%s(i_ino >= %lu && i_ino <= %lu)",
+				     i ? " || " : "", r->ino_sorted[i],
+				     r->ino_sorted[j - 1]);
+		else
+			k = snprintf(buf + n, len - n, "%si_ino == %lu",
+				     i ? " || " : "", r->ino_sorted[i]);
+		if (k < 0 || (size_t)k >= len - n)
+			return -E2BIG;
+		n += (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * Whether the tracepoint line @p (from its event name on) is about one of
+ * the test files: its "ino=HEX" or "ino HEX" field is one of theirs.
+ * Lines without the field (kprobes, block requests) are left to their
+ * own filters.  The kernel filters on inodes too (ino_filter()), but not
+ * where the files' numbers make too long a filter.
+ */
+static bool our_ino(const struct rec *r, const char *p)
+{
+	const char *q = strstr(p, " ino=");
+	unsigned long ino;
+
+	if (!q)
+		q = strstr(p, " ino ");
+	if (!q)
+		return true;
+	if (sscanf(q + 5, "%lx", &ino) != 1)
+		return false;
+	return bsearch(&ino, r->ino_sorted, r->nr_files, sizeof(ino),
+		       cmp_ulong) != NULL;
+}
+
 static int trace_setup(struct rec *r)
 {
 	char path[512], val[4096], inos[3072];
-	size_t n = 0;
 	unsigned i;
 	int err;
 
-	for (i = 0; i < r->nr_files && n < sizeof(inos); i++)
-		n += (size_t)snprintf(inos + n, sizeof(inos) - n, "%si_ino == %lu",
-				      i ? " || " : "", r->files[i].ino);
+	for (i = 0; i < r->nr_files; i++)
+		r->ino_sorted[i] = r->files[i].ino;
+	qsort(r->ino_sorted, r->nr_files, sizeof(r->ino_sorted[0]), cmp_ulong);
+	/* Too many scattered inodes: the device alone, and our_ino(). */
+	if (ino_filter(r, inos, sizeof(inos)))
+		snprintf(inos, sizeof(inos), "s_dev == %u", r->kdev);
 
 	snprintf(r->inst, sizeof(r->inst), "%s/instances/%s%d", r->tracefs,
 		 INSTANCE_PREFIX, (int)getpid());
@@ -2212,6 +2275,9 @@ static int parse_line(struct rec *r, char *line)
 	/* A kprobe's line: "name: (symbol+0x0/0x..) fields", ours only. */
 	if (strstr(line, ": (page_cache_") && !from_us(line))
 		return 0;
+	if ((p = strstr(line, " page_cache_")) || (p = strstr(line, " mm_filemap_")))
+		if (!our_ino(r, p))
+			return 0;
 	if ((p = strstr(line, " page_cache_sync_ra: ")) ||
 	    (p = strstr(line, " page_cache_async_ra: "))) {
 		ev.type = p[12] == 's' ? RALAB_EV_SYNC_RA : RALAB_EV_ASYNC_RA;

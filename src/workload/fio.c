@@ -1643,6 +1643,10 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (j->engine == 2 && j->fadvise_hint == HINT_NOREUSE)
 		return ferr(f, sec->line, "job [%s]: ioengine=mmap with fadvise_hint=noreuse: fio has no madvise for it and fails the job",
 			    sec->name);
+	/* fio maps every file it opens; a job here holds MAX_MAPS mappings. */
+	if (j->engine == 2 && j->nrfiles > MAX_MAPS)
+		return ferr(f, sec->line, "job [%s]: ioengine=mmap with nrfiles=%u: the mmap engine maps every file it opens, and a job holds at most %d mappings here",
+			    sec->name, j->nrfiles, MAX_MAPS);
 	/*
 	 * io_size (io_limit): the bytes to read, size being the region.
 	 * More than size: fio starts over as for another loop (files

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TB_MAX_FILES 64    /* files a replay reads (its .ops 'file's) */
+#define TB_MAX_FILES 256   /* files a replay reads (its .ops 'file's) */
 #define TB_MAX_PATHS 4096  /* files a log opens, written-only ones too */
 #define TB_MAX_OPS (1u << 22)
 

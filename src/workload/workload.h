@@ -113,7 +113,7 @@ struct op {
 			  * other ops: on such a descriptor */
 };
 
-#define MAX_FILES 64
+#define MAX_FILES 256
 #define MAX_SHUFFLE_BLOCKS (1ull << 27)
 
 /*
