@@ -22,6 +22,7 @@
 # Seeds from 16 on make gen4's files: many files (up to 64), openfiles,
 # filesize ranges, wait_for, a reading job's verify options; from 20 on,
 # gen5's: the options of all of them at once, in one to three jobs.
+# From 41 on, odd seeds make gen4's files again, with up to 256 files.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -199,7 +200,9 @@ def gen4(i):
     svc = R.choice(['roundrobin', 'random', 'sequential', 'roundrobin:%d' % R.choice([2, 8])])
     jobs = []
     if shape == 'many':
-        nrf = R.choice([8, 16, 40, 64])
+        nrf = R.choice([8, 16, 40, 64] if seed < 41 else [16, 64, 100, 160, 256])
+        if eng == 'mmap':
+            nrf = min(nrf, 64)  # the mappings a job holds at once
         jobs.append(('j', ['rw=%s' % rw, 'bs=%dk' % bs, 'nrfiles=%d' % nrf,
                            'size=%dm' % (nrf * R.choice([256, 512]) // 1024),
                            'file_service_type=%s' % svc]))
@@ -302,6 +305,9 @@ def gen5(i):
 
 
 for i in range(n):
+    if seed >= 41 and seed % 2:
+        gen4(i)
+        continue
     if seed >= 20:
         gen5(i)
         continue
