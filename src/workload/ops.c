@@ -663,18 +663,18 @@ static int wait_for(struct parser *p, struct ralab_workload *wl)
 static int check_mapped_sizes(struct parser *p,
 			      const struct ralab_workload *wl)
 {
-	uint64_t mapped = 0, truncated = 0;
+	bool mapped[MAX_FILES] = { false }, truncated[MAX_FILES] = { false };
 	unsigned i;
 	int err;
 
 	for (i = 0; i < wl->nr_ops; i++) {
 		if (wl->ops[i].kind == OP_MMAP)
-			mapped |= 1ull << wl->ops[i].ino;
+			mapped[wl->ops[i].ino] = true;
 		if (wl->ops[i].kind == OP_TRUNCATE)
-			truncated |= 1ull << wl->ops[i].ino;
+			truncated[wl->ops[i].ino] = true;
 	}
 	for (i = 0; i < MAX_FILES; i++)
-		if (((mapped & truncated) >> i & 1) &&
+		if (mapped[i] && truncated[i] &&
 		    (err = check_sigbus(p, wl, i)))
 			return err;
 	return 0;

@@ -398,8 +398,13 @@ if command -v strace > /dev/null; then
 		# A file the run found all in the page cache (map.bin, just
 		# read): cached=1, not replayed; evicted, it is replayed.
 		if [ -d /sys/kernel/tracing/events/filemap/mm_filemap_add_to_page_cache ]; then
-			cat "$T/map.bin" > /dev/null
-			"$RALAB" record -o "$T/warm.strace" -- cat "$T/map.bin" > /dev/null 2> "$T/err"; rc=$?
+			# (Twice at most: DAMON's pageout, where it runs, may drop
+			# pages of the file between the two cats: design.md.)
+			for try in 1 2; do
+				cat "$T/map.bin" > /dev/null
+				"$RALAB" record -o "$T/warm.strace" -- cat "$T/map.bin" > /dev/null 2> "$T/err"; rc=$?
+				grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" && break
+			done
 			"$RALAB" sim "$T/warm.strace" > /dev/null 2> "$T/err2"; rc2=$?
 			evict "$T/map.bin"
 			"$RALAB" record -o "$T/cold.strace" -- cat "$T/map.bin" > /dev/null 2>> "$T/err"
