@@ -502,6 +502,7 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
+	struct tb_op *op;
 
 	if (d < 0 || ret < 0)
 		return;
@@ -521,7 +522,9 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	/* A short read ends at EOF. */
 	if ((uint64_t)ret < count && f->eof == UINT64_MAX)
 		f->eof = off + (uint64_t)ret;
-	desc_op(t, d, TB_READ, off, count);
+	op = desc_op(t, d, TB_READ, off, count);
+	if (op)
+		op->advice = t->descs[d].direct; /* O_DIRECT (emit_direct) */
 }
 
 void tb_fsync(struct tb *t, long k1, long k2)
@@ -979,6 +982,11 @@ struct emit {
 	struct emit_vm *vm;
 	unsigned *desc_vms;
 	bool *close_pending;
+	/*
+	 * Per descriptor: O_DIRECT as the ops read so far set it (its open,
+	 * then its setfl ops in the order they are written; emit_direct()).
+	 */
+	bool *direct;
 	unsigned job;       /* the job being emitted (0: one stream) */
 	unsigned job_vms[MAX_JOBS][MAX_MAPS], nr_job_vms[MAX_JOBS];
 	unsigned noted;     /* notes given once (NOTED_*) */
@@ -1031,6 +1039,23 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 	}
 	e->map[op->desc] = e->next++;
 	e->cur = e->map[op->desc];
+	e->direct[op->desc] = op->advice;
+}
+
+/*
+ * A read or write is replayed as direct or buffered as the log had it
+ * then (@op->advice).  The ops of several jobs are written job by job, not
+ * in the log's order, so a setfl of another job written before may have
+ * left the descriptor the other way: set it again first (the parser
+ * checks O_DIRECT alignment in the order the ops are written, and the
+ * job runs the two ops without switching).
+ */
+static void emit_direct(struct emit *e, const struct tb_op *op)
+{
+	if (e->direct[op->desc] == (op->advice != 0))
+		return;
+	e->direct[op->desc] = op->advice != 0;
+	out(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
 }
 
 static void select_fd(struct emit *e, unsigned desc)
@@ -1198,6 +1223,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		e->cur = (unsigned)-1;
 		break;
 	case TB_READ:
+		emit_direct(e, op);
 		out(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
 		    (unsigned long long)op->len);
 		break;
@@ -1225,6 +1251,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 								  size - op->off;
 			unsigned fi = e->t->descs[op->desc].file;
 
+			emit_direct(e, op);
 			out(&e->b, "pwrite %llu %llu\n",
 			    (unsigned long long)op->off, (unsigned long long)n);
 			if (op->off + n > e->size[fi])
@@ -1237,6 +1264,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		break;
 	case TB_SETFL:
 		out(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
+		e->direct[op->desc] = op->advice != 0;
 		break;
 	case TB_FALLOCATE: {
 		/* Blocks up to the declared size: cut there. */
@@ -1550,12 +1578,13 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	e.map = calloc(t->nr_descs + 1, sizeof(*e.map));
 	e.desc_vms = calloc(t->nr_descs + 1, sizeof(*e.desc_vms));
 	e.close_pending = calloc(t->nr_descs + 1, sizeof(*e.close_pending));
+	e.direct = calloc(t->nr_descs + 1, sizeof(*e.direct));
 	e.vm = calloc(t->nr_vms + 1, sizeof(*e.vm));
 	active = calloc(t->nr_jobs + 1, sizeof(*active));
 	e.size = calloc(t->nr_files + 1, sizeof(*e.size));
 	e.no_trunc = calloc(t->nr_files + 1, sizeof(*e.no_trunc));
-	if (!e.map || !e.desc_vms || !e.close_pending || !e.vm || !active ||
-	    !e.size || !e.no_trunc) {
+	if (!e.map || !e.desc_vms || !e.close_pending || !e.direct || !e.vm ||
+	    !active || !e.size || !e.no_trunc) {
 		err = -ENOMEM;
 		goto done;
 	}
@@ -1617,6 +1646,7 @@ done:
 	free(e.map);
 	free(e.desc_vms);
 	free(e.close_pending);
+	free(e.direct);
 	free(e.vm);
 	free(e.size);
 	free(e.no_trunc);

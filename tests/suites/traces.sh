@@ -509,6 +509,16 @@ got=$("$RALAB" sim --dump-ops tests/traces/fork-parent-closes.strace 2> "$T/err"
 [ "$got" = "job p400 pread 0 4096 pread 0 4096 job p401 pread 4096 65536 pread 69632 65536 " ] &&
 	ok "strace: a parent's close leaves its child's descriptor" ||
 	bad "strace: a parent's close leaves its child's descriptor" "$got $(cat "$T/err")"
+# O_DIRECT is the open file's, shared across fork(): a process that sets
+# it and one that clears it make one job's reads direct and the next
+# buffered in the log's order; written job by job, each read that the
+# other job's setfl would leave the wrong way gets its own setfl first
+# (an unaligned read was refused as direct; found by fuzz_strace).
+got=$("$RALAB" sim --dump-ops tests/traces/setfl-shared.strace 2> "$T/err" | grep -E '^(job|setfl|pread)' | tr '\n' ' ')
+[ "$got" = "job p300 setfl buffered pread 66536 4096 pread 70632 1048576 job p301 setfl direct pread 0 65536 setfl buffered pread 65536 1000 " ] &&
+	"$RALAB" sim tests/traces/setfl-shared.strace > /dev/null 2>> "$T/err" &&
+	ok "strace: O_DIRECT set and cleared by two processes" ||
+	bad "strace: O_DIRECT set and cleared by two processes" "$got $(cat "$T/err")"
 # A program may write many files (write-only descriptors count, since
 # what they write may be read back): only the files read are limited to
 # a replay's 256.  100 files written, one of them read back: replayed,
