@@ -353,7 +353,9 @@ int cli_calibrate(int argc, char **argv)
 			goto out;
 		}
 	}
-	err = measure_cpu(workdir ? workdir : "/tmp/ralab-kernel", stop, &cpu);
+	if (!workdir)
+		workdir = RALAB_KERNEL_WORKDIR; /* the recorder's, where it ran */
+	err = measure_cpu(workdir, stop, &cpu);
 	if (err == -EINTR) {
 		fprintf(stderr, "ralab calibrate: interrupted; cleaned up\n");
 		ret = 130;
@@ -361,7 +363,7 @@ int cli_calibrate(int argc, char **argv)
 	}
 	if (err) {
 		fprintf(stderr, "ralab calibrate: measuring a cached read(2) in %s: %s\n",
-			workdir ? workdir : "/tmp/ralab-kernel", strerror(-err));
+			workdir, strerror(-err));
 		ret = 1;
 		goto out;
 	}

@@ -431,9 +431,12 @@ int ralab_run(const struct ralab_workload *wl,
 /* ---------------------------------------------------------------------- */
 /* The recorder: the same workload on the running kernel.                 */
 
+/* Where the recorder keeps images and mount points unless told otherwise. */
+#define RALAB_KERNEL_WORKDIR "/tmp/ralab-kernel"
+
 /*
  * struct ralab_kernel_opts - how to record.
- * @workdir: where images and mount points live (NULL: /tmp/ralab-kernel).
+ * @workdir: where images and mount points live (NULL: RALAB_KERNEL_WORKDIR).
  * @stop: when it becomes non-zero (a signal handler sets it), the recording
  *	stops at the next step, cleans up and returns -EINTR.  May be NULL.
  * @on_event, @event_arg: every data event, in order, after the run.

@@ -52,7 +52,6 @@
 #include "report/window.h"
 #include "workload/workload.h"
 
-#define DEFAULT_WORKDIR "/tmp/ralab-kernel"
 #define IMAGE_BYTES (8ull << 30)
 #define TRACE_BUFFER_KB 32768       /* per CPU, at least */
 #define TRACE_BUFFER_MAX_KB (1u << 20) /* per CPU, at most */
@@ -2501,7 +2500,7 @@ static int lock_workdir(struct rec *r)
 
 static int set_workdir(struct rec *r, const char *workdir)
 {
-	const char *w = workdir ? workdir : DEFAULT_WORKDIR;
+	const char *w = workdir ? workdir : RALAB_KERNEL_WORKDIR;
 	size_t n = strlen(w);
 
 	if (w[0] != '/' || n >= 200)
