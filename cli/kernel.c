@@ -80,6 +80,11 @@ static void usage_kernel(FILE *out)
 		"  --format FMT        text: key=value lines (default); json: one object\n"
 		"                      (docs/schema/sim.schema.json, with a \"kernel\"\n"
 		"                      object); csv: a header row and a value row\n"
+		"  --device-filter     have tracefs filter on the loop device only and keep\n"
+		"                      the case's files' events by inode while reading\n"
+		"                      the trace (what it does by itself where the\n"
+		"                      files' inode numbers are too scattered for a\n"
+		"                      tracefs filter); more crosses the trace buffer\n"
 		"  --teardown          remove everything the recorder created and exit\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -200,11 +205,12 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 }
 
 static int record(const struct ralab_workload *wl, const char *workdir,
-		  FILE *out, bool trace, enum cli_fmt fmt)
+		  FILE *out, bool trace, bool device_filter, enum cli_fmt fmt)
 {
 	struct cli_windows win = { .trace = trace };
 	struct ralab_kernel_opts ko = {
 		.workdir = workdir,
+		.device_filter = device_filter,
 		.stop = &stop_flag,
 		.on_event = trace ? cli_print_event : NULL,
 		.event_arg = out,
@@ -285,7 +291,7 @@ int cli_kernel(int argc, char **argv)
 	const char *workdir = NULL, *path = NULL, *sets[64];
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
-	bool trace = false, teardown = false;
+	bool trace = false, teardown = false, device_filter = false;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
 	unsigned nsets = 0, k;
 	int i, err, ret;
@@ -300,6 +306,8 @@ int cli_kernel(int argc, char **argv)
 			trace = true;
 		} else if (!strcmp(a, "--teardown")) {
 			teardown = true;
+		} else if (!strcmp(a, "--device-filter")) {
+			device_filter = true;
 		} else if (!strcmp(a, "--workdir") || !strcmp(a, "--set") ||
 			   !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
@@ -361,7 +369,7 @@ int cli_kernel(int argc, char **argv)
 		ralab_workload_free(wl);
 		return 2;
 	}
-	ret = record(wl, workdir, stdout, trace, fmt);
+	ret = record(wl, workdir, stdout, trace, device_filter, fmt);
 	ralab_workload_free(wl);
 	return ret;
 }
@@ -500,7 +508,7 @@ static int record_undisturbed(const struct ralab_workload *wl,
 			if (!*kf)
 				return 1;
 		}
-		r = record(wl, workdir, *kf, true, CLI_FMT_TEXT);
+		r = record(wl, workdir, *kf, true, false, CLI_FMT_TEXT);
 		if (r || fflush(*kf) || !evicted_pages(*ktext))
 			break;
 	}

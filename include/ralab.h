@@ -440,12 +440,19 @@ int ralab_run(const struct ralab_workload *wl,
  * @stop: when it becomes non-zero (a signal handler sets it), the recording
  *	stops at the next step, cleans up and returns -EINTR.  May be NULL.
  * @on_event, @event_arg: every data event, in order, after the run.
+ * @device_filter: filter the tracepoints in the kernel on the loop device
+ *	only and keep the case's files' events (by inode) while reading the
+ *	trace.  The recorder does this by itself when the files' inode
+ *	numbers are too scattered for a tracefs filter; false (the default)
+ *	filters on the inodes in the kernel too, so that less crosses the
+ *	trace buffer.
  */
 struct ralab_kernel_opts {
 	const char *workdir;
 	volatile int *stop;
 	ralab_event_fn on_event;
 	void *event_arg;
+	bool device_filter;
 };
 
 /*

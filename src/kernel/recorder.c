@@ -1259,7 +1259,8 @@ static int trace_setup(struct rec *r)
 		r->ino_sorted[i] = r->files[i].ino;
 	qsort(r->ino_sorted, r->nr_files, sizeof(r->ino_sorted[0]), cmp_ulong);
 	/* Too many scattered inodes: the device alone, and our_ino(). */
-	if (ino_filter(r, inos, sizeof(inos)))
+	if ((r->opts && r->opts->device_filter) ||
+	    ino_filter(r, inos, sizeof(inos)))
 		snprintf(inos, sizeof(inos), "s_dev == %u", r->kdev);
 
 	snprintf(r->inst, sizeof(r->inst), "%s/instances/%s%d", r->tracefs,
