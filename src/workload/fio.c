@@ -91,6 +91,8 @@ struct fio {
 	const struct job *tb_wrap; /* time_based, its offsets wrapped */
 	/* Its I/Os depend on a later job's extending its file (past_end()). */
 	const struct job *stale;
+	/* Its block is larger than its region, inside the file (gjob_init()). */
+	const struct job *lone;
 	/*
 	 * A descriptor opened for a loop after the first whose invalidate
 	 * and hint wait for its first I/O (emit_fd()): the job's file @k of
@@ -277,8 +279,15 @@ static int parse_ini(struct fio *f, char *text)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		/*
+		 * fio 3.33 ends a line at its first '#' or ';', wherever it
+		 * is: "numjobs=4 ; per job" is 4, "[job] ; x" a section, and
+		 * "filename=a#b" names "a".
+		 */
+		s = line + strcspn(line, "#;");
+		*s = '\0';
 		s = trim(line);
-		if (!*s || *s == '#' || *s == ';')
+		if (!*s)
 			continue;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
@@ -1917,6 +1926,7 @@ struct gjob {
 	uint64_t file_end;              /* where the file ends (j->file_end) */
 	uint64_t file_final;            /* j->file_final */
 	bool stale; /* a decision depended on file_end or file_final */
+	bool lone;  /* a block larger than the region, inside the file */
 	uint64_t k;                     /* I/Os asked for (ddir_seq_nr) */
 	/*
 	 * Bytes of the current zone (td->zone_bytes): the job's, not a
@@ -1995,6 +2005,8 @@ static void reap_one(struct inflight *q, struct gfile *gf, unsigned *nopen)
 	}
 }
 
+static bool past_end(struct gjob *g, uint64_t x);
+
 static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 		      uint64_t region, unsigned thread)
 {
@@ -2007,6 +2019,18 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->file_end = j->file_end;
 	g->file_final = j->file_final;
 	g->stale = false;
+	/*
+	 * A block larger than the region (its share of size over nrfiles):
+	 * fio's last_block() is 0.  Uniform and zoned offsets then fail
+	 * ("rand offset failed") and the job reads nothing, as the model's;
+	 * zipf, pareto and normal ones take the region's start, which
+	 * fill_io_u() drops where the read would end past the file
+	 * ("exceeds file size"), but where the file goes on (another job
+	 * made it larger) fio reads it again and again: not modelled
+	 * (g->lone), and where that depends on the run (past_end()), stale.
+	 */
+	g->lone = j->random && j->dist && !j->strided && region &&
+		  !g->blocks && !past_end(g, start + j->bs - 1);
 	g->k = 0;
 	g->zone_bytes = 0;
 	g->wrapped = false;
@@ -2529,6 +2553,8 @@ static void note_gjob(struct fio *f, const struct gjob *g)
 		f->tb_wrap = g->j;
 	if (g->stale && !f->stale)
 		f->stale = g->j;
+	if (g->lone && !g->stale && !f->lone)
+		f->lone = g->j;
 }
 
 /* What a pass of a job issued: bytes and I/Os. */
@@ -3874,6 +3900,10 @@ static int generate(struct fio *f)
 		return ferr(f, f->sec[s_of(f, f->stale)].line,
 			    "job [%s]: a later job lays its file out again, larger (fio does that before any job runs), and where this job's I/Os reach the end the file had at its setup, fio's I/Os depend on whether the file existed before the run (fio 3.33 keeps the size the file had at the job's setup, so a fresh run and a second one over the files it left differ there); not modelled",
 			    f->stale->name);
+	if (f->lone)
+		return ferr(f, f->sec[s_of(f, f->lone)].line,
+			    "job [%s]: random_distribution zipf, pareto or normal with a block larger than the job's share of a file (size over nrfiles) that goes on past it (another job made it larger): fio then reads the start of that share again and again, which is not modelled",
+			    f->lone->name);
 	if (f->tb_wrap)
 		return ferr(f, get(f, &f->sec[s_of(f, f->tb_wrap)], "rw")->line,
 			    "job [%s]: time_based with rw=read:N offsets that wrap past the file's end (or start, going backwards) is not modelled (fio goes on without the reset at the end of its region)",

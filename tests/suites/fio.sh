@@ -224,6 +224,16 @@ if [ "$("$RALAB" sim --dump-ops "$T/quiet.fio" | grep -v '^#')" = \
 	ok "fio options that leave reads alone"
 else bad "fio options that leave reads alone" "$("$RALAB" sim --dump-ops "$T/quiet.fio" 2>&1 | head -3)"; fi
 
+# fio 3.33 ends a line at its first '#' or ';' (fio --showcmd of this
+# file: --name=j --rw=randread --bs=4k --size=1m --numjobs=2): inline
+# comments, also after a section name.
+printf '[j]\nrw=randread\nbs=4k\nsize=1m\nnumjobs=2\n' > "$T/plain2.fio"
+printf '[j] ; the job\nrw=randread # random\nbs=4k;x\nsize=1m\t; 1 MiB\nnumjobs=2\t# two\n' > "$T/icomm.fio"
+if [ "$("$RALAB" sim --dump-ops "$T/icomm.fio" | grep -v '^#')" = \
+     "$("$RALAB" sim --dump-ops "$T/plain2.fio" | grep -v '^#')" ]; then
+	ok "fio inline comments"
+else bad "fio inline comments" "$("$RALAB" sim --dump-ops "$T/icomm.fio" 2>&1 | head -3)"; fi
+
 # bssplit whose only sizes with a share cannot fit: fio itself spins
 # drawing sizes; ralab ends the file (a fuzzer found the hang).
 if out=$(timeout 20 "$RALAB" sim fuzz/corpus/fio-fixed-hang-bssplit.fio 2>&1) &&
@@ -331,7 +341,7 @@ for f in tests/fio/real/*.fio; do
 	fi
 	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
-[ $nreal -ge 149 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 150 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192
