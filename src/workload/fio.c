@@ -755,6 +755,16 @@ static int parse_distribution(struct fio *f, const struct opt *o,
 		unsigned za[16], zs[16];
 
 		/*
+		 * fio's HOWTO gives zones per direction after ','
+		 * ("zoned:50/5:30/15:20/,50/10:50/90"), but fio 3.33's
+		 * option parser splits the value there first and fails the
+		 * part after it ("failed parsing"): the job is dropped.
+		 */
+		if (strchr(v, ','))
+			return ferr(f, o->line, "random_distribution=%s: fio 3.33 fails to parse zones per direction (after ',': \"failed parsing random_distribution\", the job is dropped); give one set of zones",
+				    o->val);
+
+		/*
 		 * A size left out ("20/") or 0 takes an equal part of what
 		 * the others leave (fio's zone_split_ddir(): "divide the
 		 * remains between them").
