@@ -68,6 +68,7 @@ struct opt {
 	char name[48];	/* as the job file spells it, for messages */
 	char val[256];
 	unsigned line;
+	unsigned kb_base; /* 1024 or 1000: its section's (kb_bases()) */
 };
 
 struct section {
@@ -140,7 +141,7 @@ static const char *const reporting_only[] = {
 	"lat_percentiles", "slat_percentiles", "disable_lat", "disable_clat",
 	"disable_slat", "disable_bw_measurement", "gtod_reduce", "unified_rw_reporting",
 	"directory", "create_on_open", "allow_file_create",
-	"kb_base", "unit_base", "cpus_allowed", "cpumask", "nice", "prio",
+	"unit_base", "cpus_allowed", "cpumask", "nice", "prio",
 	"prioclass", "clocksource", "continue_on_error",
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
@@ -206,7 +207,7 @@ static const char *const modelled[] = {
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"bssplit", "io_size", "allrandrepeat",
 	"pre_read", "size_increment", "lockfile", "thread", "filename_format",
-	"wait_for", "openfiles", "exit_what",
+	"wait_for", "openfiles", "exit_what", "kb_base",
 };
 
 /*
@@ -264,6 +265,42 @@ static char *trim(char *s)
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 		*--e = '\0';
 	return s;
+}
+
+/*
+ * kb_base: how fio reads the sizes of a section's options, wherever in
+ * the section it is set: 1024 (the default: 4k is 4096 and, the other
+ * way round, 4kib 4000) or 1000 (4k 4000, 4kib 4096).  A job takes it
+ * from [global] if it does not set it; what [global] set stays as
+ * [global] read it (fio 3.33: [global] bs=4k then kb_base=1000 in the
+ * job is 4096).
+ */
+static int kb_bases(struct fio *f)
+{
+	unsigned s, i, gbase = 1024;
+
+	for (s = 0; s < f->nr_sec; s++) {
+		struct section *sec = &f->sec[s];
+		unsigned base = gbase;
+
+		for (i = 0; i < sec->nr; i++) {
+			if (strcmp(sec->opts[i].key, "kb_base"))
+				continue;
+			if (!strcmp(sec->opts[i].val, "1024"))
+				base = 1024;
+			else if (!strcmp(sec->opts[i].val, "1000"))
+				base = 1000;
+			else
+				return ferr(f, sec->opts[i].line,
+					    "kb_base: '%s' is not 1024 or 1000 (fio fails the job)",
+					    sec->opts[i].val);
+		}
+		for (i = 0; i < sec->nr; i++)
+			sec->opts[i].kb_base = base;
+		if (!strcmp(sec->name, "global"))
+			gbase = base;
+	}
+	return 0;
 }
 
 static int parse_ini(struct fio *f, char *text)
@@ -324,7 +361,7 @@ static int parse_ini(struct fio *f, char *text)
 		cur->opts[cur->nr].line = no;
 		cur->nr++;
 	}
-	return 0;
+	return kb_bases(f);
 }
 
 /* The value of @key for a job: its own section, else [global]. */
@@ -349,12 +386,34 @@ static const struct opt *get(const struct fio *f, const struct section *job,
 	return NULL;
 }
 
-/* fio sizes: a number with k, m, g, t (powers of 1024), i/b ignored. */
+/*
+ * fio sizes (fio 3.33's get_mult_bytes()): a number with k, m, g, t or p,
+ * then b, i or nothing, counts in powers of the section's kb_base;
+ * followed by "ib" ("4KiB"), in powers of the other base (so by default
+ * 4KiB is 4000 bytes).  Also 0x and hex digits alone.
+ */
 static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 {
 	const char *s = o->val;
-	uint64_t v = 0, mult = 1;
+	uint64_t v = 0, mult = 1, base = o->kb_base == 1000 ? 1000 : 1024;
+	unsigned pow = 0;
 
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+		for (s += 2; *s; s++) {
+			int d = *s >= '0' && *s <= '9' ? *s - '0' :
+				*s >= 'a' && *s <= 'f' ? *s - 'a' + 10 :
+				*s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+
+			if (d < 0)
+				return ferr(f, o->line, "%s: '%s' is not a size (hex digits after 0x, without a unit)",
+					    o->name, o->val);
+			if (v > (uint64_t)RALAB_MAX_POS >> 4)
+				return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
+			v = v << 4 | (uint64_t)d;
+		}
+		*out = v;
+		return 0;
+	}
 	if (!*s || *s < '0' || *s > '9')
 		return ferr(f, o->line, "%s: '%s' is not a size", o->name, o->val);
 	for (; *s >= '0' && *s <= '9'; s++) {
@@ -363,13 +422,19 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 		v = v * 10 + (uint64_t)(*s - '0');
 	}
 	switch (*s) {
-	case 'k': case 'K': mult = 1ull << 10; s++; break;
-	case 'm': case 'M': mult = 1ull << 20; s++; break;
-	case 'g': case 'G': mult = 1ull << 30; s++; break;
-	case 't': case 'T': mult = 1ull << 40; s++; break;
+	case 'k': case 'K': pow = 1; s++; break;
+	case 'm': case 'M': pow = 2; s++; break;
+	case 'g': case 'G': pow = 3; s++; break;
+	case 't': case 'T': pow = 4; s++; break;
+	case 'p': case 'P': pow = 5; s++; break;
 	case '%':
 		return ferr(f, o->line, "%s: percentages are not supported", o->name);
 	default: break;
+	}
+	if (pow && (s[0] == 'i' || s[0] == 'I') && (s[1] == 'b' || s[1] == 'B') &&
+	    !s[2]) {
+		base = base == 1000 ? 1024 : 1000;
+		s += 2;
 	}
 	if (*s == 'i' || *s == 'I')
 		s++;
@@ -378,6 +443,8 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 	if (*s)
 		return ferr(f, o->line, "%s: '%s' is not a size (ranges and lists are not supported)",
 			    o->name, o->val);
+	while (pow--)
+		mult *= base;
 	if (v > (uint64_t)RALAB_MAX_POS / mult)
 		return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
 	*out = v * mult;

@@ -234,6 +234,23 @@ if [ "$("$RALAB" sim --dump-ops "$T/icomm.fio" | grep -v '^#')" = \
 	ok "fio inline comments"
 else bad "fio inline comments" "$("$RALAB" sim --dump-ops "$T/icomm.fio" 2>&1 | head -3)"; fi
 
+# Sizes as fio 3.33 reads them (fio --output-format=terse, one I/O of
+# bs, for each): "iB" counts in the other base, kb_base=1000 turns both
+# around, p is 2^50, 0x is hex.  tests/fio/real/kib-units is recorded.
+for t in 1024:4k:4096 1024:4kib:4000 1024:4KiB:4000 1024:4kb:4096 1024:1mib:1000000 \
+	 1024:2Ki:2048 1024:0x1000:4096 1000:4k:4000 1000:4KiB:4096 1000:1m:1000000 \
+	 1000:1MiB:1048576 1000:2Ki:2000; do
+	IFS=: read -r kb v want <<< "$t"
+	printf '[z]\nkb_base=%s\nsize=1g\nbs=%s\nrw=read\nnumber_ios=1\n' "$kb" "$v" > "$T/kb.fio"
+	got=$("$RALAB" sim --dump-ops "$T/kb.fio" 2>&1 | grep -m1 '^read')
+	[ "$got" = "read $want 1" ] && ok "fio size $v with kb_base=$kb" ||
+		bad "fio size $v with kb_base=$kb" "$got, want read $want 1"
+done
+printf '[global]\nbs=4k\n[z]\nsize=1g\nkb_base=1000\nrw=read\nnumber_ios=1\n' > "$T/kb.fio"
+[ "$("$RALAB" sim --dump-ops "$T/kb.fio" | grep -m1 '^read')" = "read 4096 1" ] &&
+	ok "fio kb_base of a job leaves [global]'s sizes" ||
+	bad "fio kb_base of a job leaves [global]'s sizes" "$("$RALAB" sim --dump-ops "$T/kb.fio" 2>&1 | grep -m1 -v '^#')"
+
 # bssplit whose only sizes with a share cannot fit: fio itself spins
 # drawing sizes; ralab ends the file (a fuzzer found the hang).
 if out=$(timeout 20 "$RALAB" sim fuzz/corpus/fio-fixed-hang-bssplit.fio 2>&1) &&
@@ -341,7 +358,7 @@ for f in tests/fio/real/*.fio; do
 	fi
 	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
-[ $nreal -ge 150 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 151 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192
