@@ -392,7 +392,8 @@ static const struct opt *get(const struct fio *f, const struct section *job,
  * followed by "ib" ("4KiB"), in powers of the other base (so by default
  * 4KiB is 4000 bytes).  Also 0x and hex digits alone.
  */
-static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
+static int fio_num(struct fio *f, const struct opt *o, uint64_t *out,
+		   const char *what)
 {
 	const char *s = o->val;
 	uint64_t v = 0, mult = 1, base = o->kb_base == 1000 ? 1000 : 1024;
@@ -405,8 +406,8 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 				*s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
 
 			if (d < 0)
-				return ferr(f, o->line, "%s: '%s' is not a size (hex digits after 0x, without a unit)",
-					    o->name, o->val);
+				return ferr(f, o->line, "%s: '%s' is not a %s (hex digits after 0x, without a unit)",
+					    o->name, o->val, what);
 			if (v > (uint64_t)RALAB_MAX_POS >> 4)
 				return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
 			v = v << 4 | (uint64_t)d;
@@ -415,7 +416,8 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 		return 0;
 	}
 	if (!*s || *s < '0' || *s > '9')
-		return ferr(f, o->line, "%s: '%s' is not a size", o->name, o->val);
+		return ferr(f, o->line, "%s: '%s' is not a %s", o->name, o->val,
+			    what);
 	for (; *s >= '0' && *s <= '9'; s++) {
 		if (v > (UINT64_MAX - 9) / 10)
 			return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
@@ -441,14 +443,19 @@ static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
 	if (*s == 'b' || *s == 'B')
 		s++;
 	if (*s)
-		return ferr(f, o->line, "%s: '%s' is not a size (ranges and lists are not supported)",
-			    o->name, o->val);
+		return ferr(f, o->line, "%s: '%s' is not a %s (ranges and lists are not supported)",
+			    o->name, o->val, what);
 	while (pow--)
 		mult *= base;
 	if (v > (uint64_t)RALAB_MAX_POS / mult)
 		return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
 	*out = v * mult;
 	return 0;
+}
+
+static int fio_size(struct fio *f, const struct opt *o, uint64_t *out)
+{
+	return fio_num(f, o, out, "size");
 }
 
 /*
@@ -477,16 +484,10 @@ static int fio_size_pct(struct fio *f, const struct opt *o, uint64_t *out,
 	return 0;
 }
 
+/* A count: fio reads it as a size (numjobs=2k is 2048; 0x10 is 16). */
 static int fio_uint(struct fio *f, const struct opt *o, uint64_t *out)
 {
-	char *end;
-
-	if (!o->val[0] || o->val[0] == '-')
-		return ferr(f, o->line, "%s: '%s' is not a number", o->name, o->val);
-	*out = strtoull(o->val, &end, 10);
-	if (*end)
-		return ferr(f, o->line, "%s: '%s' is not a number", o->name, o->val);
-	return 0;
+	return fio_num(f, o, out, "number");
 }
 
 /* A boolean option: bare (true), 0 or 1, as fio's parser takes it. */

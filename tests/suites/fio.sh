@@ -246,6 +246,11 @@ for t in 1024:4k:4096 1024:4kib:4000 1024:4KiB:4000 1024:4kb:4096 1024:1mib:1000
 	[ "$got" = "read $want 1" ] && ok "fio size $v with kb_base=$kb" ||
 		bad "fio size $v with kb_base=$kb" "$got, want read $want 1"
 done
+# Counts too (fio: numjobs=0x2 is 2 jobs, number_ios=1k 1024 I/Os).
+printf '[z]\nsize=64m\nbs=4k\nrw=randread\nnumjobs=0x2\nnumber_ios=1k\n' > "$T/kb.fio"
+[ "$("$RALAB" sim "$T/kb.fio" 2>/dev/null | grep '^bytes_read=')" = "bytes_read=8388608" ] &&
+	ok "fio counts with a unit or in hex" ||
+	bad "fio counts with a unit or in hex" "$("$RALAB" sim "$T/kb.fio" 2>&1 | grep -m1 -E 'bytes_read|fio')"
 printf '[global]\nbs=4k\n[z]\nsize=1g\nkb_base=1000\nrw=read\nnumber_ios=1\n' > "$T/kb.fio"
 [ "$("$RALAB" sim --dump-ops "$T/kb.fio" | grep -m1 '^read')" = "read 4096 1" ] &&
 	ok "fio kb_base of a job leaves [global]'s sizes" ||
