@@ -215,6 +215,7 @@ struct sim_job {
 struct sim_worker {
 	ucontext_t ctx;
 	void *stack;
+	unsigned vg_stack; /* valgrind's id of @stack (engine.c) */
 	uint64_t now;
 	struct sim_job *job;
 	unsigned id;
