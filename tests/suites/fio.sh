@@ -215,24 +215,26 @@ printf '[j]\nrw=read\nsize=1m\nrate=1m,2m\nrate_iops=300\n' > "$T/rate.fio"
 [ "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate' | tr '\n' /)" = "rate-iops 300/rate 1048576/" ] &&
 	ok "fio rate" || bad "fio rate" "$("$RALAB" sim --dump-ops "$T/rate.fio" | grep '^rate')"
 
+# Test $1: job files $2 and $3 are read as the same .ops.
+same_ops() {
+	if [ "$("$RALAB" sim --dump-ops "$2" | grep -v '^#')" = \
+	     "$("$RALAB" sim --dump-ops "$3" | grep -v '^#')" ]; then
+		ok "$1"
+	else bad "$1" "$("$RALAB" sim --dump-ops "$2" 2>&1 | head -3)"; fi
+}
+
 # Options that leave buffered reads as they are run as the job without
 # them: the same .ops.
 printf '[j]\nrw=randread\nbs=4k\nsize=1m\n' > "$T/plain.fio"
 printf '[j]\nrw=randread\nbs=4k\nsize=1m\nzero_buffers\nsync=1\nfixedbufs\niodepth_batch_submit=8\nstats=0\npre_read=0\nlockfile=none\nsize_increment=0\n' > "$T/quiet.fio"
-if [ "$("$RALAB" sim --dump-ops "$T/quiet.fio" | grep -v '^#')" = \
-     "$("$RALAB" sim --dump-ops "$T/plain.fio" | grep -v '^#')" ]; then
-	ok "fio options that leave reads alone"
-else bad "fio options that leave reads alone" "$("$RALAB" sim --dump-ops "$T/quiet.fio" 2>&1 | head -3)"; fi
+same_ops "fio options that leave reads alone" "$T/quiet.fio" "$T/plain.fio"
 
 # fio 3.33 ends a line at its first '#' or ';' (fio --showcmd of this
 # file: --name=j --rw=randread --bs=4k --size=1m --numjobs=2): inline
 # comments, also after a section name.
 printf '[j]\nrw=randread\nbs=4k\nsize=1m\nnumjobs=2\n' > "$T/plain2.fio"
 printf '[j] ; the job\nrw=randread # random\nbs=4k;x\nsize=1m\t; 1 MiB\nnumjobs=2\t# two\n' > "$T/icomm.fio"
-if [ "$("$RALAB" sim --dump-ops "$T/icomm.fio" | grep -v '^#')" = \
-     "$("$RALAB" sim --dump-ops "$T/plain2.fio" | grep -v '^#')" ]; then
-	ok "fio inline comments"
-else bad "fio inline comments" "$("$RALAB" sim --dump-ops "$T/icomm.fio" 2>&1 | head -3)"; fi
+same_ops "fio inline comments" "$T/icomm.fio" "$T/plain2.fio"
 
 # Sizes as fio 3.33 reads them (fio --output-format=terse, one I/O of
 # bs, for each): "iB" counts in the other base, kb_base=1000 turns both
