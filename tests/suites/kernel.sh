@@ -51,7 +51,7 @@ kernel_suite() {
 	# scattered for a tracefs filter (--device-filter forces it): tracefs
 	# filters on the device only and the parser keeps the case's inodes.
 	# The recording must still match the model, event for event (it does
-	# not if the parser drops the files' lines or keeps the requests').
+	# not if the parser drops lines of the case's files: checked by hand).
 	devfilter() {
 		rm -rf "$T/devfilter" && mkdir "$T/devfilter" &&
 		cp "$1" "$T/devfilter/case.ops" &&
