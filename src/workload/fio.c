@@ -48,6 +48,7 @@
  * jobs before it have ended, and the jobs after it with it; one with
  * wait_for when the jobs of that name have ended.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -400,18 +401,15 @@ static int fio_num(struct fio *f, const struct opt *o, uint64_t *out,
 	unsigned pow = 0;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
-		for (s += 2; *s; s++) {
-			int d = *s >= '0' && *s <= '9' ? *s - '0' :
-				*s >= 'a' && *s <= 'f' ? *s - 'a' + 10 :
-				*s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		char *end;
 
-			if (d < 0)
-				return ferr(f, o->line, "%s: '%s' is not a %s (hex digits after 0x, without a unit)",
-					    o->name, o->val, what);
-			if (v > (uint64_t)RALAB_MAX_POS >> 4)
-				return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
-			v = v << 4 | (uint64_t)d;
-		}
+		errno = 0;
+		v = strtoull(s + 2, &end, 16);
+		if (!isxdigit((unsigned char)s[2]) || *end)
+			return ferr(f, o->line, "%s: '%s' is not a %s (hex digits after 0x, without a unit)",
+				    o->name, o->val, what);
+		if (errno || v > (uint64_t)RALAB_MAX_POS)
+			return ferr(f, o->line, "%s: '%s' is too large", o->name, o->val);
 		*out = v;
 		return 0;
 	}
