@@ -40,6 +40,8 @@
  *   rw=read:-N backwards), rw=randread:N with rw_sequencer,
  *   percentage_random, and
  *   zonemode=strided with zonesize, zonerange and zoneskip (gen_pattern).
+ * Before a value is read, ${VAR}, $pagesize, $mb_memory, $ncpus and bc's
+ * arithmetic are done as fio does them (fio_expand.c).
  * Random offsets are fio's own, draw for draw (fio_rand.c: its generator,
  * seeds, random map and random_distribution zipf, pareto, normal and
  * zoned); the reads of a plain uniform random job are one fio-pread op.
@@ -307,7 +309,7 @@ static int kb_bases(struct fio *f)
 static int parse_ini(struct fio *f, char *text)
 {
 	struct section *cur = NULL;
-	char *line, *next;
+	char *line, *next, xline[1024];
 	unsigned no = 0;
 
 	for (line = text; line; line = next) {
@@ -349,6 +351,15 @@ static int parse_ini(struct fio *f, char *text)
 			return ferr(f, no, "option '%.40s' outside a section", s);
 		if (cur->nr == MAX_OPTS)
 			return ferr(f, no, "too many options in [%s]", cur->name);
+		if (strchr(s, '$')) {
+			char why[320];
+
+			if (ralab__fio_expand(s, xline, sizeof(xline), why,
+					      sizeof(why)))
+				return ferr(f, no, "%.*s: %s",
+					    (int)strcspn(s, "= \t"), s, why);
+			s = trim(xline);
+		}
 		eq = strchr(s, '=');
 		if (eq)
 			*eq = '\0';

@@ -122,6 +122,17 @@ struct op {
  */
 uint64_t *ralab__shuffle(uint64_t n, uint64_t seed);
 
+/*
+ * fio_expand.c: an option line of a fio job file (after its comment) as
+ * fio 3.33 parses it: ${VAR} from the environment, $pagesize, $mb_memory
+ * and $ncpus, and then bc's arithmetic where a keyword was replaced.
+ * Writes at most @size bytes to @out; -EINVAL with a reason in @why
+ * (without the option's name) where fio would drop the job or ralab
+ * cannot tell what fio would take.
+ */
+int ralab__fio_expand(const char *in, char *out, size_t size, char *why,
+		      size_t whysz);
+
 /* fio_rand.c: fio 3.x's random offsets, draw for draw. */
 struct fio_taus88 {
 	uint32_t s1, s2, s3;

@@ -414,3 +414,59 @@ else
 		ok "check without readahead events: linux-6.9 differs (order-1 folios)" ||
 		bad "check without readahead events: linux-6.9 differs" "$(tail -3 "$T/old61.out")"
 fi
+
+# fio's ${VAR}, keywords and bc arithmetic (tests/fio/keywords.txt, as
+# fio 3.33 took each case; where fio is installed, also against fio
+# itself on this machine: $ncpus and $mb_memory are the machine's).
+kw_job() {
+	printf '[a]\nfilename=%s/kw.dat\nrw=read\nsize=1g\n%s\n' "$T" "$1"
+	case $1 in bs*) ;; *) printf 'bs=4k\n' ;; esac
+	case $1 in number_ios*) ;; *) printf 'number_ios=1\n' ;; esac
+}
+# What ralab made of the job: "bs N", "jobs N", "ios N" or "exit R".
+kw_ralab() {
+	local ops rc
+	ops=$(RALAB_T_BS=16k "$RALAB" sim --dump-ops "$T/kw.fio" 2> "$T/kw.err"); rc=$?
+	[ $rc = 0 ] || { echo "exit $rc"; return; }
+	case $1 in
+	numjobs*) echo "jobs $(grep -c '^job ' <<< "$ops")" ;;
+	number_ios*) echo "ios $(grep -m1 '^read ' <<< "$ops" | cut -d' ' -f3)" ;;
+	*) echo "bs $(grep -m1 '^read ' <<< "$ops" | cut -d' ' -f2)" ;;
+	esac
+}
+# What fio 3.33 made of it, in the same terms ("drop": fio dropped it).
+kw_fio() {
+	local cmd v
+	cmd=$(cd "$T" && env -u RALAB_T_UNSET RALAB_T_BS=16k fio --showcmd "$T/kw.fio" 2> /dev/null)
+	case $1 in
+	numjobs*) v=$(grep -o -- '--numjobs=[^ ]*' <<< "$cmd" | cut -d= -f2); echo "jobs ${v:-1}" ;;
+	number_ios*) v=$(grep -o -- '--number_ios=[^ ]*' <<< "$cmd" | cut -d= -f2); echo "ios $v" ;;
+	*) v=$(grep -o -- '--bs=[^ ]*' <<< "$cmd" | cut -d= -f2)
+	   case $v in *,*) v=${v#*,} ;; esac
+	   # sizes without a keyword come back as written
+	   case $v in *k) v=$((${v%k} * 1024)) ;; *m) v=$((${v%m} * 1048576)) ;; esac
+	   echo "bs $v" ;;
+	esac
+	grep -q -- '--rw=' <<< "$cmd" || echo drop
+}
+have_fio=$(command -v fio || true)
+[ -n "$have_fio" ] || skip "fio keywords against fio itself" "fio is not installed (apt-get install fio): the recorded answers are still checked"
+while IFS='|' read -r line want; do
+	case $line in '#'* | '') continue ;; esac
+	line=${line% }; want=${want# }
+	kw_job "$line" > "$T/kw.fio"
+	got=$(kw_ralab "$line")
+	case $want in
+	drop | refuse) [ "$got" = "exit 2" ] && grep -q '^.*kw.fio:5: ' "$T/kw.err" ;;
+	live) true ;;
+	*) [ "$got" = "$want" ] ;;
+	esac && ok "fio keywords: $line ($want)" ||
+		bad "fio keywords: $line ($want)" "$got: $(cat "$T/kw.err")"
+	[ -n "$have_fio" ] && [ "$want" != refuse ] || continue
+	f=$(kw_fio "$line")
+	case $f in
+	*drop) [ "$got" = "exit 2" ] ;;
+	*) [ "$got" = "$f" ] ;;
+	esac && ok "fio keywords against fio 3.33: $line" ||
+		bad "fio keywords against fio 3.33: $line" "fio: $f, ralab: $got $(cat "$T/kw.err")"
+done < tests/fio/keywords.txt
