@@ -609,6 +609,7 @@ struct job {
 	bool libaio;
 	unsigned direct_line;
 	bool pre_read;          /* pre_read=1: the files read first */
+	bool verify_ro;         /* verify=null on a job that only reads */
 	bool thread;            /* thread: jobs are threads of one process */
 	enum fadv_hint fadvise_hint; /* fio's default: as the workload */
 	bool filesize_set;
@@ -1631,6 +1632,7 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	    !j->wonly)
 		return ferr(f, o->line, "verify=%s on a job that only reads: fio checks each block against a header a verifying writer left, and stops at the first that fails (on the files it lays out, the first read); ralab does not model verification",
 			    o->val);
+	j->verify_ro = o && !strcmp(o->val, "null") && !j->rw && !j->wonly;
 	/*
 	 * pre_read: fio reads the files before the job's clock starts (an
 	 * 'epoch' op after them), and with it the cache is not
@@ -3955,6 +3957,19 @@ static int generate(struct fio *f)
 				if (f->nr_ops >= FIO_MAX_OPS ||
 				    (!j->time_based && left.bytes == before.bytes &&
 				     left.ios == before.ios))
+					break;
+				/*
+				 * A job that only reads, with verify set:
+				 * fio 3.33 runs no pass after one that ended
+				 * with its files done (measured with fio's
+				 * byte counts: loops=2, io_size or number_ios
+				 * past the file read it once; holes, backward
+				 * reads, norandommap and randread:N, whose
+				 * passes end at the job's bytes, repeat;
+				 * tests/fio/real/verify-null-*).
+				 */
+				if (j->verify_ro && !j->time_based &&
+				    !runs_to_limit(j))
 					break;
 				if (!j->time_based && writes_modelled(j) &&
 				    (j->end_fsync || j->fsync_close) &&
