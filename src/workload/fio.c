@@ -2608,13 +2608,16 @@ static void mm_io(struct fio *f, const struct job *j, uint64_t off,
  * job holds here: those unmap.  So do all of a job's mappings when there
  * would be more (loops x files) than a job holds (MAX_MAPS).
  */
+static uint64_t mm_maps(const struct job *j)
+{
+	return j->loops * div_up(j->io_size > j->size ? j->io_size : j->size,
+				 j->size) * j->nrfiles;
+}
+
 static const char *mm_end(const struct job *j)
 {
-	uint64_t passes = j->loops * div_up(j->io_size > j->size ? j->io_size :
-							       j->size, j->size);
-
 	/* More than a job holds here: unmapped (their pages unpinned). */
-	return (j->time_based && j->nrfiles > 1) || passes * j->nrfiles > MAX_MAPS ?
+	return (j->time_based && j->nrfiles > 1) || mm_maps(j) > MAX_MAPS ?
 		       "munmap\n" : "";
 }
 
@@ -3444,6 +3447,18 @@ static unsigned s_of(const struct fio *f, const struct job *j)
 }
 
 /*
+ * The ops of the jobs up to @j reached FIO_MAX_OPS: each write, and each
+ * read that no counted op (read LEN COUNT, fio-pread) stands for, is an
+ * op of its own.
+ */
+static int too_many_ops(struct fio *f, const struct job *j)
+{
+	return ferr(f, f->sec[s_of(f, j)].line,
+		    "job [%s]: the jobs up to here expand to more than %u ops (each write, and each read of a pattern that is not plain sequential or uniform random, is one): make size, io_size or number_ios smaller",
+		    j->name, FIO_MAX_OPS);
+}
+
+/*
  * The end of a pass of a job that writes, with end_fsync or
  * fsync_on_close (fio's do_io(): fio_file_fsync() of each file).  A pass
  * that ended at the job's limit (@at_limit) left its files open: each is
@@ -3909,9 +3924,21 @@ static int generate(struct fio *f)
 				f->no_map = false;
 				f->kept_maps = 0;
 				if (f->nr_ops >= FIO_MAX_OPS)
-					return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
+					return too_many_ops(f, j);
 				continue;
 			}
+			/*
+			 * Passes x files mappings that all stay (each pinning
+			 * its pages against the next pass's invalidate) are
+			 * more than a job holds here: unmapping some would
+			 * read them again where the kernel does not (fio
+			 * sweep, seed 53, f11: 64 files, loops=2).
+			 */
+			if (j->engine == 2 && !j->time_based &&
+			    mm_maps(j) > MAX_MAPS)
+				return ferr(f, f->sec[s_of(f, j)].line,
+					    "job [%s]: ioengine=mmap keeps a mapping of every file of every pass (loops x io_size/size x nrfiles = %llu), and a job holds at most %d here",
+					    j->name, (unsigned long long)mm_maps(j), MAX_MAPS);
 			left = job_limit(j);
 			for (l = 0; j->time_based ? l < j->loops + 1 : l < j->loops + 1000; l++) {
 				struct issued before = left;
@@ -3990,7 +4017,7 @@ static int generate(struct fio *f)
 				    (j->end_fsync || j->fsync_close) && k < j->nrfiles; k++)
 				emit(f, "fd %u\nfsync\n", fds[k]);
 			if (f->nr_ops >= FIO_MAX_OPS)
-				return ferr(f, f->sec[0].line, "the jobs expand to more than %u ops", FIO_MAX_OPS);
+				return too_many_ops(f, j);
 		}
 	}
 	if (f->big_map)
