@@ -1029,8 +1029,12 @@ int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
  * a page in the range, whole, unmapping it first (a folio under read I/O
  * is waited for); the data goes to the device (write requests: device
  * time, no event), and nothing of it is cached.  Readahead state is not
- * touched.  The parser refuses direct writes where the filesystem would
- * allocate (holes, unwritten extents, files truncated or fallocated);
+ * touched.  Into a preallocated file's unwritten extents, the blocks
+ * written (whole: iomap zeroes the rest of a block written in part)
+ * hold data from then on: the end of the write converts them
+ * (xfs_dio_write_end_io(), ext4_dio_write_end_io()), and reads of
+ * them go to the device.  The parser refuses direct writes where the
+ * filesystem would allocate (holes, files truncated or fallocated);
  * like buffered ones they stop at the file's declared size.  Returns the
  * bytes written, or -1 (EINVAL) when @pos or @count is not aligned.
  *
@@ -1059,6 +1063,13 @@ int64_t filemap_write_direct(struct sim *s, struct sim_file *f, int64_t pos,
 		first = fo->index;
 	drop_folios(s, in, first, end, true);
 	wb_wait(s, blk_write_time(&s->q, count, s->cur->now));
+	if (in->fresh) {
+		inode_written(in, (uint64_t)pos, (uint64_t)pos + count);
+		xr_assign(in, (uint64_t)pos / RALAB_PAGE_SIZE,
+			  ((uint64_t)pos + count + RALAB_PAGE_SIZE - 1) /
+				  RALAB_PAGE_SIZE,
+			  XR_WRITTEN);
+	}
 	s->st->bytes_written += count;
 	return (int64_t)count;
 }

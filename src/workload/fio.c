@@ -697,10 +697,10 @@ static bool writes_modelled(const struct job *j)
 /*
  * direct=1: reads through O_DIRECT descriptors (filemap_read_direct() in
  * the model).  Their offsets and sizes must be multiples of the logical
- * block size (fio fails others with EINVAL); direct writes into the
- * unwritten files of write-only jobs, the mmap engine's mappings and
- * pre_read (a read(2) into a buffer fio does not align) are not
- * modelled.
+ * block size (fio fails others with EINVAL); direct writes too, also
+ * into the unwritten files write-only jobs lay out.  The mmap engine's
+ * mappings and pre_read (a read(2) into a buffer fio does not align)
+ * are not modelled.
  */
 static int check_direct(struct fio *f, const struct job *j)
 {
@@ -709,12 +709,6 @@ static int check_direct(struct fio *f, const struct job *j)
 
 	for (i = 0; i < j->nsplit; i++)
 		a |= j->split_bs[i];
-	/*
-	 * A job that only writes lays its files out unwritten (fio's
-	 * fallocate), where a direct write would allocate: not modelled.
-	 */
-	if (j->wonly)
-		return ferr(f, j->direct_line, "direct=1 with a job that only writes: its direct writes go to the unwritten file fio lays out, which ralab does not model (direct reads and writes over written files are)");
 	if (j->engine == 2)
 		return ferr(f, j->direct_line, "direct=1 with ioengine=mmap: a mapping reads through the page cache (use another engine)");
 	if (j->pre_read)

@@ -681,10 +681,11 @@ static int check_mapped_sizes(struct parser *p,
 }
 
 /*
- * O_DIRECT writes are modelled over the file's own blocks only: where the
- * filesystem would allocate (a hole, an unwritten extent, a file truncated
- * or fallocated) it converts extents and may write zeroes around the data,
- * which ralab does not follow.
+ * O_DIRECT writes are modelled over the file's own blocks and over a
+ * preallocated file's unwritten extents (what they write becomes data:
+ * filemap_write_direct()); where the filesystem would allocate (a hole,
+ * a file truncated or fallocated by the case) it places new blocks and
+ * may write zeroes around the data, which ralab does not follow.
  */
 static int check_direct_writes(struct parser *p,
 			       const struct ralab_workload *wl)
@@ -703,13 +704,12 @@ static int check_direct_writes(struct parser *p,
 		if (!op->direct ||
 		    (op->kind != OP_WRITE && op->kind != OP_PWRITE))
 			continue;
-		if (f->nhole || f->unwritten || (resized >> op->ino & 1)) {
+		if (f->nhole || (resized >> op->ino & 1)) {
 			p->line = op->line;
-			return perr(p, "an O_DIRECT write to file '%s', which %s: direct writes are modelled over a file's own blocks only",
+			return perr(p, "an O_DIRECT write to file '%s', which %s: direct writes are modelled over a file's own blocks and a preallocated file's unwritten extents only",
 				    f->name,
 				    f->nhole ? "has holes" :
-				    f->unwritten ? "is unwritten" :
-						   "is truncated or fallocated");
+					       "is truncated or fallocated");
 		}
 	}
 	return 0;
