@@ -8,7 +8,9 @@
 # writes back first), fsync and DONTNEED; XFS or ext4, some files in
 # extents of 64 KiB to 1 MiB or with holes; from seed 2 on, direct
 # pwrites too (512-byte multiples inside a file without holes: they drop
-# the folios they cover).  Each case was recorded twice
+# the folios they cover); from seed 5 on, a quarter of the files are
+# preallocated and never written ('# unwritten: yes'), which direct
+# pwrites turn into data where they write.  Each case was recorded twice
 # ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
 # gzip > kernel.out.gz').
 import os
@@ -42,6 +44,8 @@ for i in range(n):
     elif lay < 0.35:
         h = sorted(set(R.randrange(1, size // (64 * K)) * 64 * K for _ in range(R.randrange(1, 4))))
         ops.append('# holes: ' + ','.join('%d+%d' % (o, R.choice([4 * K, 64 * K])) for o in h))
+    elif seed >= 5 and lay < 0.6:
+        ops.append('# unwritten: yes')
     dwrites = seed >= 2 and lay >= 0.35
     ops.append('open direct')
     cur = 1
@@ -84,5 +88,5 @@ for i in range(n):
             off = R.randrange(0, size // 4096) * 4096
             ops.append('mmap-read %d %d' % (off, min(R.choice([64 * K, M]), size - off)))
     write_case('%s/d%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
-               'O_DIRECT sweep (2026-12-02), seed %d case %d' % (seed, i),
+               'O_DIRECT sweep (%s), seed %d case %d' % ('2026-12-04' if seed >= 5 else '2026-12-02', seed, i),
                fs, size, ra, msk, ops)
