@@ -193,6 +193,12 @@ static const char *const reporting_only[] = {
 	"verify_pattern", "verify_interval", "verify_offset", "verify_async",
 	"verify_backlog", "verify_backlog_batch", "verify_header_seed",
 	"io_submit_mode", /* inline only: checked in read_job() */
+	/*
+	 * io_uring's: IORING_OP_READ for READV (the same read path), and
+	 * the submission thread and forced io-wq punts, checked with the
+	 * engine and iodepth in read_job().
+	 */
+	"nonvectored", "sqthread_poll", "sqthread_poll_cpu", "force_async",
 };
 
 static const char *const modelled[] = {
@@ -1510,6 +1516,31 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		else
 			return ferr(f, o->line, "ioengine=%s is not supported (sync, vsync, psync, pvsync, libaio, posixaio, io_uring, mmap)",
 				    e);
+	}
+	/*
+	 * io_uring's own options: fio 3.33 drops a job of another engine
+	 * that sets one ("Bad option").  With one read in flight the
+	 * submission thread (sqthread_poll) and forced io-wq punts
+	 * (force_async) make the events of plain submissions; with more,
+	 * buffered reads complete in another order (6.18.44, fio 3.33:
+	 * sequential and random, iodepth 4), which is not modelled.
+	 */
+	{
+		static const char *const uring_only[] = { "nonvectored", "sqthread_poll",
+							  "sqthread_poll_cpu", "force_async" };
+		unsigned u;
+
+		for (u = 0; u < sizeof(uring_only) / sizeof(uring_only[0]); u++) {
+			if (!(o = get(f, sec, uring_only[u])))
+				continue;
+			if (j->engine != 3)
+				return ferr(f, o->line, "%s is an option of ioengine=io_uring: fio 3.33 drops a job of another engine with it (\"Bad option\")",
+					    o->name);
+			if (u != 0 && u != 2 && j->iodepth > 1 &&
+			    strcmp(o->val, "0"))
+				return ferr(f, o->line, "%s with iodepth=%u: io_uring then completes buffered reads in another order than its submissions (recorded on 6.18.44), which ralab does not model (iodepth=1 is)",
+					    o->name, j->iodepth);
+		}
 	}
 	j->service_nr = 1;
 	if ((o = get(f, sec, "file_service_type"))) {

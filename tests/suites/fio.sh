@@ -365,7 +365,7 @@ for f in tests/fio/real/*.fio; do
 	fi
 	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
-[ $nreal -ge 153 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 154 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192
