@@ -6,7 +6,7 @@
  * holds + - * or /, the value handed to bc(1).
  *
  * Checked against fio 3.33 itself ('fio --showcmd' prints the values it
- * took; tests/fio/keywords.sh):
+ * took; tests/fio/keywords.txt):
  *
  *   size=8*$pagesize          32768      (bc)
  *   numjobs=$ncpus-2          0 on two CPUs
@@ -62,7 +62,7 @@ static int64_t bc_unary(struct bc *b)
 	if (b->s[0] == '-') {
 		/* "--" is bc's decrement, a syntax error before a number. */
 		if (b->s[1] == '-')
-			return bc_fail(b, "a syntax error to bc");
+			return bc_fail(b, "a syntax error");
 		b->s++;
 		v = bc_unary(b);
 		if (v == INT64_MIN)
@@ -74,12 +74,12 @@ static int64_t bc_unary(struct bc *b)
 		v = bc_expr(b);
 		bc_blank(b);
 		if (*b->s != ')')
-			return bc_fail(b, "a syntax error to bc");
+			return bc_fail(b, "a syntax error");
 		b->s++;
 		return v;
 	}
 	if (*b->s < '0' || *b->s > '9')
-		return bc_fail(b, "a syntax error to bc");
+		return bc_fail(b, "a syntax error");
 	for (; *b->s >= '0' && *b->s <= '9'; b->s++)
 		if (__builtin_mul_overflow(v, 10, &v) ||
 		    __builtin_add_overflow(v, *b->s - '0', &v))
@@ -98,16 +98,22 @@ static int64_t bc_pow(struct bc *b)
 	e = bc_pow(b); /* right-associative: 2^3^2 is 2^9 */
 	if (b->err)
 		return 0;
-	if (e < 0) {
-		/* 1/base^-e, truncated */
-		if (base == 0)
-			return bc_fail(b, "a division by zero to bc");
-		if (base == 1)
-			return 1;
-		if (base == -1)
-			return (-e) % 2 ? -1 : 1;
+	/* GNU bc 1.07's limit (measured: "exponent too large in raise") */
+	if (e > 2147483649 || e < -2147483649)
+		return bc_fail(b, "an exponent beyond 2147483649");
+	/* 0, 1 and -1 without a loop (the exponent may be huge) */
+	if (base == 0 && e < 0)
+		return bc_fail(b, "a division by zero");
+	if (base == 0)
+		return e == 0;
+	if (base == 1)
+		return 1;
+	if (base == -1)
+		return e & 1 ? -1 : 1;
+	/* 1/base^-e, truncated */
+	if (e < 0)
 		return 0;
-	}
+	/* |base| >= 2 overflows within 63 steps */
 	while (e-- > 0)
 		if (__builtin_mul_overflow(r, base, &r))
 			return bc_fail(b, "too large");
@@ -134,7 +140,7 @@ static int64_t bc_term(struct bc *b)
 			continue;
 		}
 		if (w == 0)
-			return bc_fail(b, "a division by zero to bc");
+			return bc_fail(b, "a division by zero");
 		if (v == INT64_MIN && w == -1)
 			return bc_fail(b, "too large");
 		v = op == '/' ? v / w : v % w;
@@ -154,7 +160,7 @@ static int64_t bc_expr(struct bc *b)
 		b->s++;
 		/* "a--b", "a++b": bc's decrement and increment */
 		if (*b->s == op)
-			return bc_fail(b, "a syntax error to bc");
+			return bc_fail(b, "a syntax error");
 		w = bc_term(b);
 		if (b->err)
 			return 0;
@@ -271,13 +277,15 @@ int ralab__fio_expand(const char *in, char *out, size_t size, char *why,
 	v = bc_expr(&b);
 	bc_blank(&b);
 	if (!b.err && *b.s)
-		b.err = "a syntax error to bc";
+		b.err = "a syntax error";
 	if (b.err) {
 		bool big = !strcmp(b.err, "too large");
 
-		snprintf(why, whysz, "'%s' is %s%s", eq + 1,
-			 big ? "beyond 64 bits" : b.err,
-			 big ? "" : " (fio 3.33 drops the job)");
+		if (big)
+			snprintf(why, whysz, "'%s' is beyond 64 bits", eq + 1);
+		else
+			snprintf(why, whysz, "bc cannot evaluate '%s': %s (fio 3.33 drops the job)",
+				 eq + 1, b.err);
 		return -EINVAL;
 	}
 	snprintf(out + (eq + 1 - out), size - (size_t)(eq + 1 - out), "%lld",
