@@ -1526,17 +1526,22 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * sequential and random, iodepth 4), which is not modelled.
 	 */
 	{
-		static const char *const uring_only[] = { "nonvectored", "sqthread_poll",
-							  "sqthread_poll_cpu", "force_async" };
+		static const struct {
+			const char *name;
+			bool depth1; /* set (not 0): iodepth 1 only */
+		} uring_only[] = { { "nonvectored", false },
+				   { "sqthread_poll", true },
+				   { "sqthread_poll_cpu", false },
+				   { "force_async", true } };
 		unsigned u;
 
 		for (u = 0; u < sizeof(uring_only) / sizeof(uring_only[0]); u++) {
-			if (!(o = get(f, sec, uring_only[u])))
+			if (!(o = get(f, sec, uring_only[u].name)))
 				continue;
 			if (j->engine != 3)
 				return ferr(f, o->line, "%s is an option of ioengine=io_uring: fio 3.33 drops a job of another engine with it (\"Bad option\")",
 					    o->name);
-			if (u != 0 && u != 2 && j->iodepth > 1 &&
+			if (uring_only[u].depth1 && j->iodepth > 1 &&
 			    strcmp(o->val, "0"))
 				return ferr(f, o->line, "%s with iodepth=%u: io_uring then completes buffered reads in another order than its submissions (recorded on 6.18.44), which ralab does not model (iodepth=1 is)",
 					    o->name, j->iodepth);

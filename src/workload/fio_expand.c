@@ -35,6 +35,7 @@
 struct bc {
 	const char *s;
 	const char *err; /* first error, static text */
+	bool big;        /* it is beyond 64 bits (which bc is not) */
 };
 
 static void bc_blank(struct bc *b)
@@ -48,6 +49,14 @@ static int64_t bc_fail(struct bc *b, const char *why)
 	if (!b->err)
 		b->err = why;
 	return 0;
+}
+
+/* A value beyond 64 bits: bc would go on, ralab does not. */
+static int64_t bc_big(struct bc *b)
+{
+	if (!b->err)
+		b->big = true;
+	return bc_fail(b, "beyond 64 bits");
 }
 
 static int64_t bc_expr(struct bc *b);
@@ -66,7 +75,7 @@ static int64_t bc_unary(struct bc *b)
 		b->s++;
 		v = bc_unary(b);
 		if (v == INT64_MIN)
-			return bc_fail(b, "too large");
+			return bc_big(b);
 		return -v;
 	}
 	if (b->s[0] == '(') {
@@ -83,7 +92,7 @@ static int64_t bc_unary(struct bc *b)
 	for (; *b->s >= '0' && *b->s <= '9'; b->s++)
 		if (__builtin_mul_overflow(v, 10, &v) ||
 		    __builtin_add_overflow(v, *b->s - '0', &v))
-			return bc_fail(b, "too large");
+			return bc_big(b);
 	return v;
 }
 
@@ -116,7 +125,7 @@ static int64_t bc_pow(struct bc *b)
 	/* |base| >= 2 overflows within 63 steps */
 	while (e-- > 0)
 		if (__builtin_mul_overflow(r, base, &r))
-			return bc_fail(b, "too large");
+			return bc_big(b);
 	return r;
 }
 
@@ -136,13 +145,13 @@ static int64_t bc_term(struct bc *b)
 			return 0;
 		if (op == '*') {
 			if (__builtin_mul_overflow(v, w, &v))
-				return bc_fail(b, "too large");
+				return bc_big(b);
 			continue;
 		}
 		if (w == 0)
 			return bc_fail(b, "a division by zero");
 		if (v == INT64_MIN && w == -1)
-			return bc_fail(b, "too large");
+			return bc_big(b);
 		v = op == '/' ? v / w : v % w;
 	}
 }
@@ -166,7 +175,7 @@ static int64_t bc_expr(struct bc *b)
 			return 0;
 		if (op == '+' ? __builtin_add_overflow(v, w, &v) :
 				__builtin_sub_overflow(v, w, &v))
-			return bc_fail(b, "too large");
+			return bc_big(b);
 	}
 }
 
@@ -279,9 +288,7 @@ int ralab__fio_expand(const char *in, char *out, size_t size, char *why,
 	if (!b.err && *b.s)
 		b.err = "a syntax error";
 	if (b.err) {
-		bool big = !strcmp(b.err, "too large");
-
-		if (big)
+		if (b.big)
 			snprintf(why, whysz, "'%s' is beyond 64 bits", eq + 1);
 		else
 			snprintf(why, whysz, "bc cannot evaluate '%s': %s (fio 3.33 drops the job)",
