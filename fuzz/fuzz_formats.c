@@ -7,6 +7,7 @@
  * recordings (ralab__recording_text), whose output must carry the
  * summary lines whenever the input had kernel events.
  */
+#define _GNU_SOURCE /* memmem */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&d, 0, sizeof(d));
 	err = CONVERT("fuzz.in", (const char *)data, size, &ops, &d);
 	if (err) {
-		if (err == -22 && strncmp(d.msg, "fuzz.in:", 8))
+		/* A job file's include names the included file instead. */
+		if (err == -22 && strncmp(d.msg, "fuzz.in:", 8) &&
+		    !memmem(data, size, "include", 7))
 			__builtin_trap();
 		return 0;
 	}

@@ -52,18 +52,29 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "workload.h"
 
 #define MAX_SECTIONS 64
 _Static_assert(MAX_SECTIONS <= 64, "check_wait_for() keeps jobs in 64-bit masks");
 #define MAX_OPTS 128
+/*
+ * A line as the parser keeps it: the file's number (0: the job file, then
+ * the files it includes, in f->inc[]) above LINE_BITS, its line below; so
+ * every option's line names its file in messages (ferr()).
+ */
+#define LINE_BITS 24
+#define MAX_INCLUDES 255
+#define MAX_INCLUDE_DEPTH 16
 #define FIO_MAX_OPS (1u << 22)
 
 struct opt {
@@ -108,6 +119,9 @@ struct fio {
 		bool on;
 	} pend[MAX_FDS];
 	uint64_t big_blocks;
+	/* Files the job file includes (malloc'ed paths), line numbering. */
+	char *inc[MAX_INCLUDES];
+	unsigned nr_inc;
 };
 
 static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
@@ -119,7 +133,9 @@ static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
 	int err;
 
 	va_start(ap, fmt);
-	err = wl_vdiag(f->diag, f->name, line, fmt, ap);
+	err = wl_vdiag(f->diag, line >> LINE_BITS ? f->inc[(line >> LINE_BITS) - 1]
+			       : f->name,
+		       line & ((1u << LINE_BITS) - 1), fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -312,16 +328,100 @@ static int kb_bases(struct fio *f)
 	return 0;
 }
 
-static int parse_ini(struct fio *f, char *text)
+static int parse_lines(struct fio *f, char *text, unsigned file,
+		       unsigned depth, struct section **cur);
+
+/*
+ * "include NAME" (fio 3.33): the options of file NAME, read as if they
+ * stood here, in the same section.  fio takes the name as everything from
+ * the eighth character on ("include=a.fio" works, "include  a.fio" names
+ * " a.fio"), relative to the directory of the file that includes it, and
+ * neither comments nor ${VAR} survive in it.  fio refuses sections in an
+ * included file; when it cannot open one it says so and runs the jobs
+ * without it, which ralab makes an error.  fio has no limit on nesting (a
+ * file including itself runs out of descriptors); ralab has one.
+ */
+static int include_file(struct fio *f, const char *spec, unsigned at,
+			unsigned depth, struct section **cur)
 {
-	struct section *cur = NULL;
+	unsigned file = at >> LINE_BITS;
+	const char *from = file ? f->inc[file - 1] : f->name;
+	const char *slash = strrchr(from, '/');
+	size_t dl = spec[0] != '/' && slash ? (size_t)(slash - from) + 1 : 0;
+	char *path, *text = NULL;
+	struct stat sb;
+	size_t len = 0;
+	int fd, err;
+
+	if (!*spec)
+		return ferr(f, at, "include: no file name");
+	if (depth == MAX_INCLUDE_DEPTH)
+		return ferr(f, at, "include: more than %d files deep (does a file include itself?)",
+			    MAX_INCLUDE_DEPTH);
+	if (f->nr_inc == MAX_INCLUDES)
+		return ferr(f, at, "include: more than %d included files",
+			    MAX_INCLUDES);
+	path = malloc(dl + strlen(spec) + 1);
+	if (!path)
+		return -ENOMEM;
+	memcpy(path, from, dl);
+	strcpy(path + dl, spec);
+	/* O_NONBLOCK: a FIFO must not hang the parser before fstat(). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		err = errno;
+		ferr(f, at, "include: cannot open '%s': %s (fio runs the jobs without it)",
+		     path, strerror(err));
+		free(path);
+		return -EINVAL;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		ferr(f, at, "include: '%s' is not a regular file", path);
+		free(path);
+		return -EINVAL;
+	}
+	err = ralab__read_fd(fd, WL_MAX_FILE, &text, &len);
+	close(fd);
+	if (err) {
+		if (err != -ENOMEM)
+			ferr(f, at, "include: cannot read '%s': %s", path,
+			     err == -EFBIG ? "larger than 64 MiB" : strerror(-err));
+		free(path);
+		return err == -ENOMEM ? err : -EINVAL;
+	}
+	f->inc[f->nr_inc++] = path;
+	file = f->nr_inc;
+	if (text && memchr(text, '\0', len))
+		err = ferr(f, file << LINE_BITS | 1, "NUL byte in the file: not a job file");
+	else if (text) {
+		char *t = realloc(text, len + 1);
+
+		if (!t) {
+			free(text);
+			return -ENOMEM;
+		}
+		text = t;
+		text[len] = '\0';
+		err = parse_lines(f, text, file, depth + 1, cur);
+	}
+	free(text);
+	return err;
+}
+
+static int parse_lines(struct fio *f, char *text, unsigned file,
+		       unsigned depth, struct section **cur)
+{
 	char *line, *next, xline[1024];
-	unsigned no = 0;
+	unsigned no = file << LINE_BITS;
 
 	for (line = text; line; line = next) {
 		char *s, *eq;
+		int err;
 
 		no++;
+		if (!(no & ((1u << LINE_BITS) - 1)))
+			return ferr(f, no - 1, "more than %u lines", (1u << LINE_BITS) - 1);
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -338,25 +438,31 @@ static int parse_ini(struct fio *f, char *text)
 		if (*s == '[') {
 			char *end = strchr(s, ']');
 
+			if (file)
+				return ferr(f, no, "a section in an included file (fio refuses them)");
 			if (!end || end[1])
 				return ferr(f, no, "malformed section header '%.60s'", s);
 			*end = '\0';
 			if (f->nr_sec == MAX_SECTIONS)
 				return ferr(f, no, "too many sections (at most %d)", MAX_SECTIONS);
-			cur = &f->sec[f->nr_sec++];
-			memset(cur, 0, sizeof(*cur));
-			if (strlen(s + 1) >= sizeof(cur->name) || !s[1])
+			*cur = &f->sec[f->nr_sec++];
+			memset(*cur, 0, sizeof(**cur));
+			if (strlen(s + 1) >= sizeof((*cur)->name) || !s[1])
 				return ferr(f, no, "bad section name '%.60s'", s + 1);
-			strcpy(cur->name, s + 1);
-			cur->line = no;
+			strcpy((*cur)->name, s + 1);
+			(*cur)->line = no;
 			continue;
 		}
-		if (!strncmp(s, "include ", 8))
-			return ferr(f, no, "'include' is not supported: put the options in this file");
-		if (!cur)
+		if (!*cur)
 			return ferr(f, no, "option '%.40s' outside a section", s);
-		if (cur->nr == MAX_OPTS)
-			return ferr(f, no, "too many options in [%s]", cur->name);
+		if (!strncmp(s, "include", 7)) {
+			err = include_file(f, s[7] ? s + 8 : "", no, depth, cur);
+			if (err)
+				return err;
+			continue;
+		}
+		if ((*cur)->nr == MAX_OPTS)
+			return ferr(f, no, "too many options in [%s]", (*cur)->name);
 		if (strchr(s, '$')) {
 			char why[320];
 
@@ -370,16 +476,24 @@ static int parse_ini(struct fio *f, char *text)
 		if (eq)
 			*eq = '\0';
 		s = trim(s);
-		if (strlen(s) >= sizeof(cur->opts[0].key) ||
-		    (eq && strlen(trim(eq + 1)) >= sizeof(cur->opts[0].val)))
+		if (strlen(s) >= sizeof((*cur)->opts[0].key) ||
+		    (eq && strlen(trim(eq + 1)) >= sizeof((*cur)->opts[0].val)))
 			return ferr(f, no, "option too long");
-		strcpy(cur->opts[cur->nr].name, s);
-		strcpy(cur->opts[cur->nr].key, canonical(s));
-		strcpy(cur->opts[cur->nr].val, eq ? trim(eq + 1) : "");
-		cur->opts[cur->nr].line = no;
-		cur->nr++;
+		strcpy((*cur)->opts[(*cur)->nr].name, s);
+		strcpy((*cur)->opts[(*cur)->nr].key, canonical(s));
+		strcpy((*cur)->opts[(*cur)->nr].val, eq ? trim(eq + 1) : "");
+		(*cur)->opts[(*cur)->nr].line = no;
+		(*cur)->nr++;
 	}
-	return kb_bases(f);
+	return 0;
+}
+
+static int parse_ini(struct fio *f, char *text)
+{
+	struct section *cur = NULL;
+	int err = parse_lines(f, text, 0, 0, &cur);
+
+	return err ? err : kb_bases(f);
 }
 
 /* The value of @key for a job: its own section, else [global]. */
@@ -4130,6 +4244,8 @@ int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 	else
 		free(f->txt.s);
 	free(copy);
+	while (f->nr_inc)
+		free(f->inc[--f->nr_inc]);
 	free(f);
 	return err;
 }

@@ -1,13 +1,15 @@
 # Sourced by tests/run.sh: fio job files.
 
 # Input errors: FILE:LINE: message, exit 2, nothing on stdout.
-while IFS='|' read -r file line text; do
+# A fourth field names the file the message must name (an included one).
+while IFS='|' read -r file line text where; do
 	case "$file" in ''|'#'*) continue ;; esac
 	f=tests/fio/errors/$file
+	at=tests/fio/errors/${where:-$file}
 	"$RALAB" sim "$f" > "$T/out" 2> "$T/err"; rc=$?
 	msg=$(head -n 1 "$T/err")
 	if [ $rc -ne 2 ] || [ -s "$T/out" ]; then bad "fio error $file" "exit $rc"
-	elif [ "${msg#"$f:$line: "}" = "$msg" ]; then bad "fio error $file" "'$msg' does not start with '$f:$line: '"
+	elif [ "${msg#"$at:$line: "}" = "$msg" ]; then bad "fio error $file" "'$msg' does not start with '$at:$line: '"
 	elif [ "${msg#*"$text"}" = "$msg" ]; then bad "fio error $file" "'$msg' lacks '$text'"
 	else ok "fio error $file"; fi
 done < tests/fio/errors/expected.txt
@@ -365,7 +367,7 @@ for f in tests/fio/real/*.fio; do
 	fi
 	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
 done
-[ $nreal -ge 154 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 155 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192
