@@ -14,6 +14,8 @@
 
 #include "cli.h"
 
+#define MAX_EVICT 64
+
 #define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
 		  "write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,ftruncate,truncate," \
 		  "fallocate,fstat,newfstatat,statx,stat,lstat," \
@@ -27,8 +29,8 @@
 static int annotate(const char *log)
 {
 	struct ralab_diag diag = { 0 };
-	unsigned n = 0;
-	int err = ralab_trace_annotate(log, &n, &diag);
+	unsigned n = 0, cached = 0;
+	int err = ralab_trace_annotate(log, &n, &cached, &diag);
 
 	if (err) {
 		fprintf(stderr, "ralab record: %s\n",
@@ -37,12 +39,40 @@ static int annotate(const char *log)
 	}
 	fprintf(stderr, "ralab record: described %u file%s in %s\n", n,
 		n == 1 ? "" : "s", log);
+	if (cached)
+		fprintf(stderr, "ralab record: %u of them %s all in the page cache before the run (cached=1 in the log): the replay leaves %s out; to replay %s reads from the device, record again with --evict PATH (a file or a directory)\n",
+			cached, cached == 1 ? "was" : "were",
+			cached == 1 ? "it" : "them", cached == 1 ? "its" : "their");
+	return 0;
+}
+
+/* --evict PATH: drop it from the page cache before the run; 0 or 2. */
+static int evict(const char *path)
+{
+	struct ralab_evict_result res = { 0 };
+	struct ralab_diag diag = { 0 };
+	int err = ralab_evict(path, &res, &diag);
+
+	if (err) {
+		fprintf(stderr, "ralab record: --evict %s\n",
+			diag.msg[0] ? diag.msg : strerror(-err));
+		return 2;
+	}
+	if (res.files_left)
+		fprintf(stderr, "ralab record: --evict %s: %llu page%s of %u file%s stayed in the page cache (%s first; mapped and locked, or written again, by a running process?)\n",
+			path, (unsigned long long)res.pages_left,
+			res.pages_left == 1 ? "" : "s", res.files_left,
+			res.files_left == 1 ? "" : "s", res.first_left);
+	else
+		fprintf(stderr, "ralab record: evicted %s (%u file%s)\n", path,
+			res.files, res.files == 1 ? "" : "s");
 	return 0;
 }
 
 int cli_record(int argc, char **argv)
 {
-	const char *out = "ralab.strace";
+	const char *out = "ralab.strace", *evicts[MAX_EVICT];
+	int nevict = 0, status = 0;
 	int i, st, first = -1, go[2], err;
 	struct ralab_fault_rec *faults = NULL;
 	struct ralab_cache_rec *cache = NULL;
@@ -54,7 +84,7 @@ int cli_record(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: ralab record [-o LOG] [--no-faults] -- COMMAND [ARGS...]\n"
+			printf("usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n"
 			       "       ralab record --annotate LOG\n\n"
 			       "Run COMMAND under 'strace -f -ttt -T' with the system calls that\n"
 			       "read files, map them, and make processes and threads (whose\n"
@@ -75,7 +105,13 @@ int cli_record(int argc, char **argv)
 			       "on the disk (FIEMAP: breaks=, holes=), which the replay uses as the\n"
 			       "case's header and extent breaks ('ralab sim --set' still overrides).\n"
 			       "--annotate does only that, for a log made with strace by hand (right\n"
-			       "after the run, from the directory it ran in).\n",
+			       "after the run, from the directory it ran in).\n\n"
+			       "--evict PATH (repeatable): before the run, drop PATH from the page\n"
+			       "cache (a file, or every file under a directory: dirty pages written\n"
+			       "back, then POSIX_FADV_DONTNEED, checked with mincore()), so that the\n"
+			       "program reads it from the device and the replay has its reads.\n"
+			       "If the command fails, the log is still completed; the exit status\n"
+			       "is then 1.\n",
 			       TRACE_SET);
 			return 0;
 		} else if (!strcmp(argv[i], "--annotate")) {
@@ -86,6 +122,17 @@ int cli_record(int argc, char **argv)
 			return annotate(argv[i + 1]);
 		} else if (!strcmp(argv[i], "--no-faults")) {
 			want_faults = false;
+		} else if (!strcmp(argv[i], "--evict")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab record: --evict needs a file or a directory\n");
+				return 2;
+			}
+			i++;
+			if (nevict == MAX_EVICT) {
+				fprintf(stderr, "ralab record: more than %d --evict\n", MAX_EVICT);
+				return 2;
+			}
+			evicts[nevict++] = argv[i];
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab record: -o needs a file\n");
@@ -101,13 +148,16 @@ int cli_record(int argc, char **argv)
 		}
 	}
 	if (first < 0 || first >= argc) {
-		fprintf(stderr, "usage: ralab record [-o LOG] [--no-faults] -- COMMAND [ARGS...]\n");
+		fprintf(stderr, "usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n");
 		return 2;
 	}
 	if (access("/usr/bin/strace", X_OK) && access("/bin/strace", X_OK)) {
 		fprintf(stderr, "ralab record: strace is not installed (package strace)\n");
 		return 2;
 	}
+	for (i = 0; i < nevict; i++)
+		if (evict(evicts[i]))
+			return 2;
 	args = calloc((size_t)(argc - first) + 10, sizeof(*args));
 	if (!args)
 		return 1;
@@ -122,6 +172,12 @@ int cli_record(int argc, char **argv)
 	args[8] = (char *)"--";
 	for (i = first; i < argc; i++)
 		args[9 + i - first] = argv[i];
+	/* Not an old log, if strace does not start. */
+	if (unlink(out) && errno != ENOENT) {
+		free(args);
+		fprintf(stderr, "ralab record: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
 	/* strace waits until the fault trace follows its process. */
 	if (pipe(go)) {
 		free(args);
@@ -171,11 +227,17 @@ int cli_record(int argc, char **argv)
 			ralab_cache_rec_free(cache);
 			return 1;
 		}
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+	/*
+	 * A command that fails (grep finding nothing, cmp finding a
+	 * difference) has read what it read: complete the log anyway.
+	 */
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (access(out, F_OK)) {
 		ralab_fault_rec_free(faults);
 		ralab_cache_rec_free(cache);
-		fprintf(stderr, "ralab record: the command failed (status %d); the log is in %s\n",
-			WIFEXITED(st) ? WEXITSTATUS(st) : 128, out);
+		fprintf(stderr, "ralab record: no log: strace ended (status %d) before it wrote %s\n",
+			status, out);
 		return 1;
 	}
 	if (faults) {
@@ -200,6 +262,11 @@ int cli_record(int argc, char **argv)
 	}
 	if (annotate(out))
 		return 1;
+	if (status) {
+		fprintf(stderr, "ralab record: the command failed (status %d); wrote %s all the same (ralab sim %s)\n",
+			status, out, out);
+		return 1;
+	}
 	fprintf(stderr, "ralab record: wrote %s (ralab sim %s)\n", out, out);
 	return 0;
 }

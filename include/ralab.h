@@ -559,11 +559,12 @@ int ralab_kernel_teardown(const char *workdir, struct ralab_diag *diag);
  * instead.  If the log lists the inodes the run added page-cache folios
  * to (ralab_cache_rec_finish()), a file read that got none is marked
  * cached=1: it was all in the page cache, and the replay leaves it out.
- * *@nfiles (if not NULL): files described.  Return: 0, or -errno
- * with @diag (-EEXIST: the log has its files described already).
+ * *@nfiles (if not NULL): files described; *@ncached (if not NULL): of
+ * them, marked cached=1.  Return: 0, or -errno with @diag (-EEXIST: the
+ * log has its files described already).
  */
 int ralab_trace_annotate(const char *log, unsigned *nfiles,
-			 struct ralab_diag *diag);
+			 unsigned *ncached, struct ralab_diag *diag);
 
 /*
  * Page faults of a traced program ('ralab record'): reads through mmap()
@@ -620,6 +621,25 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
 			   unsigned *ninodes, struct ralab_diag *diag);
 void ralab_cache_rec_free(struct ralab_cache_rec *r);
+
+/*
+ * ralab_evict - drop @path from the page cache, so that a program run next
+ * reads it from the device ('ralab record --evict'): a regular file, or
+ * every regular file under a directory (symbolic links under it are not
+ * followed).  Each file's dirty pages are written back, then
+ * POSIX_FADV_DONTNEED; mincore() says what stayed (pages a process maps
+ * and locks or dirties again).  Adds to @res (zero it first).  Needs no
+ * root.  Return: 0, or -errno with @diag.
+ */
+struct ralab_evict_result {
+	unsigned files;		/* regular files evicted */
+	unsigned files_left;	/* of them, with pages still cached */
+	uint64_t pages_left;	/* 4 KiB pages still cached */
+	char first_left[256];	/* the first of those files */
+};
+
+int ralab_evict(const char *path, struct ralab_evict_result *res,
+		struct ralab_diag *diag);
 
 /* ---------------------------------------------------------------------- */
 /* Readahead decisions for a cache of your own.                           */

@@ -268,7 +268,8 @@ static bool got_pages(const struct added *a, const struct stat *st)
 }
 
 static int describe(FILE *m, const char *path, bool direct,
-		    const struct added *added, unsigned *described)
+		    const struct added *added, unsigned *described,
+		    unsigned *cached)
 {
 	struct kx_extent *x = NULL;
 	struct brk b = { 0 };
@@ -316,8 +317,10 @@ static int describe(FILE *m, const char *path, bool direct,
 	 * Read through the page cache, and not a folio of it added: all in
 	 * the page cache (O_DIRECT reads add none).
 	 */
-	if (!direct && !got_pages(added, &st))
+	if (!direct && !got_pages(added, &st)) {
 		fprintf(m, " cached=1");
+		(*cached)++;
+	}
 	fprintf(m, "\n");
 	if (err)
 		fprintf(m, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
@@ -330,9 +333,9 @@ static int describe(FILE *m, const char *path, bool direct,
 }
 
 int ralab_trace_annotate(const char *log, unsigned *nfiles,
-			 struct ralab_diag *diag)
+			 unsigned *ncached, struct ralab_diag *diag)
 {
-	unsigned n = 0, k, described = 0;
+	unsigned n = 0, k, described = 0, cached = 0;
 	struct added added = { 0 };
 	char **paths = NULL, *text, *out = NULL;
 	bool *direct = NULL;
@@ -371,7 +374,8 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	m = open_memstream(&out, &olen);
 	err = m ? 0 : -ENOMEM;
 	for (k = 0; !err && k < n; k++)
-		err = describe(m, paths[k], direct[k], &added, &described);
+		err = describe(m, paths[k], direct[k], &added, &described,
+			       &cached);
 	free(added.v);
 	free(direct);
 	for (k = 0; k < n; k++)
@@ -389,5 +393,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	free(out);
 	if (!err && nfiles)
 		*nfiles = described;
+	if (!err && ncached)
+		*ncached = cached;
 	return err;
 }

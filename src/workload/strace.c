@@ -1876,7 +1876,7 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		if (err == -ENODATA) {
 			s.line = 0;
 			err = tb_nr_cached(s.tb) ?
-				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run)") :
+				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run; 'ralab record --evict FILE' records a run that reads it from the device, or set cached=0 on its '# ralab file' line)") :
 			      s.first_mmap && !s.faults ?
 				      serr(&s, "no reads of a regular file in this strace log (a file is mapped at line %u, but the log has no page faults: 'ralab record' adds them when run as root)",
 					   s.first_mmap) :

@@ -347,6 +347,18 @@ if command -v strace > /dev/null; then
 	else
 		bad "record describes the files" "'$line' rc=$rc $(cat "$T/err2") $(head -5 "$T/rec.ops")"
 	fi
+	# A command that fails (cmp: the files differ) has read what it
+	# read: the log is completed (its files described), exit status 1.
+	head -c 3000000 /dev/zero > "$T/zero.bin"
+	"$RALAB" record -o "$T/cmp.strace" --evict "$T/data.bin" --evict "$T/zero.bin" -- \
+		cmp -s "$T/data.bin" "$T/zero.bin" 2> "$T/err"; rc=$?
+	if [ $rc = 1 ] && grep -q '^ralab record: the command failed (status 1); wrote .* all the same' "$T/err" &&
+	   [ "$(grep -c '^# ralab file ' "$T/cmp.strace")" = 2 ] &&
+	   "$RALAB" sim "$T/cmp.strace" > /dev/null; then
+		ok "record: a failing command's log is completed"
+	else
+		bad "record: a failing command's log is completed" "rc=$rc $(cat "$T/err")"
+	fi
 	# A sparse file: 64 KiB of data at 512 KiB in 1 MiB.  The holes are
 	# noted, and read without I/O: the device reads the 64 KiB alone.
 	rm -f "$T/sparse.bin"
@@ -396,7 +408,8 @@ if command -v strace > /dev/null; then
 			bad "record: page faults" "rc=$rc touches=$n $(head -3 "$T/err")"
 		fi
 		# A file the run found all in the page cache (map.bin, just
-		# read): cached=1, not replayed; evicted, it is replayed.
+		# read): cached=1, not replayed, and record says how to get
+		# it replayed; evicted by record --evict, it is replayed.
 		if [ -d /sys/kernel/tracing/events/filemap/mm_filemap_add_to_page_cache ]; then
 			# (Twice at most: DAMON's pageout, where it runs, may drop
 			# pages of the file between the two cats: design.md.)
@@ -406,9 +419,10 @@ if command -v strace > /dev/null; then
 				grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" && break
 			done
 			"$RALAB" sim "$T/warm.strace" > /dev/null 2> "$T/err2"; rc2=$?
-			evict "$T/map.bin"
-			"$RALAB" record -o "$T/cold.strace" -- cat "$T/map.bin" > /dev/null 2>> "$T/err"
-			if [ $rc = 0 ] && grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" &&
+			grep -q '^ralab record: 1 of them was all in the page cache .* record again with --evict PATH' "$T/err"; advice=$?
+			"$RALAB" record -o "$T/cold.strace" --evict "$T/map.bin" -- cat "$T/map.bin" > /dev/null 2>> "$T/err"
+			if [ $rc = 0 ] && [ $advice = 0 ] && grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" &&
+			   grep -q "^ralab record: evicted $T/map.bin (1 file)" "$T/err" &&
 			   grep -q '^# ralab pages-added traced ' "$T/warm.strace" &&
 			   [ $rc2 = 2 ] && grep -q 'every file this strace log reads is marked cached=1' "$T/err2" &&
 			   grep -q '^# ralab file .*map.bin" ' "$T/cold.strace" &&
@@ -417,7 +431,23 @@ if command -v strace > /dev/null; then
 			   ! ls -d /sys/kernel/tracing/instances/ralab-* > /dev/null 2>&1; then
 				ok "record: a file found in the page cache is cached=1"
 			else
-				bad "record: a file found in the page cache is cached=1" "rc=$rc rc2=$rc2 $(cat "$T/err" "$T/err2") $(grep '^# ralab' "$T/warm.strace" | cut -c1-150)"
+				bad "record: a file found in the page cache is cached=1" "rc=$rc rc2=$rc2 advice=$advice $(cat "$T/err" "$T/err2") $(grep '^# ralab' "$T/warm.strace" | cut -c1-150)"
+			fi
+			# --evict of a directory: every file under it (symbolic
+			# links inside not followed); a missing one is an error.
+			mkdir -p "$T/ev/sub" && cp "$T/map.bin" "$T/ev/sub/a" &&
+				cp "$T/map.bin" "$T/ev/b" && ln -sf /etc/passwd "$T/ev/link"
+			"$RALAB" record -o "$T/ev.strace" --evict "$T/ev" -- cat "$T/ev/sub/a" "$T/ev/b" > /dev/null 2> "$T/err"; rc=$?
+			"$RALAB" record -o "$T/ev2.strace" --evict "$T/ev/none" -- true 2> "$T/err2"; rc2=$?
+			if [ $rc = 0 ] && grep -q "^ralab record: evicted $T/ev (2 files)" "$T/err" &&
+			   [ "$(grep -c '^# ralab file .*/ev/.*cached=1' "$T/ev.strace")" = 0 ] &&
+			   [ "$(grep -c '^# ralab file .*/ev/' "$T/ev.strace")" = 2 ] &&
+			   "$RALAB" sim "$T/ev.strace" | grep -qx 'bytes_read=8388608' &&
+			   [ $rc2 = 2 ] && grep -qx "ralab record: --evict $T/ev/none: No such file or directory" "$T/err2" &&
+			   [ ! -e "$T/ev2.strace" ]; then
+				ok "record --evict a directory"
+			else
+				bad "record --evict a directory" "rc=$rc rc2=$rc2 $(cat "$T/err" "$T/err2") $(grep '^# ralab file' "$T/ev.strace" | cut -c1-150)"
 			fi
 		else
 			skip "record: a file found in the page cache is cached=1" "no filemap:mm_filemap_add_to_page_cache tracepoint"
@@ -465,13 +495,16 @@ os.setsid()
 os.execvp(sys.argv[1], sys.argv[1:])' "$RALAB" record -o "$T/int.strace" -- sleep 20 > /dev/null 2> "$T/err" &
 		pid=$!
 		for n in $(seq 100); do
-			[ -d /sys/kernel/tracing/instances/ralab-$pid ] && break
+			[ -d /sys/kernel/tracing/instances/ralab-$pid ] && [ -s "$T/int.strace" ] && break
 			sleep 0.05
 		done
 		kill -INT -- -$pid
 		wait $pid; rc=$?
+		# The log of a killed or failed command is completed all
+		# the same (its files described).
 		if [ $rc = 1 ] && [ ! -d /sys/kernel/tracing/instances/ralab-$pid ] &&
-		   grep -q 'the command failed' "$T/err"; then
+		   grep -q 'the command failed (status 130); wrote .* all the same' "$T/err" &&
+		   grep -q '^# ralab pages-added' "$T/int.strace"; then
 			ok "record: Ctrl-C leaves no trace instance"
 		else
 			bad "record: Ctrl-C leaves no trace instance" "rc=$rc $(ls /sys/kernel/tracing/instances) $(cat "$T/err")"
