@@ -101,7 +101,7 @@ fuzz:
 	@echo "  CC      fuzz/fuzz_api.c"
 	$(Q)clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 		-o build/fuzz/fuzz_api fuzz/fuzz_api.c build/fuzz/libralab.a -lm
-	$(Q)for f in fio strace iolog rawlog; do \
+	$(Q)for f in fio fiocmd strace iolog rawlog; do \
 		echo "  CC      fuzz/fuzz_formats.c ($$f)"; \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 			-DFUZZ_$$(echo $$f | tr a-z A-Z) -o build/fuzz/fuzz_$$f \

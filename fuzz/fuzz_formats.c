@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer targets for the other input formats, one binary each:
- * -DFUZZ_FIO (job files), -DFUZZ_STRACE (strace logs), -DFUZZ_IOLOG
- * (fio iologs).  Any input must be converted to .ops that parse, or be
+ * -DFUZZ_FIO (job files), -DFUZZ_FIOCMD (fio command lines),
+ * -DFUZZ_STRACE (strace logs), -DFUZZ_IOLOG (fio iologs).  Any input must be converted to .ops that parse, or be
  * rejected with a FILE:LINE (or FILE:) message.  -DFUZZ_RAWLOG: kernel
  * recordings (ralab__recording_text), whose output must carry the
  * summary lines whenever the input had kernel events.
@@ -52,12 +52,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 #else
 
-#if defined(FUZZ_FIO)
+#if defined(FUZZ_FIOCMD)
+/* A fio command line: "fio " and the input (NUL bytes end it). */
+static int fiocmd(const char *name, const char *text, size_t len, char **ops,
+		  struct ralab_diag *diag)
+{
+	char *line = malloc(len + 5);
+	int err;
+
+	(void)name;
+	if (!line)
+		return -12;
+	memcpy(line, "fio ", 4);
+	memcpy(line + 4, text, len);
+	line[len + 4] = '\0';
+	err = ralab__fio_cmdline_to_ops(line, ops, diag);
+	free(line);
+	return err;
+}
+#define CONVERT fiocmd
+#define ERR_NAME "fio command line:"
+#elif defined(FUZZ_FIO)
 #define CONVERT ralab__fio_to_ops
 #elif defined(FUZZ_STRACE)
 #define CONVERT ralab__strace_to_ops
 #else
 #define CONVERT ralab__iolog_to_ops
+#endif
+#ifndef ERR_NAME
+#define ERR_NAME "fuzz.in:"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -73,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = CONVERT("fuzz.in", (const char *)data, size, &ops, &d);
 	if (err) {
 		/* A job file's include names the included file instead. */
-		if (err == -22 && strncmp(d.msg, "fuzz.in:", 8) &&
+		if (err == -22 && strncmp(d.msg, ERR_NAME, strlen(ERR_NAME)) &&
 		    !memmem(data, size, "include", 7))
 			__builtin_trap();
 		return 0;

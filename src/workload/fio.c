@@ -76,6 +76,12 @@ _Static_assert(MAX_SECTIONS <= 64, "check_wait_for() keeps jobs in 64-bit masks"
 #define MAX_INCLUDES 255
 #define MAX_INCLUDE_DEPTH 16
 #define FIO_MAX_OPS (1u << 22)
+/*
+ * I/Os made one by one (a pattern, a mix): runs of them are encoded into
+ * few ops, so FIO_MAX_OPS alone would let a 2 PiB job with holes make
+ * 10^11 of them, for minutes.
+ */
+#define FIO_MAX_IOS (1ull << 24)
 
 struct opt {
 	char key[48];	/* fio's name for the option (aliases resolved) */
@@ -99,6 +105,7 @@ struct fio {
 	unsigned nr_sec;
 	struct wl_text txt; /* the generated .ops; oom also ends generation */
 	unsigned nr_ops;
+	uint64_t nr_ios; /* made one by one (FIO_MAX_IOS) */
 	unsigned kept_maps; /* mappings the mmap engine left (mm_done()) */
 	bool no_map;        /* the file is mapped already: touch it only */
 	/* A job whose random map would be too large (fail_map()). */
@@ -119,6 +126,8 @@ struct fio {
 		bool on;
 	} pend[MAX_FDS];
 	uint64_t big_blocks;
+	/* No ${VAR} or keywords: a command line's values (fio's are as typed). */
+	bool literal;
 	/* Files the job file includes (malloc'ed paths), line numbering. */
 	char *inc[MAX_INCLUDES];
 	unsigned nr_inc;
@@ -138,6 +147,12 @@ static int ferr(struct fio *f, unsigned line, const char *fmt, ...)
 		       line & ((1u << LINE_BITS) - 1), fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+/* Below both limits: ops written, I/Os made one by one. */
+static bool room(const struct fio *f)
+{
+	return f->nr_ops < FIO_MAX_OPS && f->nr_ios < FIO_MAX_IOS;
 }
 
 static void emit(struct fio *f, const char *fmt, ...)
@@ -463,7 +478,7 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 		}
 		if ((*cur)->nr == MAX_OPTS)
 			return ferr(f, no, "too many options in [%s]", (*cur)->name);
-		if (strchr(s, '$')) {
+		if (!f->literal && strchr(s, '$')) {
 			char why[320];
 
 			if (ralab__fio_expand(s, xline, sizeof(xline), why,
@@ -2825,9 +2840,10 @@ static struct issued gen_pattern(struct fio *f, struct gjob *g, uint64_t m,
 	}
 	if (j->engine == 2)
 		map_region(f, j, region);
-	for (k = 0; k < m && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
+	for (k = 0; k < m && bytes < budget && room(f); k++) {
 		if (!next_io(g, &gf, 0, &off, &len))
 			break;
+		f->nr_ios++;
 		if (j->engine == 2 && j->strided) {
 			mm_copy(f, mm_pos(off, gf.zone), len, false);
 		} else if (j->engine == 2) {
@@ -2930,7 +2946,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	 */
 	if (j->engine == 2)
 		map_region(f, j, region);
-	for (k = 0; k < n && bytes < budget && f->nr_ops < FIO_MAX_OPS; k++) {
+	for (k = 0; k < n && bytes < budget && room(f); k++, f->nr_ios++) {
 		uint64_t off, b, len = j->bs;
 
 		if (j->fsync_blocks && issues[1] &&
@@ -3290,8 +3306,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 					emit(f, "memcpy %llu %llu %llu %u\n", off,
 					     (unsigned long long)j->bs,
 					     (unsigned long long)fit, FIO_BUF_OFF);
-				for (; fit < m && f->nr_ops < FIO_MAX_OPS;
-				     fit++)
+				for (; fit < m && room(f); fit++, f->nr_ios++)
 					mm_io(f, j, start + fit * j->bs, start,
 					      region, j->bs, false, len);
 				mm_done(f, j);
@@ -3399,8 +3414,8 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 			emit_fd(f, fds[fi]);
 			map_region(f, j, j->fs_line ? j->fs[fi] : region);
 		}
-		for (k = 0; k < n && bytes < budget && !f->txt.oom &&
-			    f->nr_ops < FIO_MAX_OPS;) {
+		for (k = 0; k < n && bytes < budget && !f->txt.oom && room(f);
+		     f->nr_ios++) {
 			uint64_t off = 0, len = 0;
 			bool sync = false;
 
@@ -3597,6 +3612,10 @@ static unsigned s_of(const struct fio *f, const struct job *j)
  */
 static int too_many_ops(struct fio *f, const struct job *j)
 {
+	if (f->nr_ios >= FIO_MAX_IOS)
+		return ferr(f, f->sec[s_of(f, j)].line,
+			    "job [%s]: the jobs up to here make more than %llu I/Os of a pattern, a mix or the mmap engine (each computed on its own): make size, io_size or number_ios smaller",
+			    j->name, FIO_MAX_IOS);
 	return ferr(f, f->sec[s_of(f, j)].line,
 		    "job [%s]: the jobs up to here expand to more than %u ops (each write, and each read of a pattern that is not plain sequential or uniform random, is one): make size, io_size or number_ios smaller",
 		    j->name, FIO_MAX_OPS);
@@ -4067,7 +4086,7 @@ static int generate(struct fio *f)
 				gen_io(f, j, c, thread, fds, 1, 1, &all, NULL);
 				f->no_map = false;
 				f->kept_maps = 0;
-				if (f->nr_ops >= FIO_MAX_OPS)
+				if (!room(f))
 					return too_many_ops(f, j);
 				continue;
 			}
@@ -4125,7 +4144,7 @@ static int generate(struct fio *f)
 				}
 				at_limit = gen_io(f, j, c, thread, fds, j->nrfiles, l,
 						  &left, j->time_based ? NULL : carry);
-				if (f->nr_ops >= FIO_MAX_OPS ||
+				if (!room(f) ||
 				    (!j->time_based && left.bytes == before.bytes &&
 				     left.ios == before.ios))
 					break;
@@ -4160,7 +4179,7 @@ static int generate(struct fio *f)
 			for (k = 0; j->time_based && writes_modelled(j) &&
 				    (j->end_fsync || j->fsync_close) && k < j->nrfiles; k++)
 				emit(f, "fd %u\nfsync\n", fds[k]);
-			if (f->nr_ops >= FIO_MAX_OPS)
+			if (!room(f))
 				return too_many_ops(f, j);
 		}
 	}
@@ -4219,6 +4238,12 @@ bool ralab__is_fio(const char *text, size_t len)
 int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 		      char **ops, struct ralab_diag *diag)
 {
+	return ralab__fio_job_to_ops(name, text, len, false, ops, diag);
+}
+
+int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
+			  bool literal, char **ops, struct ralab_diag *diag)
+{
 	struct fio *f = calloc(1, sizeof(*f));
 	char *copy = malloc(len + 1);
 	int err;
@@ -4231,6 +4256,7 @@ int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 	}
 	f->name = name;
 	f->diag = diag;
+	f->literal = literal;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	if (memchr(text, '\0', len))

@@ -2202,6 +2202,18 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 	int fd, err;
 
 	*out = NULL;
+	/* Not a file but a fio command line, in one argument. */
+	if (ralab__is_fio_cmdline(path) && access(path, F_OK)) {
+		char *ops;
+
+		err = ralab__fio_cmdline_to_ops(path, &ops, diag);
+		if (err)
+			return err;
+		err = ralab_workload_parse("fio command line (as .ops)", ops,
+					   strlen(ops), out, diag);
+		free(ops);
+		return err;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;

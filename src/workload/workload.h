@@ -292,6 +292,16 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 bool ralab__is_fio(const char *text, size_t len);
 int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 		      char **ops, struct ralab_diag *diag);
+/* The same; @literal: no ${VAR} or keywords (a command line's text). */
+int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
+			  bool literal, char **ops, struct ralab_diag *diag);
+/*
+ * fio_cmdline.c: a fio command line ("fio --name=a --rw=read ...") as the
+ * job file fio reads it as; errors name the word by its position.
+ */
+bool ralab__is_fio_cmdline(const char *s);
+int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
+			      struct ralab_diag *diag);
 #define MAX_FDS 4096
 /*
  * O_DIRECT reads must be aligned to the device's logical block size (512

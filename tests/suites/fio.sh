@@ -345,29 +345,87 @@ fio_events_match() {
 	fi
 }
 
-nreal=0
-for f in tests/fio/real/*.fio; do
-	n=${f%.fio}; name=$(basename "$n")
-	nreal=$((nreal + 1))
-	# fio's own runs were recorded without job= fields.  '; set: K=V ...'
-	# gives the model what the recording machine was (its memcpy).
-	sets=()
-	for kv in $(sed -n 's/^; set: //p' "$f"); do sets+=(--set "$kv"); done
-	"$RALAB" sim "${sets[@]}" --trace "$f" 2> "$T/real.err" | grep -E '^(page_cache|mm_filemap|block_rq)' |
+# real_events LABEL CASE JOB: the events of CASE (a job file or a fio
+# command line) against those recorded for job file JOB, whose
+# '; set: K=V ...' gives the model what the recording machine was (its
+# memcpy) and '; compare:' how to compare.  fio's own runs were recorded
+# without job= fields.
+real_events() {
+	local n=${3%.fio} sets=() kv
+	for kv in $(sed -n 's/^; set: //p' "$3"); do sets+=(--set "$kv"); done
+	"$RALAB" sim "${sets[@]}" --trace "$2" 2> "$T/real.err" | grep -E '^(page_cache|mm_filemap|block_rq)' |
 		sed 's/ job=[^ ]*$//' > "$T/real.sim"
 	zcat "$n.events.gz" > "$T/real.k"
-	if grep -q '^; compare: multiset' "$f"; then
+	if grep -q '^; compare: multiset' "$3"; then
 		sed 's/ prev_pos=[-0-9]*//' "$T/real.sim" | sort > "$T/real.a"
 		sed 's/ prev_pos=[-0-9]*//' "$T/real.k" | sort > "$T/real.b"
-	elif grep -q '^; compare: without prev_pos' "$f"; then
+	elif grep -q '^; compare: without prev_pos' "$3"; then
 		sed 's/ prev_pos=[-0-9]*//' "$T/real.sim" > "$T/real.a"
 		sed 's/ prev_pos=[-0-9]*//' "$T/real.k" > "$T/real.b"
 	else
 		cp "$T/real.sim" "$T/real.a"; cp "$T/real.k" "$T/real.b"
 	fi
-	fio_events_match "fio itself: $name" "$T/real.a" "$T/real.b" "$T/real.err"
+	fio_events_match "$1" "$T/real.a" "$T/real.b" "$T/real.err"
+}
+
+nreal=0
+for f in tests/fio/real/*.fio; do
+	nreal=$((nreal + 1))
+	real_events "fio itself: $(basename "$f" .fio)" "$f" "$f"
 done
 [ $nreal -ge 155 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+
+# A fio command line (ralab sim 'fio --name=a --rw=read ...'): fio 3.33
+# reads it as a job file whose options before the first --name are
+# [global]'s.  tests/fio/cmdline.txt has fio's own command line for each
+# recorded job file (fio --showcmd); each must make the events the kernel
+# made under fio of the job file.  Where fio is installed, the lines are
+# checked to be what fio --showcmd still writes.
+ncmd=0
+while IFS='|' read -r name cmd; do
+	case "$name" in ''|'#'*) continue ;; esac
+	ncmd=$((ncmd + 1))
+	real_events "fio command line: $name" "$cmd" "tests/fio/real/$name.fio"
+done < tests/fio/cmdline.txt
+[ $ncmd -ge 155 ] || bad "fio command lines" "only $ncmd in tests/fio/cmdline.txt"
+if command -v fio > /dev/null; then
+	nshow=0 differ=
+	while IFS='|' read -r name cmd; do
+		case "$name" in ''|'#'*) continue ;; esac
+		[ "$(fio --showcmd "tests/fio/real/$name.fio" 2> /dev/null | sed 's/ *$//')" = "$cmd" ] ||
+			differ="$differ $name"
+		nshow=$((nshow + 1))
+	done < tests/fio/cmdline.txt
+	[ -z "$differ" ] && [ $nshow = $ncmd ] && ok "fio command lines are fio --showcmd's" ||
+		bad "fio command lines are fio --showcmd's" "differ:$differ"
+else
+	skip "fio command lines are fio --showcmd's" "fio is not installed (the recorded lines are still checked)"
+fi
+# Errors name the word by its position; fio's own options that change
+# only its output are left out; a word that is no option is refused.
+while IFS='|' read -r cmd word text; do
+	"$RALAB" sim "$cmd" > "$T/out" 2> "$T/err"; rc=$?
+	msg=$(head -n 1 "$T/err")
+	if [ $rc -ne 2 ] || [ -s "$T/out" ]; then bad "fio command line error: $cmd" "exit $rc $msg"
+	elif [ "${msg#"fio command line:$word: "}" = "$msg" ] || [ "${msg#*"$text"}" = "$msg" ]; then
+		bad "fio command line error: $cmd" "'$msg': want 'fio command line:$word: ...$text'"
+	else ok "fio command line error: $cmd"; fi
+done <<'EOF2'
+fio --rw=read --size=1m|1|no job section
+fio --name=a --rw=read --size=1m --bs=1x|5|bs: '1x' is not a size
+fio --name=a --rw=read --size=1m --bs=$pagesize|5|bs: '$pagesize' is not a size
+fio --name=a --rw=read --size=1m job.fio|5|'job.fio': ralab reads a fio command line's options as --option=value
+fio --name=a --rw=read --size 1m|5|'1m': write --size=1m
+fio --name=a --rw=read --size=1m --section=a|5|--section is fio's own option, not a job's
+fio --name=a --rw=read --size=1m --include=x.fio|5|--include is not a fio option
+fio --name= --rw=read|2|--name needs a job name
+fio --name=a --rw=read --size='1m|4|a quote is not closed
+fio --name=a --rw=read --filename=a;b --size=1m|4|'#' and ';' are not read in a command line here
+EOF2
+"$RALAB" sim "fio --output-format=json --eta=never --name=a --rw=read --size=1m" 2> "$T/err" > "$T/a"
+"$RALAB" sim "fio --name=a --rw=read --size=1m" 2> "$T/err" > "$T/b"
+if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then ok "fio command line: output options left out"
+else bad "fio command line: output options left out" "$(cat "$T/err")"; fi
 
 # Older kernels: the same job files run by fio 3.33 in a VM (qemu, emulated
 # NVMe, XFS, read_ahead_kb 128, max_sectors_kb 512) under Debian's 6.1.192

@@ -17,7 +17,7 @@ fuzz_smoke() {
 		fi
 		return
 	fi
-	for t in ops fio strace iolog rawlog api; do
+	for t in ops fio fiocmd strace iolog rawlog api; do
 		mkdir -p "$T/corpus-$t"
 		if build/fuzz/fuzz_$t -max_total_time=8 -seed=1 "$T/corpus-$t" fuzz/corpus \
 			> "$T/fuzz" 2>&1; then

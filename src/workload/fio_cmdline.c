@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fio_cmdline.c - a fio command line as a job file.
+ *
+ * Many fio runs never had a job file: "fio --name=seq --rw=read --bs=4k
+ * --size=1g" in a bug report or a blog post.  fio 3.33 reads such a line
+ * as a job file whose options before the first --name are [global]'s
+ * (its JSON output lists them as "global options") and where each
+ * --name=X starts job [X] (--name=global a global section again); with no
+ * --name there is no job.  fio --showcmd writes a job file so, which is
+ * how this is checked: tests/fio/cmdline.txt holds fio's own command lines
+ * for the recorded job files of tests/fio/real, and each must make the
+ * events the kernel made of its job file.
+ *
+ * The text made here has one line per word, so a message's line number is
+ * the word's position in the command line (1: "fio", a [global] header):
+ *
+ *   fio --bs=8k --name=a --rw=read   ->   [global]
+ *                                         bs=8k
+ *                                         [a]
+ *                                         rw=read
+ *
+ * Values are taken as typed: fio expands no ${VAR} or $pagesize in a
+ * command line (the shell may have).  Options take the --opt=value or
+ * --opt forms; fio's getopt would also
+ * take "--bs 8k", but which options take a value in the next word depends
+ * on each option's type, so a word that is not an option is an error.
+ * fio's own options are not a job's: those that change only its output
+ * are left out, the others are errors.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define CMDLINE_NAME "fio command line"
+#define MAX_WORDS 4096
+
+/* fio's own options (fio 3.33's l_opts) that change only its output. */
+static const char *const output_only[] = {
+	"output", "output-format", "minimal", "terse-version", "eta",
+	"eta-newline", "eta-interval", "status-interval", "warnings-fatal",
+	"max-jobs", "alloc-size",
+};
+
+/* fio's own options that are not a job's, nor only about its output. */
+static const char *const not_a_job[] = {
+	"debug", "parse-only", "bandwidth-log", "version", "help", "cmdhelp",
+	"enghelp", "showcmd", "readonly", "section", "server", "daemonize",
+	"client", "remote-config", "idle-prof", "inflate-log", "trigger-file",
+	"trigger-timeout", "trigger", "trigger-remote", "aux-path", "crctest",
+	"latency-log", "merge-blktrace-only",
+};
+
+static bool listed(const char *key, size_t len, const char *const *list,
+		   size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(list[i]) == len && !strncmp(key, list[i], len))
+			return true;
+	return false;
+}
+
+static void put(struct wl_text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct wl_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ralab__text_vprintf(t, fmt, ap);
+	va_end(ap);
+}
+
+static int cerr(struct ralab_diag *diag, unsigned word, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int cerr(struct ralab_diag *diag, unsigned word, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = wl_vdiag(diag, CMDLINE_NAME, word, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/*
+ * The next word of @s at *@pos, as a shell would split it (blanks between
+ * words; '...' literal; "..." and \ escaping the next character), into
+ * @out (@size bytes).  0, 1 at the end, or -EINVAL (@why set).
+ */
+static int next_word(const char *s, size_t *pos, char *out, size_t size,
+		     const char **why)
+{
+	size_t i = *pos, n = 0;
+	char quote = 0;
+
+	while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+		i++;
+	if (!s[i]) {
+		*pos = i;
+		return 1;
+	}
+	for (; s[i]; i++) {
+		char c = s[i];
+
+		if (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+			break;
+		if (quote != '\'' && c == '\\' && s[i + 1]) {
+			c = s[++i];
+		} else if (!quote && (c == '\'' || c == '"')) {
+			quote = c;
+			continue;
+		} else if (quote && c == quote) {
+			quote = 0;
+			continue;
+		}
+		if (n + 1 >= size) {
+			*why = "a word longer than 1000 characters";
+			return -EINVAL;
+		}
+		out[n++] = c;
+	}
+	if (quote) {
+		*why = "a quote is not closed";
+		return -EINVAL;
+	}
+	out[n] = '\0';
+	*pos = i;
+	return 0;
+}
+
+bool ralab__is_fio_cmdline(const char *s)
+{
+	return !strncmp(s, "fio ", 4) || !strncmp(s, "fio\t", 4);
+}
+
+int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
+			      struct ralab_diag *diag)
+{
+	struct wl_text job = { 0 };
+	char word[1024], prev[64] = "";
+	const char *why = NULL;
+	unsigned no = 0;
+	size_t pos = 0;
+	int err;
+
+	*ops = NULL;
+	for (;;) {
+		const char *key, *eq;
+		size_t klen;
+
+		err = next_word(cmdline, &pos, word, sizeof(word), &why);
+		if (err == 1)
+			break;
+		if (err)
+			goto fail_word;
+		if (++no > MAX_WORDS) {
+			err = cerr(diag, no, "more than %d words", MAX_WORDS);
+			goto out;
+		}
+		if (no == 1) {
+			/* "fio" (or a path to it): the options before any
+			 * --name are [global]'s. */
+			const char *base = strrchr(word, '/');
+
+			if (strcmp(base ? base + 1 : word, "fio")) {
+				err = cerr(diag, no, "not a fio command line ('%.60s' is not fio)", word);
+				goto out;
+			}
+			put(&job, "[global]\n");
+			continue;
+		}
+		if (strncmp(word, "--", 2) || !word[2]) {
+			if (prev[0])
+				err = cerr(diag, no, "'%.60s': write --%s=%.60s (ralab reads a fio command line's options as --option=value or --option)",
+					   word, prev, word);
+			else
+				err = cerr(diag, no, "'%.60s': ralab reads a fio command line's options as --option=value or --option (a job file: give it to ralab alone)",
+					   word);
+			goto out;
+		}
+		if (strpbrk(word, "#;\n")) {
+			err = cerr(diag, no, "'%.60s': '#' and ';' are not read in a command line here (put the job in a job file)",
+				   word);
+			goto out;
+		}
+		key = word + 2;
+		eq = strchr(key, '=');
+		klen = eq ? (size_t)(eq - key) : strlen(key);
+		/* For the message if the next word is its value. */
+		snprintf(prev, sizeof(prev), "%.*s", eq ? 0 : (int)klen, key);
+		if (listed(key, klen, output_only,
+			   sizeof(output_only) / sizeof(output_only[0]))) {
+			put(&job, "\n");
+			continue;
+		}
+		if (klen >= 7 && !strncmp(key, "include", 7)) {
+			/* A job file's include line, not an option. */
+			err = cerr(diag, no, "--%.*s is not a fio option", (int)klen, key);
+			goto out;
+		}
+		if (listed(key, klen, not_a_job,
+			   sizeof(not_a_job) / sizeof(not_a_job[0]))) {
+			err = cerr(diag, no, "--%.*s is fio's own option, not a job's: not supported",
+				   (int)klen, key);
+			goto out;
+		}
+		if (klen == 4 && !strncmp(key, "name", 4)) {
+			if (!eq || !eq[1] || strpbrk(eq + 1, "[]")) {
+				err = cerr(diag, no, "--name needs a job name (without '[' or ']')");
+				goto out;
+			}
+			put(&job, "[%s]\n", eq + 1);
+			continue;
+		}
+		put(&job, "%s\n", key);
+	}
+	if (job.oom) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (!no) {
+		err = cerr(diag, 0, "empty");
+		goto out;
+	}
+	/* fio 3.33 takes a command line's values as typed: no $ keywords. */
+	err = ralab__fio_job_to_ops(CMDLINE_NAME, job.s, strlen(job.s), true,
+				    ops, diag);
+	goto out;
+fail_word:
+	err = cerr(diag, no + 1, "%s", why);
+out:
+	free(job.s);
+	return err;
+}
