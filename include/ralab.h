@@ -148,7 +148,9 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 /*
  * ralab_workload_load - read and parse a file: .ops, a fio job file, an
  * strace log or a fio iolog (recognised by content, then by extension), or
- * a recorded case's directory (its case.ops).  -errno on I/O errors.
+ * a recorded case's directory (its case.ops); or, where no file has that
+ * name, a fio command line ("fio --name=a --rw=read ...", read as fio
+ * 3.33 reads it; messages number its words).  -errno on I/O errors.
  * A fio job file's ${VAR} is read from the environment and its $ncpus and
  * $mb_memory from this machine (sysconf), as fio does; so does
  * ralab_workload_parse() of a job file's text.
