@@ -28,3 +28,15 @@ int wl_vdiag(struct ralab_diag *d, const char *name, unsigned line,
 		vsnprintf(d->msg + n, sizeof(d->msg) - (size_t)n, fmt, ap);
 	return -EINVAL;
 }
+
+int wl_diag(struct ralab_diag *d, const char *name, unsigned line,
+	    const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = wl_vdiag(d, name, line, fmt, ap);
+	va_end(ap);
+	return err;
+}

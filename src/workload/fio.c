@@ -431,6 +431,8 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 	unsigned no = file << LINE_BITS;
 
 	for (line = text; line; line = next) {
+		struct section *sec;
+		struct opt *o;
 		char *s, *eq;
 		int err;
 
@@ -476,8 +478,9 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 				return err;
 			continue;
 		}
-		if ((*cur)->nr == MAX_OPTS)
-			return ferr(f, no, "too many options in [%s]", (*cur)->name);
+		sec = *cur;
+		if (sec->nr == MAX_OPTS)
+			return ferr(f, no, "too many options in [%s]", sec->name);
 		if (!f->literal && strchr(s, '$')) {
 			char why[320];
 
@@ -491,14 +494,15 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 		if (eq)
 			*eq = '\0';
 		s = trim(s);
-		if (strlen(s) >= sizeof((*cur)->opts[0].key) ||
-		    (eq && strlen(trim(eq + 1)) >= sizeof((*cur)->opts[0].val)))
+		if (strlen(s) >= sizeof(sec->opts[0].key) ||
+		    (eq && strlen(trim(eq + 1)) >= sizeof(sec->opts[0].val)))
 			return ferr(f, no, "option too long");
-		strcpy((*cur)->opts[(*cur)->nr].name, s);
-		strcpy((*cur)->opts[(*cur)->nr].key, canonical(s));
-		strcpy((*cur)->opts[(*cur)->nr].val, eq ? trim(eq + 1) : "");
-		(*cur)->opts[(*cur)->nr].line = no;
-		(*cur)->nr++;
+		o = &sec->opts[sec->nr];
+		strcpy(o->name, s);
+		strcpy(o->key, canonical(s));
+		strcpy(o->val, eq ? trim(eq + 1) : "");
+		o->line = no;
+		sec->nr++;
 	}
 	return 0;
 }

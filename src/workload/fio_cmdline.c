@@ -29,7 +29,6 @@
  * are left out, the others are errors.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,32 +64,6 @@ static bool listed(const char *key, size_t len, const char *const *list,
 		if (strlen(list[i]) == len && !strncmp(key, list[i], len))
 			return true;
 	return false;
-}
-
-static void put(struct wl_text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put(struct wl_text *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ralab__text_vprintf(t, fmt, ap);
-	va_end(ap);
-}
-
-static int cerr(struct ralab_diag *diag, unsigned word, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int cerr(struct ralab_diag *diag, unsigned word, const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = wl_vdiag(diag, CMDLINE_NAME, word, fmt, ap);
-	va_end(ap);
-	return err;
 }
 
 /*
@@ -165,7 +138,7 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 		if (err)
 			goto fail_word;
 		if (++no > MAX_WORDS) {
-			err = cerr(diag, no, "more than %d words", MAX_WORDS);
+			err = wl_diag(diag, CMDLINE_NAME, no, "more than %d words", MAX_WORDS);
 			goto out;
 		}
 		if (no == 1) {
@@ -174,23 +147,23 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			const char *base = strrchr(word, '/');
 
 			if (strcmp(base ? base + 1 : word, "fio")) {
-				err = cerr(diag, no, "not a fio command line ('%.60s' is not fio)", word);
+				err = wl_diag(diag, CMDLINE_NAME, no, "not a fio command line ('%.60s' is not fio)", word);
 				goto out;
 			}
-			put(&job, "[global]\n");
+			ralab__text_printf(&job, "[global]\n");
 			continue;
 		}
 		if (strncmp(word, "--", 2) || !word[2]) {
 			if (prev[0])
-				err = cerr(diag, no, "'%.60s': write --%s=%.60s (ralab reads a fio command line's options as --option=value or --option)",
+				err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': write --%s=%.60s (ralab reads a fio command line's options as --option=value or --option)",
 					   word, prev, word);
 			else
-				err = cerr(diag, no, "'%.60s': ralab reads a fio command line's options as --option=value or --option (a job file: give it to ralab alone)",
+				err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': ralab reads a fio command line's options as --option=value or --option (a job file: give it to ralab alone)",
 					   word);
 			goto out;
 		}
 		if (strpbrk(word, "#;\n")) {
-			err = cerr(diag, no, "'%.60s': '#' and ';' are not read in a command line here (put the job in a job file)",
+			err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': '#' and ';' are not read in a command line here (put the job in a job file)",
 				   word);
 			goto out;
 		}
@@ -201,36 +174,36 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 		snprintf(prev, sizeof(prev), "%.*s", eq ? 0 : (int)klen, key);
 		if (listed(key, klen, output_only,
 			   sizeof(output_only) / sizeof(output_only[0]))) {
-			put(&job, "\n");
+			ralab__text_printf(&job, "\n");
 			continue;
 		}
 		if (klen >= 7 && !strncmp(key, "include", 7)) {
 			/* A job file's include line, not an option. */
-			err = cerr(diag, no, "--%.*s is not a fio option", (int)klen, key);
+			err = wl_diag(diag, CMDLINE_NAME, no, "--%.*s is not a fio option", (int)klen, key);
 			goto out;
 		}
 		if (listed(key, klen, not_a_job,
 			   sizeof(not_a_job) / sizeof(not_a_job[0]))) {
-			err = cerr(diag, no, "--%.*s is fio's own option, not a job's: not supported",
+			err = wl_diag(diag, CMDLINE_NAME, no, "--%.*s is fio's own option, not a job's: not supported",
 				   (int)klen, key);
 			goto out;
 		}
 		if (klen == 4 && !strncmp(key, "name", 4)) {
 			if (!eq || !eq[1] || strpbrk(eq + 1, "[]")) {
-				err = cerr(diag, no, "--name needs a job name (without '[' or ']')");
+				err = wl_diag(diag, CMDLINE_NAME, no, "--name needs a job name (without '[' or ']')");
 				goto out;
 			}
-			put(&job, "[%s]\n", eq + 1);
+			ralab__text_printf(&job, "[%s]\n", eq + 1);
 			continue;
 		}
-		put(&job, "%s\n", key);
+		ralab__text_printf(&job, "%s\n", key);
 	}
 	if (job.oom) {
 		err = -ENOMEM;
 		goto out;
 	}
 	if (!no) {
-		err = cerr(diag, 0, "empty");
+		err = wl_diag(diag, CMDLINE_NAME, 0, "empty");
 		goto out;
 	}
 	/* fio 3.33 takes a command line's values as typed: no $ keywords. */
@@ -238,7 +211,7 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 				    ops, diag);
 	goto out;
 fail_word:
-	err = cerr(diag, no + 1, "%s", why);
+	err = wl_diag(diag, CMDLINE_NAME, no + 1, "%s", why);
 out:
 	free(job.s);
 	return err;

@@ -47,3 +47,12 @@ void ralab__text_vprintf(struct wl_text *t, const char *fmt, va_list ap)
 out:
 	va_end(again);
 }
+
+void ralab__text_printf(struct wl_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ralab__text_vprintf(t, fmt, ap);
+	va_end(ap);
+}

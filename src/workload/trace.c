@@ -868,17 +868,6 @@ static const char *const advice_names[] = {
 	"normal", "random", "sequential", "willneed", "dontneed", "noreuse",
 };
 
-static void out(struct wl_text *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void out(struct wl_text *b, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ralab__text_vprintf(b, fmt, ap);
-	va_end(ap);
-}
 
 /*
  * The size a file is declared with: as recorded (or what was read, if the
@@ -939,25 +928,25 @@ static void emit_layout(struct wl_text *b, const struct tb_file *f,
 		return;
 	for (k = 0; k < f->lay.nbrk && f->lay.brk[k] < size &&
 		    f->lay.brk[k] < before; k++) {
-		out(b, "%s%llu", first ? brk_lead : ",",
+		ralab__text_printf(b, "%s%llu", first ? brk_lead : ",",
 		    (unsigned long long)f->lay.brk[k]);
 		first = false;
 	}
 	if (!first)
-		out(b, "%s", end);
+		ralab__text_printf(b, "%s", end);
 	first = true;
 	/* Holes past a truncate are the model's own making. */
 	if (before < top)
 		top = before;
 	for (k = 0; k < f->lay.nhole && f->lay.hole[2 * k + 1] <= top; k++) {
-		out(b, "%s%llu+%llu", first ? hole_lead : ",",
+		ralab__text_printf(b, "%s%llu+%llu", first ? hole_lead : ",",
 		    (unsigned long long)f->lay.hole[2 * k],
 		    (unsigned long long)(f->lay.hole[2 * k + 1] -
 					 f->lay.hole[2 * k]));
 		first = false;
 	}
 	if (!first)
-		out(b, "%s", end);
+		ralab__text_printf(b, "%s", end);
 }
 
 /* A mapping as emitted. */
@@ -1013,7 +1002,7 @@ struct emit {
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
 	if (!(e->noted & what))
-		out(&e->b, "# %s\n", text);
+		ralab__text_printf(&e->b, "# %s\n", text);
 	e->noted |= what;
 }
 
@@ -1026,16 +1015,16 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 	if (!f->used)
 		return;
 	if (op->file == e->main_file) {
-		out(&e->b, "open main%s\n", direct);
+		ralab__text_printf(&e->b, "open main%s\n", direct);
 	} else if (!(f->used & 2)) {
-		out(&e->b, "file %s %llu", f->name, tb_size(f));
+		ralab__text_printf(&e->b, "file %s %llu", f->name, tb_size(f));
 		emit_layout(&e->b, f, " breaks ", " holes ", "");
-		out(&e->b, "%s\n", direct);
+		ralab__text_printf(&e->b, "%s\n", direct);
 		if (layout_brk_after(f))
 			note_once(e, NOTED_REBREAKS, "the extent breaks past a truncate of a file other than the main one are left out (only the main file takes '# rebreaks:')");
 		f->used = 3;
 	} else {
-		out(&e->b, "open %s%s\n", f->name, direct);
+		ralab__text_printf(&e->b, "open %s%s\n", f->name, direct);
 	}
 	e->map[op->desc] = e->next++;
 	e->cur = e->map[op->desc];
@@ -1055,14 +1044,14 @@ static void emit_direct(struct emit *e, const struct tb_op *op)
 	if (e->direct[op->desc] == (op->advice != 0))
 		return;
 	e->direct[op->desc] = op->advice != 0;
-	out(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
+	ralab__text_printf(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
 }
 
 static void select_fd(struct emit *e, unsigned desc)
 {
 	if (e->map[desc] != e->cur) {
 		e->cur = e->map[desc];
-		out(&e->b, "fd %u\n", e->cur);
+		ralab__text_printf(&e->b, "fd %u\n", e->cur);
 	}
 }
 
@@ -1107,7 +1096,7 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 		}
 	}
 	select_fd(e, v->desc);
-	out(&e->b, "mmap %llu %llu\n", (unsigned long long)v->off,
+	ralab__text_printf(&e->b, "mmap %llu %llu\n", (unsigned long long)v->off,
 	    (unsigned long long)ev->len);
 	ev->jobs |= 1ull << j;
 	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
@@ -1123,7 +1112,7 @@ static void vm_unmap(struct emit *e, const struct tb_op *op)
 	if (!(e->vm[op->vm].jobs & (1ull << j)))
 		return;
 	select_fd(e, v->desc);
-	out(&e->b, "munmap %llu\n", (unsigned long long)v->off);
+	ralab__text_printf(&e->b, "munmap %llu\n", (unsigned long long)v->off);
 	e->vm[op->vm].jobs &= ~(1ull << j);
 	for (k = 0; k < e->nr_job_vms[j]; k++)
 		if (e->job_vms[j][k] == op->vm) {
@@ -1132,7 +1121,7 @@ static void vm_unmap(struct emit *e, const struct tb_op *op)
 		}
 	if (!--e->desc_vms[v->desc] && e->close_pending[v->desc]) {
 		/* The file's last mapping is gone, and its descriptor was. */
-		out(&e->b, "close\n");
+		ralab__text_printf(&e->b, "close\n");
 		e->cur = (unsigned)-1;
 		e->close_pending[v->desc] = false;
 	}
@@ -1170,7 +1159,7 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		if (op->off >= end)
 			break;
 		select_fd(e, v->desc); /* the mapping is found by it */
-		out(&e->b, "madvise %llu %llu %s\n", (unsigned long long)op->off,
+		ralab__text_printf(&e->b, "madvise %llu %llu %s\n", (unsigned long long)op->off,
 		    (unsigned long long)(op->len < end - op->off ?
 						 op->len : end - op->off),
 		    madvice_name(op->advice));
@@ -1185,7 +1174,7 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			break;
 		}
 		select_fd(e, v->desc);
-		out(&e->b, "touch %llu 1%s\n", (unsigned long long)op->off,
+		ralab__text_printf(&e->b, "touch %llu 1%s\n", (unsigned long long)op->off,
 		    op->advice == TOUCH_WRITE ? " 4096 write" :
 		    op->advice == TOUCH_COW   ? " 4096 cow" :
 						"");
@@ -1219,12 +1208,12 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	select_fd(e, op->desc);
 	switch (op->kind) {
 	case TB_CLOSE:
-		out(&e->b, "close\n");
+		ralab__text_printf(&e->b, "close\n");
 		e->cur = (unsigned)-1;
 		break;
 	case TB_READ:
 		emit_direct(e, op);
-		out(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
+		ralab__text_printf(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
 		    (unsigned long long)op->len);
 		break;
 	case TB_WRITE: {
@@ -1252,7 +1241,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 			unsigned fi = e->t->descs[op->desc].file;
 
 			emit_direct(e, op);
-			out(&e->b, "pwrite %llu %llu\n",
+			ralab__text_printf(&e->b, "pwrite %llu %llu\n",
 			    (unsigned long long)op->off, (unsigned long long)n);
 			if (op->off + n > e->size[fi])
 				e->size[fi] = op->off + n;
@@ -1260,10 +1249,10 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		break;
 	}
 	case TB_FSYNC:
-		out(&e->b, "fsync\n");
+		ralab__text_printf(&e->b, "fsync\n");
 		break;
 	case TB_SETFL:
-		out(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
+		ralab__text_printf(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
 		e->direct[op->desc] = op->advice != 0;
 		break;
 	case TB_FALLOCATE: {
@@ -1275,7 +1264,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 								  size - op->off;
 			unsigned fi = e->t->descs[op->desc].file;
 
-			out(&e->b, "fallocate %llu %llu%s\n",
+			ralab__text_printf(&e->b, "fallocate %llu %llu%s\n",
 			    (unsigned long long)op->off, (unsigned long long)n,
 			    op->advice ? " keep" : "");
 			if (!op->advice && op->off + n > e->size[fi])
@@ -1293,19 +1282,19 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 			 f->lay.hole[0] < layout_before(f))
 			note_once(e, NOTED_TRUNC_HOLES, "a truncate to a size other than 0 of a file with holes is not replayed");
 		else {
-			out(&e->b, "truncate %llu\n",
+			ralab__text_printf(&e->b, "truncate %llu\n",
 			    (unsigned long long)op->off);
 			e->size[fi] = op->off;
 		}
 		break;
 	}
 	case TB_FADVISE:
-		out(&e->b, "fadvise %llu %llu %s\n",
+		ralab__text_printf(&e->b, "fadvise %llu %llu %s\n",
 		    (unsigned long long)op->off, (unsigned long long)op->len,
 		    advice_names[op->advice]);
 		break;
 	case TB_READAHEAD:
-		out(&e->b, "readahead %llu %llu\n",
+		ralab__text_printf(&e->b, "readahead %llu %llu\n",
 		    (unsigned long long)op->off, (unsigned long long)op->len);
 		break;
 	default:
@@ -1326,9 +1315,9 @@ static void emit_setup(struct emit *e)
 	if (!m->has_lay)
 		return;
 	if (!strcmp(m->lay.fs, "xfs") || !strcmp(m->lay.fs, "ext4"))
-		out(&e->b, "# fs: %s\n", m->lay.fs);
+		ralab__text_printf(&e->b, "# fs: %s\n", m->lay.fs);
 	else if (m->lay.fs[0])
-		out(&e->b, "# the file is on %s; ralab replays it as on xfs\n",
+		ralab__text_printf(&e->b, "# the file is on %s; ralab replays it as on xfs\n",
 		    m->lay.fs);
 	if (m->lay.have_dev) {
 		/*
@@ -1339,12 +1328,12 @@ static void emit_setup(struct emit *e)
 		unsigned mhw = m->lay.mhw_kb > (1u << 21) ? 1u << 21 :
 							     m->lay.mhw_kb;
 
-		out(&e->b, "# read_ahead_kb: %u\n", m->lay.ra_kb);
+		ralab__text_printf(&e->b, "# read_ahead_kb: %u\n", m->lay.ra_kb);
 		if (mhw >= 4 && m->lay.msk_kb >= 4 && m->lay.msk_kb <= mhw) {
-			out(&e->b, "# max_hw_sectors_kb: %u\n", mhw);
-			out(&e->b, "# max_sectors_kb: %u\n", m->lay.msk_kb);
+			ralab__text_printf(&e->b, "# max_hw_sectors_kb: %u\n", mhw);
+			ralab__text_printf(&e->b, "# max_sectors_kb: %u\n", m->lay.msk_kb);
 		} else {
-			out(&e->b, "# max_sectors_kb %u (max_hw_sectors_kb %u) is not one ralab models\n",
+			ralab__text_printf(&e->b, "# max_sectors_kb %u (max_hw_sectors_kb %u) is not one ralab models\n",
 			    m->lay.msk_kb, m->lay.mhw_kb);
 		}
 	}
@@ -1353,11 +1342,11 @@ static void emit_setup(struct emit *e)
 		/* All of them hold from the truncate on. */
 		uint64_t size = tb_size(m);
 
-		out(&e->b, "# rebreaks: ");
+		ralab__text_printf(&e->b, "# rebreaks: ");
 		for (i = 0; i < m->lay.nbrk && m->lay.brk[i] < size; i++)
-			out(&e->b, "%s%llu", i ? "," : "",
+			ralab__text_printf(&e->b, "%s%llu", i ? "," : "",
 			    (unsigned long long)m->lay.brk[i]);
-		out(&e->b, "\n");
+		ralab__text_printf(&e->b, "\n");
 	}
 	for (i = 0; i < e->t->nr_files; i++) {
 		const struct tb_file *f = &e->t->files[i];
@@ -1367,7 +1356,7 @@ static void emit_setup(struct emit *e)
 		     f->lay.ra_kb != m->lay.ra_kb ||
 		     f->lay.msk_kb != m->lay.msk_kb ||
 		     strcmp(f->lay.fs, m->lay.fs)))
-			out(&e->b, "# %s is on another filesystem or device (%s, read_ahead_kb %u): replayed with main's\n",
+			ralab__text_printf(&e->b, "# %s is on another filesystem or device (%s, read_ahead_kb %u): replayed with main's\n",
 			    f->name, f->lay.fs[0] ? f->lay.fs : "?",
 			    f->lay.ra_kb);
 	}
@@ -1397,15 +1386,15 @@ static void emit_serial(struct emit *e)
 
 		switch (op->kind) {
 		case TB_NOTE:
-			out(&e->b, "# %s\n", op->note);
+			ralab__text_printf(&e->b, "# %s\n", op->note);
 			break;
 		case TB_PAUSE:
 			if (!t->untimed)
-				out(&e->b, "pause %llu\n",
+				ralab__text_printf(&e->b, "pause %llu\n",
 				    (unsigned long long)op->len);
 			break;
 		case TB_PACE:
-			out(&e->b, "pace %llu\n", (unsigned long long)op->len);
+			ralab__text_printf(&e->b, "pace %llu\n", (unsigned long long)op->len);
 			break;
 		case TB_OPEN:
 			emit_open(e, op);
@@ -1467,7 +1456,7 @@ static int emit_jobs(struct emit *e, const bool *active)
 			k = end;
 			continue;
 		}
-		out(&e->b, "job p%ld\nclose\n", t->pids[j]);
+		ralab__text_printf(&e->b, "job p%ld\nclose\n", t->pids[j]);
 		e->job = first ? 0 : e->job + 1; /* at most MAX_JOBS are active */
 		if (first) {
 			size_t i;
@@ -1485,7 +1474,7 @@ static int emit_jobs(struct emit *e, const bool *active)
 			const struct tb_op *op = &t->ops[order[k]];
 
 			if (op->kind == TB_NOTE) {
-				out(&e->b, "# %s\n", op->note);
+				ralab__text_printf(&e->b, "# %s\n", op->note);
 				continue;
 			}
 			if (!replayed(t, op))
@@ -1495,7 +1484,7 @@ static int emit_jobs(struct emit *e, const bool *active)
 						       (uint64_t)(op->start - last) : 0;
 
 				if (gap)
-					out(&e->b, "pause %llu\n",
+					ralab__text_printf(&e->b, "pause %llu\n",
 					    (unsigned long long)(gap < TB_MAX_USEC ?
 								 gap : TB_MAX_USEC));
 				if (op->end > last)
@@ -1603,15 +1592,15 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		e.size[i] = tb_size(&t->files[i]);
 	if (jobs)
 		find_no_trunc(&e);
-	out(&e.b, "# generated by ralab from %s (%s)\n", source, what);
-	out(&e.b, "# file_size: %llu\n", tb_size(&t->files[e.main_file]));
+	ralab__text_printf(&e.b, "# generated by ralab from %s (%s)\n", source, what);
+	ralab__text_printf(&e.b, "# file_size: %llu\n", tb_size(&t->files[e.main_file]));
 	emit_setup(&e);
 	for (i = 0; i < t->nr_files; i++) {
 		const struct tb_file *f = &t->files[i];
 
 		if (!f->used)
 			continue;
-		out(&e.b, "# %s = %s (%s)\n",
+		ralab__text_printf(&e.b, "# %s = %s (%s)\n",
 		    i == e.main_file ? "main" : f->name, f->path,
 		    f->stat_max && f->stat_max == tb_size(f) &&
 				    (!f->has_lay || f->lay.size < f->stat_max) ?
@@ -1620,26 +1609,26 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		    f->eof != UINT64_MAX ? "size from a short read" :
 					   "size: the largest offset read");
 		if (f->has_lay && f->lay.dropped)
-			out(&e.b, "#   %u extent or hole edges not on a 4 KiB boundary left out\n",
+			ralab__text_printf(&e.b, "#   %u extent or hole edges not on a 4 KiB boundary left out\n",
 			    f->lay.dropped);
 	}
 	for (i = 0; i < t->nr_files; i++)
 		if (t->files[i].has_lay && t->files[i].lay.cached &&
 		    t->files[i].reads)
-			out(&e.b, "# not replayed: %s (cached=1: in the page cache before the run)\n",
+			ralab__text_printf(&e.b, "# not replayed: %s (cached=1: in the page cache before the run)\n",
 			    t->files[i].path);
 	if (jobs)
-		out(&e.b, "# jobs: one per process (or thread) of the log, as their calls overlap in time;\n"
+		ralab__text_printf(&e.b, "# jobs: one per process (or thread) of the log, as their calls overlap in time;\n"
 			  "# pause: the time between two calls of the process; descriptors are\n"
 			  "# shared, all opened at the start and never closed\n");
 	else if (t->untimed && (t->paused || t->concurrent))
-		out(&e.b, "# no pauses: %s\n", t->untimed);
+		ralab__text_printf(&e.b, "# no pauses: %s\n", t->untimed);
 	else if (t->paused)
-		out(&e.b, "# pause: the time between two replayed calls (the application's)\n");
+		ralab__text_printf(&e.b, "# pause: the time between two replayed calls (the application's)\n");
 	if (jobs) {
 		err = emit_jobs(&e, active);
 	} else {
-		out(&e.b, "close\n");
+		ralab__text_printf(&e.b, "close\n");
 		emit_serial(&e);
 	}
 done:

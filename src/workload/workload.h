@@ -270,6 +270,8 @@ struct wl_text {
 };
 
 void ralab__text_vprintf(struct wl_text *t, const char *fmt, va_list ap);
+void ralab__text_printf(struct wl_text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* strace.c, iolog.c: recorded traces. */
 bool ralab__is_strace(const char *text, size_t len);
@@ -420,5 +422,8 @@ struct ralab_workload {
  */
 int wl_vdiag(struct ralab_diag *d, const char *name, unsigned line,
 	     const char *fmt, va_list ap);
+/* The same, with the arguments inline. */
+int wl_diag(struct ralab_diag *d, const char *name, unsigned line,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif
