@@ -21,10 +21,14 @@
  *                                         rw=read
  *
  * Values are taken as typed: fio expands no ${VAR} or $pagesize in a
- * command line (the shell may have).  Options take the --opt=value or
- * --opt forms; fio's getopt would also
- * take "--bs 8k", but which options take a value in the next word depends
- * on each option's type, so a word that is not an option is an error.
+ * command line (the shell may have).  fio reads its words with glibc's
+ * getopt_long_only(), so an option may start with one dash or two
+ * ("-bs=8k", common in blog posts), and one that needs a value takes the
+ * next word when it has no '=' ("-iodepth 16", "--direct --rw=read" is
+ * direct=--rw=read).  Which options need one was measured on fio 3.33
+ * (fio --parse-only --OPT: "requires an argument"): all but the few of
+ * no_value[] below.  Abbreviations, which getopt allows where they are
+ * unique, are read as the names they are (and refused as unknown).
  * fio's own options are not a job's: those that change only its output
  * are left out, the others are errors.
  */
@@ -53,6 +57,23 @@ static const char *const not_a_job[] = {
 	"client", "remote-config", "idle-prof", "inflate-log", "trigger-file",
 	"trigger-timeout", "trigger", "trigger-remote", "aux-path", "crctest",
 	"latency-log", "merge-blktrace-only",
+};
+
+/*
+ * The options fio 3.33 gives no required value (getopt's optional_argument:
+ * fio's flag options and its own options that act alone); any other
+ * option written without '=' takes the next word as its value.  The last
+ * five are io engines' (libaio's userspace_reap, io_uring's and pvsync2's
+ * hipri, io_uring's others).
+ */
+static const char *const no_value[] = {
+	"bs_unaligned", "exitall", "exitall_on_error", "group_reporting",
+	"new_group", "norandommap", "refill_buffers", "stonewall", "thread",
+	"time_based", "verify_only", "zero_buffers", "minimal",
+	"warnings-fatal", "parse-only", "bandwidth-log", "version", "help",
+	"cmdhelp", "enghelp", "showcmd", "readonly", "server", "crctest",
+	"merge-blktrace-only", "userspace_reap", "hipri", "fixedbufs",
+	"registerfiles", "sqthread_poll",
 };
 
 static bool listed(const char *key, size_t len, const char *const *list,
@@ -121,7 +142,7 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			      struct ralab_diag *diag)
 {
 	struct wl_text job = { 0 };
-	char word[1024], prev[64] = "";
+	char word[1024], value[1024];
 	const char *why = NULL;
 	unsigned no = 0;
 	size_t pos = 0;
@@ -129,7 +150,8 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 
 	*ops = NULL;
 	for (;;) {
-		const char *key, *eq;
+		const char *key, *eq, *val;
+		unsigned at;
 		size_t klen;
 
 		err = next_word(cmdline, &pos, word, sizeof(word), &why);
@@ -153,13 +175,9 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			ralab__text_printf(&job, "[global]\n");
 			continue;
 		}
-		if (strncmp(word, "--", 2) || !word[2]) {
-			if (prev[0])
-				err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': write --%s=%.60s (ralab reads a fio command line's options as --option=value or --option)",
-					   word, prev, word);
-			else
-				err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': ralab reads a fio command line's options as --option=value or --option (a job file: give it to ralab alone)",
-					   word);
+		if (word[0] != '-' || !word[1] || !strcmp(word, "--")) {
+			err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s' is not an option: ralab reads a fio command line of options only (a job file: give it to ralab alone)",
+				   word);
 			goto out;
 		}
 		if (strpbrk(word, "#;\n")) {
@@ -167,36 +185,64 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 				   word);
 			goto out;
 		}
-		key = word + 2;
+		/* getopt_long_only(): "-bs=8k" is "--bs=8k". */
+		key = word + (word[1] == '-' ? 2 : 1);
 		eq = strchr(key, '=');
 		klen = eq ? (size_t)(eq - key) : strlen(key);
-		/* For the message if the next word is its value. */
-		snprintf(prev, sizeof(prev), "%.*s", eq ? 0 : (int)klen, key);
+		at = no;
+		val = eq ? eq + 1 : NULL;
+		if (!eq && !listed(key, klen, no_value,
+				   sizeof(no_value) / sizeof(no_value[0]))) {
+			/* A required argument: the next word, whatever it is. */
+			err = next_word(cmdline, &pos, value, sizeof(value), &why);
+			if (err == 1) {
+				err = wl_diag(diag, CMDLINE_NAME, at, "--%.60s needs a value (fio: \"option requires an argument\")",
+					   key);
+				goto out;
+			}
+			if (err)
+				goto fail_word;
+			if (++no > MAX_WORDS) {
+				err = wl_diag(diag, CMDLINE_NAME, no, "more than %d words", MAX_WORDS);
+				goto out;
+			}
+			if (strpbrk(value, "#;\n")) {
+				err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': '#' and ';' are not read in a command line here (put the job in a job file)",
+					   value);
+				goto out;
+			}
+			val = value;
+		}
 		if (listed(key, klen, output_only,
 			   sizeof(output_only) / sizeof(output_only[0]))) {
-			ralab__text_printf(&job, "\n");
+			ralab__text_printf(&job, "\n%s", val && !eq ? "\n" : "");
 			continue;
 		}
 		if (klen >= 7 && !strncmp(key, "include", 7)) {
 			/* A job file's include line, not an option. */
-			err = wl_diag(diag, CMDLINE_NAME, no, "--%.*s is not a fio option", (int)klen, key);
+			err = wl_diag(diag, CMDLINE_NAME, at, "--%.*s is not a fio option", (int)klen, key);
 			goto out;
 		}
 		if (listed(key, klen, not_a_job,
 			   sizeof(not_a_job) / sizeof(not_a_job[0]))) {
-			err = wl_diag(diag, CMDLINE_NAME, no, "--%.*s is fio's own option, not a job's: not supported",
+			err = wl_diag(diag, CMDLINE_NAME, at, "--%.*s is fio's own option, not a job's: not supported",
 				   (int)klen, key);
 			goto out;
 		}
 		if (klen == 4 && !strncmp(key, "name", 4)) {
-			if (!eq || !eq[1] || strpbrk(eq + 1, "[]")) {
-				err = wl_diag(diag, CMDLINE_NAME, no, "--name needs a job name (without '[' or ']')");
+			if (!val || !val[0] || strpbrk(val, "[]")) {
+				err = wl_diag(diag, CMDLINE_NAME, at, "--name needs a job name (without '[' or ']')");
 				goto out;
 			}
-			ralab__text_printf(&job, "[%s]\n", eq + 1);
-			continue;
+			ralab__text_printf(&job, "[%s]\n", val);
+		} else if (val) {
+			ralab__text_printf(&job, "%.*s=%s\n", (int)klen, key, val);
+		} else {
+			ralab__text_printf(&job, "%s\n", key);
 		}
-		ralab__text_printf(&job, "%s\n", key);
+		/* One line per word: the value's word is an empty line. */
+		if (val && !eq)
+			ralab__text_printf(&job, "\n");
 	}
 	if (job.oom) {
 		err = -ENOMEM;

@@ -401,6 +401,66 @@ if command -v fio > /dev/null; then
 else
 	skip "fio command lines are fio --showcmd's" "fio is not installed (the recorded lines are still checked)"
 fi
+# The same lines in getopt_long_only()'s other spellings, as blog posts
+# write them: "-bs=4k" and "-size 16m" / "--size 16m" (a value in the next
+# word for every option that needs one; fio 3.33's flag options, such as
+# --group_reporting, take none).  Each must make the ops of the original
+# line, whose events are the kernel's; where fio is installed, fio must
+# parse it to the same options
+# (fio --parse-only --debug=parse lists each option and value it handles).
+noval=" bs_unaligned exitall exitall_on_error group_reporting new_group norandommap refill_buffers stonewall thread time_based verify_only zero_buffers showcmd userspace_reap hipri fixedbufs registerfiles sqthread_poll "
+alt_spelling() {
+	local w i=0 d k v out=
+	set -f
+	for w in $1; do
+		i=$((i + 1)); d=--; [ $((i % 2)) = 0 ] && d=-
+		case "$w" in
+		--*=*)	k=${w%%=*}; k=${k#--}; v=${w#*=}
+			case "$noval" in
+			*" $k "*) out="$out $d${w#--}" ;;
+			*) if [ -n "$v" ]; then out="$out $d$k $v"; else out="$out $d${w#--}"; fi ;;
+			esac ;;
+		--*)	out="$out $d${w#--}" ;;
+		*)	out="$out $w" ;;
+		esac
+	done
+	set +f
+	printf '%s\n' "${out# }"
+}
+nalt=0 nfio=0 fdiffer=
+while IFS='|' read -r name cmd; do
+	case "$name" in ''|'#'*) continue ;; esac
+	alt=$(alt_spelling "$cmd")
+	[ "$alt" != "$cmd" ] || continue
+	nalt=$((nalt + 1))
+	# The original line makes the recorded events (above): the same ops.
+	"$RALAB" sim --dump-ops "$cmd" > "$T/alt.a" 2>&1
+	"$RALAB" sim --dump-ops "$alt" > "$T/alt.b" 2>&1
+	if [ -s "$T/alt.a" ] && cmp -s "$T/alt.a" "$T/alt.b"; then
+		ok "fio command line, other spelling: $name"
+	else
+		bad "fio command line, other spelling: $name" "$alt: $(diff "$T/alt.a" "$T/alt.b" | head -4)"
+	fi
+	# fio takes 0.2 s to start: every 8th line is enough to keep the
+	# spellings honest.
+	if command -v fio > /dev/null && [ $((nalt % 8)) = 1 ]; then
+		nfio=$((nfio + 1))
+		set -f
+		# shellcheck disable=SC2086 # the words, as the shell splits them
+		a=$(cd "$T" && fio --parse-only --debug=parse ${cmd#fio } 2>&1 | sed 's/^parse *[0-9]* //')
+		# shellcheck disable=SC2086
+		b=$(cd "$T" && fio --parse-only --debug=parse ${alt#fio } 2>&1 | sed 's/^parse *[0-9]* //')
+		set +f
+		[ -n "$a" ] && [ "$a" = "$b" ] || fdiffer="$fdiffer $name"
+	fi
+done < tests/fio/cmdline.txt
+[ $nalt -ge 150 ] || bad "fio command lines, other spelling" "only $nalt"
+if command -v fio > /dev/null; then
+	[ -z "$fdiffer" ] && [ $nfio -ge 19 ] && ok "fio parses the other spellings as the originals" ||
+		bad "fio parses the other spellings as the originals" "$nfio checked, differ:$fdiffer"
+else
+	skip "fio parses the other spellings as the originals" "fio is not installed (ralab's events of them are still checked)"
+fi
 # Errors name the word by its position; fio's own options that change
 # only its output are left out; a word that is no option is refused.
 while IFS='|' read -r cmd word text; do
@@ -414,15 +474,21 @@ done <<'EOF2'
 fio --rw=read --size=1m|1|no job section
 fio --name=a --rw=read --size=1m --bs=1x|5|bs: '1x' is not a size
 fio --name=a --rw=read --size=1m --bs=$pagesize|5|bs: '$pagesize' is not a size
-fio --name=a --rw=read --size=1m job.fio|5|'job.fio': ralab reads a fio command line's options as --option=value
-fio --name=a --rw=read --size 1m|5|'1m': write --size=1m
+fio --name=a --rw=read --size=1m job.fio|5|'job.fio' is not an option: ralab reads a fio command line of options only
+fio --name=a --rw=read --size=1m -- x|5|'--' is not an option
+fio --name=a --rw=read --size=1m --direct|5|--direct needs a value (fio: "option requires an argument")
+fio --name=a --direct --rw=read --size=1m|3|direct must be 0 or 1, not '--rw=read'
+fio --name=a --rw=read --size=1m --bs|5|--bs needs a value
+fio --name=a --rw=read --size=1m --bs 1x|5|bs: '1x' is not a size
+fio --name=a --rw=read --size=1m --bs 'a;b'|6|'#' and ';' are not read
+fio --rw=read --name|3|--name needs a value
 fio --name=a --rw=read --size=1m --section=a|5|--section is fio's own option, not a job's
 fio --name=a --rw=read --size=1m --include=x.fio|5|--include is not a fio option
 fio --name= --rw=read|2|--name needs a job name
 fio --name=a --rw=read --size='1m|4|a quote is not closed
 fio --name=a --rw=read --filename=a;b --size=1m|4|'#' and ';' are not read in a command line here
 EOF2
-"$RALAB" sim "fio --output-format=json --eta=never --name=a --rw=read --size=1m" 2> "$T/err" > "$T/a"
+"$RALAB" sim "fio --output-format json -eta=never --name=a --rw=read --size=1m" 2> "$T/err" > "$T/a"
 "$RALAB" sim "fio --name=a --rw=read --size=1m" 2> "$T/err" > "$T/b"
 if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then ok "fio command line: output options left out"
 else bad "fio command line: output options left out" "$(cat "$T/err")"; fi
