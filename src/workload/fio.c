@@ -2890,6 +2890,48 @@ static void mix_next(const struct job *j, struct fio_taus88 *mix,
 }
 
 /*
+ * Writes one after the other, of one size, on the descriptor: as one
+ * "seek OFF" and "write LEN COUNT" (the same writes at the same offsets,
+ * and f_pos left after them as write(2) leaves it; a job's later reads
+ * seek first).  A 10 GiB sequential write job of 4 KiB blocks is then two
+ * ops, not 2.6 million (FIO_MAX_OPS).
+ */
+struct wrun {
+	uint64_t off, len, n;
+};
+
+static void wrun_flush(struct fio *f, struct wrun *r)
+{
+	uint64_t i;
+
+	if (r->n < 3) {
+		/* Two pwrites are as short as a seek and a write. */
+		for (i = 0; i < r->n; i++)
+			emit(f, "pwrite %llu %llu\n",
+			     (unsigned long long)(r->off + i * r->len),
+			     (unsigned long long)r->len);
+		f->nr_ops += (unsigned)r->n;
+	} else {
+		emit(f, "seek %llu\nwrite %llu %llu\n",
+		     (unsigned long long)r->off, (unsigned long long)r->len,
+		     (unsigned long long)r->n);
+		f->nr_ops += 2;
+	}
+	r->n = 0;
+}
+
+static void wrun_add(struct fio *f, struct wrun *r, uint64_t off,
+		     uint64_t len)
+{
+	if (r->n && len == r->len && off == r->off + r->n * r->len) {
+		r->n++;
+		return;
+	}
+	wrun_flush(f, r);
+	*r = (struct wrun){ off, len, 1 };
+}
+
+/*
  * rw=rw and rw=randrw on one file, I/O by I/O as fio 3.33 makes them
  * (io_u.c, get_rw_ddir()): a direction holds until it has made its share
  * of the I/Os so far (rwmix_issues: the other direction's I/Os times this
@@ -2914,6 +2956,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	uint64_t issues[2] = { 0, 0 }, last[2] = { start, start }, want = 0;
 	uint64_t bytes = 0;
 	struct fio_map map = { 0 };
+	struct wrun run = { 0 };
 	struct fio_taus88 mix;
 	unsigned ddir = 0;
 	struct gjob g;
@@ -2955,6 +2998,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 
 		if (j->fsync_blocks && issues[1] &&
 		    !(issues[1] % j->fsync_blocks)) {
+			wrun_flush(f, &run);
 			emit(f, "fsync\n");
 			f->nr_ops++;
 		}
@@ -2986,16 +3030,21 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			mm_copy(f, mm_pos(off, gf.zone), len, ddir);
 		} else if (j->engine == 2) {
 			mm_io(f, j, off, start, region, len, ddir, region);
+		} else if (ddir) {
+			wrun_add(f, &run, off, len);
 		} else {
-			emit(f, ddir ? "pwrite %llu %llu\n" : "pread %llu %llu\n",
-			     (unsigned long long)off, (unsigned long long)len);
+			wrun_flush(f, &run);
+			emit(f, "pread %llu %llu\n", (unsigned long long)off,
+			     (unsigned long long)len);
 			f->nr_ops++;
 		}
 		if (ddir && j->osync && j->engine != 2) {
+			wrun_flush(f, &run);
 			emit(f, "fsync\n");
 			f->nr_ops++;
 		}
 	}
+	wrun_flush(f, &run);
 	ralab__fio_map_free(&map);
 	if (pattern) {
 		ralab__fio_map_free(&gf.map);

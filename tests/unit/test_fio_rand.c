@@ -147,7 +147,8 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 		if (o->kind != OP_READ && o->kind != OP_PREAD &&
 		    o->kind != OP_STRIDE_PREAD && o->kind != OP_FIO_PREAD &&
 		    o->kind != OP_TOUCH && o->kind != OP_MEMCPY &&
-		    o->kind != OP_PWRITE && o->kind != OP_FSYNC)
+		    o->kind != OP_PWRITE && o->kind != OP_WRITE &&
+		    o->kind != OP_FSYNC)
 			continue;
 		f = rank(names, &nr,
 			 wl->files[o->kind == OP_TOUCH || o->kind == OP_MEMCPY ?
@@ -166,13 +167,13 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			snprintf(r->job, sizeof(r->job), "%s", jd->name);
 			r->file = f;
 			r->len = o->len;
-			r->kind = o->kind == OP_PWRITE ||
+			r->kind = o->kind == OP_PWRITE || o->kind == OP_WRITE ||
 						  (o->kind == OP_MEMCPY && o->wfault) ? 'w' :
 				  o->kind == OP_FSYNC  ? 's' :
 							 'r';
 			if (o->kind == OP_FSYNC) {
 				r->off = r->len = 0;
-			} else if (o->kind == OP_READ) {
+			} else if (o->kind == OP_READ || o->kind == OP_WRITE) {
 				r->off = pos[o->fd];
 				pos[o->fd] += o->len;
 			} else if (o->kind == OP_PREAD || o->kind == OP_TOUCH ||
