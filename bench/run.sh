@@ -154,3 +154,26 @@ if [ "$ok" = 1 ]; then
 else
 	echo "  kernel runs skipped (not root, or no recorder prerequisites)"
 fi
+
+# 4. Queue depth: O_DIRECT random 4 KiB reads of a 64 MiB file through
+#    io_uring at iodepth 1, 4 and 32, run by fio on the kernel (the loop
+#    device of tests/tools/record-fio.sh) and modelled on the loop preset,
+#    whose dev_iops caps what depth can give.  Each kernel figure is one
+#    fio run.
+echo "== O_DIRECT random 4 KiB reads by queue depth (io_uring, 64 MiB): kernel vs ralab (loop preset)"
+if [ "$(id -u)" = 0 ] && command -v fio > /dev/null; then
+	for d in 1 4 32; do
+		printf '[j]\nfilename=dq\nsize=64m\nbs=4k\nrw=randread\ndirect=1\nioengine=io_uring\niodepth=%s\n' "$d" > "$T/dq$d.fio"
+		m=$("$RALAB" sim --set device=loop "$T/dq$d.fio" | sed -n 's/^throughput_mb_s=//p')
+		if tests/tools/record-fio.sh "$T/dq$d.fio" "$T/dq.ev" "$T/dq.out" > /dev/null 2>&1 &&
+			k=$(sed -n 's/.*READ: bw=[^(]*(\([0-9.]*\)\([kMG]\)B\/s).*/\1 \2/p' "$T/dq.out") && [ -n "$k" ]; then
+			awk -v k="$k" -v m="$m" -v d="$d" 'BEGIN { split(k, a, " ");
+				kb = a[1] * (a[2] == "G" ? 1000 : a[2] == "k" ? 0.001 : 1);
+				printf "  %-28s kernel %.0f MB/s, model %.0f MB/s (%+.0f%%)\n", "iodepth " d, kb, m, 100 * (m - kb) / kb }'
+		else
+			printf '  %-28s kernel run failed: %s\n' "iodepth $d" "$(tail -1 "$T/dq.out" 2> /dev/null)"
+		fi
+	done
+else
+	echo "  kernel runs skipped (not root, or fio not installed)"
+fi

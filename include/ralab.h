@@ -70,12 +70,14 @@ struct ralab_config {
 	 * The time model (none of it changes a readahead decision of a
 	 * single reader): a device that serves up to dev_queue_depth
 	 * requests at once, each after dev_latency_ns, their data moving at
-	 * dev_bandwidth bytes/s one request at a time; and CPU costs.
+	 * dev_bandwidth bytes/s one request at a time, starting at most
+	 * dev_iops requests a second; and CPU costs.
 	 */
 	char device[16];             /* preset: loop, nvme, hdd, ideal */
 	uint64_t dev_latency_ns;
 	uint64_t dev_bandwidth;      /* bytes per second; 0: infinite */
 	uint32_t dev_queue_depth;
+	uint32_t dev_iops;           /* requests started a second; 0: no limit */
 	uint32_t cpu_syscall_ns;     /* per system call */
 	uint32_t cpu_folio_ns;       /* per folio allocated and inserted */
 	uint32_t cpu_page_ns;        /* per 4 KiB copied to the application */

@@ -1018,7 +1018,12 @@ int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
 		done = s->cur->now;
 	}
 	sim_spend(s, s->q.nr_log * s->cfg.cpu_request_ns);
-	wb_wait(s, done);
+	/*
+	 * A wait for the device, not CPU: an io_uring or libaio task
+	 * (iodepth N ring) submits its next reads meanwhile, so direct
+	 * reads overlap up to the queue depth, as their bios do.
+	 */
+	sim_wait(s, done, false);
 	return (int64_t)((end < isize ? end : isize) - (uint64_t)pos);
 }
 

@@ -217,6 +217,7 @@ int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg)
 {
 	q->lat_ns = cfg->dev_latency_ns;
 	q->bw = cfg->dev_bandwidth;
+	q->admit_ns = cfg->dev_iops ? 1000000000ull / cfg->dev_iops : 0;
 	q->qd = cfg->dev_queue_depth ? cfg->dev_queue_depth : 1;
 	q->inflight = calloc(q->qd, sizeof(*q->inflight));
 	return q->inflight ? 0 : -ENOMEM;
@@ -252,6 +253,16 @@ static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
 		start = q->inflight[q->in_head];
 		q->in_head = (q->in_head + 1) % q->qd;
 		q->in_count--;
+	}
+	/*
+	 * dev_iops: requests start at most that often, however many are
+	 * queued (the loop device's own worker, a controller's command
+	 * rate); a lone request waits for nothing.
+	 */
+	if (q->admit_ns) {
+		if (start < q->next_admit)
+			start = q->next_admit;
+		q->next_admit = start + q->admit_ns;
 	}
 	begin = start + q->lat_ns;
 	if (begin < q->chan_free)

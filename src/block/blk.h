@@ -105,14 +105,16 @@ struct blk_queue {
 
 	/*
 	 * The device: up to @qd requests in service, each done @lat_ns after
-	 * it starts, its data moving at @bw bytes/s, one request at a time.
+	 * it starts, its data moving at @bw bytes/s, one request at a time;
+	 * and at most one request starting every @admit_ns (dev_iops).
 	 * Completion times only grow, so the in-service set is a FIFO.
 	 */
-	uint64_t lat_ns, bw;
+	uint64_t lat_ns, bw, admit_ns;
 	unsigned qd;
 	uint64_t *inflight;   /* ring of completion times */
 	unsigned in_head, in_count;
 	uint64_t chan_free;
+	uint64_t next_admit;  /* when the next request may start */
 	uint64_t now;         /* issue time of the current submission */
 	/* Requests of the current submission: sector ranges and when done. */
 	struct blk_done { uint64_t sector, end, done; } *log;

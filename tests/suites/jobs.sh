@@ -307,3 +307,21 @@ if awk -v a="$w0" -v b="$w1" -v c="$w2" -v d="$w3" \
 else
 	bad "writeback time" "write $w0, +fsync $w1, +dontneed+read $w2, +read $w3 us"
 fi
+
+# O_DIRECT reads at a queue depth: an io_uring or libaio task submits its
+# next read while the last waits for the device, so N reads overlap (on
+# nvme, no command-rate limit: 8 at once are 8 times one); the loop
+# preset starts at most dev_iops (100000) requests a second, so depth 32
+# gives 100000 x 4 KiB (bench/run.sh holds both against fio on the kernel).
+dq() { printf '[j]\nfilename=dq\nsize=16m\nbs=4k\nrw=randread\ndirect=1\nioengine=%s\niodepth=%s\n' "$1" "$2" > "$T/dq.fio"
+       "$RALAB" sim --set device="$3" "$T/dq.fio" | sed -n 's/^throughput_mb_s=//p'; }
+for e in io_uring libaio; do
+	n1=$(dq $e 1 nvme); n8=$(dq $e 8 nvme); l1=$(dq $e 1 loop); l32=$(dq $e 32 loop)
+	if awk -v a="$n1" -v b="$n8" -v c="$l1" -v d="$l32" 'BEGIN {
+		cap = 100000 * 4096 / 1e6;
+		exit !(b > 7.5 * a && d > 0.97 * cap && d <= cap * 1.001 && d > 4 * c) }'; then
+		ok "O_DIRECT reads overlap at iodepth ($e): nvme $n1 -> $n8 MB/s, loop $l1 -> $l32 MB/s"
+	else
+		bad "O_DIRECT reads overlap at iodepth ($e)" "nvme $n1 -> $n8, loop $l1 -> $l32 MB/s"
+	fi
+done

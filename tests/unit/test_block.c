@@ -289,11 +289,53 @@ static int test_holes(void)
 	return 0;
 }
 
+/*
+ * dev_iops: four direct reads of 4 KiB submitted together on a device of
+ * queue depth 4 and 1 us latency start at most every 0.5 us (2 million a
+ * second): done at 1, 1.5, 2 and 2.5 us, where without the limit all four
+ * are done at 1 us.  A lone read later waits for nothing.
+ */
+static int test_iops(void)
+{
+	static const struct blk_layout flat;
+	static const uint64_t want[2][4] = { { 1000, 1000, 1000, 1000 },
+					     { 1000, 1500, 2000, 2500 } };
+	struct ralab_config cfg;
+	struct blk_queue q;
+	uint64_t done;
+	unsigned i, lim;
+
+	for (lim = 0; lim < 2; lim++) {
+		ralab_config_default(&cfg);
+		cfg.dev_latency_ns = 1000;
+		cfg.dev_queue_depth = 4;
+		cfg.dev_iops = lim ? 2000000 : 0;
+		memset(&st, 0, sizeof(st));
+		nevs = 0;
+		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
+		ASSERT_EQ_U64(blk_queue_timing(&q, &cfg), 0);
+		q.st = &st;
+		q.emit = record;
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ_U64(blk_submit_direct(&q, &flat, 64 * i, 8, 0,
+							&done), 0);
+			ASSERT_EQ_U64(done, want[lim][i]);
+		}
+		ASSERT_EQ_U64(blk_submit_direct(&q, &flat, 1024, 8, 10000, &done),
+			      0);
+		ASSERT_EQ_U64(done, 11000);
+		blk_queue_release(&q);
+		ASSERT_EQ_U64(nevs, 5);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_sysfs_order);
 	TEST(test_window_requests);
 	TEST(test_extents);
 	TEST(test_holes);
+	TEST(test_iops);
 	return TEST_SUMMARY("test_block");
 }
