@@ -30,13 +30,16 @@
  * no_value[] below.  Abbreviations, which getopt allows where they are
  * unique, are read as the names they are (and refused as unknown).
  * fio's own options are not a job's: those that change only its output
- * are left out, the others are errors.
+ * are left out, the others are errors.  "fio [output options] JOB.fio" is
+ * the job file (a command line pasted from a shell); a job file with job
+ * options beside it, or two, are refused.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "workload.h"
 
@@ -139,16 +142,17 @@ bool ralab__is_fio_cmdline(const char *s)
 }
 
 int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
-			      struct ralab_diag *diag)
+			      char **job_file, struct ralab_diag *diag)
 {
 	struct wl_text job = { 0 };
 	char word[1024], value[1024];
 	const char *why = NULL;
-	unsigned no = 0;
+	unsigned no = 0, job_opts = 0, file_at = 0;
 	size_t pos = 0;
 	int err;
 
 	*ops = NULL;
+	*job_file = NULL;
 	for (;;) {
 		const char *key, *eq, *val;
 		unsigned at;
@@ -176,9 +180,23 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			continue;
 		}
 		if (word[0] != '-' || !word[1] || !strcmp(word, "--")) {
-			err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s' is not an option: ralab reads a fio command line of options only (a job file: give it to ralab alone)",
-				   word);
-			goto out;
+			/*
+			 * A job file (getopt moves it after the options):
+			 * "fio job.fio" reads it, with output options only.
+			 */
+			if (!strcmp(word, "--") || *job_file) {
+				err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': one job file at most, and no '--', in a fio command line here",
+					   word);
+				goto out;
+			}
+			*job_file = strdup(word);
+			if (!*job_file) {
+				err = -ENOMEM;
+				goto out;
+			}
+			file_at = no;
+			ralab__text_printf(&job, "\n");
+			continue;
 		}
 		if (strpbrk(word, "#;\n")) {
 			err = wl_diag(diag, CMDLINE_NAME, no, "'%.60s': '#' and ';' are not read in a command line here (put the job in a job file)",
@@ -229,6 +247,7 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 				   (int)klen, key);
 			goto out;
 		}
+		job_opts++;
 		if (klen == 4 && !strncmp(key, "name", 4)) {
 			if (!val || !val[0] || strpbrk(val, "[]")) {
 				err = wl_diag(diag, CMDLINE_NAME, at, "--name needs a job name (without '[' or ']')");
@@ -252,6 +271,17 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 		err = wl_diag(diag, CMDLINE_NAME, 0, "empty");
 		goto out;
 	}
+	if (*job_file) {
+		err = 0;
+		/* fio would apply the options to the file's jobs too. */
+		if (job_opts)
+			err = wl_diag(diag, CMDLINE_NAME, file_at, "'%.60s': a job file and job options on one command line are not read here (put the options in the job file)",
+				   *job_file);
+		else if (access(*job_file, F_OK))
+			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': %s",
+				   *job_file, strerror(errno));
+		goto out;
+	}
 	/* fio 3.33 takes a command line's values as typed: no $ keywords. */
 	err = ralab__fio_job_to_ops(CMDLINE_NAME, job.s, strlen(job.s), true,
 				    ops, diag);
@@ -259,6 +289,10 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 fail_word:
 	err = wl_diag(diag, CMDLINE_NAME, no + 1, "%s", why);
 out:
+	if (err) {
+		free(*job_file);
+		*job_file = NULL;
+	}
 	free(job.s);
 	return err;
 }

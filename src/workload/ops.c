@@ -2206,11 +2206,17 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 	*out = NULL;
 	/* Not a file but a fio command line, in one argument. */
 	if (ralab__is_fio_cmdline(path) && access(path, F_OK)) {
-		char *ops;
+		char *ops, *job_file;
 
-		err = ralab__fio_cmdline_to_ops(path, &ops, diag);
+		err = ralab__fio_cmdline_to_ops(path, &ops, &job_file, diag);
 		if (err)
 			return err;
+		if (job_file) {
+			/* "fio job.fio": the file (it exists: not a line). */
+			err = ralab_workload_load(job_file, out, diag);
+			free(job_file);
+			return err;
+		}
 		err = ralab_workload_parse("fio command line (as .ops)", ops,
 					   strlen(ops), out, diag);
 		free(ops);

@@ -299,11 +299,13 @@ int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
 			  bool literal, char **ops, struct ralab_diag *diag);
 /*
  * fio_cmdline.c: a fio command line ("fio --name=a --rw=read ...") as the
- * job file fio reads it as; errors name the word by its position.
+ * job file fio reads it as, into *@ops; or, for "fio [output options]
+ * FILE", the job file's name in *@job_file (*@ops NULL); both malloc'ed,
+ * the caller's.  Errors name the word by its position.
  */
 bool ralab__is_fio_cmdline(const char *s);
 int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
-			      struct ralab_diag *diag);
+			      char **job_file, struct ralab_diag *diag);
 #define MAX_FDS 4096
 /*
  * O_DIRECT reads must be aligned to the device's logical block size (512

@@ -474,8 +474,10 @@ done <<'EOF2'
 fio --rw=read --size=1m|1|no job section
 fio --name=a --rw=read --size=1m --bs=1x|5|bs: '1x' is not a size
 fio --name=a --rw=read --size=1m --bs=$pagesize|5|bs: '$pagesize' is not a size
-fio --name=a --rw=read --size=1m job.fio|5|'job.fio' is not an option: ralab reads a fio command line of options only
-fio --name=a --rw=read --size=1m -- x|5|'--' is not an option
+fio --name=a --rw=read --size=1m tests/fio/seed002-seqread-4k-sync.fio|5|'tests/fio/seed002-seqread-4k-sync.fio': a job file and job options on one command line are not read here
+fio tests/fio/seed002-seqread-4k-sync.fio tests/fio/seed002-seqread-4k-libaio.fio|3|one job file at most
+fio --output=x no-such-job.fio|3|job file 'no-such-job.fio': No such file or directory
+fio --name=a --rw=read --size=1m -- x|5|'--': one job file at most, and no '--'
 fio --name=a --rw=read --size=1m --direct|5|--direct needs a value (fio: "option requires an argument")
 fio --name=a --direct --rw=read --size=1m|3|direct must be 0 or 1, not '--rw=read'
 fio --name=a --rw=read --size=1m --bs|5|--bs needs a value
@@ -488,6 +490,12 @@ fio --name= --rw=read|2|--name needs a job name
 fio --name=a --rw=read --size='1m|4|a quote is not closed
 fio --name=a --rw=read --filename=a;b --size=1m|4|'#' and ';' are not read in a command line here
 EOF2
+# "fio JOB.fio", output options around it: the job file (getopt moves it
+# after the options).
+"$RALAB" sim --dump-ops "fio --output-format=json tests/fio/real/back-4k.fio --eta never" > "$T/a" 2>&1
+"$RALAB" sim --dump-ops tests/fio/real/back-4k.fio > "$T/b" 2>&1
+if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then ok "fio command line: fio JOB.fio reads the job file"
+else bad "fio command line: fio JOB.fio reads the job file" "$(head -3 "$T/a")"; fi
 "$RALAB" sim "fio --output-format json -eta=never --name=a --rw=read --size=1m" 2> "$T/err" > "$T/a"
 "$RALAB" sim "fio --name=a --rw=read --size=1m" 2> "$T/err" > "$T/b"
 if [ -s "$T/a" ] && cmp -s "$T/a" "$T/b"; then ok "fio command line: output options left out"
