@@ -1180,6 +1180,20 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    in_list(k, reporting_only,
 				    sizeof(reporting_only) / sizeof(reporting_only[0])))
 				continue;
+			if (!ralab__fio_known_option(x->opts[i].name)) {
+				/*
+				 * A job file's: fio says "Bad option <...>"
+				 * and drops the job.  (fio's command line
+				 * takes unique abbreviations: the full name.)
+				 */
+				const char *near =
+					ralab__fio_closest_option(x->opts[i].name);
+
+				return ferr(f, x->opts[i].line, "'%s' is not an option of fio 3.33%s%s%s",
+					    x->opts[i].name,
+					    near ? ": did you mean '" : "",
+					    near ? near : "", near ? "'?" : "");
+			}
 			return ferr(f, x->opts[i].line, "option '%s' changes the I/O pattern and is not supported by ralab",
 				    x->opts[i].name);
 		}

@@ -304,6 +304,12 @@ int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
  * the caller's.  Errors name the word by its position.
  */
 bool ralab__is_fio_cmdline(const char *s);
+/*
+ * fio_names.c: whether @name is an option (or alias) of fio 3.33; the
+ * known name closest to @name (at most two edits), or NULL.
+ */
+bool ralab__fio_known_option(const char *name);
+const char *ralab__fio_closest_option(const char *name);
 int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			      char **job_file, struct ralab_diag *diag);
 #define MAX_FDS 4096

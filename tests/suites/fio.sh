@@ -14,6 +14,26 @@ while IFS='|' read -r file line text where; do
 	else ok "fio error $file"; fi
 done < tests/fio/errors/expected.txt
 
+# ralab's table of fio 3.33's option names (src/workload/fio_names.c),
+# which tells a typo from an option not modelled: where fio is installed,
+# every option fio --cmdhelp=all lists is in it, and a name fio calls a
+# "Bad option" is not.
+grep -o '"[a-z0-9_-]*"' src/workload/fio_names.c | tr -d '"' | sort > "$T/names"
+if command -v fio > /dev/null; then
+	fio --cmdhelp=all 2>&1 | awk -F: '/^ *[a-z]/ { gsub(/ /, "", $1); print $1 }' | sort -u > "$T/fionames"
+	printf '[j]\nfilename=x\nsiz=1m\n' > "$T/typo.fio"
+	missing=$(comm -13 "$T/names" "$T/fionames" | tr '\n' ' ')
+	if [ "$(wc -l < "$T/fionames")" -ge 200 ] && [ -z "$missing" ] &&
+	   (cd "$T" && fio --parse-only typo.fio 2>&1) | grep -q 'Bad option <siz=1m>' &&
+	   ! grep -qx siz "$T/names"; then
+		ok "fio option names: fio --cmdhelp=all's $(wc -l < "$T/fionames") all known"
+	else
+		bad "fio option names" "missing: $missing"
+	fi
+else
+	skip "fio option names against fio --cmdhelp=all" "fio is not installed (the names' table is still used)"
+fi
+
 # Seed 001's job file runs unchanged.  fio's default fadvise_hint makes it
 # POSIX_FADV_SEQUENTIAL (ra_pages 64): 10 GiB in 40967 requests, mostly
 # order-6 folios; without the hint it is the 4 KiB case recorded on the
