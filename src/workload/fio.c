@@ -1180,7 +1180,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    in_list(k, reporting_only,
 				    sizeof(reporting_only) / sizeof(reporting_only[0])))
 				continue;
-			if (!ralab__fio_known_option(x->opts[i].name)) {
+			if (!in_list(x->opts[i].name, ralab__fio_names,
+				     ralab__fio_nr_names)) {
 				/*
 				 * A job file's: fio says "Bad option <...>"
 				 * and drops the job.  (fio's command line

@@ -10,12 +10,12 @@
  * libaio, posixaio, io_uring, mmap).  fio refuses any other name in a job
  * file ("Bad option <siz=1m>", "Did you mean size?") and drops the job.
  */
-#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "workload.h"
 
-static const char *const fio_names[] = {
+const char *const ralab__fio_names[] = {
 	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic",
 	"ba", "block_error_percentiles", "blockalign", "blocksize",
 	"blocksize_range", "blocksize_unaligned", "bs", "bs_unaligned",
@@ -84,17 +84,8 @@ static const char *const fio_names[] = {
 	"zonemode", "zonerange", "zonesize", "zoneskip",
 };
 
-#define NR_NAMES (sizeof(fio_names) / sizeof(fio_names[0]))
-
-bool ralab__fio_known_option(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_NAMES; i++)
-		if (!strcmp(fio_names[i], name))
-			return true;
-	return false;
-}
+const size_t ralab__fio_nr_names =
+	sizeof(ralab__fio_names) / sizeof(ralab__fio_names[0]);
 
 /* Edit distance of @a and @b (insertions, deletions, substitutions). */
 static size_t distance(const char *a, const char *b)
@@ -129,11 +120,11 @@ const char *ralab__fio_closest_option(const char *name)
 	const char *best = NULL;
 	size_t i, d, best_d = 3; /* as fio: a name at most 2 edits away */
 
-	for (i = 0; i < NR_NAMES; i++) {
-		d = distance(name, fio_names[i]);
+	for (i = 0; i < ralab__fio_nr_names; i++) {
+		d = distance(name, ralab__fio_names[i]);
 		if (d < best_d) {
 			best_d = d;
-			best = fio_names[i];
+			best = ralab__fio_names[i];
 		}
 	}
 	return best;

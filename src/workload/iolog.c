@@ -15,28 +15,12 @@
  * over to the next).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace.h"
 #include "workload.h"
-
-static int ierr(const char *name, unsigned line, struct ralab_diag *d,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int ierr(const char *name, unsigned line, struct ralab_diag *d,
-		const char *fmt, ...)
-{
-	va_list ap;
-	int err;
-
-	va_start(ap, fmt);
-	err = wl_vdiag(d, name, line, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 bool ralab__is_iolog(const char *text, size_t len)
 {
@@ -71,7 +55,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	if (memchr(text, '\0', len))
-		err = ierr(name, 1, diag, "NUL byte in the file: not an iolog");
+		err = wl_diag(diag, name, 1, "NUL byte in the file: not an iolog");
 	for (line = copy; !err && line && *line; line = next) {
 		char *tok[6], *save = NULL, *t;
 		int nt = 0, base, file;
@@ -87,7 +71,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			else if (!strncmp(line, "fio version 3 iolog", 19))
 				version = 3;
 			else
-				err = ierr(name, no, diag, "not a version 2 or 3 fio iolog header: '%.40s'", line);
+				err = wl_diag(diag, name, no, "not a version 2 or 3 fio iolog header: '%.40s'", line);
 			continue;
 		}
 		for (t = strtok_r(line, " \t\r", &save); t && nt < 6;
@@ -97,7 +81,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			continue;
 		base = version == 3 ? 1 : 0;
 		if (version == 3 && !u64(tok[0], &n)) {
-			err = ierr(name, no, diag, "version 3 lines start with a time in microseconds, not '%.30s'", tok[0]);
+			err = wl_diag(diag, name, no, "version 3 lines start with a time in microseconds, not '%.30s'", tok[0]);
 			break;
 		}
 		if (version == 3) {
@@ -110,12 +94,12 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			/* v2 "wait"-style lines have no file: skip them */
 			if (nt == base + 1)
 				continue;
-			err = ierr(name, no, diag, "expected FILE ACTION");
+			err = wl_diag(diag, name, no, "expected FILE ACTION");
 			break;
 		}
 		file = tb_file(tb, tok[base]);
 		if (file < 0) {
-			err = file == -ENOSPC ? ierr(name, no, diag, "more than %d files", TB_MAX_PATHS) : file;
+			err = file == -ENOSPC ? wl_diag(diag, name, no, "more than %d files", TB_MAX_PATHS) : file;
 			break;
 		}
 		if (!strcmp(tok[base + 1], "add")) {
@@ -134,7 +118,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 
 			if (nt < base + 4 || !u64(tok[base + 2], &off) ||
 			    !u64(tok[base + 3], &n) || n > (uint64_t)RALAB_MAX_POS - off) {
-				err = ierr(name, no, diag, "%s needs OFFSET LENGTH",
+				err = wl_diag(diag, name, no, "%s needs OFFSET LENGTH",
 					   tok[base + 1]);
 				break;
 			}
@@ -155,7 +139,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			   !strcmp(tok[base + 1], "wait")) {
 			continue;
 		} else {
-			err = ierr(name, no, diag, "unknown action '%.20s'", tok[base + 1]);
+			err = wl_diag(diag, name, no, "unknown action '%.20s'", tok[base + 1]);
 			break;
 		}
 	}
@@ -166,7 +150,7 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 		err = -EINVAL;
 	}
 	if (!err && !version)
-		err = ierr(name, 1, diag, "empty iolog");
+		err = wl_diag(diag, name, 1, "empty iolog");
 	if (!err) {
 		err = tb_emit(tb, "a fio iolog", name, ops);
 		if (err == -E2BIG) {

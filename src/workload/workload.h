@@ -305,10 +305,11 @@ int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
  */
 bool ralab__is_fio_cmdline(const char *s);
 /*
- * fio_names.c: whether @name is an option (or alias) of fio 3.33; the
- * known name closest to @name (at most two edits), or NULL.
+ * fio_names.c: the option names (and aliases) of fio 3.33; the one
+ * closest to @name (at most two edits), or NULL.
  */
-bool ralab__fio_known_option(const char *name);
+extern const char *const ralab__fio_names[];
+extern const size_t ralab__fio_nr_names;
 const char *ralab__fio_closest_option(const char *name);
 int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			      char **job_file, struct ralab_diag *diag);
