@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ralab.h"
 #include "report/recording.h"
@@ -89,6 +90,23 @@ static int fiocmd(const char *name, const char *text, size_t len, char **ops,
 #define ERR_NAME "fuzz.in:"
 #endif
 
+/*
+ * Does @msg start with the name of a regular file (a command line's job
+ * file, whose messages name it and its lines)?
+ */
+static bool names_a_file(const char *msg)
+{
+	char path[256];
+	size_t n = strcspn(msg, ":");
+	struct stat sb;
+
+	if (!n || n >= sizeof(path) || !msg[n])
+		return false;
+	memcpy(path, msg, n);
+	path[n] = '\0';
+	return !stat(path, &sb) && S_ISREG(sb.st_mode);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -101,9 +119,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&d, 0, sizeof(d));
 	err = CONVERT("fuzz.in", (const char *)data, size, &ops, &d);
 	if (err) {
-		/* A job file's include names the included file instead. */
+		/*
+		 * A job file's include names the included file instead, and
+		 * a command line's job file itself.
+		 */
 		if (err == -22 && strncmp(d.msg, ERR_NAME, strlen(ERR_NAME)) &&
-		    !memmem(data, size, "include", 7))
+		    !memmem(data, size, "include", 7) && !names_a_file(d.msg))
 			__builtin_trap();
 		return 0;
 	}

@@ -126,8 +126,16 @@ struct fio {
 		bool on;
 	} pend[MAX_FDS];
 	uint64_t big_blocks;
-	/* No ${VAR} or keywords: a command line's values (fio's are as typed). */
+	/*
+	 * No ${VAR} or keywords in file 0: a command line's values (fio's
+	 * are as typed).
+	 */
 	bool literal;
+	/*
+	 * The job file read after a command line's options (its number, as
+	 * an included file's; 0: none), whose sections are its jobs.
+	 */
+	unsigned main_file;
 	/* Files the job file includes (malloc'ed paths), line numbering. */
 	char *inc[MAX_INCLUDES];
 	unsigned nr_inc;
@@ -455,7 +463,7 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 		if (*s == '[') {
 			char *end = strchr(s, ']');
 
-			if (file)
+			if (file && file != f->main_file)
 				return ferr(f, no, "a section in an included file (fio refuses them)");
 			if (!end || end[1])
 				return ferr(f, no, "malformed section header '%.60s'", s);
@@ -481,7 +489,7 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 		sec = *cur;
 		if (sec->nr == MAX_OPTS)
 			return ferr(f, no, "too many options in [%s]", sec->name);
-		if (!f->literal && strchr(s, '$')) {
+		if (!(f->literal && !file) && strchr(s, '$')) {
 			char why[320];
 
 			if (ralab__fio_expand(s, xline, sizeof(xline), why,
@@ -505,14 +513,6 @@ static int parse_lines(struct fio *f, char *text, unsigned file,
 		sec->nr++;
 	}
 	return 0;
-}
-
-static int parse_ini(struct fio *f, char *text)
-{
-	struct section *cur = NULL;
-	int err = parse_lines(f, text, 0, 0, &cur);
-
-	return err ? err : kb_bases(f);
 }
 
 /* The value of @key for a job: its own section, else [global]. */
@@ -4309,17 +4309,30 @@ int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 	return ralab__fio_job_to_ops(name, text, len, false, ops, diag);
 }
 
-int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
-			  bool literal, char **ops, struct ralab_diag *diag)
+/*
+ * @text (@len bytes) as a job file named @name, then, if @path, the job
+ * file @path (@ftext, @flen bytes) after it, as fio 3.33 reads a command
+ * line's options and then the job file it names: the file's sections
+ * follow the line's, so the line's [global] options are defaults of the
+ * file's jobs too (fio puts both into one def_thread), and its --name
+ * jobs come first.  The file's lines are its own in messages.
+ */
+static int fio_to_ops(const char *name, const char *text, size_t len,
+		      bool literal, const char *path, const char *ftext,
+		      size_t flen, char **ops, struct ralab_diag *diag)
 {
 	struct fio *f = calloc(1, sizeof(*f));
-	char *copy = malloc(len + 1);
+	char *copy = malloc(len + 1), *fcopy = path ? malloc(flen + 1) : NULL;
+	char *fname = path ? strdup(path) : NULL;
+	struct section *cur = NULL;
 	int err;
 
 	*ops = NULL;
-	if (!f || !copy) {
+	if (!f || !copy || (path && (!fcopy || !fname))) {
 		free(f);
 		free(copy);
+		free(fcopy);
+		free(fname);
 		return -ENOMEM;
 	}
 	f->name = name;
@@ -4330,7 +4343,23 @@ int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
 	if (memchr(text, '\0', len))
 		err = ferr(f, 1, "NUL byte in the file: not a job file");
 	else
-		err = parse_ini(f, copy);
+		err = parse_lines(f, copy, 0, 0, &cur);
+	if (!err && path) {
+		/* Numbered as an included file is (f->inc[] owns fname). */
+		f->inc[f->nr_inc++] = fname;
+		fname = NULL;
+		f->main_file = f->nr_inc;
+		memcpy(fcopy, ftext, flen);
+		fcopy[flen] = '\0';
+		cur = NULL;
+		if (memchr(ftext, '\0', flen))
+			err = ferr(f, f->main_file << LINE_BITS | 1,
+				   "NUL byte in the file: not a job file");
+		else
+			err = parse_lines(f, fcopy, f->main_file, 0, &cur);
+	}
+	if (!err)
+		err = kb_bases(f);
 	if (!err)
 		err = generate(f);
 	if (!err)
@@ -4338,8 +4367,24 @@ int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
 	else
 		free(f->txt.s);
 	free(copy);
+	free(fcopy);
+	free(fname);
 	while (f->nr_inc)
 		free(f->inc[--f->nr_inc]);
 	free(f);
 	return err;
+}
+
+int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
+			  bool literal, char **ops, struct ralab_diag *diag)
+{
+	return fio_to_ops(name, text, len, literal, NULL, NULL, 0, ops, diag);
+}
+
+int ralab__fio_cmdline_file_to_ops(const char *name, const char *text,
+				   size_t len, const char *path,
+				   const char *ftext, size_t flen, char **ops,
+				   struct ralab_diag *diag)
+{
+	return fio_to_ops(name, text, len, true, path, ftext, flen, ops, diag);
 }

@@ -31,14 +31,18 @@
  * unique, are read as the names they are (and refused as unknown).
  * fio's own options are not a job's: those that change only its output
  * are left out, the others are errors.  "fio [output options] JOB.fio" is
- * the job file (a command line pasted from a shell); a job file with job
- * options beside it, or two, are refused.
+ * the job file (a command line pasted from a shell).  With job options
+ * beside it, fio reads the file after them: their [global] part is a
+ * default of the file's jobs too, their jobs come first
+ * (ralab__fio_cmdline_file_to_ops()).  Two job files are refused.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "workload.h"
@@ -271,15 +275,53 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 		err = wl_diag(diag, CMDLINE_NAME, 0, "empty");
 		goto out;
 	}
-	if (*job_file) {
+	if (*job_file && !job_opts) {
+		/* "fio JOB.fio": the caller loads the file. */
 		err = 0;
-		/* fio would apply the options to the file's jobs too. */
-		if (job_opts)
-			err = wl_diag(diag, CMDLINE_NAME, file_at, "'%.60s': a job file and job options on one command line are not read here (put the options in the job file)",
-				   *job_file);
-		else if (access(*job_file, F_OK))
+		if (access(*job_file, F_OK))
 			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': %s",
 				   *job_file, strerror(errno));
+		goto out;
+	}
+	if (*job_file) {
+		/*
+		 * Job options and a job file: fio 3.33 reads the file after
+		 * the line, the line's [global] options as defaults of the
+		 * file's jobs and its --name jobs first (checked with fio's
+		 * iologs in tests/suites/fio.sh).
+		 */
+		char *text = NULL;
+		size_t len = 0;
+		int fd = open(*job_file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		struct stat sb;
+
+		if (fd < 0) {
+			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': %s",
+				   *job_file, strerror(errno));
+			goto out;
+		}
+		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+			close(fd);
+			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': not a regular file",
+				   *job_file);
+			goto out;
+		}
+		err = ralab__read_fd(fd, WL_MAX_FILE, &text, &len);
+		close(fd);
+		if (err == -EFBIG)
+			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': larger than 64 MiB",
+				   *job_file);
+		else if (err && err != -ENOMEM)
+			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': %s",
+				   *job_file, strerror(-err));
+		if (!err)
+			err = ralab__fio_cmdline_file_to_ops(CMDLINE_NAME, job.s,
+							     strlen(job.s), *job_file,
+							     text ? text : "", len,
+							     ops, diag);
+		free(text);
+		free(*job_file);
+		*job_file = NULL;
 		goto out;
 	}
 	/* fio 3.33 takes a command line's values as typed: no $ keywords. */

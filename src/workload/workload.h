@@ -298,6 +298,15 @@ int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
 			  bool literal, char **ops, struct ralab_diag *diag);
 /*
+ * A command line's text (literal), then the job file @path (@ftext, @flen
+ * bytes) it names, read after it as fio 3.33 does: the line's [global]
+ * options are defaults of the file's jobs too, its jobs come first.
+ */
+int ralab__fio_cmdline_file_to_ops(const char *name, const char *text,
+				   size_t len, const char *path,
+				   const char *ftext, size_t flen, char **ops,
+				   struct ralab_diag *diag);
+/*
  * fio_cmdline.c: a fio command line ("fio --name=a --rw=read ...") as the
  * job file fio reads it as, into *@ops; or, for "fio [output options]
  * FILE", the job file's name in *@job_file (*@ops NULL); both malloc'ed,
