@@ -1042,6 +1042,15 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_PWRITE:
 		sys_write(s, f, (int64_t)op->off, op->len);
 		break;
+	case OP_FIO_PWRITE: {
+		uint64_t *order = ralab__op_order(op, NULL);
+
+		for (i = 0; order && i < op->count && !past_runtime(s); i++)
+			sys_write(s, f, (int64_t)(op->off + order[i] * op->len),
+				  op->len);
+		free(order);
+		break;
+	}
 	case OP_FSYNC:
 		sys_enter(s);
 		filemap_writeback(s, f->inode);

@@ -1336,7 +1336,8 @@ static uint64_t max_len(const struct ralab_workload *wl)
 
 		if ((k == OP_READ || k == OP_PREAD || k == OP_RAND_PREAD ||
 		     k == OP_STRIDE_PREAD || k == OP_SHUFFLE_PREAD ||
-		     k == OP_FIO_PREAD || k == OP_WRITE || k == OP_PWRITE) &&
+		     k == OP_FIO_PREAD || k == OP_WRITE || k == OP_PWRITE ||
+		     k == OP_FIO_PWRITE) &&
 		    wl->ops[i].len > m)
 			m = wl->ops[i].len;
 	}
@@ -1353,6 +1354,7 @@ static bool writes(const struct ralab_workload *wl)
 
 	for (i = 0; i < wl->nr_ops; i++)
 		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE ||
+		    wl->ops[i].kind == OP_FIO_PWRITE ||
 		    wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
 		    ((wl->ops[i].kind == OP_TOUCH ||
@@ -1725,6 +1727,23 @@ static int run_job(struct rjob *j)
 			err = sys_write(j, fd, (int64_t)op->off, op->len, true,
 					size, buf, (size_t)bufsz, &got);
 			break;
+		case OP_FIO_PWRITE: {
+			uint64_t *order = ralab__op_order(op, NULL);
+
+			if (!order) {
+				err = -ENOMEM;
+				break;
+			}
+			for (i = 0; !err && i < op->count; i++) {
+				err = sys_write(j, fd, (int64_t)(op->off + order[i] * op->len),
+						op->len, true, size, buf,
+						(size_t)bufsz, &got);
+				if (stopped(r))
+					err = -EINTR;
+			}
+			free(order);
+			break;
+		}
 		case OP_WRITE:
 			for (i = 0; !err && i < op->count; i++) {
 				err = sys_write(j, fd, 0, op->len, false, size,

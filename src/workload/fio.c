@@ -44,7 +44,8 @@
  * arithmetic are done as fio does them (fio_expand.c).
  * Random offsets are fio's own, draw for draw (fio_rand.c: its generator,
  * seeds, random map and random_distribution zipf, pareto, normal and
- * zoned); the reads of a plain uniform random job are one fio-pread op.
+ * zoned); the reads of a plain uniform random job are one fio-pread op,
+ * the writes of a uniform randwrite one fio-pwrite (bulk_writes()).
  * Each clone of each job is a job of the case, and they run concurrently,
  * except that a job with stonewall (or wait_for_previous) starts when the
  * jobs before it have ended, and the jobs after it with it; one with
@@ -2947,6 +2948,72 @@ static void wrun_add(struct fio *f, struct wrun *r, uint64_t off,
 }
 
 /*
+ * A uniform random write job's writes, one fio-pwrite op where its own
+ * generator (ralab__op_order(), as fio-pread's) draws the offsets gen_rw()
+ * draws: a 10 GiB randwrite of 4 KiB blocks is then one op, not 2.6 M
+ * pwrite ops (FIO_MAX_OPS).  Only for a job whose writes are all there
+ * is (no syncs between them, no mapping, no time_based generator going
+ * on from pass to pass, no queue of its own), and only if the draws
+ * agree (bulk_flush() checks): the
+ * array gen_rw() fills, or NULL (the writes are ops one by one).
+ */
+static uint64_t *bulk_writes(const struct job *j, uint64_t blocks,
+			     uint64_t region, uint64_t n, uint64_t budget)
+{
+	uint64_t cap = budget / j->bs + 1;
+
+	if (!j->wonly || !j->random || has_pattern(j) || j->engine == 2 ||
+	    j->fsync_blocks || j->osync || j->time_based || j->lfsr ||
+	    (j->queued && j->iodepth > 1) || !blocks ||
+	    blocks != region / j->bs)
+		return NULL;
+	if (n < cap)
+		cap = n;
+	if (!j->norandommap && blocks < cap)
+		cap = blocks;
+	if (cap < 3 || cap > MAX_SHUFFLE_BLOCKS)
+		return NULL;
+	return malloc(cap * sizeof(uint64_t));
+}
+
+/*
+ * The @nd writes at @drawn (offsets): one fio-pwrite if its generator
+ * makes them, else each as gen_rw() would have (wrun_add()).  Frees
+ * @drawn.
+ */
+static void bulk_flush(struct fio *f, const struct job *j, uint64_t start,
+		       uint64_t region, unsigned thread, uint64_t *drawn,
+		       uint64_t nd, struct wrun *run)
+{
+	struct op o = {
+		.kind = OP_FIO_PWRITE, .off = start, .len = j->bs,
+		.count = nd, .blocks = region / j->bs,
+		.seed = offset_seed(j, thread), .nomap = j->norandommap,
+		.t64 = j->t64,
+	};
+	uint64_t *v = nd ? ralab__op_order(&o, NULL) : NULL;
+	bool same = v != NULL;
+	uint64_t i;
+
+	for (i = 0; same && i < nd; i++)
+		same = start + v[i] * j->bs == drawn[i];
+	free(v);
+	if (same) {
+		wrun_flush(f, run);
+		emit(f, "fio-pwrite %llu %llu %llu %llu %llu%s%s\n",
+		     (unsigned long long)start, (unsigned long long)region,
+		     (unsigned long long)j->bs, (unsigned long long)nd,
+		     (unsigned long long)o.seed,
+		     j->norandommap ? " nomap" : "", j->t64 ? " t64" : "");
+		f->nr_ops++;
+	} else {
+		for (i = 0; i < nd; i++)
+			wrun_add(f, run, drawn[i], j->bs);
+	}
+	free(drawn);
+}
+
+/*
  * rw=rw and rw=randrw on one file, I/O by I/O as fio 3.33 makes them
  * (io_u.c, get_rw_ddir()): a direction holds until it has made its share
  * of the I/Os so far (rwmix_issues: the other direction's I/Os times this
@@ -2977,7 +3044,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	struct gjob g;
 	struct gfile gf;
 	bool pattern = has_pattern(j);
-	uint64_t k;
+	uint64_t k, *drawn = NULL, nd = 0;
 	int err;
 
 	gjob_init(&g, j, start, region, thread);
@@ -3008,6 +3075,7 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 	 */
 	if (j->engine == 2)
 		map_region(f, j, region);
+	drawn = bulk_writes(j, g.blocks, region, n, budget);
 	for (k = 0; k < n && bytes < budget && room(f); k++, f->nr_ios++) {
 		uint64_t off, b, len = j->bs;
 
@@ -3045,6 +3113,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			mm_copy(f, mm_pos(off, gf.zone), len, ddir);
 		} else if (j->engine == 2) {
 			mm_io(f, j, off, start, region, len, ddir, region);
+		} else if (ddir && drawn) {
+			drawn[nd++] = off;
 		} else if (ddir) {
 			wrun_add(f, &run, off, len);
 		} else {
@@ -3059,6 +3129,8 @@ static struct issued gen_rw(struct fio *f, const struct job *j,
 			f->nr_ops++;
 		}
 	}
+	if (drawn)
+		bulk_flush(f, j, start, region, thread, drawn, nd, &run);
 	wrun_flush(f, &run);
 	ralab__fio_map_free(&map);
 	if (pattern) {

@@ -406,6 +406,15 @@ static int add_op(struct ralab_workload *wl, const struct op *op)
 	return 0;
 }
 
+/*
+ * How many bytes a write op may reach from op->off: its length, or a
+ * fio-pwrite's whole region (its blocks of op->len bytes).
+ */
+static uint64_t write_span(const struct op *op)
+{
+	return op->kind == OP_FIO_PWRITE ? op->blocks * op->len : op->len;
+}
+
 /* Checks that depend on the file size (re-run when it is overridden). */
 static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			      const struct op *op)
@@ -416,12 +425,15 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	 * A file has blocks up to its declared size: writes grow a file
 	 * truncated before back to it, not past it.
 	 */
-	if ((op->kind == OP_PWRITE || op->kind == OP_FALLOCATE) &&
-	    (op->off > size || op->len > size - op->off))
+	if ((op->kind == OP_PWRITE || op->kind == OP_FALLOCATE ||
+	     op->kind == OP_FIO_PWRITE) &&
+	    (op->off > size || write_span(op) > size - op->off))
 		return perr(p, "%s [%llu, %llu) ends past the file's declared size (%llu bytes), which is as far as it has blocks",
-			    op->kind == OP_PWRITE ? "pwrite" : "fallocate",
+			    op->kind == OP_PWRITE     ? "pwrite" :
+			    op->kind == OP_FIO_PWRITE ? "fio-pwrite" :
+							"fallocate",
 			    (unsigned long long)op->off,
-			    (unsigned long long)(op->off + op->len),
+			    (unsigned long long)(op->off + write_span(op)),
 			    (unsigned long long)size);
 	if (op->kind == OP_TRUNCATE && op->off > size)
 		return perr(p, "truncate to %llu bytes: past the file's declared size (%llu bytes), which is as far as it has blocks",
@@ -461,7 +473,7 @@ static bool sizes_op(const struct op *op, const uint64_t *wfd)
 {
 	switch (op->kind) {
 	case OP_MMAP: case OP_TOUCH: case OP_TRUNCATE: case OP_WRITE:
-	case OP_PWRITE: case OP_FALLOCATE:
+	case OP_PWRITE: case OP_FALLOCATE: case OP_FIO_PWRITE:
 		return true;
 	case OP_READ: case OP_SEEK:
 		return wfd[op->fd / 64] >> (op->fd % 64) & 1;
@@ -549,6 +561,11 @@ static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
 				size_line = op->line;
 			}
 			break;
+		case OP_FIO_PWRITE:
+			/* Where its end is depends on the draws. */
+			p->line = op->line;
+			return perr(p, "fio-pwrite on file '%s', which is mapped and truncated: not modelled (pwrite each block)",
+				    wl->files[ino].name);
 		case OP_PWRITE:
 		case OP_FALLOCATE:
 			if ((op->kind == OP_PWRITE || !op->advice) &&
@@ -703,7 +720,8 @@ static int check_direct_writes(struct parser *p,
 		const struct wl_file *f = &wl->files[op->ino];
 
 		if (!op->direct ||
-		    (op->kind != OP_WRITE && op->kind != OP_PWRITE))
+		    (op->kind != OP_WRITE && op->kind != OP_PWRITE &&
+		     op->kind != OP_FIO_PWRITE))
 			continue;
 		if (f->nhole || (resized >> op->ino & 1)) {
 			p->line = op->line;
@@ -1287,8 +1305,8 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
-	    strcmp(name, "pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
+	    strcmp(name, "pwrite") && strcmp(name, "fio-pwrite"))
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -1362,48 +1380,58 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		if (na == 4 && parse_u64(tok[4], &op.seed, false))
 			return perr(p, "shuffle-pread seed must be an unsigned 64-bit number, not '%.*s'",
 				    TOK(tok[4]));
-	} else if (!strcmp(name, "fio-pread")) {
+	} else if (!strcmp(name, "fio-pread") || !strcmp(name, "fio-pwrite")) {
+		bool w = !strcmp(name, "fio-pwrite");
 		int k;
 
 		/*
 		 * fio's random reads: COUNT blocks of LEN bytes in
 		 * [OFF, OFF + SIZE), drawn as fio 3.x draws them with the
-		 * offset generator seeded with SEED (fio_rand.c).
+		 * offset generator seeded with SEED (fio_rand.c); fio-pwrite
+		 * writes them (fio's randwrite; no 'cont').
 		 */
-		op.kind = OP_FIO_PREAD;
-		if ((err = nargs(p, name, na, 5, 8,
-				 "fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont] [t64]")) ||
+		op.kind = w ? OP_FIO_PWRITE : OP_FIO_PREAD;
+		if ((err = nargs(p, name, na, 5, w ? 7 : 8,
+				 w ? "fio-pwrite OFF SIZE LEN COUNT SEED [nomap] [t64]"
+				   : "fio-pread OFF SIZE LEN COUNT SEED [nomap] [cont] [t64]")) ||
 		    (err = arg_region(p, name, tok, &op, &op.blocks)) ||
-		    (err = arg_count(p, "fio-pread count", tok[4], &op.count)))
+		    (err = arg_count(p, w ? "fio-pwrite count" : "fio-pread count",
+				     tok[4], &op.count)))
 			return err;
 		for (k = 6; k <= na; k++) {
 			if (!strcmp(tok[k], "nomap") && !op.nomap)
 				op.nomap = true;
-			else if (!strcmp(tok[k], "cont") && !op.cont)
+			else if (!w && !strcmp(tok[k], "cont") && !op.cont)
 				op.cont = true;
 			else if (!strcmp(tok[k], "t64") && !op.t64)
 				op.t64 = true;
 			else
-				return perr(p, "fio-pread: '%.*s' is not 'nomap', 'cont' or 't64' (each at most once)",
-					    TOK(tok[k]));
+				return perr(p, "%s: '%.*s' is not %s (each at most once)",
+					    name, TOK(tok[k]),
+					    w ? "'nomap' or 't64'" : "'nomap', 'cont' or 't64'");
 		}
 		if (parse_u64(tok[5], &op.seed, false) ||
 		    (!op.t64 && op.seed > UINT32_MAX))
-			return perr(p, "fio-pread seed must be an unsigned %s-bit number, not '%.*s'",
-				    op.t64 ? "64" : "32", TOK(tok[5]));
+			return perr(p, "%s seed must be an unsigned %s-bit number, not '%.*s'",
+				    name, op.t64 ? "64" : "32", TOK(tok[5]));
 		if (op.count > MAX_SHUFFLE_BLOCKS)
-			return perr(p, "fio-pread of %llu reads: at most 2^27",
-				    (unsigned long long)op.count);
+			return perr(p, "%s of %llu %s: at most 2^27", name,
+				    (unsigned long long)op.count,
+				    w ? "writes" : "reads");
 		/* fio's 32-bit generator; the map is a bit per block. */
 		if (op.blocks > (!op.nomap ? MAX_SHUFFLE_BLOCKS
 			     : op.t64 ? UINT64_MAX : UINT32_MAX))
-			return perr(p, "fio-pread over %llu blocks: at most %s",
+			return perr(p, "%s over %llu blocks: at most %s", name,
 				    (unsigned long long)op.blocks,
 				    op.nomap ? "2^32 - 1 (without t64)" : "2^27 with the random map");
 		if (!op.nomap && op.count > op.blocks)
-			return perr(p, "fio-pread: %llu reads of %llu blocks: with the random map each block is read once (add 'nomap')",
-				    (unsigned long long)op.count,
-				    (unsigned long long)op.blocks);
+			return perr(p, "%s: %llu %s of %llu blocks: with the random map each block is %s once (add 'nomap')",
+				    name, (unsigned long long)op.count,
+				    w ? "writes" : "reads",
+				    (unsigned long long)op.blocks,
+				    w ? "written" : "read");
+		if (w && (err = check_op_vs_config(p, wl, &op)))
+			return err;
 	} else if (!strcmp(name, "stride-pread")) {
 		int64_t stride;
 		uint64_t mag, span;
@@ -2322,7 +2350,7 @@ uint64_t *ralab__op_order(const struct op *op, struct fio_carry *carry)
 	struct fio_carry local = { .valid = false };
 	uint64_t *v;
 
-	if (op->kind != OP_FIO_PREAD)
+	if (op->kind != OP_FIO_PREAD && op->kind != OP_FIO_PWRITE)
 		return ralab__shuffle(op->count, op->seed);
 	if (!carry)
 		carry = &local;

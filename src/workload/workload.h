@@ -38,6 +38,8 @@ enum op_kind {
 			  * @len ns after the one before it started */
 	OP_WRITE,        /* write LEN [COUNT]: buffered writes at f_pos */
 	OP_PWRITE,       /* pwrite OFF LEN: a buffered write at OFF */
+	OP_FIO_PWRITE,   /* fio-pwrite OFF SIZE LEN COUNT SEED [nomap] [t64]:
+			  * pwrite at fio-pread's offsets (fio's randwrite) */
 	OP_FSYNC,        /* fsync: write the file's dirty folios back */
 	OP_TRUNCATE,     /* truncate 0: ftruncate(2) to an empty file */
 	OP_FALLOCATE,    /* fallocate OFF LEN [keep]: fallocate(2), mode 0
@@ -103,7 +105,8 @@ struct op {
 	int advice;
 	uint64_t off, len, count, seed;
 	int64_t stride;
-	uint64_t blocks; /* fio-pread: the blocks of its region (fio's lastb) */
+	/* fio-pread (and fio-pwrite): the blocks of its region (fio's lastb) */
+	uint64_t blocks;
 	bool nomap;      /* fio-pread: without fio's random map */
 	bool cont;       /* fio-pread: draws go on from the job's last one
 			  * (past the draw that found the map full) */

@@ -146,6 +146,7 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 		/* The mmap engine's I/Os are its copies (COUNT of them). */
 		if (o->kind != OP_READ && o->kind != OP_PREAD &&
 		    o->kind != OP_STRIDE_PREAD && o->kind != OP_FIO_PREAD &&
+		    o->kind != OP_FIO_PWRITE &&
 		    o->kind != OP_TOUCH && o->kind != OP_MEMCPY &&
 		    o->kind != OP_PWRITE && o->kind != OP_WRITE &&
 		    o->kind != OP_FSYNC)
@@ -153,7 +154,8 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 		f = rank(names, &nr,
 			 wl->files[o->kind == OP_TOUCH || o->kind == OP_MEMCPY ?
 					   map_ino[o->map] : o->ino].name);
-		if (o->kind == OP_FIO_PREAD && !(order = ralab__op_order(o, &carry)))
+		if ((o->kind == OP_FIO_PREAD || o->kind == OP_FIO_PWRITE) &&
+		    !(order = ralab__op_order(o, &carry)))
 			return 1;
 		for (k = 0; k < (o->kind == OP_PREAD || o->kind == OP_TOUCH ||
 				 o->kind == OP_PWRITE || o->kind == OP_FSYNC ?
@@ -168,6 +170,7 @@ static int walk_job(const struct ralab_workload *wl, const struct wl_job *jd,
 			r->file = f;
 			r->len = o->len;
 			r->kind = o->kind == OP_PWRITE || o->kind == OP_WRITE ||
+						  o->kind == OP_FIO_PWRITE ||
 						  (o->kind == OP_MEMCPY && o->wfault) ? 'w' :
 				  o->kind == OP_FSYNC  ? 's' :
 							 'r';
