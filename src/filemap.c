@@ -753,7 +753,7 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		pgoff_t index = (uint64_t)pos / RALAB_PAGE_SIZE;
 		uint64_t len = count, fstart, n, mend, chunk;
 		struct folio *fo;
-		bool hole, fresh = false;
+		bool hole, oom, fresh = false;
 		unsigned order;
 		int err;
 
@@ -765,9 +765,9 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		chunk = RALAB_PAGE_SIZE << (m->large_folios ? m->max_order : 0);
 		if (len > chunk - ((uint64_t)pos & (chunk - 1)))
 			len = chunk - ((uint64_t)pos & (chunk - 1));
-		if (!inode_layout(in))
+		mend = inode_mapping_end(in, (uint64_t)pos / 512, &hole, &oom);
+		if (oom)
 			break; /* out of memory: host_err is set */
-		mend = blk_mapping_end(&in->lay, (uint64_t)pos / 512, &hole);
 		if (in->fresh && s->cfg.fs == RALAB_FS_XFS)
 			mend = xfs_map(in, (uint64_t)pos,
 				       (uint64_t)pos + count) / 512;

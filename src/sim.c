@@ -490,6 +490,64 @@ void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
 	in->lay_stale = true;
 }
 
+/*
+ * A fresh inode's holes are the gaps between its written ranges in->wr
+ * (merged where they touch) and, past the last, up to its last block
+ * (inode_layout_rebuild()); its extent breaks are the layout's own,
+ * which writes do not change.  So the mapping at @s is found in in->wr
+ * by a binary search: the range holding @s (data up to its end, where a
+ * hole begins) or the gap holding it (a hole up to the next range).
+ */
+uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
+			   bool *oom)
+{
+	const struct blk_layout *l;
+	struct blk_layout brk_only;
+	uint64_t end, edge = UINT64_MAX, b = s * 512, eof;
+	unsigned lo = 0, hi = in->nwr;
+	bool h = false, dummy;
+
+	*oom = false;
+	if (!in->fresh || !in->lay_stale || b / 512 != s) {
+		l = inode_layout(in);
+		if (!l) {
+			*oom = true;
+			*hole = false;
+			return UINT64_MAX;
+		}
+		return blk_mapping_end(l, s, hole);
+	}
+	brk_only = in->lay;
+	brk_only.nh = 0;
+	end = blk_mapping_end(&brk_only, s, &dummy);
+	/* The first range ending after @b. */
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (in->wr[2 * mid + 1] <= b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	eof = (in->size + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+	if (lo < in->nwr && in->wr[2 * lo] <= b) {
+		/* In data: a hole follows unless the file's blocks end. */
+		if (lo + 1 < in->nwr || in->wr[2 * lo + 1] < in->size)
+			edge = in->wr[2 * lo + 1];
+	} else if (lo < in->nwr) {
+		h = true;
+		edge = in->wr[2 * lo];
+	} else if ((!in->nwr || in->wr[2 * in->nwr - 1] < in->size) &&
+		   b < eof) {
+		h = true;
+		edge = eof;
+	}
+	*hole = h;
+	if (edge != UINT64_MAX && edge / 512 < end)
+		end = edge / 512;
+	return end;
+}
+
 const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 {
 	uint64_t *h;

@@ -417,6 +417,14 @@ static inline const struct blk_layout *inode_layout(struct sim_inode *in)
 	return &in->lay;
 }
 
+/*
+ * blk_mapping_end(inode_layout(@in), @s, @hole), without rebuilding a
+ * stale layout: for a write, which would otherwise rebuild it at every
+ * call (a random write job: O(n) each).  NULL layout: out of memory.
+ */
+uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
+			   bool *oom);
+
 /* Bytes [pos, end) of @in were written: their blocks exist from now. */
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
 
