@@ -420,7 +420,8 @@ static inline const struct blk_layout *inode_layout(struct sim_inode *in)
 /*
  * blk_mapping_end(inode_layout(@in), @s, @hole), without rebuilding a
  * stale layout: for a write, which would otherwise rebuild it at every
- * call (a random write job: O(n) each).  NULL layout: out of memory.
+ * call (a random write job: O(n) each).  *@oom: a rebuild ran out of
+ * memory (host_err is set).
  */
 uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 			   bool *oom);

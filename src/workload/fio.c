@@ -2954,8 +2954,9 @@ static void wrun_add(struct fio *f, struct wrun *r, uint64_t off,
  * pwrite ops (FIO_MAX_OPS).  Only for a job whose writes are all there
  * is (no syncs between them, no mapping, no time_based generator going
  * on from pass to pass, no queue of its own), and only if the draws
- * agree (bulk_flush() checks): the
- * array gen_rw() fills, or NULL (the writes are ops one by one).
+ * agree (bulk_flush() checks).  Returns the array gen_rw() fills (at
+ * most FIO_MAX_IOS offsets, 128 MiB), or NULL: the writes are ops one
+ * by one.
  */
 static uint64_t *bulk_writes(const struct job *j, uint64_t blocks,
 			     uint64_t region, uint64_t n, uint64_t budget)
@@ -2971,7 +2972,7 @@ static uint64_t *bulk_writes(const struct job *j, uint64_t blocks,
 		cap = n;
 	if (!j->norandommap && blocks < cap)
 		cap = blocks;
-	if (cap < 3 || cap > MAX_SHUFFLE_BLOCKS)
+	if (cap < 3 || cap > FIO_MAX_IOS)
 		return NULL;
 	return malloc(cap * sizeof(uint64_t));
 }
