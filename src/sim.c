@@ -502,10 +502,9 @@ uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 			   bool *oom)
 {
 	const struct blk_layout *l;
-	struct blk_layout brk_only;
 	uint64_t end, edge = UINT64_MAX, b = s * 512, eof;
 	unsigned lo = 0, hi = in->nwr;
-	bool h = false, dummy;
+	bool h = false;
 
 	*oom = false;
 	if (!in->fresh || !in->lay_stale || b / 512 != s) {
@@ -517,9 +516,7 @@ uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 		}
 		return blk_mapping_end(l, s, hole);
 	}
-	brk_only = in->lay;
-	brk_only.nh = 0;
-	end = blk_mapping_end(&brk_only, s, &dummy);
+	end = blk_extent_end(&in->lay, s);
 	/* The first range ending after @b. */
 	while (lo < hi) {
 		unsigned mid = lo + (hi - lo) / 2;

@@ -78,17 +78,21 @@ static unsigned hole_after(const struct blk_layout *l, uint64_t s)
 	return lo;
 }
 
+uint64_t blk_extent_end(const struct blk_layout *l, uint64_t s)
+{
+	unsigned k = extent_of(l, s);
+
+	return k < l->n ? brk_at(l, k) : UINT64_MAX;
+}
+
 uint64_t blk_mapping_end(const struct blk_layout *l, uint64_t s, bool *hole)
 {
-	uint64_t end = UINT64_MAX;
-	unsigned k;
+	uint64_t end;
 
 	*hole = false;
 	if (!l)
-		return end;
-	k = extent_of(l, s);
-	if (k < l->n)
-		end = brk_at(l, k);
+		return UINT64_MAX;
+	end = blk_extent_end(l, s);
 	if (l->nh) {
 		unsigned j = hole_after(l, s);
 

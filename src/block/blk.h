@@ -196,6 +196,8 @@ int blk_submit_read_sync(struct blk_queue *q, const struct blk_layout *lay,
  * *@hole tells whether @s lies in a hole.
  */
 uint64_t blk_mapping_end(const struct blk_layout *lay, uint64_t s, bool *hole);
+/* The file sector where the extent holding file sector @s ends (holes aside). */
+uint64_t blk_extent_end(const struct blk_layout *lay, uint64_t s);
 
 /*
  * blk_write_time - writeback of @bytes of contiguous file data at @now,
