@@ -53,15 +53,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "workload.h"
 
@@ -373,9 +370,9 @@ static int include_file(struct fio *f, const char *spec, unsigned at,
 	const char *slash = strrchr(from, '/');
 	size_t dl = spec[0] != '/' && slash ? (size_t)(slash - from) + 1 : 0;
 	char *path, *text = NULL;
-	struct stat sb;
+	bool opened;
 	size_t len = 0;
-	int fd, err;
+	int err;
 
 	if (!*spec)
 		return ferr(f, at, "include: no file name");
@@ -390,27 +387,16 @@ static int include_file(struct fio *f, const char *spec, unsigned at,
 		return -ENOMEM;
 	memcpy(path, from, dl);
 	strcpy(path + dl, spec);
-	/* O_NONBLOCK: a FIFO must not hang the parser before fstat(). */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		err = errno;
+	err = ralab__read_regular(path, WL_MAX_FILE, &text, &len, &opened);
+	if (!opened)
 		ferr(f, at, "include: cannot open '%s': %s (fio runs the jobs without it)",
-		     path, strerror(err));
-		free(path);
-		return -EINVAL;
-	}
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
+		     path, strerror(-err));
+	else if (err == -EINVAL)
 		ferr(f, at, "include: '%s' is not a regular file", path);
-		free(path);
-		return -EINVAL;
-	}
-	err = ralab__read_fd(fd, WL_MAX_FILE, &text, &len);
-	close(fd);
+	else if (err && err != -ENOMEM)
+		ferr(f, at, "include: cannot read '%s': %s", path,
+		     err == -EFBIG ? "larger than 64 MiB" : strerror(-err));
 	if (err) {
-		if (err != -ENOMEM)
-			ferr(f, at, "include: cannot read '%s': %s", path,
-			     err == -EFBIG ? "larger than 64 MiB" : strerror(-err));
 		free(path);
 		return err == -ENOMEM ? err : -EINVAL;
 	}

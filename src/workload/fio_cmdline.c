@@ -41,8 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "workload.h"
@@ -292,23 +290,14 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 		 */
 		char *text = NULL;
 		size_t len = 0;
-		int fd = open(*job_file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		struct stat sb;
+		bool opened;
 
-		if (fd < 0) {
-			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': %s",
-				   *job_file, strerror(errno));
-			goto out;
-		}
-		if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-			close(fd);
+		err = ralab__read_regular(*job_file, WL_MAX_FILE, &text, &len,
+					  &opened);
+		if (opened && err == -EINVAL)
 			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': not a regular file",
 				   *job_file);
-			goto out;
-		}
-		err = ralab__read_fd(fd, WL_MAX_FILE, &text, &len);
-		close(fd);
-		if (err == -EFBIG)
+		else if (err == -EFBIG)
 			err = wl_diag(diag, CMDLINE_NAME, file_at, "job file '%.200s': larger than 64 MiB",
 				   *job_file);
 		else if (err && err != -ENOMEM)

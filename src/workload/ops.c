@@ -2223,6 +2223,25 @@ int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len)
 	return 0;
 }
 
+int ralab__read_regular(const char *path, uint64_t max, char **text,
+			size_t *len, bool *opened)
+{
+	struct stat sb;
+	int fd, err;
+
+	/* O_NONBLOCK: a FIFO must not hang the parser before fstat(). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	*opened = fd >= 0;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+		err = -EINVAL;
+	else
+		err = ralab__read_fd(fd, max, text, len);
+	close(fd);
+	return err;
+}
+
 int ralab_workload_load(const char *path, struct ralab_workload **out,
 			struct ralab_diag *diag)
 {

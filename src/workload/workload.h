@@ -261,6 +261,15 @@ uint64_t ralab__fio_dist_next(struct fio_dist *d);
 int ralab__read_fd(int fd, uint64_t max, char **text, size_t *len);
 
 /*
+ * ralab__read_regular - all of the regular file @path, as ralab__read_fd();
+ * -EINVAL if it is not a regular file (a directory, a FIFO: never waited
+ * on).  *@opened says whether an error came from open() or after it.
+ * Job files and the files they include.
+ */
+int ralab__read_regular(const char *path, uint64_t max, char **text,
+			size_t *len, bool *opened);
+
+/*
  * A growing text, as the front-ends generate .ops: @s (malloc'ed, owned
  * by whoever holds the struct; NUL-terminated once anything is written)
  * of @len bytes in @cap.  @oom latches on the first failure: later
