@@ -7,14 +7,17 @@
  *
  * A touch of an unmapped page:
  *
- *   attempt 1: fault-around maps the cached, uptodate, unmarked folios of
- *              the 16-page window; if that maps the page, done.  Else
- *              filemap_fault(): absent page -> sync mmap readahead;
- *              present page -> mmap_miss--, async readahead if marked.
- *              Readahead drops the mmap lock, so the fault is retried.
- *   attempt 2: (FAULT_FLAG_TRIED) fault-around again over the now cached
- *              folios; else filemap_fault() maps the page without async
- *              readahead.
+ *   attempt 1: (per-VMA lock) fault-around maps the cached, uptodate,
+ *              unmarked folios of the 16-page window; if that maps the
+ *              page, done.  Else filemap_fault(): absent page -> sync
+ *              mmap readahead; present page -> mmap_miss-- (6.18: unless
+ *              locked for its read), async readahead if marked.
+ *              Readahead, or a wait for a locked folio, drops the lock,
+ *              so the fault is retried.
+ *   attempt 2: (mmap_lock; FAULT_FLAG_TRIED after a major fault) the same
+ *              again; TRIED: no async readahead, no mmap_miss hit, the
+ *              folio waited for without dropping the lock.
+ *   attempt 3: (FAULT_FLAG_TRIED) after a minor attempt 2 dropped it.
  *
  * Fault-around never maps a marked folio, so the first touch of one always
  * reaches filemap_fault() and its async readahead.
@@ -376,7 +379,14 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 
 	if ((seg_of(v, p)->vm_flags & VM_RAND_READ) || !ra->ra_pages)
 		return false;
-	if (ra->mmap_miss)
+	/*
+	 * A folio still locked for its read is likely another fault's miss
+	 * (or readahead's, still in flight): 6.18 does not count it as a hit,
+	 * so that one miss is not paid back several times.
+	 */
+	if (ra->mmap_miss &&
+	    ((s->policy->flags & RA_POLICY_MMAP_MISS_ANY) ||
+	     (!(folio->flags & PG_locked) && folio_ready(s, folio))))
 		ra->mmap_miss--;
 	if (folio->flags & PG_readahead) {
 		struct ra_folio rf = {
@@ -392,16 +402,23 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 	return false;
 }
 
-/* filemap_fault() + finish_fault(); false means VM_FAULT_RETRY. */
-static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
-			  bool tried)
+/* What filemap_fault() returns to the fault handler. */
+enum fault_ret {
+	FAULT_DONE,		/* mapped (or SIGBUS) */
+	FAULT_RETRY,		/* VM_FAULT_RETRY: the lock was dropped */
+	FAULT_RETRY_MAJOR,	/* the same, for a page that was absent */
+};
+
+/* filemap_fault() + finish_fault(). */
+static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
+				    pgoff_t p, bool tried)
 {
 	struct sim_inode *in = v->file->inode;
 	struct folio *folio = pc_lookup(&in->pc, p);
-	bool fpin = false;
+	bool fpin = false, major = !folio;
 
 	if (p * RALAB_PAGE_SIZE >= in->mapping.i_size)
-		return true; /* SIGBUS; the parser refuses such touches */
+		return FAULT_DONE; /* SIGBUS; the parser refuses such touches */
 	if (folio) {
 		if (!tried)
 			fpin = async_mmap_ra(s, v, p, folio);
@@ -411,37 +428,62 @@ static bool filemap_fault(struct sim *s, struct sim_vma *v, pgoff_t p,
 		if (!folio) {
 			/* Created and read by ->read_folio; drops the lock. */
 			if (sim_create_folio(s, in, p, &folio))
-				return true;
+				return FAULT_DONE;
 			fpin |= !tried;
 		}
 	}
-	/* lock_folio_maybe_drop_mmap(): wait for the I/O. */
+	/*
+	 * lock_folio_maybe_drop_mmap(): a folio still locked for its read
+	 * is waited for with the lock dropped, unless the fault was retried
+	 * already; the fault is then retried.
+	 */
+	if (!tried && !folio_ready(s, folio))
+		fpin = true;
 	sim_wait(s, folio->done_ns, folio_late(s, folio));
 	if (fpin)
-		return false;
+		return major ? FAULT_RETRY_MAJOR : FAULT_RETRY;
 	/* finish_fault(): a PMD for a PMD-sized folio, else one PTE. */
 	if (*pmd_of(v, p) == PMD_NONE && set_pmd(v, folio, p))
-		return true;
+		return FAULT_DONE;
 	*pmd_of(v, p) = PMD_TABLE;
 	v->pte[p - v->pgoff] = 1;
-	return true;
+	return FAULT_DONE;
 }
 
 /*
  * A fault on unmapped page @p.  A read fault (do_read_fault) tries
  * fault-around first; a write fault (do_shared_fault, do_cow_fault) goes
- * to filemap_fault() directly.  Retried once after readahead dropped the
- * mmap lock.
+ * to filemap_fault() directly.  Retried after filemap_fault() dropped the
+ * lock (readahead, or a wait for a locked folio):
+ *
+ *   under mmap_lock (RA_POLICY_FAULT_MMAP_LOCK): the retry is
+ *     FAULT_FLAG_TRIED, which neither drops the lock nor calls
+ *     do_async_mmap_readahead() again: two attempts at most;
+ *   under the per-VMA lock (file faults since 6.7): the first attempt's
+ *     retry takes mmap_lock and is FAULT_FLAG_TRIED only after a major
+ *     fault (6.8: "arch/mm/fault: fix major fault accounting when
+ *     retrying under per-VMA lock", S. Baghdasaryan); after a minor one
+ *     it runs do_async_mmap_readahead() again (another mmap_miss hit)
+ *     and may drop the lock once more: three attempts at most.
+ *
+ * Checked on 6.18.44: write faults on marked pages lower mmap_miss by two
+ * (tests/cases/mmap-retry-*).
  */
 static void fault(struct sim *s, struct sim_vma *v, pgoff_t p, int wfault)
 {
-	bool tried;
+	bool vma_lock = !(s->policy->flags & RA_POLICY_FAULT_MMAP_LOCK);
+	bool tried = false;
+	int attempt;
 
-	for (tried = false;; tried = true) {
+	for (attempt = 0;; attempt++) {
+		enum fault_ret r;
+
 		if (wfault == TOUCH_READ && fault_around(s, v, p))
 			return;
-		if (filemap_fault(s, v, p, tried) || tried)
+		r = filemap_fault(s, v, p, tried);
+		if (r == FAULT_DONE || tried)
 			return;
+		tried = !(vma_lock && attempt == 0 && r == FAULT_RETRY);
 	}
 }
 

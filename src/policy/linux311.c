@@ -240,7 +240,8 @@ static void async_311(struct readahead_control *ractl,
 	const struct ralab_policy_ops ralab_policy_##sym = {                 \
 		.name = nm,                                                  \
 		.source = src,                                               \
-		.flags = RA_POLICY_READ_PAGEWISE,                            \
+		.flags = RA_POLICY_READ_PAGEWISE | RA_POLICY_MMAP_MISS_ANY |  \
+			 RA_POLICY_FAULT_MMAP_LOCK,                          \
 		.sync_ra = sync_##sym,                                       \
 		.async_ra = async_##sym,                                     \
 	}

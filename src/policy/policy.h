@@ -155,6 +155,21 @@ enum {
 	 * 3.x policies (RA_POLICY_READ_PAGEWISE) do too.
 	 */
 	RA_POLICY_WRITE_ORDER0 = 1u << 7,
+	/*
+	 * do_async_mmap_readahead() decrements ra->mmap_miss on every fault
+	 * on a cached page, locked or not, as before "mm: readahead: improve
+	 * mmap_miss heuristic for concurrent faults" (R. Gushchin, Aug 2025,
+	 * 6.18): since then a folio still locked for its read I/O is not
+	 * counted as a hit (src/mmap.c, async_mmap_ra()).
+	 */
+	RA_POLICY_MMAP_MISS_ANY = 1u << 8,
+	/*
+	 * Page faults on files run under mmap_lock only, as before the
+	 * per-VMA lock took them (M. Wilcox, 6.7): a fault retried after
+	 * filemap_fault() dropped the lock is always FAULT_FLAG_TRIED
+	 * (src/mmap.c, fault()).
+	 */
+	RA_POLICY_FAULT_MMAP_LOCK = 1u << 9,
 };
 
 struct ralab_policy_ops {
