@@ -467,7 +467,7 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
  *     and may drop the lock once more: three attempts at most.
  *
  * Checked on 6.18.44: write faults on marked pages lower mmap_miss by two
- * (tests/cases/mmap-retry-*).
+ * (tests/cases/mmapretry-*).
  */
 static void fault(struct sim *s, struct sim_vma *v, pgoff_t p, int wfault)
 {
