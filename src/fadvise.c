@@ -39,7 +39,7 @@ static void invalidate(struct sim *s, struct sim_inode *in, pgoff_t start,
 		if (f->flags & PG_dirty)
 			wb_folio(s, in, &wb, f);
 		else if (f->index >= start && next - 1 <= end &&
-			 !(f->flags & PG_locked) && folio_ready(in->sim, f) &&
+			 !folio_locked(in->sim, f) &&
 			 !(nv && sim_folio_mapped(vmas, nv, f)))
 			sim_remove_folio(in, f);
 		if (next <= index)

@@ -228,7 +228,7 @@ static bool mappable(const struct sim *s, const struct folio *f,
 {
 	uint64_t max_idx = (isize + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
 
-	if ((f->flags & (PG_locked | PG_readahead)) || !folio_ready(s, f))
+	if ((f->flags & PG_readahead) || folio_locked(s, f))
 		return false;
 	if (!(f->flags & PG_uptodate))
 		return false;
@@ -384,9 +384,8 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 	 * (or readahead's, still in flight): 6.18 does not count it as a hit,
 	 * so that one miss is not paid back several times.
 	 */
-	if (ra->mmap_miss &&
-	    ((s->policy->flags & RA_POLICY_MMAP_MISS_ANY) ||
-	     (!(folio->flags & PG_locked) && folio_ready(s, folio))))
+	if (ra->mmap_miss && ((s->policy->flags & RA_POLICY_MMAP_MISS_ANY) ||
+			      !folio_locked(s, folio)))
 		ra->mmap_miss--;
 	if (folio->flags & PG_readahead) {
 		struct ra_folio rf = {
@@ -437,7 +436,7 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 	 * is waited for with the lock dropped, unless the fault was retried
 	 * already; the fault is then retried.
 	 */
-	if (!tried && !folio_ready(s, folio))
+	if (!tried && folio_locked(s, folio))
 		fpin = true;
 	sim_wait(s, folio->done_ns, folio_late(s, folio));
 	if (fpin)

@@ -339,6 +339,15 @@ static inline bool folio_ready(const struct sim *s, const struct folio *f)
 	return f->done_ns <= s->cur->now;
 }
 
+/*
+ * folio_test_locked(): still being added by readahead, or its read not
+ * done yet at the current worker's time.
+ */
+static inline bool folio_locked(const struct sim *s, const struct folio *f)
+{
+	return (f->flags & PG_locked) || !folio_ready(s, f);
+}
+
 static inline bool folio_late(const struct sim *s, const struct folio *f)
 {
 	return (f->flags & PG_from_ra) && f->added_call != s->cur->call;
