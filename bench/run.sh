@@ -158,8 +158,8 @@ fi
 # 4. Queue depth: O_DIRECT random 4 KiB reads of a 64 MiB file through
 #    io_uring at iodepth 1, 4 and 32, run by fio on the kernel (the loop
 #    device of tests/tools/record-fio.sh) and modelled on the loop preset,
-#    whose dev_iops caps what depth can give.  Each kernel figure is one
-#    fio run.
+#    whose requests share the device (dev_contention_ns) and whose dev_iops
+#    caps what depth can give.  Each kernel figure is one fio run.
 echo "== O_DIRECT random 4 KiB reads by queue depth (io_uring, 64 MiB): kernel vs ralab (loop preset)"
 if [ "$(id -u)" = 0 ] && command -v fio > /dev/null; then
 	for d in 1 4 32; do

@@ -71,13 +71,16 @@ struct ralab_config {
 	 * single reader): a device that serves up to dev_queue_depth
 	 * requests at once, each after dev_latency_ns, their data moving at
 	 * dev_bandwidth bytes/s one request at a time, starting at most
-	 * dev_iops requests a second; and CPU costs.
+	 * dev_iops requests a second; and CPU costs.  Requests side by side
+	 * share the device: each one's latency grows by dev_contention_ns for
+	 * every request still in service when it starts.
 	 */
 	char device[16];             /* preset: loop, nvme, hdd, ideal */
 	uint64_t dev_latency_ns;
 	uint64_t dev_bandwidth;      /* bytes per second; 0: infinite */
 	uint32_t dev_queue_depth;
 	uint32_t dev_iops;           /* requests started a second; 0: no limit */
+	uint32_t dev_contention_ns;  /* latency added per request in service */
 	uint32_t cpu_syscall_ns;     /* per system call */
 	uint32_t cpu_folio_ns;       /* per folio allocated and inserted */
 	uint32_t cpu_page_ns;        /* per 4 KiB copied to the application */

@@ -460,8 +460,9 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
  *     do_async_mmap_readahead() again: two attempts at most;
  *   under the per-VMA lock (file faults since 6.7): the first attempt's
  *     retry takes mmap_lock and is FAULT_FLAG_TRIED only after a major
- *     fault (6.8: "arch/mm/fault: fix major fault accounting when
- *     retrying under per-VMA lock", S. Baghdasaryan); after a minor one
+ *     fault (commit 46e714c729c8, "arch/mm/fault: fix major fault
+ *     accounting when retrying under per-VMA lock", S. Baghdasaryan,
+ *     posted 2023-12-26, merged for 6.8); after a minor one
  *     it runs do_async_mmap_readahead() again (another mmap_miss hit)
  *     and may drop the lock once more: three attempts at most.
  *

@@ -222,6 +222,7 @@ int blk_queue_timing(struct blk_queue *q, const struct ralab_config *cfg)
 	q->lat_ns = cfg->dev_latency_ns;
 	q->bw = cfg->dev_bandwidth;
 	q->admit_ns = cfg->dev_iops ? 1000000000ull / cfg->dev_iops : 0;
+	q->share_ns = cfg->dev_contention_ns;
 	q->qd = cfg->dev_queue_depth ? cfg->dev_queue_depth : 1;
 	q->inflight = calloc(q->qd, sizeof(*q->inflight));
 	return q->inflight ? 0 : -ENOMEM;
@@ -268,7 +269,23 @@ static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
 			start = q->next_admit;
 		q->next_admit = start + q->admit_ns;
 	}
-	begin = start + q->lat_ns;
+	/*
+	 * dev_contention_ns: the requests in service when this one starts
+	 * share the device with it (the loop device's worker and the host
+	 * behind virtio), so its latency grows with each of them: at a
+	 * steady depth N a request takes lat + (N - 1) * share, where a
+	 * slot or rate limit alone lets N requests overlap for free up to
+	 * the limit.
+	 */
+	if (q->share_ns) {
+		while (q->in_count && q->inflight[q->in_head] <= start) {
+			q->in_head = (q->in_head + 1) % q->qd;
+			q->in_count--;
+		}
+		begin = start + q->lat_ns + q->share_ns * q->in_count;
+	} else {
+		begin = start + q->lat_ns;
+	}
 	if (begin < q->chan_free)
 		begin = q->chan_free;
 	done = begin + (q->bw ? bytes * 1000000000ull / q->bw : 0);

@@ -106,10 +106,12 @@ struct blk_queue {
 	/*
 	 * The device: up to @qd requests in service, each done @lat_ns after
 	 * it starts, its data moving at @bw bytes/s, one request at a time;
-	 * and at most one request starting every @admit_ns (dev_iops).
-	 * Completion times only grow, so the in-service set is a FIFO.
+	 * and at most one request starting every @admit_ns (dev_iops); a
+	 * request's latency grows by @share_ns for each one in service when
+	 * it starts (dev_contention_ns).  Completion times only grow (the
+	 * channel serialises them), so the in-service set is a FIFO.
 	 */
-	uint64_t lat_ns, bw, admit_ns;
+	uint64_t lat_ns, bw, admit_ns, share_ns;
 	unsigned qd;
 	uint64_t *inflight;   /* ring of completion times */
 	unsigned in_head, in_count;

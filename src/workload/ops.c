@@ -122,12 +122,12 @@ void ralab_config_default(struct ralab_config *cfg)
 static const struct {
 	const char *name;
 	uint64_t lat_ns, bw;
-	uint32_t qd, sys, folio, page, rq, iops;
+	uint32_t qd, sys, folio, page, rq, iops, share;
 } presets[] = {
-	{ "loop", 55000, 1676000000ull, 128, 600, 300, 280, 3000, 100000 },
-	{ "nvme", 80000, 3000000000ull, 1024, 300, 200, 250, 1500, 0 },
-	{ "hdd", 8000000, 180000000ull, 32, 300, 200, 250, 1500, 0 },
-	{ "ideal", 0, 0, 1024, 600, 300, 280, 3000, 0 },
+	{ "loop", 55000, 1676000000ull, 128, 600, 300, 280, 3000, 100000, 8000 },
+	{ "nvme", 80000, 3000000000ull, 1024, 300, 200, 250, 1500, 0, 0 },
+	{ "hdd", 8000000, 180000000ull, 32, 300, 200, 250, 1500, 0, 0 },
+	{ "ideal", 0, 0, 1024, 600, 300, 280, 3000, 0, 0 },
 };
 
 int ralab_config_device(struct ralab_config *cfg, const char *name)
@@ -146,6 +146,7 @@ int ralab_config_device(struct ralab_config *cfg, const char *name)
 		cfg->cpu_page_ns = presets[i].page;
 		cfg->cpu_request_ns = presets[i].rq;
 		cfg->dev_iops = presets[i].iops;
+		cfg->dev_contention_ns = presets[i].share;
 		return 0;
 	}
 	return -ENOENT;
@@ -1728,7 +1729,7 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		static const char *const tkeys[] = {
 			"dev_latency_us", "dev_bandwidth_mb", "dev_queue_depth",
 			"cpu_syscall_ns", "cpu_folio_ns", "cpu_page_ns",
-			"cpu_request_ns", "dev_iops",
+			"cpu_request_ns", "dev_iops", "dev_contention_ns",
 		};
 		size_t k;
 
@@ -1748,7 +1749,8 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 			case 4: wl->cfg.cpu_folio_ns = (uint32_t)v; break;
 			case 5: wl->cfg.cpu_page_ns = (uint32_t)v; break;
 			case 6: wl->cfg.cpu_request_ns = (uint32_t)v; break;
-			default: wl->cfg.dev_iops = (uint32_t)v; break;
+			case 7: wl->cfg.dev_iops = (uint32_t)v; break;
+			default: wl->cfg.dev_contention_ns = (uint32_t)v; break;
 			}
 			return 0;
 		}
@@ -2046,7 +2048,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, dev_iops, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, memcpy_back_min, memcpy_back_max, extent_kb, extent_breaks, holes, unwritten)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, dev_iops, dev_contention_ns, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, memcpy_back_min, memcpy_back_max, extent_kb, extent_breaks, holes, unwritten)",
 			    TOK(key));
 	}
 	if (!err)

@@ -293,23 +293,30 @@ static int test_holes(void)
  * dev_iops: four direct reads of 4 KiB submitted together on a device of
  * queue depth 4 and 1 us latency start at most every 0.5 us (2 million a
  * second): done at 1, 1.5, 2 and 2.5 us, where without the limit all four
- * are done at 1 us.  A lone read later waits for nothing.
+ * are done at 1 us.  dev_contention_ns 250: each finds 0, 1, 2 and 3
+ * requests in service, so done at 1, 1.25, 1.5 and 1.75 us; with both, the
+ * second starts at 0.5 us beside the first (1.75), the third at 1 us, when
+ * the first is done, beside the second (2.25), the fourth at 1.5 us beside
+ * the second and third (3 us).  A lone read later waits for nothing.
  */
 static int test_iops(void)
 {
 	static const struct blk_layout flat;
-	static const uint64_t want[2][4] = { { 1000, 1000, 1000, 1000 },
-					     { 1000, 1500, 2000, 2500 } };
+	static const uint64_t want[4][4] = { { 1000, 1000, 1000, 1000 },
+					     { 1000, 1500, 2000, 2500 },
+					     { 1000, 1250, 1500, 1750 },
+					     { 1000, 1750, 2250, 3000 } };
 	struct ralab_config cfg;
 	struct blk_queue q;
 	uint64_t done;
 	unsigned i, lim;
 
-	for (lim = 0; lim < 2; lim++) {
+	for (lim = 0; lim < 4; lim++) {
 		ralab_config_default(&cfg);
 		cfg.dev_latency_ns = 1000;
 		cfg.dev_queue_depth = 4;
-		cfg.dev_iops = lim ? 2000000 : 0;
+		cfg.dev_iops = lim & 1 ? 2000000 : 0;
+		cfg.dev_contention_ns = lim & 2 ? 250 : 0;
 		memset(&st, 0, sizeof(st));
 		nevs = 0;
 		ASSERT_EQ_U64(blk_queue_setup(&q, &cfg), 0);
