@@ -82,9 +82,11 @@ fi
 #    and measured on the kernel.  The loop preset is a fit of one day's
 #    loop device, and this machine's loop device has run the same case
 #    three to four times as fast from one boot to the next, so the model
-#    is also fitted here, in this run, by 'ralab calibrate' on ten other
+#    is also fitted here, in this run, by 'ralab calibrate' on twelve other
 #    recorded cases (never the two seed-000 cases it is then compared
-#    on), with the CPU cost of a cached read(2) measured as it does; that
+#    on; the last two O_DIRECT reads from four and two threads at once,
+#    from which it fits dev_contention_ns), with the CPU cost of a cached
+#    read(2) measured as it does; that
 #    is the model the target line uses.  A kernel run of the
 #    1 MiB case is often two to four times as slow as the next with the
 #    very same device requests, no reclaim and no compaction: noise only
@@ -104,6 +106,7 @@ if [ "$(id -u)" = 0 ]; then
 		$C/stride-64k/case.ops $C/msk128-1m/case.ops $C/ra4096-1m/case.ops \
 		$C/seed000-64k-from-0/case.ops $C/interleaved-2-streams/case.ops \
 		$C/mid-file-16k/case.ops $C/backward-16k/case.ops $C/msk1280-2m/case.ops \
+		$C/direct-threads-4/case.ops $C/direct-threads-2/case.ops \
 		> "$T/cal" 2>&1; then
 		read -r -a fit <<< "$(sed -n 's/^use: //p' "$T/cal")"
 		fa=$(elapsed "${fit[@]}" "$a"); fb=$(elapsed "${fit[@]}" "$b")
@@ -111,7 +114,7 @@ if [ "$(id -u)" = 0 ]; then
 			"$(sed -n 's/^measured, a cached read(2): //p' "$T/cal") (a cached read(2))"
 		printf '  %-28s %s (%s)\n' "device fitted in this run" \
 			"$(sed -n 's/^fitted on [0-9]* cases: //; s/ (rms.*//p' "$T/cal")" \
-			"$(sed -n 's/^check cases: //p' "$T/cal") on the five cases left out"
+			"$(sed -n 's/^check cases: //p' "$T/cal") on the six cases left out"
 		awk -v a="$fa" -v b="$fb" 'BEGIN { printf "  %-28s %.0f us / %.0f us = %.3f\n", "ralab (fitted device)", a, b, a / b }'
 	else
 		ok=0

@@ -10,8 +10,12 @@
  * device is then fitted with them: a grid search (then a finer one around
  * the best point) over the per-request latency and the bandwidth,
  * minimising the mean squared relative error of the modelled elapsed time
- * against the kernel's wall time of the ops.  Cases alternate between the
- * fit set and the check set.
+ * against the kernel's wall time of the ops.  Then, where a fitted case
+ * has requests side by side (jobs reading at once), the contention
+ * (dev_contention_ns) by a line search, and the latency and bandwidth
+ * again with it, twice over; otherwise the contention cannot be told
+ * from these cases and the loop preset's stays.  Cases alternate between
+ * the fit set and the check set.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +42,13 @@ struct cal_case {
 struct cal_cpu {
 	uint64_t syscall_ns, page_ns;
 };
+
+/* A device: the settings fitted. */
+struct cal_dev {
+	uint64_t lat_us, bw_mb, share_ns;
+};
+
+#define SHARE_MAX_NS 40000
 
 #define PROBE_BYTES (64u << 20)
 
@@ -154,17 +165,20 @@ static int set_cpu(struct cal_case *cs, unsigned n, const struct cal_cpu *cpu)
 	return 0;
 }
 
-static double model_s(struct cal_case *c, uint64_t lat_us, uint64_t bw_mb)
+static double model_s(struct cal_case *c, const struct cal_dev *dev)
 {
 	struct ralab_diag d;
 	struct ralab_stats st;
 	char v[32];
 
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)lat_us);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)dev->lat_us);
 	if (ralab_workload_set(c->wl, "dev_latency_us", v, &d))
 		return -1;
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)bw_mb);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)dev->bw_mb);
 	if (ralab_workload_set(c->wl, "dev_bandwidth_mb", v, &d))
+		return -1;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)dev->share_ns);
+	if (ralab_workload_set(c->wl, "dev_contention_ns", v, &d))
 		return -1;
 	if (ralab_run(c->wl, NULL, &st))
 		return -1;
@@ -172,7 +186,7 @@ static double model_s(struct cal_case *c, uint64_t lat_us, uint64_t bw_mb)
 }
 
 static double error_of(struct cal_case *cs, unsigned n, bool fit,
-		       uint64_t lat, uint64_t bw)
+		       const struct cal_dev *dev)
 {
 	double sum = 0;
 	unsigned i, k = 0;
@@ -182,7 +196,7 @@ static double error_of(struct cal_case *cs, unsigned n, bool fit,
 
 		if (cs[i].fit != fit)
 			continue;
-		m = model_s(&cs[i], lat, bw);
+		m = model_s(&cs[i], dev);
 		if (m < 0)
 			return INFINITY;
 		r = (m - cs[i].kernel_s) / cs[i].kernel_s;
@@ -192,23 +206,93 @@ static double error_of(struct cal_case *cs, unsigned n, bool fit,
 	return k ? sum / k : 0;
 }
 
+/*
+ * The latency and bandwidth that fit the fit cases best at @dev's
+ * contention: a coarse grid, then finer ones around the best point.
+ * Returns the mean squared relative error there.
+ */
+static double fit_lat_bw(struct cal_case *cs, unsigned n, struct cal_dev *dev)
+{
+	uint64_t best_lat = 100, best_bw = 700, step_l = 20, step_b = 200;
+	struct cal_dev t = *dev;
+	double best = INFINITY;
+	int pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		uint64_t l0 = best_lat > 5 * step_l ? best_lat - 5 * step_l : step_l;
+		uint64_t b0 = best_bw > 5 * step_b ? best_bw - 5 * step_b : step_b;
+
+		if (pass == 0) {
+			l0 = 10;
+			b0 = 100;
+		}
+		for (t.lat_us = l0; t.lat_us <= l0 + (pass ? 10 : 15) * step_l;
+		     t.lat_us += step_l)
+			for (t.bw_mb = b0; t.bw_mb <= b0 + (pass ? 10 : 20) * step_b;
+			     t.bw_mb += step_b) {
+				double e = error_of(cs, n, true, &t);
+
+				if (e < best) {
+					best = e;
+					best_lat = t.lat_us;
+					best_bw = t.bw_mb;
+				}
+			}
+		step_l = step_l > 4 ? step_l / 4 : 1;
+		step_b = step_b > 8 ? step_b / 4 : 2;
+	}
+	dev->lat_us = best_lat;
+	dev->bw_mb = best_bw;
+	return best;
+}
+
+/*
+ * The contention that fits best at @dev's latency and bandwidth: 0 to
+ * SHARE_MAX_NS in steps of 1 us, then of 100 ns around the best.
+ */
+static void fit_share(struct cal_case *cs, unsigned n, struct cal_dev *dev)
+{
+	uint64_t lo = 0, hi = SHARE_MAX_NS, step = 1000, best_s = dev->share_ns;
+	double best = error_of(cs, n, true, dev);
+	struct cal_dev t = *dev;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (t.share_ns = lo; t.share_ns <= hi; t.share_ns += step) {
+			double e = error_of(cs, n, true, &t);
+
+			if (e < best) {
+				best = e;
+				best_s = t.share_ns;
+			}
+		}
+		lo = best_s > step ? best_s - step : 0;
+		hi = best_s + step;
+		step = 100;
+	}
+	dev->share_ns = best_s;
+}
+
 /* The fit as JSON or CSV. */
 static void print_fmt(struct cal_case *cs, unsigned n, enum cli_fmt fmt,
-		      const struct cal_cpu *cpu, uint64_t lat, uint64_t bw,
-		      double fit_err)
+		      const struct cal_cpu *cpu, const struct cal_dev *dev,
+		      bool share_fitted, double fit_err)
 {
 	unsigned i;
 
 	if (fmt == CLI_FMT_JSON)
-		printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"dev_latency_us\": %llu,\n  \"dev_bandwidth_mb\": %llu,\n  \"cpu_syscall_ns\": %llu,\n  \"cpu_page_ns\": %llu,\n  \"fit_rms_error\": %.4f,\n  \"check_rms_error\": %.4f,\n  \"cases\": [",
-		       (unsigned long long)lat, (unsigned long long)bw,
+		printf("{\n  \"schema_version\": 1,\n  \"tool\": \"ralab\",\n  \"dev_latency_us\": %llu,\n  \"dev_bandwidth_mb\": %llu,\n  \"dev_contention_ns\": %llu,\n  \"contention_fitted\": %s,\n  \"cpu_syscall_ns\": %llu,\n  \"cpu_page_ns\": %llu,\n  \"fit_rms_error\": %.4f,\n  \"check_rms_error\": %.4f,\n  \"cases\": [",
+		       (unsigned long long)dev->lat_us,
+		       (unsigned long long)dev->bw_mb,
+		       (unsigned long long)dev->share_ns,
+		       share_fitted ? "true" : "false",
 		       (unsigned long long)cpu->syscall_ns,
 		       (unsigned long long)cpu->page_ns,
-		       sqrt(fit_err), sqrt(error_of(cs, n, false, lat, bw)));
+		       sqrt(fit_err), sqrt(error_of(cs, n, false, dev)));
 	else
-		printf("case,role,kernel_s,model_s,relative_error,dev_latency_us,dev_bandwidth_mb,cpu_syscall_ns,cpu_page_ns\n");
+		printf("case,role,kernel_s,model_s,relative_error,dev_latency_us,dev_bandwidth_mb,dev_contention_ns,cpu_syscall_ns,cpu_page_ns\n");
 	for (i = 0; i < n; i++) {
-		double m = model_s(&cs[i], lat, bw);
+		double m = model_s(&cs[i], dev);
 		double e = (m - cs[i].kernel_s) / cs[i].kernel_s;
 
 		if (fmt == CLI_FMT_JSON) {
@@ -218,9 +302,11 @@ static void print_fmt(struct cal_case *cs, unsigned n, enum cli_fmt fmt,
 			       cs[i].fit ? "fit" : "check", cs[i].kernel_s, m, e);
 		} else {
 			cli_csv_field(stdout, cs[i].path);
-			printf(",%s,%.6f,%.6f,%.4f,%llu,%llu,%llu,%llu\n",
+			printf(",%s,%.6f,%.6f,%.4f,%llu,%llu,%llu,%llu,%llu\n",
 			       cs[i].fit ? "fit" : "check", cs[i].kernel_s, m, e,
-			       (unsigned long long)lat, (unsigned long long)bw,
+			       (unsigned long long)dev->lat_us,
+			       (unsigned long long)dev->bw_mb,
+			       (unsigned long long)dev->share_ns,
 			       (unsigned long long)cpu->syscall_ns,
 			       (unsigned long long)cpu->page_ns);
 		}
@@ -234,8 +320,10 @@ int cli_calibrate(int argc, char **argv)
 	struct cal_case cs[MAX_CASES];
 	const char *workdir = NULL;
 	unsigned n = 0, i;
-	uint64_t lat, bw, best_lat = 100, best_bw = 700, step_l = 20, step_b = 200;
-	double best = INFINITY;
+	struct ralab_config preset;
+	struct cal_dev dev = { 0 };
+	bool share_fitted;
+	double best;
 	struct cal_cpu cpu = { 0 };
 	volatile int *stop;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
@@ -250,7 +338,9 @@ int cli_calibrate(int argc, char **argv)
 			       "cpu_page_ns: a 64 MiB file in the work directory read 4 KiB and\n"
 			       "1 MiB at a time), then fit the time model's device (dev_latency_us,\n"
 			       "dev_bandwidth_mb) to the wall time of the ops, on every other case,\n"
-			       "and report the error on the cases left out.  Prints the settings to\n"
+			       "and report the error on the cases left out; where a fitted case has\n"
+			       "requests side by side (jobs reading at once), dev_contention_ns too,\n"
+			       "otherwise the loop preset's is kept.  Prints the settings to\n"
 			       "use with --set.  The odd-numbered cases (1st, 3rd, ...) are fitted,\n"
 			       "the others checked.\n"
 			       "--runs N: record every case N times (default 3; rounds over all the\n"
@@ -371,49 +461,51 @@ int cli_calibrate(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	/* Coarse grid, then finer around the best point. */
-	for (pass = 0; pass < 3; pass++) {
-		uint64_t l0 = best_lat > 5 * step_l ? best_lat - 5 * step_l : step_l;
-		uint64_t b0 = best_bw > 5 * step_b ? best_bw - 5 * step_b : step_b;
+	/*
+	 * Latency and bandwidth at the loop preset's contention; then, if
+	 * the contention moves the error at all, it and they in turn.
+	 */
+	ralab_config_default(&preset);
+	ralab_config_device(&preset, "loop");
+	dev.share_ns = preset.dev_contention_ns;
+	best = fit_lat_bw(cs, n, &dev);
+	{
+		struct cal_dev lo = dev, hi = dev;
 
-		if (pass == 0) {
-			l0 = 10;
-			b0 = 100;
-		}
-		for (lat = l0; lat <= l0 + (pass ? 10 : 15) * step_l; lat += step_l)
-			for (bw = b0; bw <= b0 + (pass ? 10 : 20) * step_b; bw += step_b) {
-				double e = error_of(cs, n, true, lat, bw);
-
-				if (e < best) {
-					best = e;
-					best_lat = lat;
-					best_bw = bw;
-				}
-			}
-		step_l = step_l > 4 ? step_l / 4 : 1;
-		step_b = step_b > 8 ? step_b / 4 : 2;
+		lo.share_ns = 0;
+		hi.share_ns = SHARE_MAX_NS;
+		share_fitted = error_of(cs, n, true, &lo) !=
+			       error_of(cs, n, true, &hi);
+	}
+	for (pass = 0; share_fitted && pass < 2; pass++) {
+		fit_share(cs, n, &dev);
+		best = fit_lat_bw(cs, n, &dev);
 	}
 	if (fmt != CLI_FMT_TEXT) {
-		print_fmt(cs, n, fmt, &cpu, best_lat, best_bw, best);
+		print_fmt(cs, n, fmt, &cpu, &dev, share_fitted, best);
 		goto out;
 	}
 	printf("measured, a cached read(2): cpu_syscall_ns=%llu cpu_page_ns=%llu\n",
 	       (unsigned long long)cpu.syscall_ns, (unsigned long long)cpu.page_ns);
-	printf("fitted on %u cases: dev_latency_us=%llu dev_bandwidth_mb=%llu (rms relative error %.1f%%)\n",
-	       (n + 1) / 2, (unsigned long long)best_lat,
-	       (unsigned long long)best_bw, 100 * sqrt(best));
+	printf("fitted on %u cases: dev_latency_us=%llu dev_bandwidth_mb=%llu dev_contention_ns=%llu (rms relative error %.1f%%)\n",
+	       (n + 1) / 2, (unsigned long long)dev.lat_us,
+	       (unsigned long long)dev.bw_mb,
+	       (unsigned long long)dev.share_ns, 100 * sqrt(best));
+	if (!share_fitted)
+		printf("dev_contention_ns: the loop preset's; no fitted case has requests side by side (give one with jobs reading at once)\n");
 	printf("%-44s %12s %12s %9s %s\n", "case", "kernel_s", "model_s", "error", "set");
 	for (i = 0; i < n; i++) {
-		double m = model_s(&cs[i], best_lat, best_bw);
+		double m = model_s(&cs[i], &dev);
 
 		printf("%-44s %12.4f %12.4f %+8.1f%% %s\n", cs[i].path, cs[i].kernel_s, m,
 		       100 * (m - cs[i].kernel_s) / cs[i].kernel_s,
 		       cs[i].fit ? "fit" : "check");
 	}
 	printf("check cases: rms relative error %.1f%%\n",
-	       100 * sqrt(error_of(cs, n, false, best_lat, best_bw)));
-	printf("use: --set dev_latency_us=%llu --set dev_bandwidth_mb=%llu --set cpu_syscall_ns=%llu --set cpu_page_ns=%llu\n",
-	       (unsigned long long)best_lat, (unsigned long long)best_bw,
+	       100 * sqrt(error_of(cs, n, false, &dev)));
+	printf("use: --set dev_latency_us=%llu --set dev_bandwidth_mb=%llu --set dev_contention_ns=%llu --set cpu_syscall_ns=%llu --set cpu_page_ns=%llu\n",
+	       (unsigned long long)dev.lat_us, (unsigned long long)dev.bw_mb,
+	       (unsigned long long)dev.share_ns,
 	       (unsigned long long)cpu.syscall_ns, (unsigned long long)cpu.page_ns);
 out:
 	for (i = 0; i < n; i++)

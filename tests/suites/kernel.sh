@@ -333,7 +333,7 @@ PY
 			bad "$cmd refuses a bad case first" "exit $n: $(head -3 "$T/out" "$T/err")"
 		fi
 	done
-	"$RALAB" calibrate --format json --workdir "$wd" "$c" tests/cases/ra0-64k/case.ops > "$T/cal.json" 2> "$T/cal.err" &&
+	"$RALAB" calibrate --format json --workdir "$wd" tests/cases/ra0-64k/case.ops "$c" > "$T/cal.json" 2> "$T/cal.err" &&
 	python3 - "$T/cal.json" docs/schema/calibrate.schema.json "$RALAB" <<'PY' > "$T/cal.out" 2>&1
 import json, subprocess, sys
 d = json.load(open(sys.argv[1]))
@@ -348,15 +348,35 @@ assert all(c["kernel_s"] > 0 and c["model_s"] > 0 for c in d["cases"]), d
 # under 100 us a call here), and the model of each case is ralab sim's
 # with the printed settings.
 assert 0 < d["cpu_syscall_ns"] < 100000 and 0 < d["cpu_page_ns"] < 100000, d
+# The fitted case (read_ahead_kb 0, one read at a time) never has two
+# requests in service at once: its contention cannot be fitted.
+assert d["contention_fitted"] is False, d
 for c in d["cases"]:
     out = subprocess.run([sys.argv[3], "sim", "--set", "device=loop"] +
-        [a for k in ("dev_latency_us", "dev_bandwidth_mb", "cpu_syscall_ns", "cpu_page_ns")
+        [a for k in ("dev_latency_us", "dev_bandwidth_mb", "dev_contention_ns", "cpu_syscall_ns", "cpu_page_ns")
          for a in ("--set", "%s=%d" % (k, d[k]))] + [c["case"]],
         capture_output=True, text=True, check=True).stdout
     us = float(out.split("elapsed_us=")[1].split()[0])
     assert abs(us / 1e6 - c["model_s"]) < 2e-6, (c, us)
 PY
 	[ $? -eq 0 ] && ok "calibrate json" || bad "calibrate json" "$(cat "$T/cal.err" "$T/cal.out" | tail -5)"
+	# Four threads' O_DIRECT reads have requests side by side: the
+	# contention is fitted, and the model with it is the printed one.
+	"$RALAB" calibrate --runs 1 --format json --workdir "$wd" tests/cases/direct-threads-4/case.ops \
+		tests/cases/ra0-64k/case.ops > "$T/cal2.json" 2> "$T/cal2.err" &&
+	python3 - "$T/cal2.json" "$RALAB" <<'PY' > "$T/cal2.out" 2>&1
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+assert d["contention_fitted"] is True, d
+c = d["cases"][0]
+out = subprocess.run([sys.argv[2], "sim", "--set", "device=loop"] +
+    [a for k in ("dev_latency_us", "dev_bandwidth_mb", "dev_contention_ns", "cpu_syscall_ns", "cpu_page_ns")
+     for a in ("--set", "%s=%d" % (k, d[k]))] + [c["case"]],
+    capture_output=True, text=True, check=True).stdout
+assert abs(float(out.split("elapsed_us=")[1].split()[0]) / 1e6 - c["model_s"]) < 2e-6, (c, out)
+PY
+	[ $? -eq 0 ] && ok "calibrate fits the contention of requests side by side" ||
+		bad "calibrate fits the contention of requests side by side" "$(cat "$T/cal2.err" "$T/cal2.out" | tail -5)"
 	# The file it measured read(2) on is gone.
 	if ls "$wd"/cpu-probe.* > /dev/null 2>&1; then
 		bad "calibrate removes its probe file" "$(ls "$wd")"
