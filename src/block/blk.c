@@ -243,16 +243,21 @@ void blk_queue_release(struct blk_queue *q)
 	q->cap_pv = 0;
 }
 
+/* Requests done by @t leave the device. */
+static void dev_retire(struct blk_queue *q, uint64_t t)
+{
+	while (q->in_count && q->inflight[q->in_head] <= t) {
+		q->in_head = (q->in_head + 1) % q->qd;
+		q->in_count--;
+	}
+}
+
 /* When a request of @bytes issued at @t completes. */
 static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
 {
 	uint64_t start = t, begin, done;
 
-	/* Requests done by @t leave the device. */
-	while (q->in_count && q->inflight[q->in_head] <= t) {
-		q->in_head = (q->in_head + 1) % q->qd;
-		q->in_count--;
-	}
+	dev_retire(q, t);
 	if (q->in_count == q->qd) {
 		/* All slots busy: wait for the oldest. */
 		start = q->inflight[q->in_head];
@@ -277,14 +282,10 @@ static uint64_t dev_service(struct blk_queue *q, uint64_t t, uint64_t bytes)
 	 * slot or rate limit alone lets N requests overlap for free up to
 	 * the limit.
 	 */
+	begin = start + q->lat_ns;
 	if (q->share_ns) {
-		while (q->in_count && q->inflight[q->in_head] <= start) {
-			q->in_head = (q->in_head + 1) % q->qd;
-			q->in_count--;
-		}
-		begin = start + q->lat_ns + q->share_ns * q->in_count;
-	} else {
-		begin = start + q->lat_ns;
+		dev_retire(q, start);
+		begin += q->share_ns * q->in_count;
 	}
 	if (begin < q->chan_free)
 		begin = q->chan_free;
