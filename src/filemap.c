@@ -333,71 +333,8 @@ static bool xr_break_at(const struct sim_inode *in, uint64_t b)
 	return k < r->n && r->brk[k] == b * (RALAB_PAGE_SIZE / 512);
 }
 
-/*
- * Blocks [a, b) of @in's records become @state; neighbours of one state
- * merge, as extents do, unless apart on the disk (allocated extents are
- * split where they are).
- */
-static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
-		      uint8_t state)
-{
-	const uint64_t spb = RALAB_PAGE_SIZE / 512;
-	struct xfs_rec *n, *o = in->xr;
-	unsigned i, k = 0, cap = in->nxr + 2, bk = 0, bn = 0;
-
-	if (a >= b)
-		return;
-	if (state != XR_DELALLOC) {
-		/* Breaks strictly inside [a, b). */
-		bk = xr_break_from(in, a + 1);
-		bn = xr_break_from(in, b) - bk;
-		cap += bn;
-	}
-	n = malloc(cap * sizeof(*n));
-	if (!n) {
-		in->sim->host_err = -ENOMEM;
-		return;
-	}
-	for (i = 0; i < in->nxr && o[i].start < a; i++) {
-		n[k] = o[i];
-		if (n[k].end > a)
-			n[k].end = a;
-		k++;
-	}
-	for (i = 0; i < bn; i++) {
-		uint64_t at = inode_rebreaks(in)->brk[bk + i] / spb;
-
-		if (at <= a)
-			continue;
-		n[k++] = (struct xfs_rec){ a, at, state };
-		a = at;
-	}
-	n[k++] = (struct xfs_rec){ a, b, state };
-	for (i = 0; i < in->nxr; i++) {
-		if (o[i].end <= b)
-			continue;
-		n[k] = o[i];
-		if (n[k].start < b)
-			n[k].start = b;
-		k++;
-	}
-	/* Merge touching records of one state. */
-	for (i = 1, cap = 1; i < k; i++) {
-		if (n[cap - 1].end == n[i].start &&
-		    n[cap - 1].state == n[i].state &&
-		    (n[i].state == XR_DELALLOC ||
-		     !xr_break_at(in, n[i].start)))
-			n[cap - 1].end = n[i].end;
-		else
-			n[cap++] = n[i];
-	}
-	free(in->xr);
-	in->xr = n;
-	in->nxr = cap;
-}
-
-/* The record holding block @b, or the first after it (NULL: none). */
-static const struct xfs_rec *xr_find(const struct sim_inode *in, uint64_t b)
+/* The first of @in's records ending after block @b (nxr: none). */
+static unsigned xr_index(const struct sim_inode *in, uint64_t b)
 {
 	unsigned lo = 0, hi = in->nxr;
 
@@ -409,7 +346,120 @@ static const struct xfs_rec *xr_find(const struct sim_inode *in, uint64_t b)
 		else
 			hi = mid;
 	}
-	return lo < in->nxr ? &in->xr[lo] : NULL;
+	return lo;
+}
+
+/*
+ * Records [lo, hi) of @in that touch, of one state, merge, as extents
+ * do, unless apart on the disk (allocated extents are split at the
+ * rebreaks); the records after close up.
+ */
+static void xr_merge(struct sim_inode *in, unsigned lo, unsigned hi)
+{
+	struct xfs_rec *r = in->xr;
+	unsigned i, k;
+
+	if (hi > in->nxr)
+		hi = in->nxr;
+	if (lo >= hi)
+		return;
+	for (i = k = lo + 1; i < hi; i++) {
+		if (r[k - 1].end == r[i].start && r[k - 1].state == r[i].state &&
+		    (r[i].state == XR_DELALLOC || !xr_break_at(in, r[i].start)))
+			r[k - 1].end = r[i].end;
+		else
+			r[k++] = r[i];
+	}
+	memmove(&r[k], &r[hi], (in->nxr - hi) * sizeof(*r));
+	in->nxr -= hi - k;
+}
+
+/*
+ * Blocks [a, b) of @in's records become @state: the records they cover
+ * are replaced in place (cut at the rebreaks inside, for allocated
+ * ones), and only where the new ones meet the old can records merge,
+ * the others being merged already; after a truncate changed the
+ * rebreaks, all are merged again once.  A search and one move, so
+ * random writes into a fresh file stay near linear.
+ *
+ *   before   |..A..|..B..|....C....|..D..|
+ *   [a, b)          ^a            ^b
+ *   after    |..A..|B|---new------|C|..D..|   (then merged around new)
+ */
+static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
+		      uint8_t state)
+{
+	const uint64_t spb = RALAB_PAGE_SIZE / 512;
+	struct xfs_rec one[2], *m = one, *r;
+	unsigned i, i0, i1, nm = 0, bk = 0, bn = 0;
+	size_t n;
+
+	if (a >= b)
+		return;
+	if (state != XR_DELALLOC) {
+		/* Breaks strictly inside [a, b). */
+		bk = xr_break_from(in, a + 1);
+		bn = xr_break_from(in, b) - bk;
+	}
+	/* i0: the first record ending after a; i1: after b (kept). */
+	i0 = xr_index(in, a);
+	i1 = xr_index(in, b);
+	n = (size_t)i0 + bn + 2 + (in->nxr - i1);
+	if (n > UINT32_MAX / sizeof(*r) ||
+	    (bn && !(m = malloc((bn + 2) * sizeof(*m))))) {
+		in->sim->host_err = -ENOMEM;
+		return;
+	}
+	if (n > in->cap_xr) {
+		size_t cap = in->cap_xr ? in->cap_xr : 8;
+
+		while (cap < n)
+			cap *= 2;
+		r = realloc(in->xr, cap * sizeof(*r));
+		if (!r) {
+			if (m != one)
+				free(m);
+			in->sim->host_err = -ENOMEM;
+			return;
+		}
+		in->xr = r;
+		in->cap_xr = (unsigned)cap;
+	}
+	r = in->xr;
+	/* What the first covered record keeps before a. */
+	if (i0 < in->nxr && r[i0].start < a)
+		m[nm++] = (struct xfs_rec){ r[i0].start, a, r[i0].state };
+	for (i = 0; i < bn; i++) {
+		uint64_t at = inode_rebreaks(in)->brk[bk + i] / spb;
+
+		if (at <= a)
+			continue;
+		m[nm++] = (struct xfs_rec){ a, at, state };
+		a = at;
+	}
+	m[nm++] = (struct xfs_rec){ a, b, state };
+	/* What the last keeps after b (it may be the first, copied above). */
+	if (i1 < in->nxr && r[i1].start < b)
+		r[i1].start = b;
+	memmove(&r[i0 + nm], &r[i1], (in->nxr - i1) * sizeof(*r));
+	memcpy(&r[i0], m, nm * sizeof(*r));
+	in->nxr = i0 + nm + (in->nxr - i1);
+	if (m != one)
+		free(m);
+	if (in->xr_remerge) {
+		in->xr_remerge = false;
+		xr_merge(in, 0, in->nxr);
+	} else {
+		xr_merge(in, i0 ? i0 - 1 : 0, i0 + nm + 1);
+	}
+}
+
+/* The record holding block @b, or the first after it (NULL: none). */
+static const struct xfs_rec *xr_find(const struct sim_inode *in, uint64_t b)
+{
+	unsigned i = xr_index(in, b);
+
+	return i < in->nxr ? &in->xr[i] : NULL;
 }
 
 /*
@@ -468,7 +518,6 @@ static uint64_t xfs_map(struct sim_inode *in, uint64_t pos, uint64_t wend)
 	const uint64_t bs = RALAB_PAGE_SIZE;
 	uint64_t b = pos / bs, end = (wend + bs - 1) / bs;
 	const struct xfs_rec *r = xr_find(in, b);
-	unsigned i;
 
 	if (r && r->start <= b)
 		return r->end * bs;
@@ -504,9 +553,9 @@ static uint64_t xfs_map(struct sim_inode *in, uint64_t pos, uint64_t wend)
 			end = p_end;
 	}
 	xr_assign(in, b, end, XR_DELALLOC);
-	for (i = 0; i < in->nxr; i++)
-		if (in->xr[i].start <= b && in->xr[i].end > b)
-			return in->xr[i].end * bs;
+	r = xr_find(in, b);
+	if (r && r->start <= b)
+		return r->end * bs;
 	return end * bs; /* out of memory: host_err is set */
 }
 

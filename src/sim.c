@@ -629,6 +629,7 @@ void sim_next_generation(struct sim_inode *in)
 {
 	unsigned g = ++in->ntrunc;
 
+	in->xr_remerge = true;
 	in->re = g <= in->nregen && in->regen[g - 1].set ? &in->regen[g - 1] :
 							  &in->last;
 }

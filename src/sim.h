@@ -82,13 +82,16 @@ struct sim_inode {
 	unsigned nwr, cap_wr;
 	/*
 	 * XFS, after a truncate: the data fork's extent records in blocks
-	 * (owned), where a write's mapping ends (xfs_map()).
+	 * (owned; cap_xr allocated), sorted and merged where they may be,
+	 * where a write's mapping ends (xfs_map()).  xr_remerge: the
+	 * rebreaks changed (a truncate), so records merged apart may join.
 	 */
 	struct xfs_rec {
 		uint64_t start, end;
 		uint8_t state; /* XR_DELALLOC, XR_UNWRITTEN, XR_WRITTEN */
 	} *xr;
-	unsigned nxr;
+	unsigned nxr, cap_xr;
+	bool xr_remerge;
 	/*
 	 * Where the file's rewrite is not disk-contiguous (its rebreaks): for
 	 * one generation (what followed the g-th truncate, as it stood at
