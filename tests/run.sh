@@ -106,6 +106,12 @@ expect_rc "cli unknown policy" 2 "$RALAB" sim --policy nope tests/cases/seed001-
 expect_rc "cli bad --set" 2 "$RALAB" sim --set read_ahead_kb=x tests/cases/seed001-seq4k/case.ops
 expect_rc "cli --set unknown key" 2 "$RALAB" sim --set colour=blue tests/cases/seed001-seq4k/case.ops
 expect_rc "cli --parse-only" 0 "$RALAB" sim --parse-only tests/cases/seed001-seq4k/case.ops
+# 66 files: a direct write to the 66th is not taken for one to the second,
+# which a truncate resized (a 64-bit mask of files did that; fuzz_ops).
+{ echo '# file_size: 1M'; for i in $(seq 1 65); do echo "file f$i 64K"
+	[ "$i" = 1 ] && echo 'truncate 4096'; done
+  printf 'open f65 direct\npwrite 0 4096\n'; } > "$T/many.ops"
+expect_rc "direct write to the 66th file" 0 "$RALAB" sim "$T/many.ops"
 expect_rc "cli calibrate --runs 0" 2 "$RALAB" calibrate --runs 0 tests/cases/seed001-seq4k/case.ops tests/cases/rand-4k/case.ops
 grep -q 'runs must be from 1 to 20' "$T/err" || bad "cli calibrate --runs message" "$(head -c 200 "$T/err")"
 [ -s "$T/out" ] && bad "cli --parse-only" "printed output"

@@ -709,13 +709,13 @@ static int check_mapped_sizes(struct parser *p,
 static int check_direct_writes(struct parser *p,
 			       const struct ralab_workload *wl)
 {
-	uint64_t resized = 0;
+	bool resized[MAX_FILES] = { false }; /* by file: up to 256 */
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
 		if (wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE)
-			resized |= 1ull << wl->ops[i].ino;
+			resized[wl->ops[i].ino] = true;
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 		const struct wl_file *f = &wl->files[op->ino];
@@ -724,7 +724,7 @@ static int check_direct_writes(struct parser *p,
 		    (op->kind != OP_WRITE && op->kind != OP_PWRITE &&
 		     op->kind != OP_FIO_PWRITE))
 			continue;
-		if (f->nhole || (resized >> op->ino & 1)) {
+		if (f->nhole || resized[op->ino]) {
 			p->line = op->line;
 			return perr(p, "an O_DIRECT write to file '%s', which %s: direct writes are modelled over a file's own blocks and a preallocated file's unwritten extents only",
 				    f->name,
