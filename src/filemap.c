@@ -56,7 +56,9 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 	int err;
 
 	index &= ~(((pgoff_t)1 << order) - 1);
-	err = pc_add_folio(&in->pc, index, order, PG_locked, &f);
+	err = pc_add_folio(&in->pc, index, order,
+			   PG_locked | (s->cur->dontcache ? PG_dropbehind : 0),
+			   &f);
 	if (err)
 		return err;
 	s->st->folios[order]++;
@@ -87,7 +89,7 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 	} else {
 		f->done_ns = s->cur->now;
 	}
-	f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
+	f->flags = (uint16_t)((f->flags & ~PG_locked) | PG_uptodate);
 	/* ->read_folio is synchronous: the reader waits for it. */
 	sim_wait(s, f->done_ns, false);
 	*out = f;
@@ -153,6 +155,32 @@ retry:
 	return n;
 }
 
+/*
+ * filemap_end_dropbehind_read(), for each folio of the batch once copied,
+ * whatever the call's flags: a PG_dropbehind folio leaves the cache
+ * unless dirty, under writeback or locked (folio_trylock() fails while
+ * its read runs); a mapped one is unmapped first (folio_unmap_invalidate()).
+ * So a plain read of a folio that an RWF_DONTCACHE read's readahead
+ * added drops it too, and a DONTCACHE read of part of a large folio drops
+ * all of it (tests/cases/dontcache-*).
+ */
+static void end_dropbehind_read(struct sim *s, struct sim_inode *in,
+				struct folio **batch, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		struct folio *f = batch[i];
+
+		if (!(f->flags & PG_dropbehind) ||
+		    (f->flags & (PG_dirty | PG_writeback)) ||
+		    folio_locked(s, f))
+			continue;
+		sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
+		sim_remove_folio(in, f);
+	}
+}
+
 static uint64_t __attribute__((noinline))
 filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 		  uint64_t count)
@@ -205,6 +233,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 			if (per_folio)
 				ra->prev_pos = pos;
 		}
+		end_dropbehind_read(s, f->inode, batch, n);
 		sim_spend(s, pages * s->cfg.cpu_page_ns);
 	} while (count && (uint64_t)pos < f->inode->mapping.i_size);
 	ra->prev_pos = last_pos;
@@ -762,7 +791,8 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 		write_read(s, in, index * bs, (index + 1) * bs);
 		fo->done_ns = s->cur->now;
 	}
-	fo->flags = (uint8_t)((fo->flags | PG_uptodate | PG_dirty) & ~PG_nopriv);
+	fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
+				 ~(PG_nopriv | PG_dropbehind));
 	inode_dirty(in, fo);
 	return true;
 }
@@ -865,10 +895,11 @@ repeat:
 		/* Written whole: no per-block state; in part: some. */
 		if ((uint64_t)pos != fstart ||
 		    n != RALAB_PAGE_SIZE << fo->order)
-			fo->flags &= (uint8_t)~PG_nopriv;
+			fo->flags &= (uint16_t)~PG_nopriv;
 		else if (fresh)
 			fo->flags |= PG_nopriv;
-		fo->flags |= PG_uptodate | PG_dirty;
+		fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
+					     ~PG_dropbehind);
 		inode_dirty(in, fo);
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + n);
 		/* ext4 reserves what is neither allocated nor reserved. */
@@ -924,7 +955,7 @@ void wb_folio(struct sim *s, struct sim_inode *in, struct wb_run *wb,
 		in->truncated = false;
 	if (wb->bytes && f->index != wb->next)
 		wb_flush(s, wb);
-	f->flags &= (uint8_t)~(PG_dirty | PG_readahead);
+	f->flags &= (uint16_t)~(PG_dirty | PG_readahead);
 	wb->bytes += RALAB_PAGE_SIZE << f->order;
 	wb->next = f->index + folio_nr_pages(f);
 }
@@ -1215,7 +1246,7 @@ static void split_folio_at(struct sim *s, struct sim_inode *in,
 		n->added_ns = old.added_ns;
 		n->added_call = old.added_call;
 		if (at != old.index)
-			n->flags &= (uint8_t)~PG_readahead;
+			n->flags &= (uint16_t)~PG_readahead;
 		/* The split released its block state (filemap_release_folio). */
 		n->flags |= PG_nopriv;
 	} while (at != p);

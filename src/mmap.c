@@ -438,6 +438,8 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 	 */
 	if (!tried && folio_locked(s, folio))
 		fpin = true;
+	/* filemap_get_folio() without FGP_DONTCACHE: it stays cached. */
+	folio->flags &= (uint16_t)~PG_dropbehind;
 	sim_wait(s, folio->done_ns, folio_late(s, folio));
 	if (fpin)
 		return major ? FAULT_RETRY_MAJOR : FAULT_RETRY;
@@ -499,7 +501,8 @@ static void touch_dirty(struct sim_vma *v, pgoff_t p)
 
 	if (f) {
 		/* iomap_page_mkwrite(): per-block dirty state. */
-		f->flags = (uint8_t)((f->flags | PG_dirty) & ~PG_nopriv);
+		f->flags = (uint16_t)((f->flags | PG_dirty) &
+				    ~(PG_nopriv | PG_dropbehind));
 		inode_dirty(in, f);
 		/* Its blocks hold data from now on (a preallocated file). */
 		inode_written(in, f->index * RALAB_PAGE_SIZE,

@@ -226,7 +226,8 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 	else
 		err = pc_add_folio(&in->pc, index, order,
 				   PG_locked | PG_from_ra |
-				   (mark ? PG_readahead : 0), &f);
+				   (mark ? PG_readahead : 0) |
+				   (w->dontcache ? PG_dropbehind : 0), &f);
 	if (err == -ENOMEM)
 		s->host_err = err;
 	if (err)
@@ -280,7 +281,7 @@ static void m_read_pages(void *m)
 		struct folio *f = w->batch[i];
 
 		f->done_ns = w->done[i];
-		f->flags = (uint8_t)((f->flags & ~PG_locked) | PG_uptodate);
+		f->flags = (uint16_t)((f->flags & ~PG_locked) | PG_uptodate);
 	}
 	w->nr_batch = 0;
 	sim_spend(s, (s->st->data_reads - before) * s->cfg.cpu_request_ns);
@@ -292,7 +293,7 @@ static void m_clear_readahead(void *m, pgoff_t index)
 	struct folio *f = pc_lookup(&in->pc, index);
 
 	if (f)
-		f->flags &= (uint8_t)~PG_readahead;
+		f->flags &= (uint16_t)~PG_readahead;
 }
 
 static void m_trace(void *m, const struct ralab_event *ev)
@@ -1058,6 +1059,8 @@ void sim_run_op(struct sim *s, const struct op *op)
 
 	if (op->kind != OP_PACE)
 		s->cur->op_start = s->cur->now;
+	/* Its read calls' RWF_DONTCACHE, for the op's length. */
+	s->cur->dontcache = op->dontcache;
 	switch (op->kind) {
 	case OP_OPEN:
 		f = sim_file_open(s, op->fd, op->ino);
@@ -1207,6 +1210,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	}
 	}
+	s->cur->dontcache = false;
 }
 
 /* A latency percentile from a job's histogram (bucket midpoints). */

@@ -229,6 +229,12 @@ struct sim_worker {
 	 * preads to end; 0 not waiting. */
 	unsigned char wait_for;
 	bool ring;         /* its job issues in order (iodepth N ring) */
+	/*
+	 * Its current read call is preadv2(2) with RWF_DONTCACHE
+	 * (IOCB_DONTCACHE): the folios it adds are PG_dropbehind
+	 * (readahead_control.dropbehind, filemap_create_folio()).
+	 */
+	bool dontcache;
 	/* Folios added since the last read_pages(), in order: per task,
 	 * since a worker can be preempted in the middle of a window. */
 	struct folio **batch;
@@ -558,7 +564,8 @@ void filemap_release(struct sim *s, struct sim_inode *in);
 /*
  * filemap_read_fast - the common case of filemap_read(), inlined into the
  * op loop: the whole read lies in one cached, uptodate folio without
- * PG_readahead and before EOF, so filemap_get_pages() would return just
+ * PG_readahead or PG_dropbehind and before EOF, in a call without
+ * RWF_DONTCACHE, so filemap_get_pages() would return just
  * that folio and start no readahead.  Returns false when the full path
  * must run.  (s_maxbytes >= i_size; 6.x read path only.)
  */
@@ -571,12 +578,14 @@ filemap_read_fast(struct sim *s, struct sim_file *f, int64_t pos,
 	struct folio *hit;
 
 	if (!count || (uint64_t)pos + count > in->mapping.i_size ||
-	    s->read_pagewise)
+	    s->read_pagewise || s->cur->dontcache)
 		return false;
 	hit = in->last_hit;
 	if (!hit || index - hit->index >= folio_nr_pages(hit))
 		hit = in->last_hit = pc_lookup(&in->pc, index);
-	if (!hit || (hit->flags & (PG_uptodate | PG_readahead)) != PG_uptodate ||
+	if (!hit ||
+	    (hit->flags & (PG_uptodate | PG_readahead | PG_dropbehind)) !=
+		    PG_uptodate ||
 	    hit->done_ns > s->cur->now || (uint64_t)pos + count >
 		    (hit->index + folio_nr_pages(hit)) * RALAB_PAGE_SIZE)
 		return false;

@@ -73,7 +73,7 @@ int pc_add_folio(struct page_cache *pc, uint64_t index, unsigned order,
 	f->index = index;
 	f->done_ns = 0;
 	f->order = (uint8_t)order;
-	f->flags = (uint8_t)flags;
+	f->flags = (uint16_t)flags;
 	f->pad = 0;
 	f->next_free = 0;
 	if (xa_store_order(&pc->i_pages, index, order, f)) {

@@ -25,14 +25,19 @@
  * it whole (__iomap_write_begin()), and a split releases it.
  */
 #define PG_nopriv (1u << 7)
+/*
+ * The folio goes when a read has copied from it (PG_dropbehind, set by
+ * preadv2(2) with RWF_DONTCACHE, 6.14): filemap_end_dropbehind_read().
+ */
+#define PG_dropbehind (1u << 8)
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */
 	uint64_t done_ns; /* I/O complete (PG_locked cleared) at this time */
 	uint64_t added_ns; /* when readahead added it */
 	uint8_t order;
-	uint8_t flags;
-	uint16_t pad;
+	uint8_t pad;
+	uint16_t flags;
 	uint32_t id;        /* own slot in the allocator, 1-based */
 	uint32_t next_free; /* free-list link while unused */
 	uint32_t added_call; /* the system call that added it (for "late") */

@@ -43,6 +43,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/uio.h>
+
+/* preadv2(2)'s uncached reads (6.14); older headers lack the name. */
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080
+#endif
 
 #include "block/blk.h"
 #include "kernel/fiemap.h"
@@ -1432,6 +1438,7 @@ struct rjob {
 	bool before_epoch; /* its 'epoch' op to come: no think time yet */
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	struct fio_carry carry; /* its fio-pread generator (cont) */
+	int rwf; /* the current op's preadv2(2) flags (RWF_DONTCACHE) */
 	int err;
 };
 
@@ -1463,7 +1470,14 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		return rerr(j->r, -E2BIG, "a read of %llu bytes is larger than the recorder's buffer",
 			    (unsigned long long)len);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	n = use_pos ? pread(fd, buf, len, pos) : read(fd, buf, len);
+	if (j->rwf) {
+		struct iovec iov = { buf, len };
+
+		/* Offset -1: at the file position, as read(2). */
+		n = preadv2(fd, &iov, 1, use_pos ? pos : -1, j->rwf);
+	} else {
+		n = use_pos ? pread(fd, buf, len, pos) : read(fd, buf, len);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	j->lat[lat_bucket((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
 			  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec)]++;
@@ -1471,6 +1485,8 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 	if (n < 0) {
 		if (errno == EINTR)
 			return -EINTR;
+		if (j->rwf && errno == EOPNOTSUPP)
+			return rerr(j->r, -EOPNOTSUPP, "preadv2(RWF_DONTCACHE): not supported by this kernel (6.14 or later) or file system");
 		*got = -1;
 	} else {
 		j->bytes += (uint64_t)n;
@@ -1659,6 +1675,7 @@ static int run_job(struct rjob *j)
 
 		if (op->kind != OP_PACE)
 			clock_gettime(CLOCK_MONOTONIC, &op_t0);
+		j->rwf = op->dontcache ? RWF_DONTCACHE : 0;
 
 		unsigned slot = j->job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||

@@ -68,6 +68,7 @@ struct parser {
 	unsigned char fd_open[MAX_FDS];
 	unsigned char fd_ino[MAX_FDS];
 	unsigned char fd_direct[MAX_FDS]; /* opened with O_DIRECT */
+	unsigned char fd_rwf[MAX_FDS];    /* 'rwf dontcache': its reads */
 	/* 'wait-for' names, resolved when every job is known (wait_for()). */
 	struct pwait {
 		unsigned job, line;
@@ -836,6 +837,7 @@ static int new_fd(struct parser *p, struct ralab_workload *wl, unsigned ino,
 	o->ino = ino;
 	p->fd_open[o->fd] = 1;
 	p->fd_direct[o->fd] = o->direct;
+	p->fd_rwf[o->fd] = 0;
 	p->fd_ino[o->fd] = (unsigned char)ino;
 	wl->fd_ino[o->fd] = (unsigned char)ino;
 	p->cur_fd = (int)o->fd;
@@ -915,6 +917,24 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->direct = tok[1][0] == 'd';
 		p->fd_direct[op->fd] = op->direct;
 		return 0;
+	}
+	if (!strcmp(name, "rwf")) {
+		/*
+		 * The descriptor's read calls from here on are preadv2(2)
+		 * with these flags (RWF_DONTCACHE, 6.14: the folios a read
+		 * copies from, and those its readahead adds, leave the
+		 * cache once copied), or plain again.  A parser state, as
+		 * the flags are each call's: no op of its own.
+		 */
+		if ((err = nargs(p, name, na, 1, 1, "rwf dontcache|none")) ||
+		    (err = need_fd(p, name, op)))
+			return err;
+		if (strcmp(tok[1], "dontcache") && strcmp(tok[1], "none"))
+			return perr(p,
+				    "rwf: '%.*s' is not 'dontcache' or 'none'",
+				    TOK(tok[1]));
+		p->fd_rwf[op->fd] = tok[1][0] == 'd';
+		return 1;
 	}
 	if (!strcmp(name, "fsync")) {
 		if ((err = nargs(p, name, na, 0, 0, "fsync")) ||
@@ -1307,11 +1327,17 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite") && strcmp(name, "fio-pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, open, close, setfl, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
 	op.direct = p->fd_direct[op.fd];
+	op.dontcache = p->fd_rwf[op.fd];
+	if (op.dontcache &&
+	    (!strcmp(name, "write") || !strcmp(name, "pwrite") ||
+	     !strcmp(name, "fio-pwrite")))
+		return perr(p, "%s under 'rwf dontcache': RWF_DONTCACHE writes (written back at once, then dropped) are not modelled; 'rwf none' first",
+			    name);
 
 	if (!strcmp(name, "read")) {
 		op.kind = OP_READ;

@@ -672,6 +672,25 @@ static bool num(const char *s, long long *v)
 	return !*end;
 }
 
+/*
+ * preadv2()'s flags: RWF_DONTCACHE by name (newer strace) or as the bit
+ * 0x80 (strace 6.1 prints it in hex, with an "RWF_???" comment after it,
+ * and with the names it knows before it).
+ */
+static bool rwf_dontcache(const char *a)
+{
+	const char *x;
+	long long v;
+
+	if (strstr(a, "RWF_DONTCACHE"))
+		return true;
+	x = strstr(a, "0x");
+	if (!x)
+		return num(a, &v) && (v & 0x80);
+	v = strtoll(x, NULL, 16);
+	return v & 0x80;
+}
+
 /* "[{iov_base=..., iov_len=4096}, {...}]": the sum of iov_len. */
 static uint64_t iov_total(const char *s)
 {
@@ -1268,7 +1287,7 @@ static int handle_call(struct st *s, long pid, char *call)
 	} else if (!strcmp(call, "pread64") || !strcmp(call, "preadv") ||
 		   !strcmp(call, "preadv2")) {
 		uint64_t count;
-		bool v2 = call[6] == '2';
+		bool v2 = call[6] == '2', dc;
 
 		/* preadv2() at offset -1 reads at the file position. */
 		if (argc < 4 || !num(argv[3], &a3) || (a3 < 0 && !(v2 && a3 == -1)))
@@ -1279,11 +1298,14 @@ static int handle_call(struct st *s, long pid, char *call)
 			return serr(s, "pread64(): bad count '%.30s'", argv[2]);
 		else
 			count = (uint64_t)a2;
+		dc = v2 && argc >= 5 && rwf_dontcache(argv[4]);
 		if (ret >= 0 && a3 == -1) {
-			tb_read(s->tb, tab, (long)fd, p->pos, count, ret);
+			tb_read_rwf(s->tb, tab, (long)fd, p->pos, count, ret,
+				    dc);
 			set_pos(s, p, p->pos + (uint64_t)ret);
 		} else if (ret >= 0) {
-			tb_read(s->tb, tab, (long)fd, (uint64_t)a3, count, ret);
+			tb_read_rwf(s->tb, tab, (long)fd, (uint64_t)a3, count,
+				    ret, dc);
 		}
 	} else if (!strcmp(call, "fsync") || !strcmp(call, "fdatasync")) {
 		if (!ret)

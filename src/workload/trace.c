@@ -50,6 +50,7 @@ struct tb_op {
 	unsigned desc, file;
 	uint64_t off, len;
 	int advice;
+	bool dontcache;     /* TB_READ: RWF_DONTCACHE */
 	unsigned vm;        /* mapping ops: the mapping (tb_mmap's number) */
 	char *note;
 	unsigned job;       /* the process that made the call (tb_call) */
@@ -497,8 +498,8 @@ static bool direct_unaligned(struct tb *t, int d, uint64_t off, uint64_t len)
 	return true;
 }
 
-void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
-	     int64_t ret)
+void tb_read_rwf(struct tb *t, long k1, long k2, uint64_t off,
+		 uint64_t count, int64_t ret, bool dontcache)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
@@ -523,8 +524,10 @@ void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
 	if ((uint64_t)ret < count && f->eof == UINT64_MAX)
 		f->eof = off + (uint64_t)ret;
 	op = desc_op(t, d, TB_READ, off, count);
-	if (op)
+	if (op) {
 		op->advice = t->descs[d].direct; /* O_DIRECT (emit_direct) */
+		op->dontcache = dontcache;
+	}
 }
 
 void tb_fsync(struct tb *t, long k1, long k2)
@@ -976,6 +979,7 @@ struct emit {
 	 * then its setfl ops in the order they are written; emit_direct()).
 	 */
 	bool *direct;
+	bool *rwf;          /* per descriptor: 'rwf dontcache' in force */
 	unsigned job;       /* the job being emitted (0: one stream) */
 	unsigned job_vms[MAX_JOBS][MAX_MAPS], nr_job_vms[MAX_JOBS];
 	unsigned noted;     /* notes given once (NOTED_*) */
@@ -1029,6 +1033,19 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 	e->map[op->desc] = e->next++;
 	e->cur = e->map[op->desc];
 	e->direct[op->desc] = op->advice;
+	e->rwf[op->desc] = false;
+}
+
+/*
+ * A read's RWF_DONTCACHE, or a write (which 'rwf dontcache' refuses),
+ * as the descriptor's 'rwf' state: set it where it differs.
+ */
+static void emit_rwf(struct emit *e, unsigned desc, bool dontcache)
+{
+	if (e->rwf[desc] == dontcache)
+		return;
+	e->rwf[desc] = dontcache;
+	ralab__text_printf(&e->b, "rwf %s\n", dontcache ? "dontcache" : "none");
 }
 
 /*
@@ -1213,6 +1230,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		break;
 	case TB_READ:
 		emit_direct(e, op);
+		emit_rwf(e, op->desc, op->dontcache);
 		ralab__text_printf(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
 		    (unsigned long long)op->len);
 		break;
@@ -1241,6 +1259,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 			unsigned fi = e->t->descs[op->desc].file;
 
 			emit_direct(e, op);
+			emit_rwf(e, op->desc, false);
 			ralab__text_printf(&e->b, "pwrite %llu %llu\n",
 			    (unsigned long long)op->off, (unsigned long long)n);
 			if (op->off + n > e->size[fi])
@@ -1568,11 +1587,13 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	e.desc_vms = calloc(t->nr_descs + 1, sizeof(*e.desc_vms));
 	e.close_pending = calloc(t->nr_descs + 1, sizeof(*e.close_pending));
 	e.direct = calloc(t->nr_descs + 1, sizeof(*e.direct));
+	e.rwf = calloc(t->nr_descs + 1, sizeof(*e.rwf));
 	e.vm = calloc(t->nr_vms + 1, sizeof(*e.vm));
 	active = calloc(t->nr_jobs + 1, sizeof(*active));
 	e.size = calloc(t->nr_files + 1, sizeof(*e.size));
 	e.no_trunc = calloc(t->nr_files + 1, sizeof(*e.no_trunc));
-	if (!e.map || !e.desc_vms || !e.close_pending || !e.direct || !e.vm ||
+	if (!e.map || !e.desc_vms || !e.close_pending || !e.direct || !e.rwf ||
+	    !e.vm ||
 	    !active || !e.size || !e.no_trunc) {
 		err = -ENOMEM;
 		goto done;
@@ -1636,6 +1657,7 @@ done:
 	free(e.desc_vms);
 	free(e.close_pending);
 	free(e.direct);
+	free(e.rwf);
 	free(e.vm);
 	free(e.size);
 	free(e.no_trunc);

@@ -90,9 +90,17 @@ int tb_fork(struct tb *t, long from, long to);
 void tb_exit(struct tb *t, long k1);
 /* Whether (@k1, @k2) is a replayed descriptor. */
 bool tb_known(struct tb *t, long k1, long k2);
-/* A read of @count bytes at @off that returned @ret. */
-void tb_read(struct tb *t, long k1, long k2, uint64_t off, uint64_t count,
-	     int64_t ret);
+/*
+ * A read of @count bytes at @off that returned @ret; @dontcache: preadv2(2)
+ * with RWF_DONTCACHE (replayed under 'rwf dontcache').
+ */
+void tb_read_rwf(struct tb *t, long k1, long k2, uint64_t off,
+		 uint64_t count, int64_t ret, bool dontcache);
+static inline void tb_read(struct tb *t, long k1, long k2, uint64_t off,
+			   uint64_t count, int64_t ret)
+{
+	tb_read_rwf(t, k1, k2, off, count, ret, false);
+}
 /* fsync(2) or fdatasync(2): the file's written folios go back clean. */
 void tb_fsync(struct tb *t, long k1, long k2);
 /* fcntl(F_SETFL): O_DIRECT set (@direct) or cleared on the open file. */

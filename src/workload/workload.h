@@ -114,6 +114,8 @@ struct op {
 	int wfault;      /* touch: 0 read, TOUCH_WRITE, TOUCH_COW */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);
 			  * other ops: on such a descriptor */
+	bool dontcache;  /* read ops: preadv2(2) with RWF_DONTCACHE (the
+			  * descriptor's 'rwf dontcache') */
 };
 
 #define MAX_FILES 256

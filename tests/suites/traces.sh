@@ -750,7 +750,8 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); others: without their layout.
+	# dup2(); preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
@@ -761,6 +762,7 @@ for d in tests/traces/app/*/; do
 	wc-*) grep -v ' fadvise64(' "$T/app.strace" > "$T/app-flat.strace"; what=fadvise ;;
 	direct-*) sed 's/|O_DIRECT//' "$T/app.strace" > "$T/app-flat.strace"; what=O_DIRECT ;;
 	spawn-*) grep -v ' dup2(3, 0)' "$T/app.strace" > "$T/app-flat.strace"; what="child's dup2()" ;;
+	dontcache-*) sed 's|0x80 /\* RWF_??? \*/|0|' "$T/app.strace" > "$T/app-flat.strace"; what=RWF_DONTCACHE ;;
 	tar-*|python-*) sed 's/ cached=1$//' "$T/app.strace" > "$T/app-flat.strace"; what="cached=1 marks" ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
