@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A randomized sweep of RWF_DONTCACHE reads: the cases of the mixed sweep
-(sweep-mixed.py, the same seed) with 'rwf dontcache' and 'rwf none' put
+(sweep-mixed.py, the same seed), or of the jobs sweep (sweep-jobs.py:
+threads, each on its own file), with 'rwf dontcache' and 'rwf none' put
 between their ops at random, per descriptor ('rwf none' before each
 write, which is refused under dontcache).
 
-usage: sweep-dontcache.py SEED N DIR   (then record each with ralab kernel)
+usage: sweep-dontcache.py SEED N DIR [mixed|jobs]
+       (then record each with ralab kernel)
 """
 import os
 import random
@@ -15,8 +17,8 @@ import tempfile
 WRITES = ("write", "pwrite", "fio-pwrite")
 
 
-def rewrite(text, rng):
-    out, cur, nfd, on = [], 0, 1, {}
+def rewrite(text, rng, base):
+    out, cur, nfd, on = [], "fd 0", 1, {}
     for line in text.splitlines():
         w = line.split()
         if not w or w[0].startswith("#") or w[0] in ("job",):
@@ -25,11 +27,15 @@ def rewrite(text, rng):
         if w[0] == "open" or (w[0] == "file" and len(w) >= 3):
             out.append(line)
             if w[0] == "open":
-                cur, nfd = nfd, nfd + 1
+                cur, nfd = "fd %d" % nfd, nfd + 1
             continue
-        if w[0] == "fd":
-            cur = int(w[1])
+        if w[0] in ("fd", "use"):
+            cur = w[0] + " " + w[1]
             out.append(line)
+            # A job's reads are few: start it uncached more often.
+            if base == "jobs" and w[0] == "use" and rng.random() < 0.6:
+                on[cur] = True
+                out.append("rwf dontcache")
             continue
         if w[0] in WRITES and on.get(cur):
             out.append("rwf none")
@@ -43,22 +49,27 @@ def rewrite(text, rng):
 
 def main():
     seed, n, top = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    base = sys.argv[4] if len(sys.argv) > 4 else "mixed"
+    if base not in ("mixed", "jobs"):
+        sys.exit("sweep-dontcache.py: the base sweep is mixed or jobs")
     here = os.path.dirname(os.path.abspath(__file__))
     rng = random.Random(seed * 7919 + 17)
     with tempfile.TemporaryDirectory() as t:
-        subprocess.run([sys.executable, os.path.join(here, "sweep-mixed.py"),
+        subprocess.run([sys.executable, os.path.join(here, "sweep-%s.py" % base),
                         str(seed), str(n), t], check=True,
                        stdout=subprocess.DEVNULL)
         for name in sorted(os.listdir(t)):
             with open(os.path.join(t, name, "case.ops")) as f:
                 text = f.read()
-            text = text.replace("# mixed sweep, seed %d" % seed,
-                                "# dontcache sweep, seed %d (mixed sweep "
-                                "%d with rwf toggles)" % (seed, seed), 1)
-            d = os.path.join(top, "dc" + name[1:])
+            head = "# dontcache sweep, seed %d (%s sweep %d with rwf " \
+                "toggles)\n" % (seed, base, seed)
+            text = head + "\n".join(l for l in text.splitlines()
+                                    if not l.startswith("# mixed sweep"))
+            d = os.path.join(top, ("dc" + name[1:]) if base == "mixed"
+                             else "dj" + name[2:])
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "case.ops"), "w") as f:
-                f.write(rewrite(text, rng))
+                f.write(rewrite(text, rng, base))
             print(d)
 
 
