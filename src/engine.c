@@ -61,12 +61,17 @@ void sim_yield(struct sim *s)
 
 	if (next == w)
 		return;
+	/* A plug is the task's: set its requests aside while off the CPU. */
+	if (w->plug_held)
+		w->plug_n = blk_plug_take(&s->q, w->plug_rq);
 	if (!next) {
 		swapcontext(&w->ctx, &s->sched);
-		return;
+	} else {
+		s->cur = next;
+		swapcontext(&w->ctx, &next->ctx);
 	}
-	s->cur = next;
-	swapcontext(&w->ctx, &next->ctx);
+	if (w->plug_held)
+		blk_plug_put(&s->q, w->plug_rq, w->plug_n);
 }
 
 /*

@@ -79,18 +79,27 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 
 		v.sector = index * (RALAB_PAGE_SIZE / 512);
 		v.bytes = RALAB_PAGE_SIZE << order;
+		s->q.held = s->cur->plug_held;
 		if (!inode_layout(in) ||
-	    blk_submit_read(&s->q, &in->lay, &v, 1, false, s->cur->now,
-				    &done)) {
+		    blk_submit_read(&s->q, &in->lay, &v, 1, false,
+				    s->cur->now, &done)) {
 			s->host_err = -ENOMEM;
 			done = s->cur->now;
 		}
+		s->q.held = false;
 		f->done_ns = done;
 	} else {
 		f->done_ns = s->cur->now;
 	}
 	f->flags = (uint16_t)((f->flags & ~PG_locked) | PG_uptodate);
-	/* ->read_folio is synchronous: the reader waits for it. */
+	/*
+	 * ->read_folio is synchronous: the reader waits for it, which
+	 * flushes a plug it holds.
+	 */
+	if (s->cur->plug_held) {
+		sim_plug_submitted(s, in);
+		sim_plug_flush(s, true);
+	}
 	sim_wait(s, f->done_ns, false);
 	*out = f;
 	return 0;

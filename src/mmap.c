@@ -438,6 +438,15 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 	 */
 	if (!tried && folio_locked(s, folio))
 		fpin = true;
+	/*
+	 * A fault of MADV_POPULATE_* runs in madvise()'s plug: one that
+	 * sleeps on a locked folio (its read in flight: still in the plug,
+	 * or issued by it in this very fault) flushes the plug as it goes
+	 * to sleep.
+	 */
+	if (s->cur->plug_held && (folio->done_ns > s->cur->now ||
+				  sim_plug_fresh(s, folio)))
+		sim_plug_flush(s, true);
 	/* filemap_get_folio() without FGP_DONTCACHE: it stays cached. */
 	folio->flags &= (uint16_t)~PG_dropbehind;
 	sim_wait(s, folio->done_ns, folio_late(s, folio));

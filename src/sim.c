@@ -24,7 +24,7 @@ static const struct ralab_event *tag(const struct sim *s,
 				     const struct ralab_event *ev,
 				     struct ralab_event *buf)
 {
-	if (s->nr_jobs < 2 || !s->cur || !s->cur->job)
+	if (s->nr_jobs < 2 || !s->cur || !s->cur->job || s->kblockd)
 		return ev;
 	*buf = *ev;
 	buf->job = s->cur->job->def->name;
@@ -269,6 +269,7 @@ static void m_read_pages(void *m)
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
 	}
 	lay = inode_layout(in);
+	s->q.held = w->plug_held;
 	if (!lay || blk_submit_read(&s->q, lay, w->vecs, w->nr_batch, true,
 				    w->now, w->done)) {
 		/* The host is out of memory: the run ends with -ENOMEM. */
@@ -276,6 +277,7 @@ static void m_read_pages(void *m)
 		for (i = 0; i < w->nr_batch; i++)
 			w->done[i] = w->now;
 	}
+	s->q.held = false;
 	/* The data is there (the folio unlocked) when its request is done. */
 	for (i = 0; i < w->nr_batch; i++) {
 		struct folio *f = w->batch[i];
@@ -284,7 +286,139 @@ static void m_read_pages(void *m)
 		f->flags = (uint16_t)((f->flags & ~PG_locked) | PG_uptodate);
 	}
 	w->nr_batch = 0;
+	if (w->plug_held)
+		sim_plug_submitted(s, in);
 	sim_spend(s, (s->st->data_reads - before) * s->cfg.cpu_request_ns);
+}
+
+/*
+ * Requests of a held plug were issued (q->log): their folios, done at
+ * BLK_DONE_HELD so far, are done when the request holding their last
+ * sector is.
+ */
+static void plug_issued(struct sim *s, struct sim_inode *in, bool fresh)
+{
+	const struct blk_layout *lay = inode_layout(in);
+	struct sim_worker *w = s->cur;
+	unsigned i;
+
+	if (fresh && w->fresh_call != w->call) {
+		w->fresh_call = w->call;
+		w->nr_fresh = 0;
+	}
+	for (i = 0; lay && i < s->q.nr_log; i++) {
+		const struct blk_done *d = &s->q.log[i];
+		uint64_t p = blk_file_sector(lay, d->sector) / 8;
+		uint64_t last = blk_file_sector(lay, d->end - 1) / 8;
+		uint64_t done = d->done;
+
+		if (fresh && w->nr_fresh < BLK_PLUG_MAX_RQ) {
+			w->fresh[w->nr_fresh].lo = p;
+			w->fresh[w->nr_fresh++].hi = last + 1;
+		}
+		while (p <= last) {
+			struct folio *f = pc_lookup(&in->pc, p);
+
+			if (!f) {
+				p++;
+				continue;
+			}
+			if (f->done_ns == BLK_DONE_HELD &&
+			    f->index + folio_nr_pages(f) - 1 <= last)
+				f->done_ns = done;
+			p = f->index + folio_nr_pages(f);
+		}
+	}
+}
+
+void sim_plug_start(struct sim *s)
+{
+	s->cur->plug_held = true;
+	s->cur->plug_in = NULL;
+}
+
+void sim_plug_submitted(struct sim *s, struct sim_inode *in)
+{
+	/* One file per call: a plug left by another is issued first. */
+	if (s->cur->plug_in && s->cur->plug_in != in)
+		sim_plug_flush(s, false);
+	s->cur->plug_in = in;
+	/* Some may have left already (a full plug, blk_add_rq_to_plug()). */
+	plug_issued(s, in, true);
+}
+
+bool sim_plug_fresh(const struct sim *s, const struct folio *f)
+{
+	const struct sim_worker *w = s->cur;
+	unsigned i;
+
+	if (w->fresh_call != w->call)
+		return false;
+	for (i = 0; i < w->nr_fresh; i++)
+		if (f->index < w->fresh[i].hi &&
+		    f->index + folio_nr_pages(f) > w->fresh[i].lo)
+			return true;
+	return false;
+}
+
+void sim_plug_flush(struct sim *s, bool sleep)
+{
+	struct sim_inode *in = s->cur->plug_in;
+
+	if (!in || !s->q.plug_count)
+		return;
+	/*
+	 * blk_mq_flush_plug_list(from_schedule): a sleeping task's
+	 * requests are run from kblockd, not from the task.
+	 */
+	s->kblockd = sleep;
+	blk_plug_flush(&s->q, inode_layout(in), s->cur->now);
+	s->kblockd = false;
+	plug_issued(s, in, false);
+}
+
+/* The latest completion among the requests q->log holds, or @t. */
+static uint64_t log_done(const struct sim *s, uint64_t t)
+{
+	unsigned i;
+
+	for (i = 0; i < s->q.nr_log; i++)
+		if (s->q.log[i].done > t)
+			t = s->q.log[i].done;
+	return t;
+}
+
+uint64_t sim_plug_wait_held(struct sim *s)
+{
+	uint64_t t = s->cur->now;
+	unsigned i;
+
+	if (s->cur->plug_held && s->q.plug_count && s->cur->plug_in) {
+		sim_plug_flush(s, true);
+		t = log_done(s, t);
+	}
+	for (i = 0; i < s->nr_workers; i++) {
+		struct sim_worker *o = &s->workers[i];
+
+		if (o == s->cur || !o->plug_held || !o->plug_n ||
+		    !o->plug_in || s->q.plug_count)
+			continue;
+		blk_plug_put(&s->q, o->plug_rq, o->plug_n);
+		o->plug_n = 0;
+		s->kblockd = true;
+		blk_plug_flush(&s->q, inode_layout(o->plug_in), s->cur->now);
+		s->kblockd = false;
+		plug_issued(s, o->plug_in, false);
+		t = log_done(s, t);
+	}
+	return t;
+}
+
+void sim_plug_finish(struct sim *s)
+{
+	sim_plug_flush(s, false);
+	s->cur->plug_held = false;
+	s->cur->plug_in = NULL;
 }
 
 static void m_clear_readahead(void *m, pgoff_t index)
@@ -1165,8 +1299,18 @@ void sim_run_op(struct sim *s, const struct op *op)
 			s->host_err = -12;
 		break;
 	case OP_TOUCH:
+		if (!op->populate) {
+			sim_touch(s, &s->cur->job->vma[op->map], op->off,
+				  op->len, op->count, op->wfault);
+			break;
+		}
+		/* madvise(MADV_POPULATE_*): the faults, in madvise()'s plug. */
+		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sim_plug_start(s);
 		sim_touch(s, &s->cur->job->vma[op->map], op->off, op->len,
 			  op->count, op->wfault);
+		sim_plug_finish(s);
 		break;
 	case OP_MEMCPY:
 		sim_memcpy(s, &s->cur->job->vma[op->map], op->off, op->len,
@@ -1175,8 +1319,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_MADVISE:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sim_plug_start(s);
 		sim_madvise(s, &s->cur->job->vma[op->map], op->off, op->len,
 			    op->advice);
+		sim_plug_finish(s);
 		break;
 	case OP_MUNMAP:
 		s->st->syscalls++;

@@ -241,6 +241,23 @@ struct sim_worker {
 	struct blk_vec *vecs;
 	uint64_t *done;
 	unsigned nr_batch, cap_batch;
+	/*
+	 * A plug it holds around a call (madvise(): sim_plug_start()):
+	 * its requests wait in the queue's plug, read from @plug_in; set
+	 * aside in @plug_rq while another worker runs (sim_yield()).
+	 */
+	bool plug_held;
+	unsigned plug_n;
+	struct sim_inode *plug_in;
+	struct blk_rq plug_rq[BLK_PLUG_MAX_RQ];
+	/*
+	 * Pages [lo, hi) whose requests a full plug issued during call
+	 * @fresh_call (blk_add_rq_to_plug()): still being read in that
+	 * call, whatever the device's latency (sim_plug_fresh()).
+	 */
+	uint32_t fresh_call;
+	unsigned nr_fresh;
+	struct { uint64_t lo, hi; } fresh[BLK_PLUG_MAX_RQ];
 };
 
 struct sim {
@@ -273,10 +290,37 @@ struct sim {
 	struct ralab_window_state win; /* ra_window_account()'s state */
 	uint64_t alloc_rng;      /* alloc_fail_ppm's generator state */
 	int host_err;            /* -ENOMEM: the host ran out, not the model */
+	bool kblockd;            /* events now are kblockd's: no job's */
 	ucontext_t sched;
 };
 
 void sim_yield(struct sim *s);
+
+/*
+ * The current worker's own plug around a call (madvise()'s): from
+ * sim_plug_start() on, the reads it submits wait in the plug until it
+ * fills, until the worker sleeps on a folio they read (sim_plug_flush()
+ * with @sleep, which its callers make: schedule() flushes the plug, and
+ * kblockd issues those requests, for no job) or until
+ * sim_plug_finish().  Folios in the plug are done at BLK_DONE_HELD.
+ */
+void sim_plug_start(struct sim *s);
+void sim_plug_flush(struct sim *s, bool sleep);
+void sim_plug_finish(struct sim *s);
+/*
+ * A wait for a folio whose read is still in a plug (BLK_DONE_HELD): a
+ * worker other than the holder, which the model lets issue them now
+ * (the holder, in the kernel, at its next sleep).  Issues every held
+ * plug and returns when the last of those requests is done.
+ */
+uint64_t sim_plug_wait_held(struct sim *s);
+/* After a submission (@in's) of a worker holding a plug. */
+void sim_plug_submitted(struct sim *s, struct sim_inode *in);
+/*
+ * Whether @f's read left the worker's plug in its current call, full:
+ * the folio is still locked for it (a fault on it sleeps).
+ */
+bool sim_plug_fresh(const struct sim *s, const struct folio *f);
 /* Hand @ev to the run's callback, tagged with the job in several. */
 void sim_emit(struct sim *s, const struct ralab_event *ev);
 
@@ -317,6 +361,8 @@ static inline void sim_wait(struct sim *s, uint64_t t, bool late)
 {
 	struct sim_worker *w = s->cur;
 
+	if (t == BLK_DONE_HELD)
+		t = sim_plug_wait_held(s);
 	if (t > w->now) {
 		w->job->wait_ns += t - w->now;
 		w->job->waits++;

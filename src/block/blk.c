@@ -359,6 +359,36 @@ static void plug_flush(struct blk_queue *q)
 	q->plug_count = 0;
 }
 
+void blk_plug_flush(struct blk_queue *q, const struct blk_layout *lay,
+		    uint64_t now)
+{
+	q->now = now;
+	q->nr_log = 0;
+	q->lay = lay && (lay->n || lay->nh) ? lay : NULL;
+	plug_flush(q);
+	q->lay = NULL;
+}
+
+unsigned blk_plug_take(struct blk_queue *q, struct blk_rq *out)
+{
+	unsigned n = q->plug_count;
+
+	memcpy(out, q->plug, n * sizeof(*out));
+	q->plug_count = 0;
+	return n;
+}
+
+void blk_plug_put(struct blk_queue *q, const struct blk_rq *in, unsigned n)
+{
+	memcpy(q->plug, in, n * sizeof(*in));
+	q->plug_count = n;
+}
+
+uint64_t blk_file_sector(const struct blk_layout *lay, uint64_t d)
+{
+	return lay && (lay->n || lay->nh) ? file_sector(lay, d) : d;
+}
+
 /* A split piece of a bio enters blk_mq_submit_bio(). */
 static void submit_piece(struct blk_queue *q, uint64_t sector,
 			 uint32_t nr_sectors, uint32_t nr_segs, bool ra)
@@ -484,7 +514,8 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 			   readahead && !(plain && (plain[first] & PV_PLAIN)));
 		first = i;
 	}
-	plug_flush(q);
+	if (!q->held)
+		plug_flush(q);
 }
 
 /*
@@ -508,7 +539,7 @@ static inline uint64_t done_at(const struct blk_queue *q, uint64_t last,
 		for (j = 0; j < *r && !in_rq(&q->log[j], last); j++)
 			;
 		if (j == *r)
-			return now;
+			return q->held ? BLK_DONE_HELD : now;
 	}
 	*r = j;
 	return q->log[j].done;

@@ -78,6 +78,16 @@ struct blk_queue {
 	 */
 	bool plug_lifo;
 	/*
+	 * The submitting task holds a plug of its own around the call
+	 * (blk_start_plug() in madvise_do_behavior(): MADV_WILLNEED and
+	 * MADV_POPULATE_*): read_pages()' own plug is then nested and
+	 * flushes nothing, so requests stay in the plug, merging with the
+	 * next submission's, until the plug fills (blk_add_rq_to_plug()),
+	 * the task sleeps or the call ends (blk_plug_flush()).  A vector
+	 * whose request is still in the plug is done at BLK_DONE_HELD.
+	 */
+	bool held;
+	/*
 	 * QUEUE_FLAG_NOMERGES (sysfs nomerges 2): blk_mq_submit_bio() tries
 	 * no plug merge, and blk_add_rq_to_plug() does not flush the plug
 	 * behind a request of BLK_PLUG_FLUSH_SIZE or more.
@@ -127,6 +137,9 @@ struct blk_queue {
 	void (*emit)(void *arg, const struct ralab_event *ev);
 	void *emit_arg;
 };
+
+/* The completion time of a vector whose request waits in a held plug. */
+#define BLK_DONE_HELD UINT64_MAX
 
 /* The bucket of ralab_stats.rq_size_hist for a request of @sectors. */
 static inline unsigned blk_rq_bucket(uint32_t sectors)
@@ -190,6 +203,27 @@ int blk_submit_direct(struct blk_queue *q, const struct blk_layout *lay,
 int blk_submit_read_sync(struct blk_queue *q, const struct blk_layout *lay,
 			 const struct blk_vec *vec, uint64_t now,
 			 uint64_t *done);
+
+/*
+ * blk_plug_flush - issue the requests of a held plug at time @now
+ * (blk_finish_plug(), or schedule() of a task that sleeps with one):
+ * @lay is the layout of the file they read (NULL: one extent).  Then
+ * q->log[0 .. q->nr_log) holds them, in disk sectors, with when each is
+ * done.
+ */
+void blk_plug_flush(struct blk_queue *q, const struct blk_layout *lay,
+		    uint64_t now);
+
+/*
+ * blk_plug_take - move the plug's requests into @out (room for
+ * BLK_PLUG_MAX_RQ), leaving it empty: the plug is per task, and the
+ * task is off the CPU.  blk_plug_put() puts @n of them back.
+ */
+unsigned blk_plug_take(struct blk_queue *q, struct blk_rq *out);
+void blk_plug_put(struct blk_queue *q, const struct blk_rq *in, unsigned n);
+
+/* blk_file_sector - the file sector of disk sector @d under @lay. */
+uint64_t blk_file_sector(const struct blk_layout *lay, uint64_t d);
 
 /*
  * blk_mapping_end - the file sector where the mapping holding file sector

@@ -1840,6 +1840,20 @@ static int run_job(struct rjob *j)
 		case OP_TOUCH: {
 			volatile char *m = run->map[slot];
 
+			if (op->populate) {
+				int adv = op->wfault ? MADV_POPULATE_WRITE
+						     : MADV_POPULATE_READ;
+				char *at = (char *)m + (op->off -
+							run->map_off[slot]);
+
+				j->syscalls++;
+				if (m && madvise(at, (size_t)op->len, adv))
+					err = rerr(r, -errno,
+						   "madvise(MADV_POPULATE_%s): %s",
+						   op->wfault ? "WRITE" : "READ",
+						   strerror(errno));
+				break;
+			}
 			/* A write stores without reading: a write fault. */
 			for (i = op->off; m && i < op->off + op->len; i += op->count) {
 				if (op->wfault)

@@ -595,14 +595,20 @@ static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
 				break;
 			p->line = op->line;
 			if (size_line)
-				return perr(p, "touch at %llu: past the end of file '%s' (%llu bytes since line %u); it would raise SIGBUS, which is not modelled",
+				return perr(p, "%s at %llu: past the end of file '%s' (%llu bytes since line %u); %s, which is not modelled",
+					    op->populate ? "madvise populate" : "touch",
 					    (unsigned long long)a,
 					    wl->files[ino].name,
 					    (unsigned long long)size,
-					    size_line);
-			return perr(p, "touch at %llu: past the end of file '%s' (%llu bytes); it would raise SIGBUS, which is not modelled",
+					    size_line, op->populate ?
+					    "madvise() would fail with EFAULT" :
+					    "it would raise SIGBUS");
+			return perr(p, "%s at %llu: past the end of file '%s' (%llu bytes); %s, which is not modelled",
+				    op->populate ? "madvise populate" : "touch",
 				    (unsigned long long)a, wl->files[ino].name,
-				    (unsigned long long)size);
+				    (unsigned long long)size, op->populate ?
+				    "madvise() would fail with EFAULT" :
+				    "it would raise SIGBUS");
 		}
 		default:
 			break;
@@ -1190,7 +1196,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		if ((err = nargs(p, name, na, 2, 3,
 				 touch ? "touch OFF LEN [STEP] [write|cow]"
-				       : "madvise OFF LEN normal|random|sequential|willneed|hugepage")))
+				       : "madvise OFF LEN normal|random|sequential|willneed|hugepage|populate_read|populate_write")))
 			return err;
 		if (!map_any(p))
 			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
@@ -1209,19 +1215,36 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		op->kind = OP_MADVISE;
 		if (na != 3)
-			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|hugepage)");
+			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|hugepage|populate_read|populate_write)");
+		/* madvise() takes a page-aligned start (else EINVAL). */
+		if (op->off % RALAB_PAGE_SIZE)
+			return perr(p, "madvise offset %llu is not a multiple of %u (madvise() would fail with EINVAL)",
+				    (unsigned long long)op->off, RALAB_PAGE_SIZE);
+		/*
+		 * MADV_POPULATE_READ/_WRITE (5.14): the kernel faults each
+		 * page of the range in, in order, as get_user_pages() does
+		 * (faultin_page_range(): a page not present is a fault,
+		 * with fault-around and retry, a present one is skipped):
+		 * the same faults as a touch of every page, made by one
+		 * call.  Checked against 6.18 (tests/cases/populate-*).
+		 */
+		if (!strcmp(tok[3], "populate_read") ||
+		    !strcmp(tok[3], "populate_write")) {
+			op->kind = OP_TOUCH;
+			op->count = RALAB_PAGE_SIZE;
+			op->populate = true;
+			op->wfault = tok[3][9] == 'w' ? TOUCH_WRITE
+						      : TOUCH_READ;
+			return 0;
+		}
 		if (!strcmp(tok[3], "normal")) op->advice = MADV_NORMAL_;
 		else if (!strcmp(tok[3], "random")) op->advice = MADV_RANDOM_;
 		else if (!strcmp(tok[3], "sequential")) op->advice = MADV_SEQUENTIAL_;
 		else if (!strcmp(tok[3], "willneed")) op->advice = MADV_WILLNEED_;
 		else if (!strcmp(tok[3], "hugepage")) op->advice = MADV_HUGEPAGE_;
 		else
-			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, hugepage)",
+			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, hugepage, populate_read, populate_write)",
 				    TOK(tok[3]));
-		/* madvise() takes a page-aligned start (else EINVAL). */
-		if (op->off % RALAB_PAGE_SIZE)
-			return perr(p, "madvise offset %llu is not a multiple of %u (madvise() would fail with EINVAL)",
-				    (unsigned long long)op->off, RALAB_PAGE_SIZE);
 		return 0;
 	}
 	if (!strcmp(name, "pause") || !strcmp(name, "pace")) {

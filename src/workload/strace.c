@@ -466,6 +466,8 @@ static int madv_of(const char *a)
 		{ "MADV_SEQUENTIAL", MADV_SEQUENTIAL_ },
 		{ "MADV_WILLNEED", MADV_WILLNEED_ },
 		{ "MADV_HUGEPAGE", MADV_HUGEPAGE_ },
+		{ "MADV_POPULATE_READ", MADV_POPULATE_READ_ },
+		{ "MADV_POPULATE_WRITE", MADV_POPULATE_WRITE_ },
 	};
 	unsigned i;
 
@@ -1007,6 +1009,16 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		if (hi > m->addr + m->len)
 			hi = m->addr + m->len;
 		adv = madv_of(argv[2]);
+		/*
+		 * MADV_POPULATE_WRITE of a private mapping copies each page
+		 * (do_cow_fault()); a populate_write is through a shared one.
+		 */
+		if (adv == MADV_POPULATE_WRITE_ && m->priv) {
+			if (!s->nr_madv_other++)
+				tb_note(s->tb, "madvise(MADV_POPULATE_WRITE) of a private mapping at line %u is not replayed",
+					s->line);
+			continue;
+		}
 		if (adv < 0) {
 			if (!s->nr_madv_other++)
 				tb_note(s->tb, "madvise(%.40s) of a mapping at line %u is not replayed",

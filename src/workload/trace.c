@@ -765,9 +765,18 @@ void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 	struct tb_op *op = vm_op(t, vm, TB_MADVISE);
 
 	if (op) {
+		struct tb_file *f = &t->files[t->descs[op->desc].file];
+
 		op->off = off;
 		op->len = len;
 		op->advice = advice;
+		/* A populate reads the file as faults do (tb_touch()). */
+		if (advice == MADV_POPULATE_READ_ ||
+		    advice == MADV_POPULATE_WRITE_) {
+			f->reads++;
+			if (len && off + 1 > f->max_end)
+				f->max_end = off + 1;
+		}
 	}
 }
 
@@ -1152,6 +1161,8 @@ static const char *madvice_name(int advice)
 	case MADV_SEQUENTIAL_: return "sequential";
 	case MADV_WILLNEED_: return "willneed";
 	case MADV_HUGEPAGE_: return "hugepage";
+	case MADV_POPULATE_READ_: return "populate_read";
+	case MADV_POPULATE_WRITE_: return "populate_write";
 	default: return NULL;
 	}
 }
@@ -1173,6 +1184,20 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		if (!madvice_name(op->advice) || !vm_make(e, op))
 			break;
 		end = v->off + e->vm[op->vm].len;
+		/*
+		 * A populate faults pages in up to the file's end and fails
+		 * (EFAULT) at the first page past it: to there.
+		 */
+		if (op->advice == MADV_POPULATE_READ_ ||
+		    op->advice == MADV_POPULATE_WRITE_) {
+			uint64_t eof = (e->size[e->t->descs[v->desc].file] +
+					4095) / 4096 * 4096;
+
+			if (eof < end)
+				end = eof;
+			if (op->off >= end)
+				note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
+		}
 		if (op->off >= end)
 			break;
 		select_fd(e, v->desc); /* the mapping is found by it */

@@ -71,6 +71,8 @@ enum {
 	MADV_SEQUENTIAL_ = 2,
 	MADV_WILLNEED_ = 3,
 	MADV_HUGEPAGE_ = 14,
+	MADV_POPULATE_READ_ = 22,  /* 'touch' of every page, one call */
+	MADV_POPULATE_WRITE_ = 23,
 };
 
 /* POSIX_FADV_* values, as the kernel numbers them on x86-64. */
@@ -112,6 +114,9 @@ struct op {
 			  * (past the draw that found the map full) */
 	bool t64;        /* fio-pread: tausworthe64 (SEED is 64-bit) */
 	int wfault;      /* touch: 0 read, TOUCH_WRITE, TOUCH_COW */
+	bool populate;   /* touch: one madvise(MADV_POPULATE_READ or
+			  * _WRITE) over the range, not the program's own
+			  * loads and stores */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);
 			  * other ops: on such a descriptor */
 	bool dontcache;  /* read ops: preadv2(2) with RWF_DONTCACHE (the

@@ -15,6 +15,8 @@
  *                         file is then opened read-write and mapped
  *                         writable, shared or, with private as the first
  *                         step, private)
+ *   populate:OFF:LEN      madvise(MADV_POPULATE_READ) of [OFF, OFF+LEN)
+ *   wpopulate:OFF:LEN     madvise(MADV_POPULATE_WRITE) (writable, as wtouch)
  *   msync                 msync(MS_SYNC) of the whole mapping
  *   anon:LEN              write every page of LEN bytes of anonymous
  *                         memory (faults that are not reads of the file)
@@ -85,6 +87,17 @@ static int step(const char *s)
 			else
 				sum += map[i];
 		return 0;
+	}
+	if (!strncmp(s, "populate:", 9) || !strncmp(s, "wpopulate:", 10)) {
+		bool w = s[0] == 'w';
+
+		p = s + (w ? 10 : 9);
+		off = num(&p);
+		len = num(&p);
+		if (off + len > size)
+			return -1;
+		return madvise(map + off, len,
+			       w ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 	}
 	if (!strcmp(s, "msync"))
 		return msync(map, size, MS_SYNC);
@@ -166,6 +179,7 @@ int main(int argc, char **argv)
 	path = argv[1];
 	for (i = 2; i < argc; i++)
 		writes |= !strncmp(argv[i], "wtouch:", 7) ||
+			  !strncmp(argv[i], "wpopulate:", 10) ||
 			  !strncmp(argv[i], "fork:wtouch:", 12);
 	priv = !strcmp(argv[2], "private");
 	fd = open(path, writes && !priv ? O_RDWR : O_RDONLY);

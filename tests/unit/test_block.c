@@ -337,6 +337,66 @@ static int test_iops(void)
 	return 0;
 }
 
+/*
+ * A held plug (madvise()'s, around MADV_POPULATE_READ): two windows of
+ * 32 order-0 pages, submitted one after the other, leave as one 256 KiB
+ * request, as 6.18.44 issued them (tests/cases/populate-read-xfs); their
+ * vectors are done at BLK_DONE_HELD until the plug is flushed.  A
+ * window of max_sectors_kb is issued when the next one joins the plug
+ * (blk_add_rq_to_plug(): a request of 128 KiB or more before it).
+ */
+static int test_held_plug(void)
+{
+	static struct blk_vec v[64];
+	uint64_t done[64];
+	struct blk_queue q;
+	unsigned i;
+
+	if (queue_for(&q, false, 512, 0))
+		return 1;
+	fill(v, 64, 0);
+	q.held = true;
+	blk_submit_read(&q, NULL, v, 32, true, 0, done);
+	ASSERT_EQ_U64(nevs, 0);
+	ASSERT_TRUE(done[31] == BLK_DONE_HELD);
+	blk_submit_read(&q, NULL, v + 32, 32, true, 0, done + 32);
+	ASSERT_EQ_U64(nevs, 0);
+	ASSERT_EQ_U64(q.plug_count, 1);
+	blk_plug_flush(&q, NULL, 0);
+	ASSERT_EQ_U64(nevs, 1);
+	ASSERT_EQ_U64(evs[0].sector, 0);
+	ASSERT_EQ_U64(evs[0].nr_sectors, 512);
+	ASSERT_EQ_U64(q.nr_log, 1);
+	/* 128-page windows at max_sectors_kb 512: the first one leaves. */
+	nevs = 0;
+	for (i = 0; i < 2; i++) {
+		struct blk_vec w[128];
+		unsigned k;
+
+		for (k = 0; k < 128; k++)
+			w[k] = (struct blk_vec){ 8192 + (i * 128 + k) * 8, 4096 };
+		blk_submit_read(&q, NULL, w, 128, true, 0, NULL);
+	}
+	ASSERT_EQ_U64(nevs, 1);
+	ASSERT_EQ_U64(evs[0].sector, 8192);
+	ASSERT_EQ_U64(q.plug_count, 1);
+	/* The plug is the task's: taken aside and put back whole. */
+	{
+		struct blk_rq aside[BLK_PLUG_MAX_RQ];
+		unsigned n = blk_plug_take(&q, aside);
+
+		ASSERT_EQ_U64(n, 1);
+		ASSERT_EQ_U64(q.plug_count, 0);
+		blk_plug_put(&q, aside, n);
+	}
+	q.held = false;
+	blk_plug_flush(&q, NULL, 0);
+	ASSERT_EQ_U64(nevs, 2);
+	ASSERT_EQ_U64(evs[1].sector, 8192 + 1024);
+	blk_queue_release(&q);
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_sysfs_order);
@@ -344,5 +404,6 @@ int main(void)
 	TEST(test_extents);
 	TEST(test_holes);
 	TEST(test_iops);
+	TEST(test_held_plug);
 	return TEST_SUMMARY("test_block");
 }
