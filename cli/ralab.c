@@ -124,7 +124,7 @@ static void usage_sim(FILE *out)
 		"  file NAME SIZE | use NAME            more files ('main' is the case's)\n"
 		"  mmap-read OFF LEN [STEP]             map, read a byte every STEP (4K), unmap\n"
 		"  mmap OFF LEN | touch OFF LEN [STEP] [write|cow] | munmap\n"
-		"  madvise OFF LEN normal|random|sequential|willneed|hugepage\n"
+		"  madvise OFF LEN normal|random|sequential|willneed|hugepage|dontneed\n"
 		"  madvise OFF LEN populate_read|populate_write  every page faulted in\n"
 		"  job NAME, iodepth, think, ...        several jobs (README.md: the\n"
 		"                                       whole format, and the layout\n"

@@ -629,6 +629,29 @@ void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
  * split the VMAs at the range's ends, change their flags and merge equal
  * neighbours; WILLNEED issues one fadvise per VMA in the range.
  */
+/*
+ * MADV_DONTNEED of a file mapping (zap_page_range_single()): pages
+ * [@a, @b) are unmapped, the page cache keeps them.  A PMD the range
+ * covers in part goes whole (a file PMD is cleared, not split into
+ * PTEs), and a page table whose 2 MiB the range covers whole is freed
+ * (CONFIG_PT_RECLAIM, 6.14: madvise's zap reclaims the empty PTE
+ * page), so that an order-9 folio there can be mapped by a PMD again.
+ */
+static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
+{
+	pgoff_t r;
+
+	memset(v->pte + (a - v->pgoff), 0, b - a);
+	for (r = a / HPAGE_PMD_NR; r <= (b - 1) / HPAGE_PMD_NR; r++) {
+		uint8_t *pmd = &v->pmd[r - v->first_region];
+		pgoff_t lo = r * HPAGE_PMD_NR;
+
+		if (*pmd == PMD_HUGE ||
+		    (*pmd == PMD_TABLE && a <= lo && b >= lo + HPAGE_PMD_NR))
+			*pmd = PMD_NONE;
+	}
+}
+
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice)
 {
@@ -653,6 +676,10 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 					    (int64_t)((y - x) * RALAB_PAGE_SIZE),
 					    FADV_WILLNEED);
 		}
+		return;
+	}
+	if (advice == MADV_DONTNEED_) {
+		zap_range(v, a, b);
 		return;
 	}
 	if (seg_split(v, a) || seg_split(v, b)) {

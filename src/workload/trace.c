@@ -1160,6 +1160,7 @@ static const char *madvice_name(int advice)
 	case MADV_RANDOM_: return "random";
 	case MADV_SEQUENTIAL_: return "sequential";
 	case MADV_WILLNEED_: return "willneed";
+	case MADV_DONTNEED_: return "dontneed";
 	case MADV_HUGEPAGE_: return "hugepage";
 	case MADV_POPULATE_READ_: return "populate_read";
 	case MADV_POPULATE_WRITE_: return "populate_write";

@@ -70,6 +70,7 @@ enum {
 	MADV_RANDOM_ = 1,
 	MADV_SEQUENTIAL_ = 2,
 	MADV_WILLNEED_ = 3,
+	MADV_DONTNEED_ = 4,        /* unmaps; the page cache keeps the pages */
 	MADV_HUGEPAGE_ = 14,
 	MADV_POPULATE_READ_ = 22,  /* 'touch' of every page, one call */
 	MADV_POPULATE_WRITE_ = 23,

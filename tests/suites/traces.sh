@@ -184,7 +184,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'10 100.000600 # ralab fault addr=0x10001000 error_code=0x5' \
 	'10 100.000700 # ralab fault addr=0x10002000 error_code=0x6' \
 	'10 100.000800 madvise(0x10010000, 65536, MADV_SEQUENTIAL) = 0 <0.000005>' \
-	'10 100.000900 madvise(0x10000000, 4096, MADV_DONTNEED) = 0 <0.000005>' \
+	'10 100.000900 madvise(0x10000000, 4096, MADV_DONTFORK) = 0 <0.000005>' \
 	'10 100.001000 clone(child_stack=0x1, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = 11 <0.000010>' \
 	'11 100.001100 # ralab fault addr=0x10020000 error_code=0x4' \
 	'10 100.001200 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f00) = 12 <0.000010>' \
@@ -200,7 +200,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab faults recorded=10' \
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTNEED) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/# munmap() of part of a mapping at line 16: the replay keeps the mapping whole until its last page is unmapped/touch 983040 1/munmap 0/close/"
+tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/# munmap() of part of a mapping at line 16: the replay keeps the mapping whole until its last page is unmapped/touch 983040 1/munmap 0/close/"
 # Write faults: through a shared mapping a write touch, through a private
 # one a cow touch; a fault on a present page (bit 0) is nothing; msync of
 # a mapping is an fsync of its file (tests/traces/calls-write-faults.strace).
@@ -750,10 +750,11 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); madvise(MADV_POPULATE_*): without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# dup2(); madvise(MADV_POPULATE_*) or MADV_DONTNEED: without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
+	mmap-dontneed-*) grep -v 'MADV_DONTNEED' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_DONTNEED)" ;;
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;

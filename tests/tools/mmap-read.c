@@ -17,6 +17,9 @@
  *                         step, private)
  *   populate:OFF:LEN      madvise(MADV_POPULATE_READ) of [OFF, OFF+LEN)
  *   wpopulate:OFF:LEN     madvise(MADV_POPULATE_WRITE) (writable, as wtouch)
+ *   dontneed:OFF:LEN      madvise(MADV_DONTNEED) of [OFF, OFF+LEN): unmapped
+ *   evict                 posix_fadvise(POSIX_FADV_DONTNEED) of the whole
+ *                         file, through a descriptor opened again
  *   msync                 msync(MS_SYNC) of the whole mapping
  *   anon:LEN              write every page of LEN bytes of anonymous
  *                         memory (faults that are not reads of the file)
@@ -98,6 +101,23 @@ static int step(const char *s)
 			return -1;
 		return madvise(map + off, len,
 			       w ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+	}
+	if (!strncmp(s, "dontneed:", 9)) {
+		p = s + 9;
+		off = num(&p);
+		len = num(&p);
+		if (off + len > size)
+			return -1;
+		return madvise(map + off, len, MADV_DONTNEED);
+	}
+	if (!strcmp(s, "evict")) {
+		int fd = open(path, O_RDONLY), err;
+
+		if (fd < 0)
+			return -1;
+		err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+		return err ? -1 : 0;
 	}
 	if (!strcmp(s, "msync"))
 		return msync(map, size, MS_SYNC);
