@@ -27,16 +27,7 @@ for i in range(n):
     mfd = {}    # descriptor -> its mappings
 
     def new_map():
-        for _ in range(20):
-            if R.random() < 0.4 and not maps:
-                off, ln = 0, size
-            else:
-                off = R.randrange(0, size // P) * P
-                ln = R.randrange(1, (size - off) // P + 1) * P
-            if all(off + ln <= o or o + l <= off for (o, l) in maps):
-                ops.append('mmap %d %d' % (off, ln))
-                maps.append((off, ln))
-                return
+        sweep_case.new_map(R, size, maps, ops, 0.4)
 
     def touch():
         eof = (cur + P - 1) // P * P

@@ -27,19 +27,7 @@ for i in range(n):
     maps = []           # live mappings: (off, len), in slot order
 
     def new_map():
-        # One descriptor: its mappings must not overlap.
-        for _ in range(20):
-            if R.random() < 0.5 and not maps:
-                off, ln = 0, size
-            else:
-                off = R.randrange(0, size // P) * P
-                ln = R.randrange(1, (size - off) // P + 1) * P
-            if all(off + ln <= o or o + l <= off for (o, l) in maps):
-                break
-        else:
-            return
-        ops.append('mmap %d %d' % (off, ln))
-        maps.append((off, ln))
+        sweep_case.new_map(R, size, maps, ops, 0.5)
 
     def touch():
         # A range of a live mapping below the end (pages up to

@@ -23,18 +23,7 @@ for i in range(n):
     maps = []   # (off, len) of the live mappings
 
     def new_map():
-        for _ in range(20):
-            if R.random() < 0.6 and not maps:
-                off, ln = 0, size
-            else:
-                off = R.randrange(0, size // P) * P
-                ln = R.randrange(1, (size - off) // P + 1) * P
-            if all(off + ln <= o or o + l <= off for (o, l) in maps):
-                break
-        else:
-            return
-        ops.append('mmap %d %d' % (off, ln))
-        maps.append((off, ln))
+        sweep_case.new_map(R, size, maps, ops, 0.6)
 
     def a_range(pages_only):
         o, l = R.choice(maps)

@@ -35,3 +35,22 @@ def device(R):
     ra = R.choice([16, 32, 64, 128, 256, 512, 1024])
     msk = R.choice([16, 64, 128, 256, 512, 1280])
     return fs, size, ra, msk
+
+
+def new_map(R, size, maps, ops, whole):
+    """A mapping that overlaps none of @maps (one descriptor's): the whole
+    file with chance @whole while there is none, else any page-aligned
+    range; 'mmap OFF LEN' onto @ops, (OFF, LEN) onto @maps.  Up to 20
+    draws; False when none fitted."""
+    P = 4096
+    for _ in range(20):
+        if R.random() < whole and not maps:
+            off, ln = 0, size
+        else:
+            off = R.randrange(0, size // P) * P
+            ln = R.randrange(1, (size - off) // P + 1) * P
+        if all(off + ln <= o or o + l <= off for (o, l) in maps):
+            ops.append('mmap %d %d' % (off, ln))
+            maps.append((off, ln))
+            return True
+    return False
