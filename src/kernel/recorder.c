@@ -39,11 +39,11 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/uio.h>
 
 /* preadv2(2)'s uncached reads (6.14); older headers lack the name. */
 #ifndef RWF_DONTCACHE

@@ -1188,11 +1188,11 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			 * (EOPNOTSUPP, strace of fio 3.33 on 6.18.44) and the
 			 * job stops at its first I/O.
 			 */
-			if (!strcmp(k, "uncached") &&
-			    !strcmp(x->opts[i].val, "0"))
-				continue;
-			if (!strcmp(k, "uncached"))
+			if (!strcmp(k, "uncached")) {
+				if (!strcmp(x->opts[i].val, "0"))
+					continue;
 				return ferr(f, x->opts[i].line, "uncached: fio 3.33 passes preadv2() the flag 0x40 (its RWF_UNCACHED), which 6.18 takes as RWF_ATOMIC and refuses for reads (EOPNOTSUPP): the job stops at its first I/O; for RWF_DONTCACHE (0x80) reads write the workload as .ops with 'rwf dontcache'");
+			}
 			return ferr(f, x->opts[i].line, "option '%s' changes the I/O pattern and is not supported by ralab",
 				    x->opts[i].name);
 		}

@@ -234,12 +234,13 @@ kernel_suite() {
 		bad "kernel trace with two processes" "$(cat "$T/kj.err"; diff <(kjobs < "$T/kj.out") <(kjobs < "$T/sj.out"))"
 	fi
 
-	# The recorder thinks as the model does: 'think 1000 8' over 64 reads
-	# is 8 ms of thinking (every read: 64 ms).
-	printf '# file_size: 1M\nthink 1000 8\nread 4K 64\n' > "$T/kt.ops"
+	# The recorder thinks as the model does: 'think 5000 8' over 64 reads
+	# is 40 ms of thinking (every read: 320 ms; the margin is for a
+	# loaded machine, whose reads take longer).
+	printf '# file_size: 1M\nthink 5000 8\nread 4K 64\n' > "$T/kt.ops"
 	"$RALAB" kernel --workdir "$wd" "$T/kt.ops" > "$T/kt.out" 2> "$T/kt.err"
 	t=$(sed -n 's/^ops_seconds=//p' "$T/kt.out")
-	awk -v t="$t" 'BEGIN { exit !(t >= 0.008 && t < 0.04) }' &&
+	awk -v t="$t" 'BEGIN { exit !(t >= 0.035 && t < 0.2) }' &&
 		ok "kernel think every EVERY reads" || bad "kernel think every EVERY reads" "ops_seconds=$t $(cat "$T/kt.err")"
 
 	# JSON and CSV of a kernel run: the JSON validates against the schema
