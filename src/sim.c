@@ -361,20 +361,23 @@ bool sim_plug_fresh(const struct sim *s, const struct folio *f)
 	return false;
 }
 
-void sim_plug_flush(struct sim *s, bool sleep)
+/*
+ * Issue the plug's requests, which read @in, now.  blk_mq_flush_plug_list
+ * (from_schedule): a sleeping task's requests are run from kblockd, not
+ * from the task (@kblockd).
+ */
+static void plug_issue(struct sim *s, struct sim_inode *in, bool kblockd)
 {
-	struct sim_inode *in = s->cur->plug_in;
-
-	if (!in || !s->q.plug_count)
-		return;
-	/*
-	 * blk_mq_flush_plug_list(from_schedule): a sleeping task's
-	 * requests are run from kblockd, not from the task.
-	 */
-	s->kblockd = sleep;
+	s->kblockd = kblockd;
 	blk_plug_flush(&s->q, inode_layout(in), s->cur->now);
 	s->kblockd = false;
 	plug_issued(s, in, false);
+}
+
+void sim_plug_flush(struct sim *s, bool sleep)
+{
+	if (s->cur->plug_in && s->q.plug_count)
+		plug_issue(s, s->cur->plug_in, sleep);
 }
 
 /* The latest completion among the requests q->log holds, or @t. */
@@ -405,10 +408,7 @@ uint64_t sim_plug_wait_held(struct sim *s)
 			continue;
 		blk_plug_put(&s->q, o->plug_rq, o->plug_n);
 		o->plug_n = 0;
-		s->kblockd = true;
-		blk_plug_flush(&s->q, inode_layout(o->plug_in), s->cur->now);
-		s->kblockd = false;
-		plug_issued(s, o->plug_in, false);
+		plug_issue(s, o->plug_in, true);
 		t = log_done(s, t);
 	}
 	return t;

@@ -1843,11 +1843,11 @@ static int run_job(struct rjob *j)
 			if (op->populate) {
 				int adv = op->wfault ? MADV_POPULATE_WRITE
 						     : MADV_POPULATE_READ;
-				char *at = (char *)m + (op->off -
-							run->map_off[slot]);
 
 				j->syscalls++;
-				if (m && madvise(at, (size_t)op->len, adv))
+				if (m && madvise((char *)m + (op->off -
+							      run->map_off[slot]),
+						 (size_t)op->len, adv))
 					err = rerr(r, -errno,
 						   "madvise(MADV_POPULATE_%s): %s",
 						   op->wfault ? "WRITE" : "READ",
