@@ -125,6 +125,7 @@ static void usage_sim(FILE *out)
 		"  mmap-read OFF LEN [STEP]             map, read a byte every STEP (4K), unmap\n"
 		"  mmap OFF LEN | touch OFF LEN [STEP] [write|cow] | munmap\n"
 		"  madvise OFF LEN normal|random|sequential|willneed|hugepage|dontneed\n"
+		"  madvise OFF LEN nohugepage|cold      no PMDs; split large folios in part\n"
 		"  madvise OFF LEN populate_read|populate_write  every page faulted in\n"
 		"  job NAME, iodepth, think, ...        several jobs (README.md: the\n"
 		"                                       whole format, and the layout\n"

@@ -1262,6 +1262,46 @@ static void split_folio_at(struct sim *s, struct sim_inode *in,
 }
 
 /*
+ * split_folio(): large folio @f into order-0 folios (a uniform split),
+ * its mappings unmapped first (unmap_folio(): a file PMD is cleared, not
+ * split into PTEs), as madvise(MADV_COLD) does to a folio it covers in
+ * part.  Refused (-EBUSY) as truncation's split is: a dirty folio that
+ * has block state, or one under writeback.  Only the head keeps
+ * PG_readahead; each piece has its block state released.
+ */
+int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
+{
+	struct folio old = *f, *n;
+	pgoff_t q;
+	int err;
+
+	if (!f->order)
+		return 0;
+	if ((f->flags & PG_writeback) ||
+	    ((f->flags & PG_dirty) &&
+	     (s->cfg.fs != RALAB_FS_XFS || !(f->flags & PG_nopriv))))
+		return -16; /* -EBUSY */
+	sim_unmap_range(s, in, old.index, old.index + folio_nr_pages(&old));
+	if (in->last_hit == f)
+		in->last_hit = NULL;
+	pc_remove_folio(&in->pc, f);
+	for (q = old.index; q < old.index + folio_nr_pages(&old); q++) {
+		err = pc_add_folio(&in->pc, q, 0, old.flags, &n);
+		if (err) {
+			s->host_err = err;
+			return err;
+		}
+		n->done_ns = old.done_ns;
+		n->added_ns = old.added_ns;
+		n->added_call = old.added_call;
+		if (q != old.index)
+			n->flags &= (uint16_t)~PG_readahead;
+		n->flags |= PG_nopriv;
+	}
+	return 0;
+}
+
+/*
  * truncate_pagecache(inode, @lstart), @lstart > 0 (6.18's
  * truncate_inode_pages_range()): folios wholly past @lstart go, reads in
  * flight waited for, mappings unmapped from there.  The folio across it

@@ -8,7 +8,8 @@
  * A touch of an unmapped page:
  *
  *   attempt 1: (per-VMA lock) fault-around maps the cached, uptodate,
- *              unmarked folios of the 16-page window; if that maps the
+ *              unmarked folios of the 16-page window (6.18: a large one
+ *              whole, map_whole()); if that maps the
  *              page, done.  Else filemap_fault(): absent page -> sync
  *              mmap readahead; present page -> mmap_miss-- (6.18: unless
  *              locked for its read), async readahead if marked.
@@ -216,7 +217,9 @@ static bool pmd_suitable(const struct sim_vma *v, pgoff_t p)
 /* do_set_pmd(): map a PMD-sized folio with one PMD entry. */
 static bool set_pmd(struct sim_vma *v, const struct folio *f, pgoff_t p)
 {
-	if (f->order != HPAGE_PMD_ORDER || !pmd_suitable(v, p))
+	/* vma_thp_disabled(): MADV_NOHUGEPAGE refuses PMD mappings. */
+	if (f->order != HPAGE_PMD_ORDER || !pmd_suitable(v, p) ||
+	    (seg_of(v, p)->vm_flags & VM_NOHUGEPAGE))
 		return false;
 	*pmd_of(v, p) = PMD_HUGE;
 	return true;
@@ -236,8 +239,33 @@ static bool mappable(const struct sim *s, const struct folio *f,
 }
 
 /*
+ * 6.18 maps a large folio whole where it can (filemap_map_folio_range(),
+ * finish_fault()): when it lies inside the VMA and its page table
+ * (always, here: mappings are congruent modulo 2 MiB) and its next index
+ * is at most @limit (74207de2ba10: no PTEs past i_size).  Fault-around's
+ * limit is the index of the file's last page, finish_fault()'s the page
+ * count: so fault-around maps the folio that holds the last page only in
+ * part, finish_fault() whole.
+ */
+static bool map_whole(const struct sim *s, const struct vma_seg *g,
+		      const struct folio *f, pgoff_t limit)
+{
+	pgoff_t next = f->index + folio_nr_pages(f);
+
+	return !(s->policy->flags & RA_POLICY_FAULT_MAP_PAGES) && f->order &&
+	       next <= limit && f->index >= g->start && next <= g->end;
+}
+
+/*
  * do_fault_around() + filemap_map_pages().  Returns true when the page at
- * @p got mapped (VM_FAULT_NOPAGE).
+ * @p got mapped (VM_FAULT_NOPAGE).  Under 6.18 each large folio met is
+ * mapped whole where map_whole() allows; every page mapped or looked at
+ * counts as an mmap_miss hit.
+ *
+ *   window (16 pages):  |<----------------------------->|
+ *   folios:             | o1|    order 3    |    order 3    |
+ *   mapped before 6.18: |<----------------------------->|
+ *   mapped by 6.18:     |<--------------------------------->|
  */
 static bool fault_around(struct sim *s, struct sim_vma *v, pgoff_t p)
 {
@@ -286,15 +314,32 @@ static bool fault_around(struct sim *s, struct sim_vma *v, pgoff_t p)
 			continue;
 		}
 		if (first) {
-			/* filemap_map_pmd() */
 			first = false;
-			if (*pmd_of(v, p) == PMD_NONE && set_pmd(v, f, p)) {
-				hit = true;
-				goto out;
+			/*
+			 * 74207de2ba10 (6.18): filemap_map_pmd() only for a
+			 * first folio that ends before the last page; without
+			 * it a fault with no page table yet maps nothing
+			 * here (pte_offset_map_lock() finds no table).
+			 */
+			if (!(s->policy->flags & RA_POLICY_FAULT_MAP_PAGES) &&
+			    fend + 1 > file_end - 1) {
+				if (*pmd_of(v, p) == PMD_NONE)
+					goto out;
+			} else {
+				/* filemap_map_pmd() */
+				if (*pmd_of(v, p) == PMD_NONE &&
+				    set_pmd(v, f, p)) {
+					hit = true;
+					goto out;
+				}
+				*pmd_of(v, p) = PMD_TABLE;
 			}
-			*pmd_of(v, p) = PMD_TABLE;
 		}
 		last = fend < end ? fend : end;
+		if (map_whole(s, g, f, file_end - 1)) {
+			index = f->index;
+			last = fend;
+		}
 		for (q = index; q <= last; q++) {
 			/* Not workingset: every page counts as a hit. */
 			mmap_miss++;
@@ -401,6 +446,36 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 	return false;
 }
 
+/*
+ * finish_fault(): a PMD for a PMD-sized folio, else PTEs.  6.18 maps a
+ * large folio whole when map_whole() allows and none of its pages is
+ * mapped yet, else the one page; and no PMD for a folio that crosses
+ * i_size (74207de2ba10).
+ */
+static void finish_fault(struct sim *s, struct sim_vma *v,
+			 const struct folio *f, pgoff_t p)
+{
+	pgoff_t npages = (v->file->inode->mapping.i_size + RALAB_PAGE_SIZE -
+			  1) / RALAB_PAGE_SIZE;
+	pgoff_t q, next = f->index + folio_nr_pages(f);
+
+	if (*pmd_of(v, p) == PMD_NONE &&
+	    ((s->policy->flags & RA_POLICY_FAULT_MAP_PAGES) || next <= npages) &&
+	    set_pmd(v, f, p))
+		return;
+	*pmd_of(v, p) = PMD_TABLE;
+	if (map_whole(s, seg_of(v, p), f, npages)) {
+		for (q = f->index; q < next && !v->pte[q - v->pgoff]; q++)
+			;
+		if (q == next) {
+			memset(v->pte + (f->index - v->pgoff), 1,
+			       folio_nr_pages(f));
+			return;
+		}
+	}
+	v->pte[p - v->pgoff] = 1;
+}
+
 /* What filemap_fault() returns to the fault handler. */
 enum fault_ret {
 	FAULT_DONE,		/* mapped (or SIGBUS) */
@@ -452,11 +527,7 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 	sim_wait(s, folio->done_ns, folio_late(s, folio));
 	if (fpin)
 		return major ? FAULT_RETRY_MAJOR : FAULT_RETRY;
-	/* finish_fault(): a PMD for a PMD-sized folio, else one PTE. */
-	if (*pmd_of(v, p) == PMD_NONE && set_pmd(v, folio, p))
-		return FAULT_DONE;
-	*pmd_of(v, p) = PMD_TABLE;
-	v->pte[p - v->pgoff] = 1;
+	finish_fault(s, v, folio, p);
 	return FAULT_DONE;
 }
 
@@ -652,6 +723,66 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
 	}
 }
 
+/*
+ * madvise_cold_or_pageout_pte_range() for MADV_COLD, PMD by PMD over file
+ * pages [@a, @b): it only deactivates folios, which ralab does not model,
+ * but first splits each large folio it covers in part (a PMD-mapped one
+ * the range does not cover whole; a PTE-mapped one whose run of present
+ * PTEs in the range is shorter than the folio: the range starts or ends
+ * inside it, or only part of it is mapped).  A split unmaps the folio
+ * everywhere.  The PMD path sleeps on a locked folio; the PTE path gives
+ * up the rest of that PMD (folio_trylock()).  A refused split leaves the
+ * folio (split_folio() fails on dirty block state).
+ */
+static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
+			 pgoff_t b)
+{
+	struct sim_inode *in = v->file->inode;
+	pgoff_t lo, hi, p;
+
+	for (lo = a; lo < b; lo = hi) {
+		uint8_t *pmd = pmd_of(v, lo);
+
+		hi = (lo / HPAGE_PMD_NR + 1) * HPAGE_PMD_NR;
+		if (hi > b)
+			hi = b;
+		if (*pmd == PMD_HUGE) {
+			struct folio *f = pc_lookup(&in->pc, lo);
+
+			if (!f || hi - lo == HPAGE_PMD_NR)
+				continue;
+			if (!folio_ready(s, f))
+				sim_wait(s, f->done_ns, false);
+			sim_split_folio(s, in, f);
+			continue;
+		}
+		if (*pmd != PMD_TABLE)
+			continue;
+		for (p = lo; p < hi;) {
+			struct folio *f;
+			pgoff_t q, fend;
+
+			if (!v->pte[p - v->pgoff] ||
+			    !(f = pc_lookup(&in->pc, p)) || !f->order) {
+				p++;
+				continue;
+			}
+			fend = f->index + folio_nr_pages(f);
+			for (q = p; q < hi && q < fend && v->pte[q - v->pgoff];
+			     q++)
+				;
+			if (q - p == folio_nr_pages(f)) {
+				p = q;
+				continue;
+			}
+			if (folio_locked(s, f))
+				break;
+			if (sim_split_folio(s, in, f))
+				p = q;
+		}
+	}
+}
+
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice)
 {
@@ -682,6 +813,10 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		zap_range(v, a, b);
 		return;
 	}
+	if (advice == MADV_COLD_) {
+		madvise_cold(s, v, a, b);
+		return;
+	}
 	if (seg_split(v, a) || seg_split(v, b)) {
 		s->host_err = -12;
 		return;
@@ -702,7 +837,10 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 			*fl = (*fl & ~(unsigned)VM_RAND_READ) | VM_SEQ_READ;
 			break;
 		case MADV_HUGEPAGE_:
-			*fl |= VM_HUGEPAGE;
+			*fl = (*fl & ~(unsigned)VM_NOHUGEPAGE) | VM_HUGEPAGE;
+			break;
+		case MADV_NOHUGEPAGE_:
+			*fl = (*fl & ~(unsigned)VM_HUGEPAGE) | VM_NOHUGEPAGE;
 			break;
 		}
 	}

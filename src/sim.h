@@ -142,6 +142,7 @@ struct sim_file {
 #define VM_RAND_READ (1u << 1)
 #define VM_HUGEPAGE (1u << 2)
 #define VM_EXEC (1u << 3)
+#define VM_NOHUGEPAGE (1u << 4)
 
 /*
  * A shared read-only file mapping.  ralab places it at a virtual address
@@ -447,6 +448,8 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice);
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 		     struct folio **out);
+/* split_folio() to order 0, unmapped first; 0 or -EBUSY (filemap.c). */
+int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f);
 
 void used_mark_slow(struct used_map *u, uint64_t first, uint64_t last);
 

@@ -170,6 +170,17 @@ enum {
 	 * (src/mmap.c, fault()).
 	 */
 	RA_POLICY_FAULT_MMAP_LOCK = 1u << 9,
+	/*
+	 * A fault maps pages, not folios: fault-around maps the pages of
+	 * its 16-page window and finish_fault() the one page faulted, as
+	 * before "mm/filemap: map entire large folio faultaround"
+	 * (357b92761d94) and "mm/fault: try to map the entire file folio in
+	 * finish_fault()" (19773df031bc, both K. Shutsemau, 6.18), and
+	 * without the i_size rule of 74207de2ba10 ("mm/memory: do not
+	 * populate page table entries beyond i_size", 6.18, backported to
+	 * the stable kernels: not modelled for them, unverified there).
+	 */
+	RA_POLICY_FAULT_MAP_PAGES = 1u << 10,
 };
 
 struct ralab_policy_ops {

@@ -1162,6 +1162,8 @@ static const char *madvice_name(int advice)
 	case MADV_WILLNEED_: return "willneed";
 	case MADV_DONTNEED_: return "dontneed";
 	case MADV_HUGEPAGE_: return "hugepage";
+	case MADV_NOHUGEPAGE_: return "nohugepage";
+	case MADV_COLD_: return "cold";
 	case MADV_POPULATE_READ_: return "populate_read";
 	case MADV_POPULATE_WRITE_: return "populate_write";
 	default: return NULL;

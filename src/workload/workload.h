@@ -72,6 +72,8 @@ enum {
 	MADV_WILLNEED_ = 3,
 	MADV_DONTNEED_ = 4,        /* unmaps; the page cache keeps the pages */
 	MADV_HUGEPAGE_ = 14,
+	MADV_NOHUGEPAGE_ = 15,
+	MADV_COLD_ = 20,
 	MADV_POPULATE_READ_ = 22,  /* 'touch' of every page, one call */
 	MADV_POPULATE_WRITE_ = 23,
 };

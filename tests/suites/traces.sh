@@ -750,11 +750,12 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); madvise(MADV_POPULATE_*) or MADV_DONTNEED: without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED or MADV_COLD: without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
 	mmap-dontneed-*) grep -v 'MADV_DONTNEED' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_DONTNEED)" ;;
+	mmap-cold-*) grep -v 'MADV_COLD' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_COLD)" ;;
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;

@@ -9,7 +9,8 @@
  *
  * The file is mapped whole, read-only and shared, and its descriptor
  * closed (the mapping keeps the file open); each STEP then runs in turn:
- *   seq|random|willneed|hugepage|normal   madvise() of the whole mapping
+ *   seq|random|willneed|hugepage|nohugepage|normal   madvise() of the
+ *                         whole mapping
  *   touch:OFF:LEN:STEP    read a byte every STEP bytes of [OFF, OFF+LEN)
  *   wtouch:OFF:LEN:STEP   write a byte every STEP bytes (write faults; the
  *                         file is then opened read-write and mapped
@@ -18,6 +19,7 @@
  *   populate:OFF:LEN      madvise(MADV_POPULATE_READ) of [OFF, OFF+LEN)
  *   wpopulate:OFF:LEN     madvise(MADV_POPULATE_WRITE) (writable, as wtouch)
  *   dontneed:OFF:LEN      madvise(MADV_DONTNEED) of [OFF, OFF+LEN): unmapped
+ *   cold:OFF:LEN          madvise(MADV_COLD) of [OFF, OFF+LEN)
  *   evict                 posix_fadvise(POSIX_FADV_DONTNEED) of the whole
  *                         file, through a descriptor opened again
  *   msync                 msync(MS_SYNC) of the whole mapping
@@ -65,7 +67,7 @@ static int step(const char *s)
 	static const struct { const char *n; int a; } adv[] = {
 		{ "seq", MADV_SEQUENTIAL }, { "random", MADV_RANDOM },
 		{ "willneed", MADV_WILLNEED }, { "hugepage", MADV_HUGEPAGE },
-		{ "normal", MADV_NORMAL },
+		{ "normal", MADV_NORMAL }, { "nohugepage", MADV_NOHUGEPAGE },
 	};
 	const char *p;
 	size_t off, len, st, i;
@@ -102,13 +104,15 @@ static int step(const char *s)
 		return madvise(map + off, len,
 			       w ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 	}
-	if (!strncmp(s, "dontneed:", 9)) {
-		p = s + 9;
+	if (!strncmp(s, "dontneed:", 9) || !strncmp(s, "cold:", 5)) {
+		bool cold = s[0] == 'c';
+
+		p = s + (cold ? 5 : 9);
 		off = num(&p);
 		len = num(&p);
 		if (off + len > size)
 			return -1;
-		return madvise(map + off, len, MADV_DONTNEED);
+		return madvise(map + off, len, cold ? MADV_COLD : MADV_DONTNEED);
 	}
 	if (!strcmp(s, "evict")) {
 		int fd = open(path, O_RDONLY), err;
