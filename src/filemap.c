@@ -1213,25 +1213,55 @@ static void truncate_to_zero(struct sim *s, struct sim_inode *in)
 }
 
 /*
+ * A piece of @old at @at, of @order, after @old left the cache: it keeps
+ * the folio's flags and times, but only the head keeps PG_readahead
+ * (__split_folio_to_order() copies the other flags to the new folios),
+ * and the split released its block state (filemap_release_folio()).
+ */
+static int split_piece(struct sim *s, struct sim_inode *in,
+		       const struct folio *old, pgoff_t at, unsigned order)
+{
+	struct folio *n;
+	int err = pc_add_folio(&in->pc, at, order, old->flags, &n);
+
+	if (err) {
+		s->host_err = err;
+		return err;
+	}
+	n->done_ns = old->done_ns;
+	n->added_ns = old->added_ns;
+	n->added_call = old->added_call;
+	if (at != old->index)
+		n->flags &= (uint16_t)~PG_readahead;
+	n->flags |= PG_nopriv;
+	return 0;
+}
+
+/* @f leaves the cache for its pieces; a copy of it is returned. */
+static struct folio split_begin(struct sim_inode *in, struct folio *f)
+{
+	struct folio old = *f;
+
+	if (in->last_hit == f)
+		in->last_hit = NULL;
+	pc_remove_folio(&in->pc, f);
+	return old;
+}
+
+/*
  * Split large folio @f around page @p (try_folio_split(), non-uniform, as
  * 6.18 does for page-cache folios): each halving keeps the half without
- * @p as one folio and goes on into the other, down to @p alone.  Only the
- * first piece is the old folio's head, and only it keeps PG_readahead
- * (__split_folio_to_order() copies other flags to the new folios).
+ * @p as one folio and goes on into the other, down to @p alone.
  *
  *   order 3 [8,16), p = 13:  [8,12) o2 | [12,13) o0 | [13] o0 | [14,16) o1
  */
 static void split_folio_at(struct sim *s, struct sim_inode *in,
 			   struct folio *f, pgoff_t p)
 {
-	struct folio old = *f, *n;
-	pgoff_t base = f->index, at = p;
+	struct folio old = split_begin(in, f);
+	pgoff_t base = old.index, at = p;
 	unsigned j = old.order;
-	int err;
 
-	if (in->last_hit == f)
-		in->last_hit = NULL;
-	pc_remove_folio(&in->pc, f);
 	do {
 		unsigned order = 0;
 
@@ -1246,18 +1276,8 @@ static void split_folio_at(struct sim *s, struct sim_inode *in,
 		} else {
 			at = p;
 		}
-		err = pc_add_folio(&in->pc, at, order, old.flags, &n);
-		if (err) {
-			s->host_err = err;
+		if (split_piece(s, in, &old, at, order))
 			return;
-		}
-		n->done_ns = old.done_ns;
-		n->added_ns = old.added_ns;
-		n->added_call = old.added_call;
-		if (at != old.index)
-			n->flags &= (uint16_t)~PG_readahead;
-		/* The split released its block state (filemap_release_folio). */
-		n->flags |= PG_nopriv;
 	} while (at != p);
 }
 
@@ -1266,12 +1286,11 @@ static void split_folio_at(struct sim *s, struct sim_inode *in,
  * its mappings unmapped first (unmap_folio(): a file PMD is cleared, not
  * split into PTEs), as madvise(MADV_COLD) does to a folio it covers in
  * part.  Refused (-EBUSY) as truncation's split is: a dirty folio that
- * has block state, or one under writeback.  Only the head keeps
- * PG_readahead; each piece has its block state released.
+ * has block state, or one under writeback.
  */
 int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
 {
-	struct folio old = *f, *n;
+	struct folio old;
 	pgoff_t q;
 	int err;
 
@@ -1281,23 +1300,11 @@ int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
 	    ((f->flags & PG_dirty) &&
 	     (s->cfg.fs != RALAB_FS_XFS || !(f->flags & PG_nopriv))))
 		return -16; /* -EBUSY */
-	sim_unmap_range(s, in, old.index, old.index + folio_nr_pages(&old));
-	if (in->last_hit == f)
-		in->last_hit = NULL;
-	pc_remove_folio(&in->pc, f);
-	for (q = old.index; q < old.index + folio_nr_pages(&old); q++) {
-		err = pc_add_folio(&in->pc, q, 0, old.flags, &n);
-		if (err) {
-			s->host_err = err;
+	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
+	old = split_begin(in, f);
+	for (q = old.index; q < old.index + folio_nr_pages(&old); q++)
+		if ((err = split_piece(s, in, &old, q, 0)))
 			return err;
-		}
-		n->done_ns = old.done_ns;
-		n->added_ns = old.added_ns;
-		n->added_call = old.added_call;
-		if (q != old.index)
-			n->flags &= (uint16_t)~PG_readahead;
-		n->flags |= PG_nopriv;
-	}
 	return 0;
 }
 

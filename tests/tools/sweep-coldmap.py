@@ -67,12 +67,9 @@ for i in range(n):
             off = R.randrange(0, size // P) * P
             ops.append('pread %d %d' % (off, min(size - off, R.choice([P, 65536, 1 << 20]))))
         elif c < 0.93:
-            o, l = maps.pop(R.randrange(len(maps)))
-            ops.append('munmap %d' % o)
-            new_map()
+            sweep_case.remap(R, maps, ops, new_map)
         else:
             new_map()
-    for (o, l) in maps:
-        ops.append('munmap %d' % o)
+    sweep_case.unmap_all(maps, ops)
     write_case('%s/c%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
                'large-folio mapping sweep, seed %d' % seed, fs, size, ra, msk, ops)

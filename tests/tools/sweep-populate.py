@@ -66,12 +66,9 @@ for i in range(n):
             ops.append('fsync')
             ops.append('fadvise 0 %d dontneed' % size)
         elif c < 0.93:
-            o, l = maps.pop(R.randrange(len(maps)))
-            ops.append('munmap %d' % o)
-            new_map()
+            sweep_case.remap(R, maps, ops, new_map)
         else:
             new_map()
-    for (o, l) in maps:
-        ops.append('munmap %d' % o)
+    sweep_case.unmap_all(maps, ops)
     write_case('%s/p%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
                'populate sweep, seed %d' % seed, fs, size, ra, msk, ops)

@@ -54,3 +54,16 @@ def new_map(R, size, maps, ops, whole):
             maps.append((off, ln))
             return True
     return False
+
+
+def remap(R, maps, ops, new_map):
+    """Unmap one of @maps at random ('munmap OFF'), then map anew."""
+    o, l = maps.pop(R.randrange(len(maps)))
+    ops.append('munmap %d' % o)
+    new_map()
+
+
+def unmap_all(maps, ops):
+    """'munmap OFF' of each of @maps, at the end of a case."""
+    for (o, l) in maps:
+        ops.append('munmap %d' % o)
