@@ -1213,6 +1213,18 @@ static void truncate_to_zero(struct sim *s, struct sim_inode *in)
 }
 
 /*
+ * A split must release the folio's block state first (iomap_release_folio(),
+ * try_to_free_buffers()), which a dirty folio refuses: ext4's dirty folios
+ * always have buffer heads, XFS's none when write(2) made them whole
+ * (PG_nopriv).
+ */
+static bool split_refused(const struct sim *s, const struct folio *f)
+{
+	return (f->flags & PG_dirty) &&
+	       (s->cfg.fs != RALAB_FS_XFS || !(f->flags & PG_nopriv));
+}
+
+/*
  * A piece of @old at @at, of @order, after @old left the cache: it keeps
  * the folio's flags and times, but only the head keeps PG_readahead
  * (__split_folio_to_order() copies the other flags to the new folios),
@@ -1296,9 +1308,7 @@ int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
 
 	if (!f->order)
 		return 0;
-	if ((f->flags & PG_writeback) ||
-	    ((f->flags & PG_dirty) &&
-	     (s->cfg.fs != RALAB_FS_XFS || !(f->flags & PG_nopriv))))
+	if ((f->flags & PG_writeback) || split_refused(s, f))
 		return -16; /* -EBUSY */
 	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
 	old = split_begin(in, f);
@@ -1313,11 +1323,8 @@ int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
  * truncate_inode_pages_range()): folios wholly past @lstart go, reads in
  * flight waited for, mappings unmapped from there.  The folio across it
  * stays, zeroed past it; a large one is split around the page holding
- * @lstart and the pieces past it go too, unless it is dirty and has block
- * state: the split must release that first (iomap_release_folio(),
- * try_to_free_buffers()), which a dirty folio refuses, and then it stays
- * whole, past EOF.  ext4's dirty folios always have buffer heads; XFS's
- * have no iomap_folio_state when write(2) made them whole (PG_nopriv).
+ * @lstart and the pieces past it go too, unless the split is refused
+ * (split_refused(): dirty block state), and then it stays whole, past EOF.
  */
 static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 				    uint64_t lstart)
@@ -1330,8 +1337,7 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	if (f && f->index * ps < lstart) {
 		if (!folio_ready(s, f))
 			sim_wait(s, f->done_ns, false);
-		if (f->order && (f->flags & PG_dirty) &&
-		    (s->cfg.fs != RALAB_FS_XFS || !(f->flags & PG_nopriv)))
+		if (f->order && split_refused(s, f))
 			start = f->index + folio_nr_pages(f);
 		else if (f->order)
 			split_folio_at(s, in, f, p0);

@@ -206,9 +206,8 @@ static bool mapped(struct sim_vma *v, pgoff_t p)
 }
 
 /* thp_vma_suitable_order(): the VMA covers the whole aligned PMD. */
-static bool pmd_suitable(const struct sim_vma *v, pgoff_t p)
+static bool pmd_suitable(const struct vma_seg *g, pgoff_t p)
 {
-	const struct vma_seg *g = seg_of(v, p);
 	pgoff_t start = p & ~(pgoff_t)(HPAGE_PMD_NR - 1);
 
 	return start >= g->start && start + HPAGE_PMD_NR <= g->end;
@@ -217,9 +216,13 @@ static bool pmd_suitable(const struct sim_vma *v, pgoff_t p)
 /* do_set_pmd(): map a PMD-sized folio with one PMD entry. */
 static bool set_pmd(struct sim_vma *v, const struct folio *f, pgoff_t p)
 {
+	const struct vma_seg *g;
+
+	if (f->order != HPAGE_PMD_ORDER)
+		return false;
+	g = seg_of(v, p);
 	/* vma_thp_disabled(): MADV_NOHUGEPAGE refuses PMD mappings. */
-	if (f->order != HPAGE_PMD_ORDER || !pmd_suitable(v, p) ||
-	    (seg_of(v, p)->vm_flags & VM_NOHUGEPAGE))
+	if (!pmd_suitable(g, p) || (g->vm_flags & VM_NOHUGEPAGE))
 		return false;
 	*pmd_of(v, p) = PMD_HUGE;
 	return true;
