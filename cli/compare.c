@@ -364,7 +364,7 @@ int cli_compare(int argc, char **argv)
 	struct cli_progress prog;
 	struct row *rows;
 	unsigned nrows = 0;
-	int ret = 0;
+	int ret = 0, rerr;
 
 	for (i = 1; i < (unsigned)argc; i++) {
 		const char *a = argv[i];
@@ -468,9 +468,12 @@ int cli_compare(int argc, char **argv)
 					    sw, nsw, k);
 				r->ra_kb = cfg->read_ahead_kb;
 				r->msk_kb = cfg->max_sectors_kb;
-				if (ralab_run(wl, &ro, &r->st)) {
-					fprintf(stderr, "ralab compare: %s: run failed\n", cases[c]);
-					ret = 1;
+				rerr = ralab_run(wl, &ro, &r->st);
+				if (rerr) {
+					fprintf(stderr, "ralab compare: %s: %s: %s\n",
+						cases[c], pol[p].label,
+						ralab_strerror(rerr));
+					ret = rerr == -EOPNOTSUPP ? 2 : 1;
 					break;
 				}
 				/*

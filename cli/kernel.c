@@ -964,10 +964,13 @@ int cli_check(int argc, char **argv)
 			fclose(kf);
 		fclose(sf);
 		if (r || err) {
+			if (err)
+				fprintf(stderr, "ralab check: %s: %s\n",
+					cases[c], ralab_strerror(err));
 			free(ktext);
 			free(stext);
 			ralab_workload_free(wl);
-			ret = r ? r : 1;
+			ret = r ? r : err == -EOPNOTSUPP ? 2 : 1;
 			goto out;
 		}
 		cli_progress_end(&prog);

@@ -89,7 +89,8 @@ static void usage_sim(FILE *out)
 		"                      pressure (alloc_fail_ppm, alloc_fail_order,\n"
 		"                      alloc_fail_seed), the C library's memcpy\n"
 		"                      (memcpy_back_min, memcpy_back_max), the files'\n"
-		"                      layout (extent_kb, extent_breaks, holes)\n"
+		"                      layout (extent_kb, extent_breaks, holes) and the\n"
+		"                      filesystem's block_size (4K; XFS to 64K: reads)\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
@@ -130,7 +131,8 @@ static void usage_sim(FILE *out)
 		"  job NAME, iodepth, think, ...        several jobs (README.md: the\n"
 		"                                       whole format, and the layout\n"
 		"                                       headers: extent_kb, extent_breaks,\n"
-		"                                       rebreaks, holes, unwritten)\n");
+		"                                       rebreaks, holes, unwritten,\n"
+		"                                       block_size)\n");
 }
 
 static void usage_diff(FILE *out)
@@ -400,6 +402,8 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 	fprintf(out, "max_sectors_kb=%u\n", c->max_sectors_kb);
 	if (c->extent_kb)
 		fprintf(out, "extent_kb=%u\n", c->extent_kb);
+	if (c->block_size > RALAB_PAGE_SIZE)
+		fprintf(out, "block_size=%u\n", c->block_size);
 	fprintf(out, "data_reads=%llu\n", (unsigned long long)st->data_reads);
 	fprintf(out, "data_sectors=%llu\n",
 		(unsigned long long)st->data_sectors);
@@ -497,6 +501,8 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		c->read_ahead_kb, c->max_sectors_kb);
 	if (c->extent_kb)
 		fprintf(out, "  \"extent_kb\": %u,\n", c->extent_kb);
+	if (c->block_size > RALAB_PAGE_SIZE)
+		fprintf(out, "  \"block_size\": %u,\n", c->block_size);
 	fprintf(out, "  \"device_reads\": %llu,\n  \"device_bytes\": %llu,\n",
 		(unsigned long long)st->data_reads,
 		(unsigned long long)st->data_sectors * 512);

@@ -5,6 +5,7 @@
  * the folio order along the file, the device request sizes and bars
  * comparing the policies.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,7 +295,7 @@ int cli_report(int argc, char **argv)
 	unsigned np = 0, nc = 0, ns = 0, c, p, k;
 	struct series *s;
 	FILE *out;
-	int i, ret = 0;
+	int i, ret = 0, rerr;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -397,8 +398,13 @@ int cli_report(int argc, char **argv)
 			free(s[p].w);
 			memset(&s[p], 0, sizeof(s[p]));
 			s[p].file_pages = file_pages;
-			if (ralab_run(wl, &ro, &s[p].st))
-				ret = 1;
+			rerr = ralab_run(wl, &ro, &s[p].st);
+			if (rerr) {
+				fprintf(stderr, "ralab report: %s: %s: %s\n",
+					cases[c], pol[p].label,
+					ralab_strerror(rerr));
+				ret = rerr == -EOPNOTSUPP ? 2 : 1;
+			}
 		}
 		fprintf(out, "<h2>");
 		html_escape(out, cases[c]);

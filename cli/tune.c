@@ -143,7 +143,7 @@ int cli_tune(int argc, char **argv)
 	char **cases;
 	double within = 2.0;
 	bool ideal = true;
-	int ret = 0;
+	int ret = 0, rerr;
 
 	cases = calloc((size_t)argc, sizeof(*cases)); /* borrowed from argv */
 	if (!cases)
@@ -269,9 +269,11 @@ int cli_tune(int argc, char **argv)
 				}
 				if (!nmsk)
 					pt->msk = ralab_workload_config(wl[c])->max_sectors_kb;
-				if (ralab_run(wl[c], &ro, &st)) {
-					fprintf(stderr, "ralab tune: %s: run failed\n", cases[c]);
-					ret = 1;
+				rerr = ralab_run(wl[c], &ro, &st);
+				if (rerr) {
+					fprintf(stderr, "ralab tune: %s: %s\n",
+						cases[c], ralab_strerror(rerr));
+					ret = rerr == -EOPNOTSUPP ? 2 : 1;
 					goto out;
 				}
 				pt->elapsed_ns += st.elapsed_ns;

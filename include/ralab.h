@@ -65,6 +65,13 @@ struct ralab_config {
 	 * 'ralab kernel' lays its files out so and checks it with FIEMAP.
 	 */
 	uint32_t extent_kb;
+	/*
+	 * The filesystem's block size in bytes, a power of 2 from 4096 (the
+	 * default) to 65536.  Above the page size (XFS's large block sizes,
+	 * 6.12: mkfs.xfs -b size=N), every folio of the file holds at least
+	 * a block: mapping_min_folio_order() is log2(block_size / 4096).
+	 */
+	uint32_t block_size;
 
 	/*
 	 * The time model (none of it changes a readahead decision of a
@@ -433,7 +440,9 @@ struct ralab_run_opts {
 /*
  * ralab_run - run @wl from a cold page cache and fill @stats.
  * Return: 0, -ENOENT (unknown policy or patch), -EINVAL (a patch that does
- * not apply to the policy), -ENOMEM.
+ * not apply to the policy), -EOPNOTSUPP (the policy does not model the
+ * case: a block_size above 4096 under a policy older than 6.18's code),
+ * -ENOMEM.
  */
 int ralab_run(const struct ralab_workload *wl,
 	      const struct ralab_run_opts *opts, struct ralab_stats *stats);

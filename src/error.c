@@ -9,6 +9,9 @@
 
 const char *ralab_strerror(int err)
 {
+	/* ralab_run()'s own meaning of it. */
+	if (err == -EOPNOTSUPP)
+		return "the policy does not model this case: a block_size above 4096 needs a policy of 6.18's code (linux-6.18 or a variant of it)";
 	return strerror(err < 0 ? -err : err);
 }
 

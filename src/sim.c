@@ -481,6 +481,9 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->on_event = on_event;
 	s->event_arg = event_arg;
 	s->alloc_rng = cfg->alloc_fail_seed;
+	if (cfg->block_size > RALAB_PAGE_SIZE &&
+	    (policy->flags & RA_POLICY_NO_MIN_ORDER))
+		return -EOPNOTSUPP;
 	err = blk_queue_setup(&s->q, cfg);
 	if (!err)
 		err = blk_queue_timing(&s->q, cfg);
@@ -502,6 +505,10 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	for (i = 0; i < nr_inodes; i++) {
 		struct sim_inode *in = &s->inodes[i];
 		unsigned max_order = cfg->max_folio_order;
+		unsigned min_order = 0;
+
+		while ((RALAB_PAGE_SIZE << min_order) < cfg->block_size)
+			min_order++;
 
 		if (cfg->fs == RALAB_FS_EXT4 &&
 		    (policy->flags & RA_POLICY_EXT4_ORDER0))
@@ -514,7 +521,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 			.ops = &sim_mapping_ops,
 			.priv = in,
 			.i_size = sizes[i],
-			.min_order = 0,
+			.min_order = min_order,
 			.max_order = max_order,
 			.large_folios = max_order > 0,
 			.io_pages = s->q.io_pages,

@@ -660,11 +660,19 @@ static int make_or_mount(struct rec *r)
 	if (stopped(r))
 		return -EINTR;
 	{
-		char prog[16], force[4], quiet[4] = "-q";
-		char *argv[] = { prog, force, quiet, dev, NULL };
+		char prog[16], force[4], quiet[4] = "-q", bflag[4] = "-b";
+		char bsize[32];
+		char *argv[] = { prog, force, quiet, dev, NULL, NULL, NULL };
 
 		snprintf(prog, sizeof(prog), "mkfs.%s", r->fsname);
 		snprintf(force, sizeof(force), "%s", ext4 ? "-F" : "-f");
+		/* XFS's large block sizes (6.12): mkfs.xfs -b size=N. */
+		if (c->block_size > RALAB_PAGE_SIZE) {
+			snprintf(bsize, sizeof(bsize), "size=%u",
+				 c->block_size);
+			argv[4] = bflag;
+			argv[5] = bsize;
+		}
 		if ((err = run_cmd(r, argv)))
 			return err;
 	}
@@ -767,7 +775,8 @@ static bool wanted(const struct rfile *rf, uint64_t ofs)
 static int check_layout(struct rec *r, const struct rfile *rf, unsigned fi)
 {
 	struct ralab_kernel_result *res = r->res;
-	uint64_t pos = 0, got = 0, top = (rf->size + 4095) / 4096 * 4096;
+	uint64_t bs = ralab_workload_config(r->wl)->block_size;
+	uint64_t pos = 0, got = 0, top = (rf->size + bs - 1) / bs * bs;
 	unsigned i, h = 0;
 
 	for (i = 0; i <= rf->next; i++) {
@@ -862,6 +871,8 @@ static uint64_t extent_start(const struct rfile *rf, uint64_t j)
 
 static int preallocate(struct rec *r, struct rfile *rf, int fd)
 {
+	/* A gap is a block: FALLOC_FL_COLLAPSE_RANGE cuts whole blocks. */
+	uint64_t bs = ralab_workload_config(r->wl)->block_size;
 	uint64_t k0, j, n;
 
 	if (!rf->size)
@@ -881,11 +892,12 @@ static int preallocate(struct rec *r, struct rfile *rf, int fd)
 		gaps = n - (k0 == 0);
 		if (stopped(r))
 			return -EINTR;
-		if (fallocate(fd, 0, (off_t)o, (off_t)(end - o + gaps * 4096)))
+		if (fallocate(fd, 0, (off_t)o, (off_t)(end - o + gaps * bs)))
 			return -errno;
 		for (j = k0 == 0; j < n; j++)
 			if (fallocate(fd, FALLOC_FL_COLLAPSE_RANGE,
-				      (off_t)extent_start(rf, k0 + j), 4096))
+				      (off_t)extent_start(rf, k0 + j),
+				      (off_t)bs))
 				return -errno;
 	}
 	return 0;
@@ -2573,6 +2585,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	struct stat st;
 	int err, *fds = NULL;
 	bool frag = false;
+	char bs[16];
 	unsigned i;
 
 	memset(res, 0, sizeof(*res));
@@ -2658,10 +2671,14 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	for (i = 0; i < wl->nr_files; i++)
 		frag |= wl->files[i].nbrk > 0 || wl->files[i].nhole > 0;
 	frag |= c->extent_kb > 0;
-	snprintf(r->img, sizeof(r->img), "%s/ralab-%s%s.img", r->workdir,
-		 r->fsname, frag ? "-frag" : "");
-	snprintf(r->mnt, sizeof(r->mnt), "%s/mnt-%s%s", r->workdir, r->fsname,
-		 frag ? "-frag" : "");
+	/* A block size of its own makes an image of its own: -b16k. */
+	bs[0] = '\0';
+	if (c->block_size > RALAB_PAGE_SIZE)
+		snprintf(bs, sizeof(bs), "-b%uk", c->block_size >> 10);
+	snprintf(r->img, sizeof(r->img), "%s/ralab-%s%s%s.img", r->workdir,
+		 r->fsname, bs, frag ? "-frag" : "");
+	snprintf(r->mnt, sizeof(r->mnt), "%s/mnt-%s%s%s", r->workdir,
+		 r->fsname, bs, frag ? "-frag" : "");
 	if ((err = make_or_mount(r)) || stopped(r))
 		goto out;
 	for (i = 0; i < wl->nr_files; i++) {

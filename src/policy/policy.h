@@ -181,6 +181,15 @@ enum {
 	 * the stable kernels: not modelled for them, unverified there).
 	 */
 	RA_POLICY_FAULT_MAP_PAGES = 1u << 10,
+	/*
+	 * No minimum folio order: the policy's page_cache_ra_order() is
+	 * 6.9's (or older), which knows nothing of mapping_min_folio_order().
+	 * Large block sizes came with 6.12 ("Large block size support" for
+	 * XFS, P. Raghav, L. Chamberlain), whose readahead ralab takes from
+	 * 6.9's code plus patches, unrecorded on such a filesystem: a case
+	 * with block_size above 4096 is refused (-EOPNOTSUPP) under these.
+	 */
+	RA_POLICY_NO_MIN_ORDER = 1u << 11,
 };
 
 struct ralab_policy_ops {

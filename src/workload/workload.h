@@ -438,7 +438,7 @@ struct wl_job {
 };
 
 /* Header keys, with the line that set each (0 = default). */
-enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_UNWRITTEN, HDR_REBREAKS, HDR_NR };
+enum hdr_key { HDR_FS, HDR_FILE_SIZE, HDR_RA_KB, HDR_MSK, HDR_MAX_HW, HDR_BREAKS, HDR_HOLES, HDR_UNWRITTEN, HDR_REBREAKS, HDR_BLOCK_SIZE, HDR_EXTENT_KB, HDR_NR };
 
 struct ralab_workload {
 	char *name;

@@ -38,6 +38,9 @@ else
 		# Cases whose outcome the time model decides (a DONTNEED while
 		# readahead I/O is in flight) depend on this engine's own timing.
 		[ -z "$(hdr device "$c")" ] || continue
+		# The API's mapping has 4 KiB blocks (min_order 0): no large
+		# block sizes through it yet.
+		[ -z "$(hdr block_size "$c")" ] || continue
 		ops=$(dc_ops "$c")
 		[ -n "$ops" ] && ! grep -q UNSUPPORTED <<< "$ops" || continue
 		ra=$(hdr read_ahead_kb "$c"); msk=$(hdr max_sectors_kb "$c")
