@@ -15,7 +15,10 @@
  * memory), the reads are synchronous preads instead (engine=pread).
  *
  * usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N]
- *                     [--max-order N] [--sync] FILE OP...
+ *                     [--max-order N] [--block-size N] [--sync] FILE OP...
+ *
+ * --block-size (4096 to 65536) makes the cache's smallest folio a block,
+ * as XFS's large block sizes do (ralab_ra_params.min_order).
  *
  * Runs the OPs on FILE through the cache and prints every readahead event
  * and every folio added, as the kernel's tracepoints print them (the lines
@@ -55,6 +58,7 @@
 struct cache {
 	int fd;
 	uint64_t size, npages;
+	unsigned min_order; /* every folio holds a block of 2^min_order pages */
 	int64_t *head;    /* per page: first page of its folio, or -1 */
 	unsigned char *order;
 	unsigned char *mark; /* per folio head: PG_readahead */
@@ -307,8 +311,11 @@ static uint64_t cache_read(struct cache *c, struct ralab_ra *ra,
 	uint64_t b[BATCH];
 
 	while (count && pos < c->size && !c->err) {
+		uint64_t nr = (uint64_t)1 << c->min_order;
 		uint64_t index = pos / PS;
-		uint64_t last_index = (pos + count + PS - 1) / PS;
+		/* The end on a block's boundary, the start not (6.18). */
+		uint64_t last_index = ((pos + count + PS - 1) / PS + nr - 1) &
+				      ~(nr - 1);
 		uint64_t end = pos + count < c->size ? pos + count : c->size;
 		unsigned i, n;
 
@@ -319,12 +326,14 @@ retry:
 			n = get_batch(c, index, last_index - 1, b);
 		}
 		if (!n) {
-			/* filemap_create_folio(): one folio, read now. */
-			if (insert(c, index, 0, false) ||
-			    ralab_ra_folio_added(ra, index, 0))
+			/* filemap_create_folio(): one block, read now. */
+			uint64_t at = index & ~(nr - 1);
+
+			if (insert(c, at, c->min_order, false) ||
+			    ralab_ra_folio_added(ra, at, c->min_order))
 				return done;
-			read_folio_sync(c, index);
-			b[0] = index;
+			read_folio_sync(c, at);
+			b[0] = at;
 			n = 1;
 		}
 		if (c->mark[b[n - 1]])
@@ -365,7 +374,7 @@ retry:
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N] [--max-order N] [--sync] FILE OP...\n");
+	fprintf(stderr, "usage: direct-cache [--policy NAME] [--ra-kb N] [--msk-kb N] [--max-order N] [--block-size N] [--sync] FILE OP...\n");
 	return 2;
 }
 
@@ -507,6 +516,18 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--msk-kb")) {
 			if (parse_u32("--msk-kb", argv[a + 1], 1u << 20, &p.max_sectors_kb))
 				return 2;
+		} else if (!strcmp(argv[a], "--block-size")) {
+			uint32_t bs;
+
+			if (parse_u32("--block-size", argv[a + 1], 65536, &bs))
+				return 2;
+			if (bs < PS || (bs & (bs - 1))) {
+				fprintf(stderr, "direct-cache: --block-size must be a power of 2 from 4096 to 65536, not %u\n",
+					bs);
+				return 2;
+			}
+			while ((PS << p.min_order) < bs)
+				p.min_order++;
 		} else if (!strcmp(argv[a], "--max-order")) {
 			if (parse_u32("--max-order", argv[a + 1], RALAB_MAX_ORDER, &order))
 				return 2;
@@ -564,7 +585,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	c.size = (uint64_t)st.st_size;
-	c.npages = (c.size + PS - 1) / PS;
+	/* Whole blocks: the last folio may reach past EOF. */
+	c.min_order = p.min_order;
+	c.npages = ((c.size + PS - 1) / PS + (1u << c.min_order) - 1) &
+		   ~(uint64_t)((1u << c.min_order) - 1);
 	c.head = malloc((c.npages + 1) * sizeof(*c.head));
 	c.order = calloc(c.npages + 1, 1);
 	c.mark = calloc(c.npages + 1, 1);

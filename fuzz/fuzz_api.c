@@ -21,6 +21,7 @@ struct toy {
 	 * its tail pages.  mark: PG_readahead, at heads. */
 	uint8_t page[MAX_PAGES];
 	bool mark[MAX_PAGES];
+	unsigned min_order; /* ralab_ra_params.min_order */
 };
 
 static uint64_t pages(const struct toy *t)
@@ -54,8 +55,12 @@ static int add_folio(void *ctx, uint64_t index, unsigned order, bool mark)
 {
 	struct toy *t = ctx;
 
-	/* ralab promises an aligned, free range that starts inside the file. */
-	if (order > RALAB_MAX_ORDER || index & ((1ull << order) - 1) ||
+	/*
+	 * ralab promises an aligned, free range that starts inside the file,
+	 * no smaller than a block.
+	 */
+	if (order > RALAB_MAX_ORDER || order < t->min_order ||
+	    index & ((1ull << order) - 1) ||
 	    index >= pages(t) || !range_free(t, index, order))
 		__builtin_trap();
 	insert(t, index, order, mark);
@@ -118,6 +123,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.read_ahead_kb = (uint32_t)data[3] * 4;
 	p.max_sectors_kb = 4 + (uint32_t)data[4] * 8;
 	p.max_order = data[5] % (RALAB_MAX_ORDER + 1);
+	/* Large blocks (min_order) from the byte's high bits, when it fits. */
+	p.min_order = (unsigned)(data[5] >> 5) % 5;
+	if (p.min_order > p.max_order)
+		p.min_order = 0;
+	t->min_order = p.min_order;
 	if (ralab_ra_create(&p, &ops, t, &ra)) {
 		free(t);
 		return 0;
@@ -133,10 +143,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (a >= pages(t))
 				break;
 			if (!t->page[a]) {
+				/* The aligned block, if readahead left it free. */
+				uint64_t b = a & ~((1ull << p.min_order) - 1);
+
 				ralab_ra_sync(ra, a, n);
-				if (!t->page[a]) {
-					insert(t, a, 0, false);
-					if (ralab_ra_folio_added(ra, a, 0))
+				if (!t->page[a] && range_free(t, b, p.min_order)) {
+					insert(t, b, p.min_order, false);
+					if (ralab_ra_folio_added(ra, b, p.min_order))
 						__builtin_trap();
 				}
 			}
@@ -168,7 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 4: { /* an insert of one's own */
-			unsigned order = (unsigned)(n % (p.max_order + 1));
+			unsigned order = p.min_order + (unsigned)(n %
+				(p.max_order - p.min_order + 1));
 
 			a &= ~((1ull << order) - 1);
 			if (a < pages(t) && range_free(t, a, order)) {

@@ -709,6 +709,12 @@ struct ralab_cache_ops {
  *	window may grow its window up to it (bdi->io_pages).
  * @max_order: the largest folio order your cache takes (0: no large
  *	folios; the kernel's x86-64 maximum is 9).
+ * @min_order: the smallest (0, the default: 4 KiB pages; 2 for a cache of
+ *	16 KiB blocks, as XFS's large block sizes): readahead adds no smaller
+ *	folio and puts each on a boundary of its own size.  As
+ *	filemap_get_pages() does, round the end of a read up to 2^@min_order
+ *	pages (not its start) for ralab_ra_sync()'s and ralab_ra_async()'s
+ *	@nr, and read a missing folio yourself in that order, aligned.
  */
 struct ralab_ra_params {
 	const char *policy;
@@ -718,6 +724,7 @@ struct ralab_ra_params {
 	uint32_t read_ahead_kb;
 	uint32_t max_sectors_kb;
 	unsigned max_order;
+	unsigned min_order;
 };
 
 struct ralab_ra;
@@ -729,8 +736,10 @@ struct ralab_ra;
  * @ops, @ctx: your cache (borrowed; must outlive the state).
  * @out: on success the new state; free it with ralab_ra_destroy().
  * Return: 0, -ENOENT (unknown policy or patch), -EINVAL (a patch of
- * another policy, @max_order above RALAB_MAX_ORDER, or an op missing),
- * -ENOMEM.  The cache starts empty, as far as ralab knows.
+ * another policy, @max_order above RALAB_MAX_ORDER, @min_order above
+ * @max_order or above 4, or an op missing), -EOPNOTSUPP (@min_order under
+ * a policy older than 6.18's code), -ENOMEM.  The cache starts empty, as
+ * far as ralab knows.
  */
 int ralab_ra_create(const struct ralab_ra_params *p,
 		    const struct ralab_cache_ops *ops, void *ctx,
@@ -765,7 +774,8 @@ void ralab_ra_read_done(struct ralab_ra *ra, uint64_t pos);
  * page @index by itself (not through @add_folio: say the single-folio read
  * a reader does when readahead made nothing at its page).  Return 0,
  * -EINVAL (@index not aligned to the order, or order above
- * RALAB_MAX_ORDER), -EEXIST (something is there), -ENOMEM.
+ * RALAB_MAX_ORDER or below the params' min_order), -EEXIST (something is
+ * there), -ENOMEM.
  */
 int ralab_ra_folio_added(struct ralab_ra *ra, uint64_t index, unsigned order);
 

@@ -120,12 +120,15 @@ int ralab_ra_create(const struct ralab_ra_params *p,
 
 	*out = NULL;
 	if (!ops || !ops->add_folio || !ops->read_pages ||
-	    !ops->clear_readahead || p->max_order > RALAB_MAX_ORDER)
+	    !ops->clear_readahead || p->max_order > RALAB_MAX_ORDER ||
+	    p->min_order > 4 || p->min_order > p->max_order)
 		return -EINVAL;
 	err = ralab__policy_resolve(p->policy, p->patches, p->nr_patches,
 				    &policy, &patches);
 	if (err)
 		return err;
+	if (p->min_order && (policy->flags & RA_POLICY_NO_MIN_ORDER))
+		return -EOPNOTSUPP;
 	ra = calloc(1, sizeof(*ra));
 	if (!ra)
 		return -ENOMEM;
@@ -141,7 +144,7 @@ int ralab_ra_create(const struct ralab_ra_params *p,
 		.ops = &api_mapping_ops,
 		.priv = ra,
 		.i_size = p->i_size,
-		.min_order = 0,
+		.min_order = p->min_order,
 		.max_order = p->max_order,
 		.large_folios = p->max_order > 0,
 		.io_pages = p->max_sectors_kb / (RALAB_PAGE_SIZE / 1024),
@@ -205,7 +208,9 @@ int ralab_ra_fadvise(struct ralab_ra *ra, int64_t offset, int64_t len,
 
 int ralab_ra_folio_added(struct ralab_ra *ra, uint64_t index, unsigned order)
 {
-	if (order > RALAB_MAX_ORDER || (index & ((1ull << order) - 1)))
+	/* No folio smaller than a block: readahead relies on it. */
+	if (order > RALAB_MAX_ORDER || order < ra->mapping.min_order ||
+	    (index & ((1ull << order) - 1)))
 		return -EINVAL;
 	if (!xa_range_empty(&ra->shape, index, order))
 		return -EEXIST;

@@ -199,6 +199,19 @@ static int test_create_refuses(void)
 	p.nr_patches = 0;
 	p.max_order = 40;
 	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-EINVAL);
+	/* A block larger than the largest folio, or than 64 KiB. */
+	p.max_order = 1;
+	p.min_order = 2;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-EINVAL);
+	p.max_order = 9;
+	p.min_order = 5;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-EINVAL);
+	/* Large blocks need 6.18's code. */
+	p.min_order = 2;
+	p.policy = "linux-6.12";
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra),
+		      (uint64_t)-EOPNOTSUPP);
+	ASSERT_TRUE(ra == NULL);
 	return 0;
 }
 
