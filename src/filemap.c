@@ -652,6 +652,12 @@ static unsigned write_order(const struct sim *s, const struct ra_mapping *m,
 	return order;
 }
 
+/* The filesystem's block: a page, or 8 to 64 KiB on large-block XFS. */
+static uint64_t inode_block_size(const struct sim_inode *in)
+{
+	return (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
+}
+
 /*
  * A synchronous read of file bytes [from, to) for a write; waits.  XFS
  * waits for it with submit_bio_wait(), which marks it REQ_SYNC ("RS");
@@ -763,9 +769,11 @@ static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
  * (stale bytes there would show once i_size moves past them): XFS before
  * the write (xfs_file_write_zero_eof()), ext4 when the write's first step
  * moves i_size (ext4_da_do_write_end()).  The block's folio is found, or
- * made of order 0 and the block read first if it has data on the disk;
- * either way it is dirty after.  On ext4 a block without data (after a
- * fallocate past EOF) is left clean: there is nothing to zero.
+ * made (of order 0; of the block's order on large-block XFS: recorded, an
+ * RS of 16 KiB into an order-2 folio) and the whole block read first if
+ * it has data on the disk; either way it is dirty after.  On ext4 a block
+ * without data (after a fallocate past EOF) is left clean: there is
+ * nothing to zero.
  *
  *   | data  :.....|      hole       |[pos ... write
  *           ^ EOF: zeroed up to the block's end
@@ -773,14 +781,15 @@ static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
 static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 			   uint64_t isize)
 {
-	const uint64_t bs = RALAB_PAGE_SIZE;
-	pgoff_t index = isize / bs;
+	const uint64_t bs = inode_block_size(in);
+	unsigned order = in->mapping.min_order;
+	pgoff_t index = (isize / bs) << order;
 	struct folio *fo = pc_lookup(&in->pc, index);
 	bool hole;
 
 	if (!inode_layout(in))
 		return false;
-	blk_mapping_end(&in->lay, index * bs / 512, &hole);
+	blk_mapping_end(&in->lay, isize / bs * bs / 512, &hole);
 	/*
 	 * XFS: iomap_zero_range() skips a block without data (delalloc,
 	 * unwritten) unless a dirty folio or one under writeback is
@@ -799,14 +808,15 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 		if (!folio_ready(s, fo))
 			sim_wait(s, fo->done_ns, folio_late(s, fo));
 	} else {
-		int err = pc_add_folio(&in->pc, index, 0, PG_uptodate, &fo);
+		int err = pc_add_folio(&in->pc, index, order, PG_uptodate,
+				       &fo);
 
 		if (err) {
 			s->host_err = err;
 			return false;
 		}
 		write_folio_added(s, fo);
-		write_read(s, in, index * bs, (index + 1) * bs);
+		write_read(s, in, isize / bs * bs, isize / bs * bs + bs);
 		fo->done_ns = s->cur->now;
 	}
 	fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
@@ -1025,6 +1035,23 @@ static void wb_wait(struct sim *s, uint64_t done)
 {
 	if (done > s->cur->now)
 		sim_spend(s, done - s->cur->now);
+}
+
+/*
+ * xfs_setattr_size() growing the logged size to @size writes back and
+ * waits for bytes [i_disk_size, @size - 1] (filemap_write_and_wait_range()):
+ * nothing when @size is not past the on-disk size, even if the zeroing
+ * dirtied the EOF block (recorded: a truncate to the size the file has,
+ * then DONTNEED, keeps that block cached and dirty).
+ */
+static void setattr_write_and_wait(struct sim *s, struct sim_inode *in,
+				   uint64_t size)
+{
+	const uint64_t ps = RALAB_PAGE_SIZE;
+
+	if (size > in->disk_size)
+		wb_wait(s, write_dirty_range(s, in, in->disk_size / ps,
+					     (size + ps - 1) / ps));
 }
 
 static uint64_t write_dirty(struct sim *s, struct sim_inode *in)
@@ -1272,34 +1299,32 @@ static struct folio split_begin(struct sim_inode *in, struct folio *f)
 /*
  * Split large folio @f around page @p (try_folio_split(), non-uniform, as
  * 6.18 does for page-cache folios): each halving keeps the half without
- * @p as one folio and goes on into the other, down to @p alone.
+ * @p as one folio and goes on into the other, down to @p alone, or to the
+ * block holding it when blocks are larger than a page (the mapping's min
+ * order: "mm: split a folio in minimum folio order chunks").
  *
  *   order 3 [8,16), p = 13:  [8,12) o2 | [12,13) o0 | [13] o0 | [14,16) o1
  */
 static void split_folio_at(struct sim *s, struct sim_inode *in,
 			   struct folio *f, pgoff_t p)
 {
+	const unsigned min = in->mapping.min_order;
 	struct folio old = split_begin(in, f);
-	pgoff_t base = old.index, at = p;
+	pgoff_t base = old.index, at;
 	unsigned j = old.order;
 
-	do {
-		unsigned order = 0;
+	while (j > min) {
+		pgoff_t half = (pgoff_t)1 << --j;
 
-		if (j) {
-			pgoff_t half = (pgoff_t)1 << --j;
-
-			/* The half without @p, whole; then into the other. */
-			at = p < base + half ? base + half : base;
-			order = j;
-			if (at == base)
-				base += half;
-		} else {
-			at = p;
-		}
-		if (split_piece(s, in, &old, at, order))
+		/* The half without @p, whole; then into the other. */
+		at = p < base + half ? base + half : base;
+		if (at == base)
+			base += half;
+		if (split_piece(s, in, &old, at, j))
 			return;
-	} while (at != p);
+	}
+	/* Last, the piece holding @p: a page, or a block on large blocks. */
+	split_piece(s, in, &old, base, min);
 }
 
 /*
@@ -1353,10 +1378,12 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	if (f && f->index * ps < lstart) {
 		if (!folio_ready(s, f))
 			sim_wait(s, f->done_ns, false);
-		if (f->order && split_refused(s, f))
+		if (f->order > in->mapping.min_order && split_refused(s, f))
 			start = f->index + folio_nr_pages(f);
-		else if (f->order)
+		else if (f->order > in->mapping.min_order)
 			split_folio_at(s, in, f, p0);
+		else
+			start = f->index + folio_nr_pages(f);
 	}
 	drop_folios_from(s, in, start);
 }
@@ -1370,7 +1397,7 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 static void blocks_truncate(struct sim *s, struct sim_inode *in,
 			    uint64_t size)
 {
-	const uint64_t bs = RALAB_PAGE_SIZE;
+	const uint64_t bs = inode_block_size(in), ps = RALAB_PAGE_SIZE;
 	uint64_t keep = (size + bs - 1) & ~(bs - 1);
 	unsigned i, k;
 
@@ -1379,15 +1406,15 @@ static void blocks_truncate(struct sim *s, struct sim_inode *in,
 		in->nwr = 0;
 		in->nxr = 0;
 		inode_written(in, 0, keep);
-		xr_assign(in, 0, keep / bs, XR_WRITTEN);
+		xr_assign(in, 0, keep / ps, XR_WRITTEN);
 	}
 	for (i = k = 0; i < in->nwr && in->wr[2 * i] < keep; i++, k++)
 		if (in->wr[2 * i + 1] > keep)
 			in->wr[2 * i + 1] = keep;
 	in->nwr = k;
-	for (i = k = 0; i < in->nxr && in->xr[i].start < keep / bs; i++, k++)
-		if (in->xr[i].end > keep / bs)
-			in->xr[i].end = keep / bs;
+	for (i = k = 0; i < in->nxr && in->xr[i].start < keep / ps; i++, k++)
+		if (in->xr[i].end > keep / ps)
+			in->xr[i].end = keep / ps;
 	in->nxr = k;
 	in->lay_stale = true;
 }
@@ -1404,12 +1431,14 @@ static void blocks_truncate(struct sim *s, struct sim_inode *in,
  *   down (or same): free the blocks
  *     past it, flush at close
  *
- * Zeroing a block with data reads it when not cached, into a new order-0
- * folio, and dirties it (zero_eof_block()).
+ * Zeroing a block with data reads it when not cached, into a new folio of
+ * the block, and dirties it (zero_eof_block()).  On large blocks the EOF
+ * block is the unit throughout: zeroed from SIZE to its end, kept whole in
+ * the page cache (no split below it), freed past it.
  */
 static void truncate_to(struct sim *s, struct sim_inode *in, uint64_t size)
 {
-	const uint64_t bs = RALAB_PAGE_SIZE;
+	const uint64_t bs = inode_block_size(in);
 	uint64_t old = in->mapping.i_size;
 	bool xfs = s->cfg.fs == RALAB_FS_XFS, zeroed = false;
 
@@ -1431,8 +1460,7 @@ static void truncate_to(struct sim *s, struct sim_inode *in, uint64_t size)
 	 * out): what lies between the on-disk size and the new one.
 	 */
 	if (xfs && (zeroed || (size > in->disk_size && old != in->disk_size)))
-		wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
-					     (size + bs - 1) / bs));
+		setattr_write_and_wait(s, in, size);
 	if (size <= old) {
 		if (!xfs && (size & (bs - 1)))
 			zero_eof_block(s, in, size);
@@ -1499,8 +1527,7 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		if (s->cfg.fs == RALAB_FS_XFS &&
 		    (zeroed ||
 		     (nsize > in->disk_size && isize != in->disk_size)))
-			wb_wait(s, write_dirty_range(s, in, in->disk_size / bs,
-						     (nsize + bs - 1) / bs));
+			setattr_write_and_wait(s, in, nsize);
 		/*
 		 * truncate_setsize() cuts the page cache at the new size even
 		 * as it grows: a folio kept whole past the old EOF is split
