@@ -90,7 +90,7 @@ static void usage_sim(FILE *out)
 		"                      alloc_fail_seed), the C library's memcpy\n"
 		"                      (memcpy_back_min, memcpy_back_max), the files'\n"
 		"                      layout (extent_kb, extent_breaks, holes) and the\n"
-		"                      filesystem's block_size (4K; XFS to 64K: reads, truncate)\n"
+		"                      filesystem's block_size (4K; XFS to 64K: no writes)\n"
 		"                      (repeatable; applied in order, checked as headers are)\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"

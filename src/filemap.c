@@ -1500,8 +1500,10 @@ void filemap_preallocated(struct sim_inode *in)
 void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		       uint64_t len, bool keep)
 {
-	const uint64_t bs = RALAB_PAGE_SIZE;
-	uint64_t b = off / bs, e = (off + len + bs - 1) / bs;
+	/* Whole blocks, in pages (on ext4 a block is a page). */
+	const uint64_t bs = inode_block_size(in), ps = RALAB_PAGE_SIZE;
+	uint64_t b = off / bs * bs / ps,
+		 e = (off + len + bs - 1) / bs * bs / ps;
 
 	/*
 	 * xfs_alloc_file_space(), ext4_alloc_file_blocks(): unwritten
@@ -1544,9 +1546,9 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		 * unwritten, so its folio is made and nothing is read or
 		 * dirtied (a DONTNEED drops it at once; recorded on 6.18).
 		 */
-		if (s->cfg.fs == RALAB_FS_EXT4 && (nsize & (bs - 1)) &&
-		    !((isize & (bs - 1)) && isize / bs == nsize / bs))
-			zeroed_clean_folio(s, in, nsize / bs);
+		if (s->cfg.fs == RALAB_FS_EXT4 && (nsize & (ps - 1)) &&
+		    !((isize & (ps - 1)) && isize / ps == nsize / ps))
+			zeroed_clean_folio(s, in, nsize / ps);
 	}
 }
 

@@ -420,11 +420,11 @@ static uint64_t write_span(const struct op *op)
 }
 
 /*
- * With blocks larger than a page reads and truncate are modelled, not
- * writes: a write of part of a block reads the rest (__iomap_write_begin()
- * by block), O_DIRECT needs block-aligned I/O; none of it is recorded
- * yet, so such a case is refused, not approximated.  0 or a diagnostic
- * naming the op's line.
+ * With blocks larger than a page reads, truncate and fallocate are
+ * modelled, not writes: a write of part of a block reads the rest
+ * (__iomap_write_begin() by block), O_DIRECT needs block-aligned I/O;
+ * none of it is recorded yet, so such a case is refused, not
+ * approximated.  0 or a diagnostic naming the op's line.
  */
 static int check_block_size(struct parser *p, const struct ralab_workload *wl)
 {
@@ -440,7 +440,6 @@ static int check_block_size(struct parser *p, const struct ralab_workload *wl)
 		case OP_WRITE: what = "write"; break;
 		case OP_PWRITE: what = "pwrite"; break;
 		case OP_FIO_PWRITE: what = "fio-pwrite"; break;
-		case OP_FALLOCATE: what = "fallocate"; break;
 		case OP_TOUCH:
 		case OP_MEMCPY:
 			if (op->wfault)
@@ -453,7 +452,7 @@ static int check_block_size(struct parser *p, const struct ralab_workload *wl)
 			what = "O_DIRECT";
 		if (what) {
 			p->line = op->line;
-			return perr(p, "%s with block_size %u: writes are not modelled on blocks larger than a page (reads and truncate are)",
+			return perr(p, "%s with block_size %u: writes are not modelled on blocks larger than a page (reads, truncate and fallocate are)",
 				    what, wl->cfg.block_size);
 		}
 	}

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-# The large-block truncate sweep's case generator (tests/cases/lbs-t*;
+# The large-block truncate sweep's generator (tests/cases/lbs-s*-lbstrunc-*;
 # docs/design.md, "Large block sizes"): XFS with blocks of 8 to 64 KiB,
 # a file read, mapped and touched (reads only), truncated down, to the
 # size it has, up again (a hole), to 0, at a byte, page or block
 # boundary, with reads, preads, readahead(2), WILLNEED and DONTNEED of
 # any range, fsync, and a close and reopen (which starts writeback of the
-# blocks a truncate zeroed).  Touches stay below the file's end.
+# blocks a truncate zeroed), from seed 4 on fallocate (mode 0 and
+# FALLOC_FL_KEEP_SIZE).  Touches stay below the file's end.
 # Usage: sweep-lbstrunc.py SEED COUNT OUTDIR -> OUTDIR/tNN-raR-mskM-bB/case.ops
 import os
 import sys
@@ -42,7 +43,15 @@ for i in range(n):
         ops.append('read %d %d' % (sweep_case.size_of(R, 1 << 20), R.choice([1, 3, 10, 40])))
     for k in range(R.randrange(4, 12)):
         c = R.random()
-        if c < 0.25:
+        if seed >= 4 and c < 0.12:
+            # Seeds from 4 on: fallocate, keeping the size or not,
+            # over any range (allocated by whole blocks).
+            a, ln = a_range(size)
+            keep = R.random() < 0.5
+            ops.append('fallocate %d %d%s' % (a, ln, ' keep' if keep else ''))
+            if not keep and a + ln > cur:
+                cur = a + ln
+        elif c < 0.25:
             ops.append('truncate %d' % new_size())
             cur = int(ops[-1].split()[1])
         elif c < 0.4:
