@@ -781,15 +781,14 @@ static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
 static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 			   uint64_t isize)
 {
-	const uint64_t bs = inode_block_size(in);
-	unsigned order = in->mapping.min_order;
-	pgoff_t index = (isize / bs) << order;
+	const uint64_t bs = inode_block_size(in), blk = isize & ~(bs - 1);
+	pgoff_t index = blk / RALAB_PAGE_SIZE;
 	struct folio *fo = pc_lookup(&in->pc, index);
 	bool hole;
 
 	if (!inode_layout(in))
 		return false;
-	blk_mapping_end(&in->lay, isize / bs * bs / 512, &hole);
+	blk_mapping_end(&in->lay, blk / 512, &hole);
 	/*
 	 * XFS: iomap_zero_range() skips a block without data (delalloc,
 	 * unwritten) unless a dirty folio or one under writeback is
@@ -808,15 +807,15 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 		if (!folio_ready(s, fo))
 			sim_wait(s, fo->done_ns, folio_late(s, fo));
 	} else {
-		int err = pc_add_folio(&in->pc, index, order, PG_uptodate,
-				       &fo);
+		int err = pc_add_folio(&in->pc, index, in->mapping.min_order,
+				       PG_uptodate, &fo);
 
 		if (err) {
 			s->host_err = err;
 			return false;
 		}
 		write_folio_added(s, fo);
-		write_read(s, in, isize / bs * bs, isize / bs * bs + bs);
+		write_read(s, in, blk, blk + bs);
 		fo->done_ns = s->cur->now;
 	}
 	fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
@@ -1378,9 +1377,8 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	if (f && f->index * ps < lstart) {
 		if (!folio_ready(s, f))
 			sim_wait(s, f->done_ns, false);
-		if (f->order > in->mapping.min_order && split_refused(s, f))
-			start = f->index + folio_nr_pages(f);
-		else if (f->order > in->mapping.min_order)
+		/* A folio of a block (or page) stays whole, past EOF. */
+		if (f->order > in->mapping.min_order && !split_refused(s, f))
 			split_folio_at(s, in, f, p0);
 		else
 			start = f->index + folio_nr_pages(f);

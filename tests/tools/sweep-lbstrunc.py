@@ -94,10 +94,4 @@ for i in range(n):
     ops.append('seek 0')
     ops.append('read %d eof' % R.choice([4096, 65536, 131072, 1 << 20]))
     name = 't%02d-ra%d-msk%d-b%dK' % (i, ra, msk, bs // 1024)
-    d = out + '/' + name
-    sweep_case.write_case(d, 'large-block truncate sweep, seed %d' % seed, 'xfs', size, ra, msk, ops)
-    # The block size goes after the filesystem.
-    with open(d + '/case.ops') as f:
-        text = f.read()
-    with open(d + '/case.ops', 'w') as f:
-        f.write(text.replace('# fs: xfs\n', '# fs: xfs\n# block_size: %dK\n' % (bs // 1024), 1))
+    sweep_case.write_case(out + '/' + name, 'large-block truncate sweep, seed %d' % seed, 'xfs', size, ra, msk, ops, bs)

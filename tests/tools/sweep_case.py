@@ -10,13 +10,17 @@ def args():
     return seed, n, out, random.Random(seed)
 
 
-def write_case(d, comment, fs, size, ra, msk, ops):
-    """OUTDIR/NAME/case.ops: @comment, the header, then @ops, one a line."""
+def write_case(d, comment, fs, size, ra, msk, ops, block_size=None):
+    """OUTDIR/NAME/case.ops: @comment, the header (with @block_size in
+    bytes, if given), then @ops, one a line."""
     os.makedirs(d, exist_ok=True)
     with open(d + '/case.ops', 'w') as f:
         if comment:
             f.write('# %s\n' % comment)
-        f.write('# fs: %s\n# file_size: %d\n# read_ahead_kb: %d\n# max_sectors_kb: %d\n' % (fs, size, ra, msk))
+        f.write('# fs: %s\n' % fs)
+        if block_size:
+            f.write('# block_size: %dK\n' % (block_size // 1024))
+        f.write('# file_size: %d\n# read_ahead_kb: %d\n# max_sectors_kb: %d\n' % (size, ra, msk))
         f.write('\n'.join(ops) + '\n')
 
 
