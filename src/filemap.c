@@ -332,6 +332,12 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 	return filemap_read_slow(s, f, pos, count);
 }
 
+/* The filesystem's block: a page, or 8 to 64 KiB on large-block XFS. */
+static uint64_t inode_block_size(const struct sim_inode *in)
+{
+	return (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
+}
+
 /*
  * XFS extent records of a file rewritten after a truncate.  Its blocks
  * come from delayed allocation: a write into a hole reserves its blocks
@@ -609,12 +615,14 @@ static uint64_t xfs_map(struct sim_inode *in, uint64_t pos, uint64_t wend)
 /*
  * Writeback of pages [first, last): the delalloc records they are in
  * are allocated as unwritten extents, whole; what is written (up to
- * EOF) becomes written at I/O completion (xfs_end_ioend()).
+ * the end of the block holding EOF: iomap writes a folio straddling EOF
+ * up to there) becomes written at I/O completion (xfs_end_ioend()).
  */
 static void xfs_writeback(struct sim_inode *in, uint64_t first,
 			  uint64_t last)
 {
-	uint64_t eof = (in->mapping.i_size + RALAB_PAGE_SIZE - 1) /
+	uint64_t bs = inode_block_size(in);
+	uint64_t eof = (in->mapping.i_size + bs - 1) / bs * bs /
 		       RALAB_PAGE_SIZE;
 	const struct xfs_rec *r;
 
@@ -630,8 +638,9 @@ static void xfs_writeback(struct sim_inode *in, uint64_t first,
  * The order of the folio a buffered write makes at @index for @len bytes
  * (fgf_set_order() and __filemap_get_folio(), 6.18): the largest power of
  * two pages not above @len, within the mapping's limits, and no larger
- * than the alignment of @index allows.  Older kernels: order 0 before
- * 6.6 (RA_POLICY_WRITE_ORDER0), no order 1 before 6.9.
+ * than the alignment of @index (rounded down to a block) allows.  Older
+ * kernels: order 0 before 6.6 (RA_POLICY_WRITE_ORDER0), no order 1
+ * before 6.9.
  */
 static unsigned write_order(const struct sim *s, const struct ra_mapping *m,
 			    pgoff_t index, uint64_t len)
@@ -645,17 +654,13 @@ static unsigned write_order(const struct sim *s, const struct ra_mapping *m,
 		order = 0;
 	if (order > m->max_order)
 		order = m->max_order;
+	/* mapping_align_index(): a large block's first page. */
+	index &= ~(((pgoff_t)1 << m->min_order) - 1);
 	if (index & (((pgoff_t)1 << order) - 1))
 		order = (unsigned)__builtin_ctzll(index);
 	if (order < m->min_order)
 		order = m->min_order;
 	return order;
-}
-
-/* The filesystem's block: a page, or 8 to 64 KiB on large-block XFS. */
-static uint64_t inode_block_size(const struct sim_inode *in)
-{
-	return (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
 }
 
 /*
@@ -702,7 +707,7 @@ static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
 static void write_begin_read(struct sim *s, struct sim_inode *in,
 			     uint64_t pos, uint64_t end, bool hole)
 {
-	const uint64_t bs = RALAB_PAGE_SIZE; /* 4 KiB blocks */
+	const uint64_t bs = inode_block_size(in);
 	uint64_t first = pos & ~(bs - 1), last = (end + bs - 1) & ~(bs - 1);
 	uint64_t isize = in->mapping.i_size;
 	uint64_t eof = (isize + bs - 1) & ~(bs - 1);
@@ -840,12 +845,10 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 {
 	struct sim_inode *in = f->inode;
 	struct ra_mapping *m = &in->mapping;
-	uint64_t done = 0, old_size = m->i_size;
+	uint64_t done = 0, old_size = m->i_size, bs = inode_block_size(in);
 	/* Past EOF, the block holding EOF another: its tail is zeroed. */
-	bool zero_eof = (uint64_t)pos > old_size &&
-			(old_size & (RALAB_PAGE_SIZE - 1)) &&
-			old_size / RALAB_PAGE_SIZE !=
-				(uint64_t)pos / RALAB_PAGE_SIZE;
+	bool zero_eof = (uint64_t)pos > old_size && (old_size & (bs - 1)) &&
+			old_size / bs != (uint64_t)pos / bs;
 
 	if (pos < 0 || (uint64_t)pos >= in->size)
 		return 0;

@@ -588,7 +588,8 @@ static bool grow_u64(uint64_t **p, unsigned *cap, size_t need)
 
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
 {
-	const uint64_t bs = RALAB_PAGE_SIZE;
+	/* A block is written whole: a large block's zeroed rest too. */
+	const uint64_t bs = (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
 	uint64_t a = pos & ~(bs - 1), b = (end + bs - 1) & ~(bs - 1);
 	unsigned i = 0, j, lo = 0, hi = in->nwr;
 

@@ -493,7 +493,10 @@ static inline const struct blk_layout *inode_layout(struct sim_inode *in)
 uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 			   bool *oom);
 
-/* Bytes [pos, end) of @in were written: their blocks exist from now. */
+/*
+ * Bytes [pos, end) of @in were written: their blocks (whole) exist from
+ * now.
+ */
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
 
 /*

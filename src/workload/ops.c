@@ -420,11 +420,11 @@ static uint64_t write_span(const struct op *op)
 }
 
 /*
- * With blocks larger than a page reads, truncate and fallocate are
- * modelled, not writes: a write of part of a block reads the rest
- * (__iomap_write_begin() by block), O_DIRECT needs block-aligned I/O;
- * none of it is recorded yet, so such a case is refused, not
- * approximated.  0 or a diagnostic naming the op's line.
+ * With blocks larger than a page, buffered I/O is modelled (reads,
+ * writes, mappings, truncate, fallocate), not O_DIRECT: a direct write
+ * of part of a new block zeroes the rest (iomap_dio_zero()), and none
+ * of it is recorded yet, so such a case is refused, not approximated.
+ * 0 or a diagnostic naming the op's line.
  */
 static int check_block_size(struct parser *p, const struct ralab_workload *wl)
 {
@@ -434,26 +434,11 @@ static int check_block_size(struct parser *p, const struct ralab_workload *wl)
 		return 0;
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
-		const char *what = NULL;
 
-		switch (op->kind) {
-		case OP_WRITE: what = "write"; break;
-		case OP_PWRITE: what = "pwrite"; break;
-		case OP_FIO_PWRITE: what = "fio-pwrite"; break;
-		case OP_TOUCH:
-		case OP_MEMCPY:
-			if (op->wfault)
-				what = "a write through a mapping";
-			break;
-		default:
-			break;
-		}
-		if (op->direct)
-			what = "O_DIRECT";
-		if (what) {
+		if (op->direct) {
 			p->line = op->line;
-			return perr(p, "%s with block_size %u: writes are not modelled on blocks larger than a page (reads, truncate and fallocate are)",
-				    what, wl->cfg.block_size);
+			return perr(p, "O_DIRECT with block_size %u: direct I/O is not modelled on blocks larger than a page (buffered I/O is)",
+				    wl->cfg.block_size);
 		}
 	}
 	return 0;

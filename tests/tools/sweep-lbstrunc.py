@@ -6,7 +6,9 @@
 # boundary, with reads, preads, readahead(2), WILLNEED and DONTNEED of
 # any range, fsync, and a close and reopen (which starts writeback of the
 # blocks a truncate zeroed), from seed 4 on fallocate (mode 0 and
-# FALLOC_FL_KEEP_SIZE).  Touches stay below the file's end.
+# FALLOC_FL_KEEP_SIZE), from seed 5 on buffered writes too (write and
+# pwrite of 1 byte to 3 MB at any byte, and writes through a mapping).
+# Touches stay below the file's end.
 # Usage: sweep-lbstrunc.py SEED COUNT OUTDIR -> OUTDIR/tNN-raR-mskM-bB/case.ops
 import os
 import sys
@@ -22,6 +24,7 @@ for i in range(n):
     cur = size
     ops = []
     maps = []
+    dirty = False
 
     def new_size():
         c = R.random()
@@ -43,6 +46,34 @@ for i in range(n):
         ops.append('read %d %d' % (sweep_case.size_of(R, 1 << 20), R.choice([1, 3, 10, 40])))
     for k in range(R.randrange(4, 12)):
         c = R.random()
+        if seed >= 5 and R.random() < 0.3:
+            # Seeds from 5 on: writes at any byte, up to the declared
+            # size (as far as the file has blocks), a write(2) at the
+            # file position or a touch of a mapping for writing.
+            dirty = True
+            w = R.random()
+            if w < 0.55:
+                a = R.choice([R.randrange(0, size), R.randrange(0, size // bs) * bs,
+                              R.randrange(0, cur + 1) if cur < size else 0])
+                ln = min(size - a, sweep_case.size_of(R, 1 << 20))
+                ops.append('pwrite %d %d' % (a, ln))
+                cur = max(cur, a + ln)
+            elif w < 0.75:
+                # From 0 or the end, so the position is known here.
+                pos = R.choice([0, cur])
+                ln = sweep_case.size_of(R, 256 << 10)
+                cnt = R.choice([1, 2, 5])
+                if pos + ln * cnt <= size:
+                    ops.append('seek %d' % pos)
+                    ops.append('write %d %d' % (ln, cnt))
+                    cur = max(cur, pos + ln * cnt)
+            elif cur >= P:
+                top = cur // P * P
+                if sweep_case.new_map(R, top, maps, ops, 0.5):
+                    o, ln = maps.pop()
+                    ops.append('touch %d %d %d write' % (o, ln, R.choice([P, 16384, 65536])))
+                    ops.append('munmap %d' % o)
+            continue
         if seed >= 4 and c < 0.12:
             # Seeds from 4 on: fallocate, keeping the size or not,
             # over any range (allocated by whole blocks).
@@ -64,7 +95,14 @@ for i in range(n):
             ops.append('readahead %d %d' % (a, ln))
         elif c < 0.65:
             a, ln = a_range(size)
-            ops.append('fadvise %d %d %s' % (a, ln, R.choice(['dontneed', 'willneed'])))
+            adv = R.choice(['dontneed', 'willneed'])
+            if adv == 'dontneed' and dirty:
+                # What the writeback DONTNEED starts has finished by
+                # the time it reaches a folio is timing: write back
+                # first (docs/design.md, "Buffered writes").
+                ops.append('fsync')
+                dirty = False
+            ops.append('fadvise %d %d %s' % (a, ln, adv))
         elif c < 0.8 and cur >= P:
             # A mapping touched below the file's end, unmapped before
             # the next truncate could leave it past EOF.
@@ -77,6 +115,7 @@ for i in range(n):
                 ops.append('munmap %d' % o)
         elif c < 0.9:
             ops.append('fsync')
+            dirty = False
             if R.random() < 0.7:
                 ops.append('pause 2000')
                 ops.append('fadvise 0 0 dontneed')
@@ -87,6 +126,9 @@ for i in range(n):
             ops.append('pause 300000')
             ops.append('open')
             if R.random() < 0.5:
+                if dirty:
+                    ops.append('fsync')
+                    dirty = False
                 ops.append('fadvise 0 0 dontneed')
     ops.append('fsync')
     ops.append('pause 2000')
