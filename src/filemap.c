@@ -1122,6 +1122,7 @@ int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
 {
 	struct sim_inode *in = f->inode;
 	uint64_t isize = in->mapping.i_size, end, io_end, done;
+	const uint64_t bs = inode_block_size(in);
 	const struct blk_layout *lay;
 
 	if (!count || (uint64_t)pos >= isize)
@@ -1134,7 +1135,7 @@ int64_t filemap_read_direct(struct sim *s, struct sim_file *f, int64_t pos,
 					     (uint64_t)pos / RALAB_PAGE_SIZE,
 					     (end - 1) / RALAB_PAGE_SIZE + 1));
 	/* The EOF block is read whole, as far as the call asked. */
-	io_end = (isize + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+	io_end = (isize + bs - 1) & ~(bs - 1);
 	if (io_end > end)
 		io_end = end;
 	lay = inode_layout(in);
