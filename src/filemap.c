@@ -45,12 +45,14 @@ static unsigned get_read_batch(struct sim *s, struct sim_inode *in,
 /*
  * filemap_create_folio(): readahead made nothing at @index; read one
  * folio of the mapping's minimum order synchronously (->read_folio).
+ * -EEXIST: a folio is there already, or the one made here was gone by
+ * the end of its read (another job truncated it): the caller looks again.
  */
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 		     struct folio **out)
 {
 	unsigned order = in->mapping.min_order;
-	uint64_t isize = in->mapping.i_size;
+	uint64_t isize = in->mapping.i_size, removed;
 	struct folio *f;
 	struct blk_vec v;
 	int err;
@@ -100,7 +102,11 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 		sim_plug_submitted(s, in);
 		sim_plug_flush(s, true);
 	}
+	removed = in->pc.removed;
 	sim_wait(s, f->done_ns, false);
+	/* Truncated or evicted by another job meanwhile: look again. */
+	if (!folio_still_cached(in, f, index, removed))
+		return -EEXIST;
 	*out = f;
 	return 0;
 }
@@ -161,8 +167,17 @@ retry:
 		n = 1;
 	}
 	folio = batch[n - 1];
-	if (folio->flags & PG_readahead)
+	if (folio->flags & PG_readahead) {
+		uint64_t removed = file->inode->pc.removed;
+
 		ra_async(s, file, folio, last_index - folio->index);
+		/*
+		 * Other jobs ran while it issued: if they removed folios, the
+		 * batch may hold some no longer cached; look again.
+		 */
+		if (file->inode->pc.removed != removed)
+			goto retry;
+	}
 	if (!folio_ready(s, folio)) {
 		/* Under I/O: copy the folios before it, or wait for it. */
 		if (n > 1)
@@ -284,17 +299,28 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		struct sim_inode *in = f->inode;
 		uint64_t isize, nr, ret;
 		struct folio *page = pc_lookup(&in->pc, index);
+		uint64_t removed;
+		int err;
 
 		if (!page) {
 			ra_sync(s, f, index, last_index - index);
 			page = pc_lookup(&in->pc, index);
-			if (!page && sim_create_folio(s, in, index, &page))
-				break;
+			if (!page) {
+				err = sim_create_folio(s, in, index, &page);
+				if (err == -EEXIST)
+					continue;
+				if (err)
+					break;
+			}
 		}
+		removed = in->pc.removed;
 		if (page->flags & PG_readahead)
 			ra_async(s, f, page, last_index - index);
 		if (!folio_ready(s, page))
 			sim_wait(s, page->done_ns, folio_late(s, page));
+		/* Truncated or evicted by another job meanwhile. */
+		if (!folio_still_cached(in, page, index, removed))
+			continue;
 		isize = in->mapping.i_size;
 		if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
 			break;
@@ -664,12 +690,14 @@ static unsigned write_order(const struct sim *s, const struct ra_mapping *m,
 }
 
 /*
- * A synchronous read of file bytes [from, to) for a write; waits.  XFS
- * waits for it with submit_bio_wait(), which marks it REQ_SYNC ("RS");
- * ext4 reads the buffer heads and waits on them ("R").
+ * A synchronous read of file bytes [from, to) for a write into folio
+ * @fo; waits.  XFS waits for it with submit_bio_wait(), which marks it
+ * REQ_SYNC ("RS"); ext4 reads the buffer heads and waits on them ("R").
+ * The folio stays locked until the read is done: another job finds it
+ * under I/O meanwhile.
  */
-static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
-		       uint64_t to)
+static void write_read(struct sim *s, struct sim_inode *in,
+		       struct folio *fo, uint64_t from, uint64_t to)
 {
 	struct blk_vec v = { .sector = from / 512, .bytes = to - from };
 	uint64_t done;
@@ -684,6 +712,7 @@ static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
 		return;
 	}
 	s->st->write_reads++;
+	fo->done_ns = done;
 	sim_wait(s, done, false);
 }
 
@@ -705,7 +734,8 @@ static void write_read(struct sim *s, struct sim_inode *in, uint64_t from,
  *                                    ext4: read blk0; blk2 is past EOF
  */
 static void write_begin_read(struct sim *s, struct sim_inode *in,
-			     uint64_t pos, uint64_t end, bool hole)
+			     struct folio *fo, uint64_t pos, uint64_t end,
+			     bool hole)
 {
 	const uint64_t bs = inode_block_size(in);
 	uint64_t first = pos & ~(bs - 1), last = (end + bs - 1) & ~(bs - 1);
@@ -720,13 +750,13 @@ static void write_begin_read(struct sim *s, struct sim_inode *in,
 		if (last > eof)
 			last = eof;
 		if ((pos > first && pos < last) || (end > first && end < last))
-			write_read(s, in, first, last);
+			write_read(s, in, fo, first, last);
 		return;
 	}
 	if (head)
-		write_read(s, in, first, first + bs);
+		write_read(s, in, fo, first, first + bs);
 	if (tail && (!head || last - bs != first) && last - bs < isize)
-		write_read(s, in, last - bs, last);
+		write_read(s, in, fo, last - bs, last);
 }
 
 /* A folio the write path made: counted and reported. */
@@ -788,9 +818,13 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 {
 	const uint64_t bs = inode_block_size(in), blk = isize & ~(bs - 1);
 	pgoff_t index = blk / RALAB_PAGE_SIZE;
-	struct folio *fo = pc_lookup(&in->pc, index);
+	struct folio *fo;
+	uint64_t removed;
 	bool hole;
 
+again:
+	fo = pc_lookup(&in->pc, index);
+	removed = in->pc.removed;
 	if (!inode_layout(in))
 		return false;
 	blk_mapping_end(&in->lay, blk / 512, &hole);
@@ -809,8 +843,13 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 		return false;
 	}
 	if (fo) {
-		if (!folio_ready(s, fo))
+		/* Another job's readahead not submitted yet: wait for it. */
+		if (fo->flags & PG_locked) {
+			if (sim_folio_lock_wait(s, fo))
+				goto again;
+		} else if (!folio_ready(s, fo)) {
 			sim_wait(s, fo->done_ns, folio_late(s, fo));
+		}
 	} else {
 		int err = pc_add_folio(&in->pc, index, in->mapping.min_order,
 				       PG_uptodate, &fo);
@@ -820,9 +859,12 @@ static bool zero_eof_block(struct sim *s, struct sim_inode *in,
 			return false;
 		}
 		write_folio_added(s, fo);
-		write_read(s, in, blk, blk + bs);
+		write_read(s, in, fo, blk, blk + bs);
 		fo->done_ns = s->cur->now;
 	}
+	/* Truncated by another job while it waited: look again. */
+	if (!folio_still_cached(in, fo, index, removed))
+		goto again;
 	fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
 				 ~(PG_nopriv | PG_dropbehind));
 	inode_dirty(in, fo);
@@ -884,11 +926,25 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		    mend * 512 - (uint64_t)pos < len)
 			len = mend * 512 - (uint64_t)pos;
 repeat:
+		fresh = false;
 		fo = pc_lookup(&in->pc, index);
 		if (fo) {
-			/* folio_lock(): a folio under read I/O is waited for. */
-			if (!folio_ready(s, fo))
+			uint64_t removed = in->pc.removed;
+
+			/*
+			 * folio_lock(): a folio under read I/O is waited for,
+			 * and one another job's readahead has not submitted
+			 * yet; gone meanwhile (another job), it is looked up
+			 * again.
+			 */
+			if (fo->flags & PG_locked) {
+				if (sim_folio_lock_wait(s, fo))
+					goto repeat;
+			} else if (!folio_ready(s, fo)) {
 				sim_wait(s, fo->done_ns, folio_late(s, fo));
+			}
+			if (!folio_still_cached(in, fo, index, removed))
+				goto repeat;
 		} else {
 			order = write_order(s, m, index, len);
 			sim_spend(s, s->cfg.cpu_folio_ns);
@@ -917,8 +973,13 @@ repeat:
 		if (n > len)
 			n = len;
 		if (fresh) {
-			write_begin_read(s, in, (uint64_t)pos, (uint64_t)pos + n,
-					 hole);
+			uint64_t removed = in->pc.removed;
+
+			write_begin_read(s, in, fo, (uint64_t)pos,
+					 (uint64_t)pos + n, hole);
+			/* Truncated by another job during the read: again. */
+			if (!folio_still_cached(in, fo, index, removed))
+				goto repeat;
 			/* Unlocked when its reads are done. */
 			fo->done_ns = s->cur->now;
 		}
@@ -1090,10 +1151,13 @@ static void drop_folios(struct sim *s, struct sim_inode *in, pgoff_t start,
 	struct folio *f = xa_find_after(&in->pc.i_pages, start);
 
 	while (f && f->index < end) {
-		pgoff_t next = f->index + folio_nr_pages(f);
+		pgoff_t index = f->index, next = index + folio_nr_pages(f);
 
-		if (!folio_ready(s, f))
-			sim_wait(s, f->done_ns, false);
+		if (sim_folio_lock_wait(s, f)) {
+			/* Others ran: what is cached there now? */
+			f = xa_find_after(&in->pc.i_pages, index);
+			continue;
+		}
 		if (unmap)
 			sim_unmap_range(s, in, f->index, next);
 		sim_remove_folio(in, f);
@@ -1378,9 +1442,10 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	struct folio *f = pc_lookup(&in->pc, p0);
 
 	sim_unmap_from(s, in, start);
+	/* Waited for, it may be gone (another job): look again. */
+	while (f && f->index * ps < lstart && sim_folio_lock_wait(s, f))
+		f = pc_lookup(&in->pc, p0);
 	if (f && f->index * ps < lstart) {
-		if (!folio_ready(s, f))
-			sim_wait(s, f->done_ns, false);
 		/* A folio of a block (or page) stays whole, past EOF. */
 		if (f->order > in->mapping.min_order && !split_refused(s, f))
 			split_folio_at(s, in, f, p0);

@@ -23,6 +23,7 @@
  * Fault-around never maps a marked folio, so the first touch of one always
  * reaches filemap_fault() and its async readahead.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -493,6 +494,7 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 	struct sim_inode *in = v->file->inode;
 	struct folio *folio = pc_lookup(&in->pc, p);
 	bool fpin = false, major = !folio;
+	uint64_t removed;
 
 	if (p * RALAB_PAGE_SIZE >= in->mapping.i_size)
 		return FAULT_DONE; /* SIGBUS; the parser refuses such touches */
@@ -504,7 +506,12 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 		folio = pc_lookup(&in->pc, p);
 		if (!folio) {
 			/* Created and read by ->read_folio; drops the lock. */
-			if (sim_create_folio(s, in, p, &folio))
+			int err = sim_create_folio(s, in, p, &folio);
+
+			/* Gone by the end of its read (another job): again. */
+			if (err == -EEXIST)
+				return FAULT_RETRY_MAJOR;
+			if (err)
 				return FAULT_DONE;
 			fpin |= !tried;
 		}
@@ -527,8 +534,10 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 		sim_plug_flush(s, true);
 	/* filemap_get_folio() without FGP_DONTCACHE: it stays cached. */
 	folio->flags &= (uint16_t)~PG_dropbehind;
+	removed = in->pc.removed;
 	sim_wait(s, folio->done_ns, folio_late(s, folio));
-	if (fpin)
+	/* Truncated or evicted by another job meanwhile: fault again. */
+	if (fpin || !folio_still_cached(in, folio, p, removed))
 		return major ? FAULT_RETRY_MAJOR : FAULT_RETRY;
 	finish_fault(s, v, folio, p);
 	return FAULT_DONE;
@@ -754,8 +763,14 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 
 			if (!f || hi - lo == HPAGE_PMD_NR)
 				continue;
-			if (!folio_ready(s, f))
+			if (!folio_ready(s, f)) {
+				uint64_t removed = in->pc.removed;
+
 				sim_wait(s, f->done_ns, false);
+				/* Gone meanwhile (another job): nothing to split. */
+				if (!folio_still_cached(in, f, lo, removed))
+					continue;
+			}
 			sim_split_folio(s, in, f);
 			continue;
 		}

@@ -380,6 +380,40 @@ void sim_plug_flush(struct sim *s, bool sleep)
 		plug_issue(s, s->cur->plug_in, sleep);
 }
 
+/*
+ * A folio another worker's readahead added and has not submitted yet
+ * (PG_locked, in that worker's batch; it gave way while allocating the
+ * next): locked until that worker submits it and its read is done.  The
+ * waiter moves just past the owner's time and gives way, so that the
+ * owner runs first (ties go to the lower number); it looks again after.
+ */
+bool sim_folio_lock_wait(struct sim *s, struct folio *f)
+{
+	unsigned i, k;
+
+	if (f->flags & PG_locked) {
+		for (i = 0; i < s->nr_workers; i++) {
+			const struct sim_worker *o = &s->workers[i];
+			uint64_t t;
+
+			if (o == s->cur)
+				continue;
+			for (k = 0; k < o->nr_batch; k++)
+				if (o->batch[k] == f)
+					break;
+			if (k == o->nr_batch)
+				continue;
+			t = (o->now > s->cur->now ? o->now : s->cur->now) + 1;
+			sim_wait(s, t, false);
+			return true;
+		}
+	}
+	if (folio_ready(s, f))
+		return false;
+	sim_wait(s, f->done_ns, false);
+	return true;
+}
+
 /* The latest completion among the requests q->log holds, or @t. */
 static uint64_t log_done(const struct sim *s, uint64_t t)
 {

@@ -389,6 +389,28 @@ static inline void folio_use(struct sim *s, struct folio *f)
 		folio_first_use(s, f);
 }
 
+/*
+ * After a wait (other jobs ran meanwhile), is @f still the folio cached
+ * at @index, where it was before?  @removed: in->pc.removed before the
+ * wait.  Another job may have truncated or evicted it, and its slot
+ * may hold another folio by now; the kernel's folio_lock() then finds
+ * folio->mapping changed and looks the page up again, as callers do.
+ */
+static inline bool folio_still_cached(struct sim_inode *in,
+				      const struct folio *f, pgoff_t index,
+				      uint64_t removed)
+{
+	return in->pc.removed == removed || pc_lookup(&in->pc, index) == f;
+}
+
+/*
+ * folio_lock() for truncating, splitting or writing @f: false when the
+ * caller has it at once; true when it slept first (for the folio's read,
+ * or for another worker to submit the readahead that added it), and
+ * other jobs ran meanwhile: the caller looks the page up again.
+ */
+bool sim_folio_lock_wait(struct sim *s, struct folio *f);
+
 /* Is the folio's data in memory at the current worker's time? */
 static inline bool folio_ready(const struct sim *s, const struct folio *f)
 {

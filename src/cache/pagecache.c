@@ -90,6 +90,7 @@ void pc_remove_folio(struct page_cache *pc, struct folio *f)
 {
 	xa_erase_order(&pc->i_pages, f->index, f->order);
 	pc->nrpages -= folio_nr_pages(f);
+	pc->removed++;
 	/* Freed folios keep nothing but the free-list link. */
 	f->index = 0;
 	f->flags = 0;

@@ -58,6 +58,12 @@ struct page_cache {
 	uint32_t nr_chunks, cap_chunks;
 	uint32_t nr_used;    /* folios handed out from the chunks */
 	uint32_t free_head;  /* 1-based index of a freed folio, 0 = none */
+	/*
+	 * Folios removed so far.  A freed folio is reused at once, so a
+	 * pointer held across a wait (other jobs ran) may name another
+	 * folio by then: unchanged, none did (folio_still_cached()).
+	 */
+	uint64_t removed;
 };
 
 void pc_init(struct page_cache *pc);

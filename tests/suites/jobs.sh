@@ -118,14 +118,16 @@ a=$("$RALAB" sim "$T/jm.ops" | sed -n 's/^folio_orders=//p'); b=$("$RALAB" sim "
 	bad "jobs with mappings of their own" "two jobs: '$a', one after the other: '$b'"
 
 # Random multi-job workloads (mappings, madvise, fadvise DONTNEED, close
-# and open, iodepth, several devices) run to the end with exit 0: a
-# crash or a sanitizer report fails (the suite runs under ASan+UBSan too).
+# and open, iodepth, several devices; truncates and writes, t*.ops) run
+# to the end with exit 0: a crash, a sanitizer report or a hang (each
+# takes well under a second; timeout: exit 124) fails (the suite runs
+# under ASan+UBSan too).
 n=0; failed=""
 for f in tests/jobs/stress/*.ops; do
-	if "$RALAB" sim "$f" > /dev/null 2> "$T/stress.err"; then n=$((n + 1))
-	else failed="$failed $(basename "$f") ($(head -c 200 "$T/stress.err"))"; fi
+	if timeout 120 "$RALAB" sim "$f" > /dev/null 2> "$T/stress.err"; then n=$((n + 1))
+	else failed="$failed $(basename "$f") (exit $?: $(head -c 200 "$T/stress.err"))"; fi
 done
-[ -z "$failed" ] && [ $n -ge 20 ] && ok "random multi-job workloads ($n)" ||
+[ -z "$failed" ] && [ $n -ge 25 ] && ok "random multi-job workloads ($n)" ||
 	bad "random multi-job workloads" "$n ran;$failed"
 
 # runtime USEC: a job starts no read once its runtime has passed (fio's
