@@ -178,6 +178,16 @@ retry:
 		if (file->inode->pc.removed != removed)
 			goto retry;
 	}
+	/*
+	 * Another job's readahead added it and has not submitted it yet
+	 * (filemap_update_page() sleeps on its lock): as under I/O.
+	 */
+	if (folio->flags & PG_locked) {
+		if (n > 1)
+			return n - 1;
+		if (sim_folio_lock_wait(s, folio, folio_late(s, folio)))
+			goto retry;
+	}
 	if (!folio_ready(s, folio)) {
 		/* Under I/O: copy the folios before it, or wait for it. */
 		if (n > 1)
@@ -316,6 +326,10 @@ filemap_read_pagewise(struct sim *s, struct sim_file *f,
 		removed = in->pc.removed;
 		if (page->flags & PG_readahead)
 			ra_async(s, f, page, last_index - index);
+		/* Another job's readahead, not submitted yet: as under I/O. */
+		if ((page->flags & PG_locked) &&
+		    sim_folio_lock_wait(s, page, folio_late(s, page)))
+			continue;
 		if (!folio_ready(s, page))
 			sim_wait(s, page->done_ns, folio_late(s, page));
 		/* Truncated or evicted by another job meanwhile. */
@@ -845,7 +859,7 @@ again:
 	if (fo) {
 		/* Another job's readahead not submitted yet: wait for it. */
 		if (fo->flags & PG_locked) {
-			if (sim_folio_lock_wait(s, fo))
+			if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
 				goto again;
 		} else if (!folio_ready(s, fo)) {
 			sim_wait(s, fo->done_ns, folio_late(s, fo));
@@ -938,7 +952,7 @@ repeat:
 			 * again.
 			 */
 			if (fo->flags & PG_locked) {
-				if (sim_folio_lock_wait(s, fo))
+				if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
 					goto repeat;
 			} else if (!folio_ready(s, fo)) {
 				sim_wait(s, fo->done_ns, folio_late(s, fo));
@@ -1153,7 +1167,7 @@ static void drop_folios(struct sim *s, struct sim_inode *in, pgoff_t start,
 	while (f && f->index < end) {
 		pgoff_t index = f->index, next = index + folio_nr_pages(f);
 
-		if (sim_folio_lock_wait(s, f)) {
+		if (sim_folio_lock_wait(s, f, false)) {
 			/* Others ran: what is cached there now? */
 			f = xa_find_after(&in->pc.i_pages, index);
 			continue;
@@ -1443,7 +1457,7 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 
 	sim_unmap_from(s, in, start);
 	/* Waited for, it may be gone (another job): look again. */
-	while (f && f->index * ps < lstart && sim_folio_lock_wait(s, f))
+	while (f && f->index * ps < lstart && sim_folio_lock_wait(s, f, false))
 		f = pc_lookup(&in->pc, p0);
 	if (f && f->index * ps < lstart) {
 		/* A folio of a block (or page) stays whole, past EOF. */

@@ -387,7 +387,7 @@ void sim_plug_flush(struct sim *s, bool sleep)
  * waiter moves just past the owner's time and gives way, so that the
  * owner runs first (ties go to the lower number); it looks again after.
  */
-bool sim_folio_lock_wait(struct sim *s, struct folio *f)
+bool sim_folio_lock_wait(struct sim *s, struct folio *f, bool late)
 {
 	unsigned i, k;
 
@@ -404,13 +404,13 @@ bool sim_folio_lock_wait(struct sim *s, struct folio *f)
 			if (k == o->nr_batch)
 				continue;
 			t = (o->now > s->cur->now ? o->now : s->cur->now) + 1;
-			sim_wait(s, t, false);
+			sim_wait(s, t, late);
 			return true;
 		}
 	}
 	if (folio_ready(s, f))
 		return false;
-	sim_wait(s, f->done_ns, false);
+	sim_wait(s, f->done_ns, late);
 	return true;
 }
 

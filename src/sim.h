@@ -404,12 +404,12 @@ static inline bool folio_still_cached(struct sim_inode *in,
 }
 
 /*
- * folio_lock() for truncating, splitting or writing @f: false when the
- * caller has it at once; true when it slept first (for the folio's read,
- * or for another worker to submit the readahead that added it), and
- * other jobs ran meanwhile: the caller looks the page up again.
+ * folio_lock() on @f: false when the caller has it at once; true when
+ * it slept first (for the folio's read, or for another worker to submit
+ * the readahead that added it), and other jobs ran meanwhile: the caller
+ * looks the page up again.  @late: as for sim_wait().
  */
-bool sim_folio_lock_wait(struct sim *s, struct folio *f);
+bool sim_folio_lock_wait(struct sim *s, struct folio *f, bool late);
 
 /* Is the folio's data in memory at the current worker's time? */
 static inline bool folio_ready(const struct sim *s, const struct folio *f)
