@@ -372,12 +372,6 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 	return filemap_read_slow(s, f, pos, count);
 }
 
-/* The filesystem's block: a page, or 8 to 64 KiB on large-block XFS. */
-static uint64_t inode_block_size(const struct sim_inode *in)
-{
-	return (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
-}
-
 /*
  * XFS extent records of a file rewritten after a truncate.  Its blocks
  * come from delayed allocation: a write into a hole reserves its blocks
@@ -1275,9 +1269,12 @@ int64_t filemap_write_direct(struct sim *s, struct sim_file *f, int64_t pos,
 	drop_folios(s, in, first, end, true);
 	wb_wait(s, blk_write_time(&s->q, count, s->cur->now));
 	if (in->fresh) {
+		/* Whole blocks: iomap zeroes the rest of one written in part. */
+		uint64_t bs = inode_block_size(in);
+
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + count);
-		xr_assign(in, (uint64_t)pos / RALAB_PAGE_SIZE,
-			  ((uint64_t)pos + count + RALAB_PAGE_SIZE - 1) /
+		xr_assign(in, (uint64_t)pos / bs * bs / RALAB_PAGE_SIZE,
+			  ((uint64_t)pos + count + bs - 1) / bs * bs /
 				  RALAB_PAGE_SIZE,
 			  XR_WRITTEN);
 	}

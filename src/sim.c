@@ -623,7 +623,7 @@ static bool grow_u64(uint64_t **p, unsigned *cap, size_t need)
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
 {
 	/* A block is written whole: a large block's zeroed rest too. */
-	const uint64_t bs = (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
+	const uint64_t bs = inode_block_size(in);
 	uint64_t a = pos & ~(bs - 1), b = (end + bs - 1) & ~(bs - 1);
 	unsigned i = 0, j, lo = 0, hi = in->nwr;
 
@@ -703,7 +703,8 @@ uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 		else
 			hi = mid;
 	}
-	eof = (in->size + RALAB_PAGE_SIZE - 1) & ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+	eof = (in->size + inode_block_size(in) - 1) &
+	      ~(inode_block_size(in) - 1);
 	if (lo < in->nwr && in->wr[2 * lo] <= b) {
 		/* In data: a hole follows unless the file's blocks end. */
 		if (lo + 1 < in->nwr || in->wr[2 * lo + 1] < in->size)
@@ -746,9 +747,10 @@ const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 	 * its last block whole (the read of the EOF block is a block's).
 	 */
 	if (at < in->size) {
+		uint64_t bs = inode_block_size(in);
+
 		h[2 * nh] = at;
-		h[2 * nh++ + 1] = (in->size + RALAB_PAGE_SIZE - 1) &
-				  ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+		h[2 * nh++ + 1] = (in->size + bs - 1) & ~(bs - 1);
 	}
 	free((void *)in->lay.hole);
 	in->lay.hole = in->lay.hcum = NULL;

@@ -515,6 +515,12 @@ static inline const struct blk_layout *inode_layout(struct sim_inode *in)
 uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 			   bool *oom);
 
+/* The filesystem's block: a page, or 8 to 64 KiB on large-block XFS. */
+static inline uint64_t inode_block_size(const struct sim_inode *in)
+{
+	return (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
+}
+
 /*
  * Bytes [pos, end) of @in were written: their blocks (whole) exist from
  * now.

@@ -419,35 +419,6 @@ static uint64_t write_span(const struct op *op)
 	return op->kind == OP_FIO_PWRITE ? op->blocks * op->len : op->len;
 }
 
-/*
- * With blocks larger than a page, buffered I/O and direct reads are
- * modelled (reads, writes, mappings, truncate, fallocate), not direct
- * writes: one not aligned to a block goes another way in XFS
- * (xfs_file_dio_write_unaligned()), and a direct write of part of a new
- * block zeroes the rest (iomap_dio_zero()); none of it is recorded yet,
- * so such a case is refused, not approximated.  0 or a diagnostic
- * naming the op's line.
- */
-static int check_block_size(struct parser *p, const struct ralab_workload *wl)
-{
-	unsigned i;
-
-	if (wl->cfg.block_size <= RALAB_PAGE_SIZE)
-		return 0;
-	for (i = 0; i < wl->nr_ops; i++) {
-		const struct op *op = &wl->ops[i];
-
-		if (op->direct && (op->kind == OP_WRITE ||
-				   op->kind == OP_PWRITE ||
-				   op->kind == OP_FIO_PWRITE)) {
-			p->line = op->line;
-			return perr(p, "an O_DIRECT write with block_size %u: direct writes are not modelled on blocks larger than a page (buffered writes and direct reads are)",
-				    wl->cfg.block_size);
-		}
-	}
-	return 0;
-}
-
 /* Checks that depend on the file size (re-run when it is overridden). */
 static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			      const struct op *op)
@@ -2101,8 +2072,6 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 		if (!err)
 			err = perr(&p, "no ops: nothing to run");
 	}
-	if (!err)
-		err = check_block_size(&p, wl);
 	wl->files[0].size = wl->cfg.file_size;
 	wl->jobs[wl->nr_jobs - 1].nr_ops =
 		wl->nr_ops - wl->jobs[wl->nr_jobs - 1].first_op;
@@ -2171,8 +2140,6 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 		p.line = wl->ops[i].line;
 		err = check_op_vs_config(&p, wl, &wl->ops[i]);
 	}
-	if (!err)
-		err = check_block_size(&p, wl);
 	for (i = 0; !err && i < wl->nr_files; i++) {
 		p.line = 0;
 		err = check_breaks(&p, &wl->files[i], wl->files[i].size,

@@ -10,7 +10,9 @@
 # pwrites too (512-byte multiples inside a file without holes: they drop
 # the folios they cover); from seed 5 on, a quarter of the files are
 # preallocated and never written ('# unwritten: yes'), which direct
-# pwrites turn into data where they write.  Each case was recorded twice
+# pwrites turn into data where they write; from seed 12 on, every file is
+# on XFS with blocks of 8 to 64 KiB (large block sizes: holes of 64 KiB).
+# Each case was recorded twice
 # ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
 # gzip > kernel.out.gz').
 import os
@@ -33,7 +35,8 @@ def dlen():
 
 
 for i in range(n):
-    fs = R.choice(['xfs', 'xfs', 'ext4'])
+    bs = R.choice([8 * K, 16 * K, 32 * K, 64 * K]) if seed >= 12 else None
+    fs = 'xfs' if bs else R.choice(['xfs', 'xfs', 'ext4'])
     size = R.choice([1 * M, 4 * M, 16 * M, 32 * M, 3 * M + 12345, 10_000_000])
     ra = R.choice([16, 32, 64, 128, 256, 512, 1024])
     msk = R.choice([16, 64, 128, 256, 512, 1024, 1280])
@@ -43,7 +46,7 @@ for i in range(n):
         ops.append('# extent_kb: %d' % R.choice([64, 256, 1024]))
     elif lay < 0.35:
         h = sorted(set(R.randrange(1, size // (64 * K)) * 64 * K for _ in range(R.randrange(1, 4))))
-        ops.append('# holes: ' + ','.join('%d+%d' % (o, R.choice([4 * K, 64 * K])) for o in h))
+        ops.append('# holes: ' + ','.join('%d+%d' % (o, 64 * K if bs else R.choice([4 * K, 64 * K])) for o in h))
     elif seed >= 5 and lay < 0.6:
         ops.append('# unwritten: yes')
     dwrites = seed >= 2 and lay >= 0.35
@@ -87,6 +90,6 @@ for i in range(n):
         else:
             off = R.randrange(0, size // 4096) * 4096
             ops.append('mmap-read %d %d' % (off, min(R.choice([64 * K, M]), size - off)))
-    write_case('%s/d%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk),
-               'O_DIRECT sweep (%s), seed %d case %d' % ('2026-12-04' if seed >= 5 else '2026-12-02', seed, i),
-               fs, size, ra, msk, ops)
+    write_case('%s/d%02d-%s-ra%d-msk%d%s' % (out, i, fs, ra, msk, '-b%dK' % (bs // K) if bs else ''),
+               'O_DIRECT sweep (%s), seed %d case %d' % ('2026-12-05' if seed >= 12 else '2026-12-04' if seed >= 5 else '2026-12-02', seed, i),
+               fs, size, ra, msk, ops, bs)
