@@ -179,21 +179,15 @@ retry:
 			goto retry;
 	}
 	/*
-	 * Another job's readahead added it and has not submitted it yet
-	 * (filemap_update_page() sleeps on its lock): as under I/O.
+	 * Under I/O, or added by another job's readahead and not submitted
+	 * yet (filemap_update_page() sleeps on its lock): copy the folios
+	 * before it, or wait for it.
 	 */
-	if (folio->flags & PG_locked) {
+	if ((folio->flags & PG_locked) || !folio_ready(s, folio)) {
 		if (n > 1)
 			return n - 1;
 		if (sim_folio_lock_wait(s, folio, folio_late(s, folio)))
 			goto retry;
-	}
-	if (!folio_ready(s, folio)) {
-		/* Under I/O: copy the folios before it, or wait for it. */
-		if (n > 1)
-			return n - 1;
-		sim_wait(s, folio->done_ns, folio_late(s, folio));
-		goto retry;
 	}
 	return n;
 }
@@ -655,9 +649,7 @@ static uint64_t xfs_map(struct sim_inode *in, uint64_t pos, uint64_t wend)
 static void xfs_writeback(struct sim_inode *in, uint64_t first,
 			  uint64_t last)
 {
-	uint64_t bs = inode_block_size(in);
-	uint64_t eof = (in->mapping.i_size + bs - 1) / bs * bs /
-		       RALAB_PAGE_SIZE;
+	uint64_t eof = block_end_page(in, in->mapping.i_size);
 	const struct xfs_rec *r;
 
 	while ((r = xr_find(in, first)) && r->start < last &&
@@ -851,13 +843,9 @@ again:
 		return false;
 	}
 	if (fo) {
-		/* Another job's readahead not submitted yet: wait for it. */
-		if (fo->flags & PG_locked) {
-			if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
-				goto again;
-		} else if (!folio_ready(s, fo)) {
-			sim_wait(s, fo->done_ns, folio_late(s, fo));
-		}
+		/* Under I/O (or another job's readahead): wait, look again. */
+		if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
+			goto again;
 	} else {
 		int err = pc_add_folio(&in->pc, index, in->mapping.min_order,
 				       PG_uptodate, &fo);
@@ -870,7 +858,7 @@ again:
 		write_read(s, in, fo, blk, blk + bs);
 		fo->done_ns = s->cur->now;
 	}
-	/* Truncated by another job while it waited: look again. */
+	/* Truncated by another job during its read: look again. */
 	if (!folio_still_cached(in, fo, index, removed))
 		goto again;
 	fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
@@ -937,21 +925,12 @@ repeat:
 		fresh = false;
 		fo = pc_lookup(&in->pc, index);
 		if (fo) {
-			uint64_t removed = in->pc.removed;
-
 			/*
-			 * folio_lock(): a folio under read I/O is waited for,
-			 * and one another job's readahead has not submitted
-			 * yet; gone meanwhile (another job), it is looked up
-			 * again.
+			 * folio_lock(): a folio under read I/O, or one another
+			 * job's readahead has not submitted yet, is waited for
+			 * and looked up again (others ran meanwhile).
 			 */
-			if (fo->flags & PG_locked) {
-				if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
-					goto repeat;
-			} else if (!folio_ready(s, fo)) {
-				sim_wait(s, fo->done_ns, folio_late(s, fo));
-			}
-			if (!folio_still_cached(in, fo, index, removed))
+			if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
 				goto repeat;
 		} else {
 			order = write_order(s, m, index, len);
@@ -1270,13 +1249,9 @@ int64_t filemap_write_direct(struct sim *s, struct sim_file *f, int64_t pos,
 	wb_wait(s, blk_write_time(&s->q, count, s->cur->now));
 	if (in->fresh) {
 		/* Whole blocks: iomap zeroes the rest of one written in part. */
-		uint64_t bs = inode_block_size(in);
-
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + count);
-		xr_assign(in, (uint64_t)pos / bs * bs / RALAB_PAGE_SIZE,
-			  ((uint64_t)pos + count + bs - 1) / bs * bs /
-				  RALAB_PAGE_SIZE,
-			  XR_WRITTEN);
+		xr_assign(in, block_start_page(in, (uint64_t)pos),
+			  block_end_page(in, (uint64_t)pos + count), XR_WRITTEN);
 	}
 	s->st->bytes_written += count;
 	return (int64_t)count;
@@ -1580,8 +1555,7 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 {
 	/* Whole blocks, in pages (on ext4 a block is a page). */
 	const uint64_t bs = inode_block_size(in), ps = RALAB_PAGE_SIZE;
-	uint64_t b = off / bs * bs / ps,
-		 e = (off + len + bs - 1) / bs * bs / ps;
+	uint64_t b = block_start_page(in, off), e = block_end_page(in, off + len);
 
 	/*
 	 * xfs_alloc_file_space(), ext4_alloc_file_blocks(): unwritten

@@ -703,8 +703,7 @@ uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 		else
 			hi = mid;
 	}
-	eof = (in->size + inode_block_size(in) - 1) &
-	      ~(inode_block_size(in) - 1);
+	eof = block_end_page(in, in->size) * RALAB_PAGE_SIZE;
 	if (lo < in->nwr && in->wr[2 * lo] <= b) {
 		/* In data: a hole follows unless the file's blocks end. */
 		if (lo + 1 < in->nwr || in->wr[2 * lo + 1] < in->size)
@@ -747,10 +746,8 @@ const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 	 * its last block whole (the read of the EOF block is a block's).
 	 */
 	if (at < in->size) {
-		uint64_t bs = inode_block_size(in);
-
 		h[2 * nh] = at;
-		h[2 * nh++ + 1] = (in->size + bs - 1) & ~(bs - 1);
+		h[2 * nh++ + 1] = block_end_page(in, in->size) * RALAB_PAGE_SIZE;
 	}
 	free((void *)in->lay.hole);
 	in->lay.hole = in->lay.hcum = NULL;

@@ -521,6 +521,19 @@ static inline uint64_t inode_block_size(const struct sim_inode *in)
 	return (uint64_t)RALAB_PAGE_SIZE << in->mapping.min_order;
 }
 
+/* The first page of the block holding byte @b. */
+static inline pgoff_t block_start_page(const struct sim_inode *in,
+				       uint64_t b)
+{
+	return b / inode_block_size(in) << in->mapping.min_order;
+}
+
+/* @b rounded up to a block, in pages: where the blocks below @b end. */
+static inline pgoff_t block_end_page(const struct sim_inode *in, uint64_t b)
+{
+	return block_start_page(in, b + inode_block_size(in) - 1);
+}
+
 /*
  * Bytes [pos, end) of @in were written: their blocks (whole) exist from
  * now.
