@@ -867,6 +867,9 @@ again:
 	return true;
 }
 
+static void dontcache_write_end(struct sim *s, struct sim_inode *in,
+				uint64_t start, uint64_t end);
+
 /*
  * write(2)/pwrite(2) of @count bytes at @pos (generic_perform_write() and
  * iomap_write_iter(), 6.18), over the file's own blocks.  A write past
@@ -902,6 +905,7 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		struct folio *fo;
 		bool hole, oom, fresh = false;
 		unsigned order;
+		uint16_t keep;
 		int err;
 
 		/*
@@ -976,8 +980,16 @@ repeat:
 			fo->flags &= (uint16_t)~PG_nopriv;
 		else if (fresh)
 			fo->flags |= PG_nopriv;
-		fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
-					     ~PG_dropbehind);
+		/*
+		 * RWF_DONTCACHE (FGP_DONTCACHE): a folio the write makes is
+		 * dropbehind, one it finds keeps its mark; any other write
+		 * clears the mark.
+		 */
+		keep = !s->cur->dontcache ? 0 :
+		       fresh		  ? PG_dropbehind :
+					    fo->flags & PG_dropbehind;
+		fo->flags = (uint16_t)(((fo->flags | PG_uptodate | PG_dirty) &
+					~PG_dropbehind) | keep);
 		inode_dirty(in, fo);
 		inode_written(in, (uint64_t)pos, (uint64_t)pos + n);
 		/* ext4 reserves what is neither allocated nor reserved. */
@@ -1000,6 +1012,8 @@ repeat:
 		done += n;
 	}
 	s->st->bytes_written += done;
+	if (s->cur->dontcache && done)
+		dontcache_write_end(s, in, (uint64_t)pos - done, (uint64_t)pos);
 	return done;
 }
 
@@ -1078,6 +1092,44 @@ static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
 	}
 	wb_flush(s, &wb);
 	return wb.done;
+}
+
+/*
+ * The end of an RWF_DONTCACHE write of bytes [@start, @end)
+ * (generic_write_sync(): filemap_fdatawrite_range_kick()): writeback of
+ * the dirty folios over those bytes starts at once, no one waits for it.
+ * When it ends, a dropbehind folio leaves the cache (folio_end_writeback()
+ * -> folio_end_dropbehind(), unmapped first) but only from task context:
+ * XFS ends a DONTCACHE ioend in a workqueue (IOMAP_IOEND_DONTCACHE), ext4
+ * ends its bios in interrupt context and skips it, so there the folio
+ * stays, clean and marked, until a read or DONTNEED drops it (checked
+ * on 6.18.44: tests/cases/dcwrite-*).  The model's writeback is done at
+ * once.
+ */
+static void dontcache_write_end(struct sim *s, struct sim_inode *in,
+				uint64_t start, uint64_t end)
+{
+	pgoff_t lo = start / RALAB_PAGE_SIZE;
+	pgoff_t hi = (end + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	struct folio *f;
+
+	write_dirty_range(s, in, lo, hi);
+	if (s->cfg.fs != RALAB_FS_XFS)
+		return;
+	f = pc_lookup(&in->pc, lo);
+	if (!f)
+		f = xa_find_after(&in->pc.i_pages, lo);
+	while (f && f->index < hi) {
+		pgoff_t next = f->index + folio_nr_pages(f);
+
+		if ((f->flags & PG_dropbehind) &&
+		    !(f->flags & (PG_dirty | PG_writeback)) &&
+		    !folio_locked(s, f)) {
+			sim_unmap_range(s, in, f->index, next);
+			sim_remove_folio(in, f);
+		}
+		f = xa_find_after(&in->pc.i_pages, next);
+	}
 }
 
 /* The caller sleeps until writeback is @done: not a read's wait. */

@@ -1541,7 +1541,16 @@ static int sys_write(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		return 0;
 	if (len > size - (uint64_t)pos)
 		len = size - (uint64_t)pos;
-	n = use_pos ? pwrite(fd, buf, len, pos) : write(fd, buf, len);
+	if (j->rwf) {
+		struct iovec iov = { (void *)buf, len };
+
+		/* Offset -1: at the file position, as write(2). */
+		n = pwritev2(fd, &iov, 1, use_pos ? pos : -1, j->rwf);
+	} else {
+		n = use_pos ? pwrite(fd, buf, len, pos) : write(fd, buf, len);
+	}
+	if (n < 0 && j->rwf && errno == EOPNOTSUPP)
+		return rerr(j->r, -EOPNOTSUPP, "pwritev2(RWF_DONTCACHE): not supported by this kernel (6.14 or later) or file system");
 	if (n < 0)
 		return errno == EINTR ? -EINTR :
 		       rerr(j->r, -errno, "write: %s", strerror(errno));

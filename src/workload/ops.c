@@ -69,7 +69,7 @@ struct parser {
 	unsigned char fd_open[MAX_FDS];
 	unsigned char fd_ino[MAX_FDS];
 	unsigned char fd_direct[MAX_FDS]; /* opened with O_DIRECT */
-	unsigned char fd_rwf[MAX_FDS];    /* 'rwf dontcache': its reads */
+	unsigned char fd_rwf[MAX_FDS];    /* 'rwf dontcache': its calls */
 	/* 'wait-for' names, resolved when every job is known (wait_for()). */
 	struct pwait {
 		unsigned job, line;
@@ -928,11 +928,13 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	}
 	if (!strcmp(name, "rwf")) {
 		/*
-		 * The descriptor's read calls from here on are preadv2(2)
-		 * with these flags (RWF_DONTCACHE, 6.14: the folios a read
-		 * copies from, and those its readahead adds, leave the
-		 * cache once copied), or plain again.  A parser state, as
-		 * the flags are each call's: no op of its own.
+		 * The descriptor's read and write calls from here on are
+		 * preadv2(2) and pwritev2(2) with these flags (RWF_DONTCACHE,
+		 * 6.14: the folios a read copies from, and those its
+		 * readahead adds, leave the cache once copied; those a write
+		 * makes are written back at once and then leave it), or
+		 * plain again.  A parser state, as the flags are each
+		 * call's: no op of its own.
 		 */
 		if ((err = nargs(p, name, na, 1, 1, "rwf dontcache|none")) ||
 		    (err = need_fd(p, name, op)))
@@ -1363,11 +1365,6 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 		return err;
 	op.direct = p->fd_direct[op.fd];
 	op.dontcache = p->fd_rwf[op.fd];
-	if (op.dontcache &&
-	    (!strcmp(name, "write") || !strcmp(name, "pwrite") ||
-	     !strcmp(name, "fio-pwrite")))
-		return perr(p, "%s under 'rwf dontcache': RWF_DONTCACHE writes (written back at once, then dropped) are not modelled; 'rwf none' first",
-			    name);
 
 	if (!strcmp(name, "read")) {
 		op.kind = OP_READ;

@@ -1369,6 +1369,8 @@ static int handle_call(struct st *s, long pid, char *call)
 		 * pwritev2() at offset -1 writes at it too.
 		 */
 		bool at_pos = call[0] == 'w';
+		bool dc = !strcmp(call, "pwritev2") && argc >= 5 &&
+			  rwf_dontcache(argv[4]);
 		uint64_t end;
 
 		if (argc < 3)
@@ -1382,15 +1384,17 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (ret > 0 && p->append &&
 		    tb_cur_size(s->tb, tab, (long)fd, &end)) {
 			/* Truncated before: where its end is, is known. */
-			tb_write(s->tb, tab, (long)fd, end, (uint64_t)ret);
+			tb_write_rwf(s->tb, tab, (long)fd, end, (uint64_t)ret,
+				     dc);
 			set_pos(s, p, end + (uint64_t)ret);
 		} else if (ret > 0 && p->append) {
 			if (!s->nr_append++)
 				tb_note(s->tb, "a write to %.200s, opened O_APPEND, at line %u: writes at the end of a file are not replayed",
 					p->path ? p->path : "a file", s->line);
 		} else if (ret > 0) {
-			tb_write(s->tb, tab, (long)fd,
-				 at_pos ? p->pos : (uint64_t)a3, (uint64_t)ret);
+			tb_write_rwf(s->tb, tab, (long)fd,
+				     at_pos ? p->pos : (uint64_t)a3,
+				     (uint64_t)ret, dc);
 			if (at_pos)
 				set_pos(s, p, p->pos + (uint64_t)ret);
 		}

@@ -50,7 +50,7 @@ struct tb_op {
 	unsigned desc, file;
 	uint64_t off, len;
 	int advice;
-	bool dontcache;     /* TB_READ: RWF_DONTCACHE */
+	bool dontcache;     /* TB_READ, TB_WRITE: RWF_DONTCACHE */
 	unsigned vm;        /* mapping ops: the mapping (tb_mmap's number) */
 	char *note;
 	unsigned job;       /* the process that made the call (tb_call) */
@@ -555,7 +555,8 @@ void tb_setfl(struct tb *t, long k1, long k2, bool direct)
 		op->advice = direct;
 }
 
-void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
+void tb_write_rwf(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+		  bool dontcache)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_file *f;
@@ -570,8 +571,10 @@ void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 	if (off + len > f->cur)
 		f->cur = off + len;
 	op = desc_op(t, d, TB_WRITE, off, len);
-	if (op)
+	if (op) {
 		op->advice = t->descs[d].direct; /* O_DIRECT (emit_write) */
+		op->dontcache = dontcache;
+	}
 }
 
 void tb_truncate(struct tb *t, long k1, long k2, uint64_t size)
@@ -1046,8 +1049,8 @@ static void emit_open(struct emit *e, const struct tb_op *op)
 }
 
 /*
- * A read's RWF_DONTCACHE, or a write (which 'rwf dontcache' refuses),
- * as the descriptor's 'rwf' state: set it where it differs.
+ * A read's or write's RWF_DONTCACHE as the descriptor's 'rwf' state:
+ * set it where it differs.
  */
 static void emit_rwf(struct emit *e, unsigned desc, bool dontcache)
 {
@@ -1287,7 +1290,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 			unsigned fi = e->t->descs[op->desc].file;
 
 			emit_direct(e, op);
-			emit_rwf(e, op->desc, false);
+			emit_rwf(e, op->desc, op->dontcache);
 			ralab__text_printf(&e->b, "pwrite %llu %llu\n",
 			    (unsigned long long)op->off, (unsigned long long)n);
 			if (op->off + n > e->size[fi])

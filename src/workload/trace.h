@@ -105,8 +105,17 @@ static inline void tb_read(struct tb *t, long k1, long k2, uint64_t off,
 void tb_fsync(struct tb *t, long k1, long k2);
 /* fcntl(F_SETFL): O_DIRECT set (@direct) or cleared on the open file. */
 void tb_setfl(struct tb *t, long k1, long k2, bool direct);
-/* A write of @len bytes (what the call wrote) at @off. */
-void tb_write(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
+/*
+ * A write of @len bytes (what the call wrote) at @off; @dontcache: a
+ * pwritev2(2) with RWF_DONTCACHE (replayed under 'rwf dontcache').
+ */
+void tb_write_rwf(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+		  bool dontcache);
+static inline void tb_write(struct tb *t, long k1, long k2, uint64_t off,
+			    uint64_t len)
+{
+	tb_write_rwf(t, k1, k2, off, len, false);
+}
 /*
  * fallocate(2) of [off, off + len): mode 0, or FALLOC_FL_KEEP_SIZE
  * (@keep): the file's size stays.

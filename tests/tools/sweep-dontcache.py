@@ -3,9 +3,11 @@
 (sweep-mixed.py, the same seed), or of the jobs sweep (sweep-jobs.py:
 threads, each on its own file), with 'rwf dontcache' and 'rwf none' put
 between their ops at random, per descriptor ('rwf none' before each
-write, which is refused under dontcache).
+write).  With 'writes', a write under 'rwf dontcache' stays so, most of
+the time, and a 20 ms pause follows it: the writeback it starts ends
+before the next op looks at its folios (the model's ends at once).
 
-usage: sweep-dontcache.py SEED N DIR [mixed|jobs]
+usage: sweep-dontcache.py SEED N DIR [mixed|jobs] [writes]
        (then record each with ralab kernel)
 """
 import os
@@ -17,7 +19,7 @@ import tempfile
 WRITES = ("write", "pwrite", "fio-pwrite")
 
 
-def rewrite(text, rng, base):
+def rewrite(text, rng, base, writes):
     out, cur, nfd, on = [], "fd 0", 1, {}
     for line in text.splitlines():
         w = line.split()
@@ -37,6 +39,11 @@ def rewrite(text, rng, base):
                 on[cur] = True
                 out.append("rwf dontcache")
             continue
+        if w[0] in WRITES and on.get(cur) and writes and \
+                rng.random() < 0.7:
+            out.append(line)
+            out.append("pause 20000")
+            continue
         if w[0] in WRITES and on.get(cur):
             out.append("rwf none")
             on[cur] = False
@@ -50,8 +57,9 @@ def rewrite(text, rng, base):
 def main():
     seed, n, top = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     base = sys.argv[4] if len(sys.argv) > 4 else "mixed"
-    if base not in ("mixed", "jobs"):
-        sys.exit("sweep-dontcache.py: the base sweep is mixed or jobs")
+    writes = len(sys.argv) > 5 and sys.argv[5] == "writes"
+    if base not in ("mixed", "jobs") or (len(sys.argv) > 5 and not writes):
+        sys.exit("usage: sweep-dontcache.py SEED N DIR [mixed|jobs] [writes]")
     here = os.path.dirname(os.path.abspath(__file__))
     rng = random.Random(seed * 7919 + 17)
     with tempfile.TemporaryDirectory() as t:
@@ -62,14 +70,15 @@ def main():
             with open(os.path.join(t, name, "case.ops")) as f:
                 text = f.read()
             head = "# dontcache sweep, seed %d (%s sweep %d with rwf " \
-                "toggles)\n" % (seed, base, seed)
+                "toggles%s)\n" % (seed, base, seed,
+                                  ", writes too" if writes else "")
             text = head + "\n".join(l for l in text.splitlines()
                                     if not l.startswith("# mixed sweep"))
             d = os.path.join(top, ("dc" + name[1:]) if base == "mixed"
                              else "dj" + name[2:])
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "case.ops"), "w") as f:
-                f.write(rewrite(text, rng, base))
+                f.write(rewrite(text, rng, base, writes))
             print(d)
 
 
