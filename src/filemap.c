@@ -1094,35 +1094,57 @@ static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
 	return wb.done;
 }
 
+/* Are pages [@a, @b) of @in on blocks that hold data (not to convert)? */
+static bool xr_all_written(const struct sim_inode *in, uint64_t a, uint64_t b)
+{
+	while (a < b) {
+		const struct xfs_rec *r = xr_find(in, a);
+
+		if (!r || r->start > a || r->state != XR_WRITTEN)
+			return false;
+		a = r->end;
+	}
+	return true;
+}
+
 /*
  * The end of an RWF_DONTCACHE write of bytes [@start, @end)
  * (generic_write_sync(): filemap_fdatawrite_range_kick()): writeback of
  * the dirty folios over those bytes starts at once, no one waits for it.
  * When it ends, a dropbehind folio leaves the cache (folio_end_writeback()
  * -> folio_end_dropbehind(), unmapped first) but only from task context:
- * XFS ends a DONTCACHE ioend in a workqueue (IOMAP_IOEND_DONTCACHE), ext4
- * ends its bios in interrupt context and skips it, so there the folio
- * stays, clean and marked, until a read or DONTNEED drops it (checked
- * on 6.18.44: tests/cases/dcwrite-*).  The model's writeback is done at
- * once.
+ * XFS punts the end of an ioend holding a marked folio to its workqueue
+ * (IOMAP_IOEND_DONTCACHE); ext4 does so only for an io_end whose blocks
+ * it converts when the I/O ends (unwritten extents, and new allocations,
+ * which ext4 makes unwritten first), and ends the others in interrupt
+ * context, skipping the drop: there the folio stays, clean and marked,
+ * until a read or DONTNEED drops it (checked on 6.18.44:
+ * tests/cases/dcwrite-*).  The model's writeback is done at once.
  */
 static void dontcache_write_end(struct sim *s, struct sim_inode *in,
 				uint64_t start, uint64_t end)
 {
 	pgoff_t lo = start / RALAB_PAGE_SIZE;
 	pgoff_t hi = (end + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	struct wb_run wb = { 0 };
 	struct folio *f;
 
-	write_dirty_range(s, in, lo, hi);
-	if (s->cfg.fs != RALAB_FS_XFS)
-		return;
 	f = pc_lookup(&in->pc, lo);
 	if (!f)
 		f = xa_find_after(&in->pc.i_pages, lo);
 	while (f && f->index < hi) {
 		pgoff_t next = f->index + folio_nr_pages(f);
+		bool task = s->cfg.fs == RALAB_FS_XFS;
 
-		if ((f->flags & PG_dropbehind) &&
+		if (!(f->flags & PG_dirty)) {
+			f = xa_find_after(&in->pc.i_pages, next);
+			continue;
+		}
+		if (s->cfg.fs == RALAB_FS_EXT4)
+			task = in->fresh &&
+			       !xr_all_written(in, f->index, next);
+		wb_folio(s, in, &wb, f);
+		if (task && (f->flags & PG_dropbehind) &&
 		    !(f->flags & (PG_dirty | PG_writeback)) &&
 		    !folio_locked(s, f)) {
 			sim_unmap_range(s, in, f->index, next);
@@ -1130,6 +1152,7 @@ static void dontcache_write_end(struct sim *s, struct sim_inode *in,
 		}
 		f = xa_find_after(&in->pc.i_pages, next);
 	}
+	wb_flush(s, &wb);
 }
 
 /* The caller sleeps until writeback is @done: not a read's wait. */

@@ -139,6 +139,11 @@ struct rfile {
 struct rec {
 	const struct ralab_workload *wl;
 	bool writes; /* writes(wl): descriptors read-write, mappings writable */
+	/*
+	 * dontcache_writes(wl): the folios those writes drop when their
+	 * writeback ends are deleted by a kworker, the workload's own doing.
+	 */
+	bool dontcache_writes;
 	bool truncates; /* a truncate op: files made anew for every run */
 	const struct ralab_kernel_opts *opts;
 	struct ralab_diag *diag;
@@ -1381,6 +1386,20 @@ static bool writes(const struct ralab_workload *wl)
 	return false;
 }
 
+/* Does the case write with RWF_DONTCACHE ('rwf dontcache', then writes)? */
+static bool dontcache_writes(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if ((wl->ops[i].kind == OP_WRITE ||
+		     wl->ops[i].kind == OP_PWRITE ||
+		     wl->ops[i].kind == OP_FIO_PWRITE) &&
+		    wl->ops[i].dontcache)
+			return true;
+	return false;
+}
+
 static bool truncates(const struct ralab_workload *wl)
 {
 	unsigned i;
@@ -2400,6 +2419,11 @@ static int parse_line(struct rec *r, char *line)
 		/* The workload's own (DONTNEED, truncate): the model's too. */
 		if (from_us(line))
 			return 0;
+		while (*c == ' ')
+			c++;
+		/* Its RWF_DONTCACHE writes' drops, at writeback's end. */
+		if (r->dontcache_writes && !strncmp(c, "kworker/", 8))
+			return 0;
 		p = strstr(p, " order=");
 		if (!p || sscanf(p, " order=%u", &o) != 1 || o > 30)
 			return -EPROTO;
@@ -2643,6 +2667,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		return -ENOMEM;
 	r->wl = wl;
 	r->writes = writes(wl);
+	r->dontcache_writes = dontcache_writes(wl);
 	r->truncates = truncates(wl);
 	r->opts = opts;
 	r->diag = diag;
