@@ -6,6 +6,10 @@ between their ops at random, per descriptor ('rwf none' before each
 write).  With 'writes', a write under 'rwf dontcache' stays so, most of
 the time, and a 20 ms pause follows it: the writeback it starts ends
 before the next op looks at its folios (the model's ends at once).
+From seed 25 on, a write op of several calls that stays so is written
+as its calls one by one, each followed by the pause (two calls into one
+page, back to back, meet the first one's writeback in flight: seed 24's
+dc14).
 
 usage: sweep-dontcache.py SEED N DIR [mixed|jobs] [writes]
        (then record each with ralab kernel)
@@ -19,7 +23,7 @@ import tempfile
 WRITES = ("write", "pwrite", "fio-pwrite")
 
 
-def rewrite(text, rng, base, writes):
+def rewrite(text, rng, base, writes, seed):
     out, cur, nfd, on = [], "fd 0", 1, {}
     for line in text.splitlines():
         w = line.split()
@@ -41,9 +45,16 @@ def rewrite(text, rng, base, writes):
             continue
         if w[0] in WRITES and on.get(cur) and writes and \
                 rng.random() < 0.7:
-            out.append(line)
-            out.append("pause 20000")
-            continue
+            if seed >= 25 and w[0] == "write" and len(w) > 2 and \
+                    w[2] != "1":
+                for _ in range(int(w[2])):
+                    out.append("write %s 1" % w[1])
+                    out.append("pause 20000")
+                continue
+            if not (seed >= 25 and w[0] == "fio-pwrite"):
+                out.append(line)
+                out.append("pause 20000")
+                continue
         if w[0] in WRITES and on.get(cur):
             out.append("rwf none")
             on[cur] = False
@@ -78,7 +89,7 @@ def main():
                              else "dj" + name[2:])
             os.makedirs(d, exist_ok=True)
             with open(os.path.join(d, "case.ops"), "w") as f:
-                f.write(rewrite(text, rng, base, writes))
+                f.write(rewrite(text, rng, base, writes, seed))
             print(d)
 
 
