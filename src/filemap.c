@@ -193,29 +193,34 @@ retry:
 }
 
 /*
+ * folio_end_dropbehind(), after a read copied from @f or its writeback
+ * ended: a PG_dropbehind folio leaves the cache unless dirty, under
+ * writeback or locked (folio_trylock() fails while its read runs); a
+ * mapped one is unmapped first (folio_unmap_invalidate()).
+ */
+static void folio_end_dropbehind(struct sim *s, struct sim_inode *in,
+				 struct folio *f)
+{
+	if (!(f->flags & PG_dropbehind) ||
+	    (f->flags & (PG_dirty | PG_writeback)) || folio_locked(s, f))
+		return;
+	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
+	sim_remove_folio(in, f);
+}
+
+/*
  * filemap_end_dropbehind_read(), for each folio of the batch once copied,
- * whatever the call's flags: a PG_dropbehind folio leaves the cache
- * unless dirty, under writeback or locked (folio_trylock() fails while
- * its read runs); a mapped one is unmapped first (folio_unmap_invalidate()).
- * So a plain read of a folio that an RWF_DONTCACHE read's readahead
- * added drops it too, and a DONTCACHE read of part of a large folio drops
- * all of it (tests/cases/dontcache-*).
+ * whatever the call's flags.  So a plain read of a folio that an
+ * RWF_DONTCACHE read's readahead added drops it too, and a DONTCACHE read
+ * of part of a large folio drops all of it (tests/cases/dontcache-*).
  */
 static void end_dropbehind_read(struct sim *s, struct sim_inode *in,
 				struct folio **batch, unsigned n)
 {
 	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		struct folio *f = batch[i];
-
-		if (!(f->flags & PG_dropbehind) ||
-		    (f->flags & (PG_dirty | PG_writeback)) ||
-		    folio_locked(s, f))
-			continue;
-		sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
-		sim_remove_folio(in, f);
-	}
+	for (i = 0; i < n; i++)
+		folio_end_dropbehind(s, in, batch[i]);
 }
 
 static uint64_t __attribute__((noinline))
@@ -1134,21 +1139,16 @@ static void dontcache_write_end(struct sim *s, struct sim_inode *in,
 		f = xa_find_after(&in->pc.i_pages, lo);
 	while (f && f->index < hi) {
 		pgoff_t next = f->index + folio_nr_pages(f);
-		bool task = s->cfg.fs == RALAB_FS_XFS;
 
-		if (!(f->flags & PG_dirty)) {
-			f = xa_find_after(&in->pc.i_pages, next);
-			continue;
-		}
-		if (s->cfg.fs == RALAB_FS_EXT4)
-			task = in->fresh &&
-			       !xr_all_written(in, f->index, next);
-		wb_folio(s, in, &wb, f);
-		if (task && (f->flags & PG_dropbehind) &&
-		    !(f->flags & (PG_dirty | PG_writeback)) &&
-		    !folio_locked(s, f)) {
-			sim_unmap_range(s, in, f->index, next);
-			sim_remove_folio(in, f);
+		if (f->flags & PG_dirty) {
+			/* Asked before writeback makes the blocks written. */
+			bool task = s->cfg.fs == RALAB_FS_XFS ||
+				    (in->fresh &&
+				     !xr_all_written(in, f->index, next));
+
+			wb_folio(s, in, &wb, f);
+			if (task)
+				folio_end_dropbehind(s, in, f);
 		}
 		f = xa_find_after(&in->pc.i_pages, next);
 	}

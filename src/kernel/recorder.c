@@ -2431,8 +2431,6 @@ static int parse_line(struct rec *r, char *line)
 			/* The first evictor's comm, up to its "-PID". */
 			const char *dash;
 
-			while (*c == ' ')
-				c++;
 			if (line_pid(c, &dash) && dash > c)
 				snprintf(r->res->evicted_by,
 					 sizeof(r->res->evicted_by), "%.*s",
