@@ -1492,8 +1492,13 @@ int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
  * truncate_inode_pages_range()): folios wholly past @lstart go, reads in
  * flight waited for, mappings unmapped from there.  The folio across it
  * stays, zeroed past it; a large one is split around the page holding
- * @lstart and the pieces past it go too, unless the split is refused
- * (split_refused(): dirty block state), and then it stays whole, past EOF.
+ * @lstart and the pieces past it go too.  Where the split fails (a folio
+ * of one block, or split_refused(): dirty block state) the folio is
+ * unmapped whole; dirty, it stays whole, past EOF; clean, it goes.
+ *
+ *   64 KiB blocks, cut at page 769 of the block folio [768,784):
+ *     dirty (zeroed tail):  [768,784) kept, no page of it mapped
+ *     clean (over a hole):  [768,784) gone
  */
 static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 				    uint64_t lstart)
@@ -1507,11 +1512,28 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	while (f && f->index * ps < lstart && sim_folio_lock_wait(s, f, false))
 		f = pc_lookup(&in->pc, p0);
 	if (f && f->index * ps < lstart) {
-		/* A folio of a block (or page) stays whole, past EOF. */
-		if (f->order > in->mapping.min_order && !split_refused(s, f))
+		if (f->order > in->mapping.min_order && !split_refused(s, f)) {
 			split_folio_at(s, in, f, p0);
-		else
-			start = f->index + folio_nr_pages(f);
+		} else if (f->order) {
+			/*
+			 * The split failed (a folio of one block, -EINVAL; or
+			 * dirty block state, -EBUSY): the whole folio is
+			 * unmapped, its pages below EOF too, so that a PMD
+			 * over it goes and refaults by PTEs (K. Shutsemau,
+			 * "mm/truncate: unmap large folio on split failure",
+			 * in 6.18.44); then a dirty folio stays whole, past
+			 * EOF, and a clean one goes whole.
+			 */
+			sim_unmap_range(s, in, f->index,
+					f->index + folio_nr_pages(f));
+			if (f->flags & PG_dirty)
+				start = f->index + folio_nr_pages(f);
+			else
+				start = f->index;
+		} else {
+			/* A page: it stays, zeroed past EOF. */
+			start = f->index + 1;
+		}
 	}
 	drop_folios_from(s, in, start);
 }
