@@ -585,6 +585,11 @@ static void fault(struct sim *s, struct sim_vma *v, pgoff_t p, int wfault)
  * A write through the shared mapping dirties the folio (->page_mkwrite,
  * on the write fault or on the write-protect fault of a page mapped by a
  * read); a private mapping's write copies the page, leaving the folio.
+ * Both file systems' page_mkwrite dirty it with folio_mark_dirty(), which
+ * clears PG_reclaim, the bit PG_readahead shares: a mark the fault's own
+ * readahead put on the folio (a read-around that ends in it) is gone
+ * before the next page's fault can act on it.  write(2) dirties folios
+ * another way (filemap_dirty_folio(), mark_buffer_dirty()) and keeps it.
  */
 static void touch_dirty(struct sim_vma *v, pgoff_t p)
 {
@@ -594,7 +599,8 @@ static void touch_dirty(struct sim_vma *v, pgoff_t p)
 	if (f) {
 		/* iomap_page_mkwrite(): per-block dirty state. */
 		f->flags = (uint16_t)((f->flags | PG_dirty) &
-				    ~(PG_nopriv | PG_dropbehind));
+				    ~(PG_nopriv | PG_dropbehind |
+				      PG_readahead));
 		inode_dirty(in, f);
 		/* Its blocks hold data from now on (a preallocated file). */
 		inode_written(in, f->index * RALAB_PAGE_SIZE,
