@@ -42,7 +42,7 @@ for d in tests/cases/*/; do
 	fi
 done
 # The fixtures must be there: a missing directory must not pass vacuously.
-[ $ncases -ge 4208 ] || bad "recorded cases" "only $ncases kernel cases in tests/cases (want 4208)"
+[ $ncases -ge 4286 ] || bad "recorded cases" "only $ncases kernel cases in tests/cases (want 4286)"
 # A recording during which another process dropped the file from the page
 # cache (tests/tools/evict-when-paused.sh; on this machine DAMON's kdamond
 # does it to memory idle for some seconds): the kernel read the pages
