@@ -1069,12 +1069,28 @@ void wb_flush(struct sim *s, struct wb_run *wb)
 	wb->bytes = 0;
 }
 
+/* Are pages [@a, @b) of @in on blocks that hold data (not to convert)? */
+static bool xr_all_written(const struct sim_inode *in, uint64_t a, uint64_t b)
+{
+	while (a < b) {
+		const struct xfs_rec *r = xr_find(in, a);
+
+		if (!r || r->start > a || r->state != XR_WRITTEN)
+			return false;
+		a = r->end;
+	}
+	return true;
+}
+
 /*
- * Writeback of every dirty folio of @in: they are clean after.  Returns
- * when the last request is done.
+ * Writeback of the dirty folios of @in over pages [@lo, @hi): they are
+ * clean after.  With @dropbehind (an RWF_DONTCACHE write's end,
+ * dontcache_write_end()), each marked one then leaves the cache where
+ * its writeback ends in task context.  Returns when the last request is
+ * done.
  */
-static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
-				  pgoff_t lo, pgoff_t hi)
+static uint64_t writeback_range(struct sim *s, struct sim_inode *in,
+				pgoff_t lo, pgoff_t hi, bool dropbehind)
 {
 	struct folio *f;
 	struct wb_run wb = { 0 };
@@ -1090,26 +1106,29 @@ static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
 	/* dirty_lo is a dirty folio's first page: none starts before. */
 	f = lo < hi ? xa_find_after(&in->pc.i_pages, lo) : NULL;
 	while (f && f->index < hi) {
-		if (f->flags & PG_dirty)
+		pgoff_t next = f->index + folio_nr_pages(f);
+
+		if (f->flags & PG_dirty) {
+			/* Asked before writeback makes the blocks written. */
+			bool task = dropbehind &&
+				    (s->cfg.fs == RALAB_FS_XFS ||
+				     (in->fresh &&
+				      !xr_all_written(in, f->index, next)));
+
 			wb_folio(s, in, &wb, f);
-		f = xa_find_after(&in->pc.i_pages,
-				  f->index + folio_nr_pages(f));
+			if (task)
+				folio_end_dropbehind(s, in, f);
+		}
+		f = xa_find_after(&in->pc.i_pages, next);
 	}
 	wb_flush(s, &wb);
 	return wb.done;
 }
 
-/* Are pages [@a, @b) of @in on blocks that hold data (not to convert)? */
-static bool xr_all_written(const struct sim_inode *in, uint64_t a, uint64_t b)
+static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
+				  pgoff_t lo, pgoff_t hi)
 {
-	while (a < b) {
-		const struct xfs_rec *r = xr_find(in, a);
-
-		if (!r || r->start > a || r->state != XR_WRITTEN)
-			return false;
-		a = r->end;
-	}
-	return true;
+	return writeback_range(s, in, lo, hi, false);
 }
 
 /*
@@ -1129,30 +1148,8 @@ static bool xr_all_written(const struct sim_inode *in, uint64_t a, uint64_t b)
 static void dontcache_write_end(struct sim *s, struct sim_inode *in,
 				uint64_t start, uint64_t end)
 {
-	pgoff_t lo = start / RALAB_PAGE_SIZE;
-	pgoff_t hi = (end + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
-	struct wb_run wb = { 0 };
-	struct folio *f;
-
-	f = pc_lookup(&in->pc, lo);
-	if (!f)
-		f = xa_find_after(&in->pc.i_pages, lo);
-	while (f && f->index < hi) {
-		pgoff_t next = f->index + folio_nr_pages(f);
-
-		if (f->flags & PG_dirty) {
-			/* Asked before writeback makes the blocks written. */
-			bool task = s->cfg.fs == RALAB_FS_XFS ||
-				    (in->fresh &&
-				     !xr_all_written(in, f->index, next));
-
-			wb_folio(s, in, &wb, f);
-			if (task)
-				folio_end_dropbehind(s, in, f);
-		}
-		f = xa_find_after(&in->pc.i_pages, next);
-	}
-	wb_flush(s, &wb);
+	writeback_range(s, in, start / RALAB_PAGE_SIZE,
+			(end + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE, true);
 }
 
 /* The caller sleeps until writeback is @done: not a read's wait. */
@@ -1514,25 +1511,22 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	if (f && f->index * ps < lstart) {
 		if (f->order > in->mapping.min_order && !split_refused(s, f)) {
 			split_folio_at(s, in, f, p0);
-		} else if (f->order) {
-			/*
-			 * The split failed (a folio of one block, -EINVAL; or
-			 * dirty block state, -EBUSY): the whole folio is
-			 * unmapped, its pages below EOF too, so that a PMD
-			 * over it goes and refaults by PTEs (K. Shutsemau,
-			 * "mm/truncate: unmap large folio on split failure",
-			 * in 6.18.44); then a dirty folio stays whole, past
-			 * EOF, and a clean one goes whole.
-			 */
-			sim_unmap_range(s, in, f->index,
-					f->index + folio_nr_pages(f));
-			if (f->flags & PG_dirty)
-				start = f->index + folio_nr_pages(f);
-			else
-				start = f->index;
 		} else {
-			/* A page: it stays, zeroed past EOF. */
-			start = f->index + 1;
+			pgoff_t next = f->index + folio_nr_pages(f);
+
+			/*
+			 * A page stays, zeroed past EOF.  A large folio whose
+			 * split failed (one block, -EINVAL; dirty block
+			 * state, -EBUSY) is unmapped whole, its pages below
+			 * EOF too, so that a PMD over it refaults by PTEs (K.
+			 * Shutsemau, "mm/truncate: unmap large folio on split
+			 * failure", in 6.18.44); then it stays whole past EOF
+			 * if dirty, and goes whole if clean.
+			 */
+			if (f->order)
+				sim_unmap_range(s, in, f->index, next);
+			start = f->order && !(f->flags & PG_dirty) ? f->index
+								  : next;
 		}
 	}
 	drop_folios_from(s, in, start);

@@ -1371,13 +1371,19 @@ static uint64_t max_len(const struct ralab_workload *wl)
  * Does the case write (write, pwrite, touch ... write)?  Then its
  * descriptors are opened read-write and its mappings are writable.
  */
+/* write(2), pwrite(2) or fio's pwrite? */
+static bool write_call(const struct op *op)
+{
+	return op->kind == OP_WRITE || op->kind == OP_PWRITE ||
+	       op->kind == OP_FIO_PWRITE;
+}
+
 static bool writes(const struct ralab_workload *wl)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].kind == OP_WRITE || wl->ops[i].kind == OP_PWRITE ||
-		    wl->ops[i].kind == OP_FIO_PWRITE ||
+		if (write_call(&wl->ops[i]) ||
 		    wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
 		    ((wl->ops[i].kind == OP_TOUCH ||
@@ -1392,10 +1398,7 @@ static bool dontcache_writes(const struct ralab_workload *wl)
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
-		if ((wl->ops[i].kind == OP_WRITE ||
-		     wl->ops[i].kind == OP_PWRITE ||
-		     wl->ops[i].kind == OP_FIO_PWRITE) &&
-		    wl->ops[i].dontcache)
+		if (write_call(&wl->ops[i]) && wl->ops[i].dontcache)
 			return true;
 	return false;
 }
