@@ -1,0 +1,99 @@
+# Sourced by tests/run.sh: input errors and the command line.
+
+# --- input errors: FILE:LINE: message, exit 2, nothing on stdout ----------
+while IFS='|' read -r file line text; do
+	case "$file" in ''|'#'*) continue ;; esac
+	f=tests/errors/$file
+	"$RALAB" sim "$f" > "$T/out" 2> "$T/err"
+	rc=$?
+	if [ "$line" = 0 ]; then want="$f: "; else want="$f:$line: "; fi
+	msg=$(head -n 1 "$T/err")
+	if [ $rc -ne 2 ]; then bad "error $file" "exit $rc, want 2"
+	elif [ -s "$T/out" ]; then bad "error $file" "printed to stdout"
+	elif [ "${msg#"$want"}" = "$msg" ]; then bad "error $file" "'$msg' does not start with '$want'"
+	elif [ "${msg#*"$text"}" = "$msg" ]; then bad "error $file" "'$msg' lacks '$text'"
+	else ok "error $file"; fi
+done < tests/errors/expected.txt
+# Every error file is listed.
+for f in tests/errors/*.ops; do
+	grep -q "^$(basename "$f")|" tests/errors/expected.txt ||
+		bad "error $(basename "$f")" "not listed in tests/errors/expected.txt"
+done
+
+# --- command line ---------------------------------------------------------
+expect_rc "cli help" 0 "$RALAB" --help
+grep -q 'sim CASE.ops' "$T/out" || bad "cli help text" "no sim command"
+expect_rc "cli sim help" 0 "$RALAB" sim --help
+for opt in --trace --policy --set --parse-only; do
+	grep -q -- "$opt" "$T/out" || bad "cli sim help" "does not describe $opt"
+done
+expect_rc "cli unknown command" 2 "$RALAB" frob
+# Copies of 512 KiB out of a mapping: the C library decides the order of
+# the faults, and sim says so unless the machine's memcpy is given.
+mcase=tests/cases/memcpy-read-movsb/case.ops
+expect_rc "cli memcpy note" 0 "$RALAB" sim "$mcase"
+grep -q "note: the workload copies blocks of up to 512 KiB" "$T/err" ||
+	bad "cli memcpy note" "no note on the C library's memcpy: $(head -c 300 "$T/err")"
+expect_rc "cli memcpy note, range given" 0 "$RALAB" sim \
+	--set memcpy_back_min=1048576 --set memcpy_back_max=133169152 "$mcase"
+[ -s "$T/err" ] && bad "cli memcpy note, range given" "$(head -c 300 "$T/err")"
+expect_rc "cli unknown option" 2 "$RALAB" sim --frob tests/cases/seed001-seq4k/case.ops
+expect_rc "cli missing case" 2 "$RALAB" sim
+expect_rc "cli nonexistent file" 2 "$RALAB" sim "$T/nope.ops"
+grep -q "$T/nope.ops: cannot open" "$T/err" || bad "cli nonexistent file" "message: $(cat "$T/err")"
+expect_rc "cli unknown policy" 2 "$RALAB" sim --policy nope tests/cases/seed001-seq4k/case.ops
+expect_rc "cli bad --set" 2 "$RALAB" sim --set read_ahead_kb=x tests/cases/seed001-seq4k/case.ops
+expect_rc "cli --set unknown key" 2 "$RALAB" sim --set colour=blue tests/cases/seed001-seq4k/case.ops
+expect_rc "cli --parse-only" 0 "$RALAB" sim --parse-only tests/cases/seed001-seq4k/case.ops
+# 66 files: a direct write to the 66th is not taken for one to the second,
+# which a truncate resized (a 64-bit mask of files did that; fuzz_ops).
+{ echo '# file_size: 1M'; for i in $(seq 1 65); do echo "file f$i 64K"
+	[ "$i" = 1 ] && echo 'truncate 4096'; done
+  printf 'open f65 direct\npwrite 0 4096\n'; } > "$T/many.ops"
+expect_rc "direct write to the 66th file" 0 "$RALAB" sim "$T/many.ops"
+expect_rc "cli calibrate --runs 0" 2 "$RALAB" calibrate --runs 0 tests/cases/seed001-seq4k/case.ops tests/cases/rand-4k/case.ops
+grep -q 'runs must be from 1 to 20' "$T/err" || bad "cli calibrate --runs message" "$(head -c 200 "$T/err")"
+[ -s "$T/out" ] && bad "cli --parse-only" "printed output"
+expect_rc "cli policies" 0 "$RALAB" policies
+grep -q '^linux-6.18 ' "$T/out" || bad "cli policies" "no linux-6.18"
+
+# The default job: the seed-000 case, whose kernel count is 3327.
+expect_rc "cli default" 0 "$RALAB"
+grep -Eq "^linux-6.18 +3327 " "$T/out" && grep -Eq "^park-2026 +1030 " "$T/out" || bad "cli default" "unexpected: $(cat "$T/out")"
+
+# --set overrides the header exactly as editing the header would.
+sed 's/^# read_ahead_kb: 128/# read_ahead_kb: 512/' tests/cases/seed001-seq4k/case.ops > "$T/ra512.ops"
+"$RALAB" sim "$T/ra512.ops" | grep -v '^case=' > "$T/a"
+"$RALAB" sim --set read_ahead_kb=512 tests/cases/seed001-seq4k/case.ops | grep -v '^case=' > "$T/b"
+if cmp -s "$T/a" "$T/b" && grep -q 'read_ahead_kb=512' "$T/b"; then ok "cli --set"
+else bad "cli --set" "differs from the edited header"; fi
+
+# Sizes take K, M, G, T and KiB, MiB, GiB, TiB alike (powers of 1024).
+sed -e 's/^# file_size: 256M/# file_size: 256MiB/' -e 's/^rand-pread 64K/rand-pread 64KiB/' \
+	tests/cases/seed003-rand64k/case.ops > "$T/kib.ops"
+"$RALAB" sim "$T/kib.ops" | grep -v '^case=' > "$T/a"
+"$RALAB" sim tests/cases/seed003-rand64k/case.ops | grep -v '^case=' > "$T/b"
+if grep -q 'KiB' "$T/kib.ops" && cmp -s "$T/a" "$T/b"; then ok "KiB sizes"
+else bad "KiB sizes" "differs from K"; fi
+
+# Deterministic: the same input gives byte-identical output.
+"$RALAB" sim --trace tests/cases/seed003-rand64k/case.ops > "$T/r1"
+"$RALAB" sim --trace tests/cases/seed003-rand64k/case.ops > "$T/r2"
+if cmp -s "$T/r1" "$T/r2"; then ok "deterministic"; else bad "deterministic" "two runs differ"; fi
+
+# Touching a mapped page again changes nothing: one byte in every 3 reads
+# as one byte per page (and 64 Mi touches take no time).
+printf '# file_size: 64M\nmmap 0 64M\ntouch 1 65535K %s\nmunmap\n' 3 > "$T/t3.ops"
+printf '# file_size: 64M\nmmap 0 64M\ntouch 1 65535K %s\nmunmap\n' 4096 > "$T/t4k.ops"
+"$RALAB" sim --trace --set device=loop "$T/t3.ops" | grep -v '^case=' > "$T/t3"
+"$RALAB" sim --trace --set device=loop "$T/t4k.ops" | grep -v '^case=' > "$T/t4k"
+if cmp -s "$T/t3" "$T/t4k" && grep -q '^data_reads=[1-9]' "$T/t3"; then ok "touch step below a page"
+else bad "touch step below a page" "step 3 and step 4096 differ"; fi
+
+# diff reports a divergence and exits 1.
+sed '0,/^page_cache_sync_ra/s/req_count=16 /req_count=15 /' "$T/r1" > "$T/r3"
+expect_rc "diff detects a change" 1 "$RALAB" diff "$T/r1" "$T/r3"
+"$RALAB" diff "$T/r1" "$T/r3" | grep -q '^readahead events: DIFFER' || bad "diff report" "no DIFFER line"
+expect_rc "diff same" 0 "$RALAB" diff "$T/r1" "$T/r2"
+expect_rc "diff bad input" 2 "$RALAB" diff "$T/r1" /dev/null
+
