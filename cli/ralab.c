@@ -67,13 +67,15 @@ static void usage_main(FILE *out)
 static void usage_sim(FILE *out)
 {
 	fprintf(out,
-		"usage: ralab sim [OPTIONS] CASE\n"
+		"usage: ralab sim [OPTIONS] CASE...\n"
 		"\n"
 		"CASE is an .ops file or a fio job file (recognised by its [section]s).\n"
 		"Run the workload from a cold page cache and print a\n"
 		"summary, one key=value per line: data_reads, data_sectors, sync_ra,\n"
 		"async_ra, ra_order, ra_unbounded, read_folio, folio_orders (ORDER:COUNT,\n"
-		"ascending), pages_added, syscalls, bytes_read.\n"
+		"ascending), pages_added, syscalls, bytes_read.  Several CASEs run one\n"
+		"after the other, each from a cold cache, each one's output after a line\n"
+		"'== CASE' (text and --trace only); all are read before any runs.\n"
 		"\n"
 		"options:\n"
 		"  --trace             first print every event, in order, as the kernel's\n"
@@ -687,104 +689,21 @@ static uint64_t largest_memcpy(const struct ralab_workload *wl)
 	return max;
 }
 
-static int cmd_sim(int argc, char **argv)
+/*
+ * Run one loaded case and print what the options ask for.  The notes on
+ * what the case's own settings leave to chance go to stderr first.
+ */
+static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
+		   const struct cli_policy *pol, bool trace, bool json,
+		   bool csv)
 {
-	struct ralab_run_opts ro = { 0 };
-	struct ralab_workload *wl = NULL;
-	const struct ralab_config *cfg;
-	uint64_t repeat_ns, copy;
-	bool instant; /* a device whose I/O takes no time */
-	struct ralab_diag d = { 0 };
-	struct ralab_stats st;
-	const char *path = NULL;
-	const char *sets[64], *patch_args[64], *policy_arg = NULL;
-	unsigned nsets = 0, npatch_args = 0, k;
-	struct cli_policy pol;
+	const struct ralab_config *cfg = ralab_workload_config(wl);
+	bool instant = !cfg->dev_latency_ns && !cfg->dev_bandwidth;
+	uint64_t repeat_ns = ralab_workload_repeat_ns(wl), copy;
 	struct cli_windows win = { 0 };
-	enum cli_fmt fmt;
-	bool trace = false, parse_only = false, json = false, dump_ops = false;
-	bool csv = false;
-	int i, err;
+	struct ralab_stats st;
+	int err;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_sim(stdout);
-			return 0;
-		} else if (!strcmp(a, "--trace")) {
-			trace = true;
-		} else if (!strcmp(a, "--parse-only")) {
-			parse_only = true;
-		} else if (!strcmp(a, "--dump-ops")) {
-			dump_ops = true;
-		} else if (!strcmp(a, "--format")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ralab sim: --format needs a value\n");
-				return 2;
-			}
-			if (cli_parse_fmt("sim", argv[++i], &fmt))
-				return 2;
-			json = fmt == CLI_FMT_JSON;
-			csv = fmt == CLI_FMT_CSV;
-		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
-			   !strcmp(a, "--patch")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ralab sim: %s needs a value\n", a);
-				return 2;
-			}
-			if (!strcmp(a, "--policy")) {
-				policy_arg = argv[++i];
-			} else if (!strcmp(a, "--patch")) {
-				if (npatch_args == 64) {
-					fprintf(stderr, "ralab sim: too many --patch options\n");
-					return 2;
-				}
-				patch_args[npatch_args++] = argv[++i];
-			} else {
-				if (nsets == 64) {
-					fprintf(stderr, "ralab sim: too many --set options\n");
-					return 2;
-				}
-				sets[nsets++] = argv[++i];
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "ralab sim: unknown option '%s' (see ralab sim --help)\n", a);
-			return 2;
-		} else if (path) {
-			fprintf(stderr, "ralab sim: one case at a time ('%s' and '%s')\n", path, a);
-			return 2;
-		} else {
-			path = a;
-		}
-	}
-	if (!path) {
-		fprintf(stderr, "ralab sim: no case given (see ralab sim --help)\n");
-		return 2;
-	}
-	if (cli_policy_parse(policy_arg, patch_args, npatch_args, &pol))
-		return 2;
-	ro.policy = pol.name;
-	ro.patches = pol.patches;
-	ro.nr_patches = pol.nr_patches;
-	err = ralab_workload_load(path, &wl, &d);
-	if (err)
-		return fail(path, err, &d);
-	for (k = 0; k < nsets; k++) {
-		if (cli_apply_set(wl, sets[k])) {
-			ralab_workload_free(wl);
-			return 2;
-		}
-	}
-	if (dump_ops)
-		fputs(ralab_workload_ops_text(wl), stdout);
-	if (parse_only || dump_ops) {
-		ralab_workload_free(wl);
-		return 0;
-	}
-	cfg = ralab_workload_config(wl);
-	instant = !cfg->dev_latency_ns && !cfg->dev_bandwidth;
-	repeat_ns = ralab_workload_repeat_ns(wl);
 	/*
 	 * Copies of a mapping fault its pages in the order the C library's
 	 * memcpy takes them, which the CPU decides (glibc on AMD: backward
@@ -806,22 +725,23 @@ static int cmd_sim(int argc, char **argv)
 	if (repeat_ns >= 1000000000ull && instant)
 		fprintf(stderr, "ralab sim: note: a job repeats its reads for %.0f s (time_based) on a device whose I/O takes no time: only CPU costs bound it, so it makes millions of reads and takes a while to simulate; give it a device that takes time (--set device=loop or nvme)\n",
 			(double)repeat_ns / 1e9);
+	ro->on_event = NULL;
+	ro->event_arg = NULL;
 	if (json) {
 		win.trace = trace;
-		ro.on_event = cli_collect_window;
-		ro.event_arg = &win;
+		ro->on_event = cli_collect_window;
+		ro->event_arg = &win;
 	} else if (trace) {
-		ro.on_event = cli_print_event;
-		ro.event_arg = stdout;
+		ro->on_event = cli_print_event;
+		ro->event_arg = stdout;
 	}
-	err = ralab_run(wl, &ro, &st);
+	err = ralab_run(wl, ro, &st);
 	if (err) {
-		ralab_workload_free(wl);
 		free(win.w);
 		return fail("sim", err, NULL);
 	}
 	if (json) {
-		cli_print_json(stdout, wl, pol.label, &st, &win, NULL);
+		cli_print_json(stdout, wl, pol->label, &st, &win, NULL);
 	} else if (csv) {
 		char *text = NULL;
 		size_t len = 0;
@@ -829,19 +749,145 @@ static int cmd_sim(int argc, char **argv)
 
 		if (!m) {
 			free(win.w);
-			ralab_workload_free(wl);
 			return 1;
 		}
-		cli_print_summary(m, wl, pol.label, &st, true);
+		cli_print_summary(m, wl, pol->label, &st, true);
 		fclose(m);
 		cli_print_csv(stdout, text);
 		free(text);
 	} else {
-		cli_print_summary(stdout, wl, pol.label, &st, true);
+		cli_print_summary(stdout, wl, pol->label, &st, true);
 	}
 	free(win.w);
-	ralab_workload_free(wl);
 	return 0;
+}
+
+static int cmd_sim(int argc, char **argv)
+{
+	struct ralab_run_opts ro = { 0 };
+	struct ralab_workload **wls = NULL; /* owned, one per path */
+	struct ralab_diag d = { 0 };
+	const char **paths = NULL; /* argv's */
+	const char *sets[64], *patch_args[64], *policy_arg = NULL;
+	unsigned nsets = 0, npatch_args = 0, npaths = 0, k, n;
+	struct cli_policy pol;
+	enum cli_fmt fmt;
+	bool trace = false, parse_only = false, json = false, dump_ops = false;
+	bool csv = false;
+	int i, err, rc = 0;
+
+	paths = calloc((size_t)argc, sizeof(*paths));
+	if (!paths) {
+		fprintf(stderr, "ralab sim: out of memory\n");
+		return 1;
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage_sim(stdout);
+			free(paths);
+			return 0;
+		} else if (!strcmp(a, "--trace")) {
+			trace = true;
+		} else if (!strcmp(a, "--parse-only")) {
+			parse_only = true;
+		} else if (!strcmp(a, "--dump-ops")) {
+			dump_ops = true;
+		} else if (!strcmp(a, "--format")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab sim: --format needs a value\n");
+				goto usage;
+			}
+			if (cli_parse_fmt("sim", argv[++i], &fmt))
+				goto usage;
+			json = fmt == CLI_FMT_JSON;
+			csv = fmt == CLI_FMT_CSV;
+		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
+			   !strcmp(a, "--patch")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab sim: %s needs a value\n", a);
+				goto usage;
+			}
+			if (!strcmp(a, "--policy")) {
+				policy_arg = argv[++i];
+			} else if (!strcmp(a, "--patch")) {
+				if (npatch_args == 64) {
+					fprintf(stderr, "ralab sim: too many --patch options\n");
+					goto usage;
+				}
+				patch_args[npatch_args++] = argv[++i];
+			} else {
+				if (nsets == 64) {
+					fprintf(stderr, "ralab sim: too many --set options\n");
+					goto usage;
+				}
+				sets[nsets++] = argv[++i];
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "ralab sim: unknown option '%s' (see ralab sim --help)\n", a);
+			goto usage;
+		} else {
+			paths[npaths++] = a;
+		}
+	}
+	if (!npaths) {
+		fprintf(stderr, "ralab sim: no case given (see ralab sim --help)\n");
+		goto usage;
+	}
+	/* One JSON object, one CSV table: several cases are compare's job. */
+	if (npaths > 1 && (json || csv)) {
+		fprintf(stderr, "ralab sim: --format %s takes one case ('%s' and '%s'); 'ralab compare --format %s' tables several\n",
+			json ? "json" : "csv", paths[0], paths[1],
+			json ? "json" : "csv");
+		goto usage;
+	}
+	if (cli_policy_parse(policy_arg, patch_args, npatch_args, &pol))
+		goto usage;
+	ro.policy = pol.name;
+	ro.patches = pol.patches;
+	ro.nr_patches = pol.nr_patches;
+	/* Every case is loaded before any runs: an input error runs none. */
+	wls = calloc(npaths, sizeof(*wls));
+	if (!wls) {
+		fprintf(stderr, "ralab sim: out of memory\n");
+		free(paths);
+		return 1;
+	}
+	for (n = 0; n < npaths; n++) {
+		err = ralab_workload_load(paths[n], &wls[n], &d);
+		if (err) {
+			rc = fail(paths[n], err, &d);
+			goto out;
+		}
+		for (k = 0; k < nsets; k++) {
+			if (cli_apply_set(wls[n], sets[k])) {
+				rc = 2;
+				goto out;
+			}
+		}
+	}
+	for (n = 0; n < npaths; n++) {
+		/* Several cases: each one's output after a line "== CASE". */
+		if (npaths > 1 && (dump_ops || !parse_only))
+			printf("== %s\n", paths[n]);
+		if (dump_ops)
+			fputs(ralab_workload_ops_text(wls[n]), stdout);
+		if (parse_only || dump_ops)
+			continue;
+		rc = sim_one(wls[n], &ro, &pol, trace, json, csv);
+		if (rc)
+			break;
+	}
+out:
+	for (n = 0; n < npaths; n++)
+		ralab_workload_free(wls[n]);
+	free(wls);
+	free(paths);
+	return rc;
+usage:
+	free(paths);
+	return 2;
 }
 
 bool cli_policy_known(const char *name)

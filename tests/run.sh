@@ -43,12 +43,13 @@ run_suite() { # SUITE: output in $T/NAME.log, counts in $T/NAME.counts
 	local name
 	name=$(basename "$1" .sh)
 	(
+		SECONDS=0
 		T=$T/$name
 		mkdir -p "$T"
 		pass=0 fail=0 skip=0
 		# shellcheck disable=SC1090
 		. "$1"
-		echo "$pass $fail $skip" > "$T.counts"
+		echo "$pass $fail $skip $SECONDS" > "$T.counts"
 	) > "$T/$name.log" 2>&1
 }
 jobs_max=${RALAB_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -72,8 +73,9 @@ wait
 for s in "${suites[@]}"; do
 	name=$(basename "$s" .sh)
 	cat "$T/$name.log"
-	if read -r p f k 2> /dev/null < "$T/$name.counts"; then
+	if read -r p f k secs 2> /dev/null < "$T/$name.counts"; then
 		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
+		[ -z "${VERBOSE:-}" ] || echo "suite $name: $secs s"
 	else
 		bad "suite $name" "ended before its last test"
 	fi

@@ -97,3 +97,14 @@ expect_rc "diff detects a change" 1 "$RALAB" diff "$T/r1" "$T/r3"
 expect_rc "diff same" 0 "$RALAB" diff "$T/r1" "$T/r2"
 expect_rc "diff bad input" 2 "$RALAB" diff "$T/r1" /dev/null
 
+
+# Several cases to one sim: each one's output after '== CASE', as if run
+# alone; an error in any runs none.
+c1=tests/cases/seed001-seq4k/case.ops c2=tests/cases/rand-4k/case.ops
+{ echo "== $c1"; "$RALAB" sim --trace "$c1"; echo "== $c2"; "$RALAB" sim --trace "$c2"; } > "$T/s1"
+"$RALAB" sim --trace "$c1" "$c2" > "$T/s2"
+if cmp -s "$T/s1" "$T/s2" && [ "$(grep -c '^== ' "$T/s2")" = 2 ]; then ok "sim several cases"
+else bad "sim several cases" "differs from one run each"; fi
+expect_rc "sim several cases, one bad" 2 "$RALAB" sim "$c1" tests/errors/alloc-fail-order-too-big.ops
+[ -s "$T/out" ] && bad "sim several cases, one bad" "ran: $(head -3 "$T/out")"
+expect_rc "sim several cases, json" 2 "$RALAB" sim --format json "$c1" "$c2"
