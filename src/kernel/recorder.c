@@ -1367,10 +1367,6 @@ static uint64_t max_len(const struct ralab_workload *wl)
 	return m;
 }
 
-/*
- * Does the case write (write, pwrite, touch ... write)?  Then its
- * descriptors are opened read-write and its mappings are writable.
- */
 /* write(2), pwrite(2) or fio's pwrite? */
 static bool write_call(const struct op *op)
 {
@@ -1378,6 +1374,10 @@ static bool write_call(const struct op *op)
 	       op->kind == OP_FIO_PWRITE;
 }
 
+/*
+ * Does the case write (write, pwrite, touch ... write)?  Then its
+ * descriptors are opened read-write and its mappings are writable.
+ */
 static bool writes(const struct ralab_workload *wl)
 {
 	unsigned i;
