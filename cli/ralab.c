@@ -75,7 +75,8 @@ static void usage_sim(FILE *out)
 		"async_ra, ra_order, ra_unbounded, read_folio, folio_orders (ORDER:COUNT,\n"
 		"ascending), pages_added, syscalls, bytes_read.  Several CASEs run one\n"
 		"after the other, each from a cold cache, each one's output after a line\n"
-		"'== CASE' (text and --trace only); all are read before any runs.\n"
+		"'== CASE' (with --format json: one array of their objects); all are\n"
+		"read before any runs.\n"
 		"\n"
 		"options:\n"
 		"  --trace             first print every event, in order, as the kernel's\n"
@@ -98,8 +99,9 @@ static void usage_sim(FILE *out)
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
 		"                      another input was understood as) and exit\n"
 		"  --format FMT        text: key=value lines (default); json: one object\n"
-		"                      (docs/schema/sim.schema.json); csv: a header row\n"
-		"                      and a value row (not with --trace)\n"
+		"                      (docs/schema/sim.schema.json), an array of them\n"
+		"                      for several CASEs; csv: a header row and a value\n"
+		"                      row (one CASE, not with --trace)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"The .ops format:\n"
@@ -691,11 +693,13 @@ static uint64_t largest_memcpy(const struct ralab_workload *wl)
 
 /*
  * Run one loaded case and print what the options ask for.  The notes on
- * what the case's own settings leave to chance go to stderr first.
+ * what the case's own settings leave to chance go to stderr first.  With
+ * @in_array, the JSON object goes without its last newline, as an
+ * element of the array cmd_sim() prints around several cases' objects.
  */
 static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 		   const struct cli_policy *pol, bool trace, bool json,
-		   bool csv)
+		   bool csv, bool in_array)
 {
 	const struct ralab_config *cfg = ralab_workload_config(wl);
 	bool instant = !cfg->dev_latency_ns && !cfg->dev_bandwidth;
@@ -740,7 +744,22 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 		free(win.w);
 		return fail("sim", err, NULL);
 	}
-	if (json) {
+	if (json && in_array) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		if (!m) {
+			free(win.w);
+			return 1;
+		}
+		cli_print_json(m, wl, pol->label, &st, &win, NULL);
+		fclose(m);
+		if (len && text[len - 1] == '\n')
+			text[--len] = '\0';
+		fputs(text, stdout);
+		free(text);
+	} else if (json) {
 		cli_print_json(stdout, wl, pol->label, &st, &win, NULL);
 	} else if (csv) {
 		char *text = NULL;
@@ -773,7 +792,7 @@ static int cmd_sim(int argc, char **argv)
 	struct cli_policy pol;
 	enum cli_fmt fmt;
 	bool trace = false, parse_only = false, json = false, dump_ops = false;
-	bool csv = false;
+	bool csv = false, multi;
 	int i, err, rc = 0;
 
 	paths = calloc((size_t)argc, sizeof(*paths));
@@ -835,11 +854,13 @@ static int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "ralab sim: no case given (see ralab sim --help)\n");
 		goto usage;
 	}
-	/* One JSON object, one CSV table: several cases are compare's job. */
-	if (npaths > 1 && (json || csv)) {
-		fprintf(stderr, "ralab sim: --format %s takes one case ('%s' and '%s'); 'ralab compare --format %s' tables several\n",
-			json ? "json" : "csv", paths[0], paths[1],
-			json ? "json" : "csv");
+	/*
+	 * Several cases in JSON: an array of the objects one case gives.  A
+	 * CSV table has one case's columns: several are compare's job.
+	 */
+	if (npaths > 1 && csv) {
+		fprintf(stderr, "ralab sim: --format csv takes one case ('%s' and '%s'); 'ralab compare --format csv' tables several, 'ralab sim --format json' gives an array\n",
+			paths[0], paths[1]);
 		goto usage;
 	}
 	if (cli_policy_parse(policy_arg, patch_args, npatch_args, &pol))
@@ -867,18 +888,28 @@ static int cmd_sim(int argc, char **argv)
 			}
 		}
 	}
+	/* (With --trace, the events come first: text, each case after its
+	 * "== CASE".) */
+	multi = npaths > 1 && json && !trace && !parse_only && !dump_ops;
 	for (n = 0; n < npaths; n++) {
-		/* Several cases: each one's output after a line "== CASE". */
-		if (npaths > 1 && (dump_ops || !parse_only))
+		/*
+		 * Several cases: each one's output after a line "== CASE",
+		 * or in JSON an element of one array.
+		 */
+		if (multi)
+			fputs(n ? ",\n" : "[\n", stdout);
+		else if (npaths > 1 && (dump_ops || !parse_only))
 			printf("== %s\n", paths[n]);
 		if (dump_ops)
 			fputs(ralab_workload_ops_text(wls[n]), stdout);
 		if (parse_only || dump_ops)
 			continue;
-		rc = sim_one(wls[n], &ro, &pol, trace, json, csv);
+		rc = sim_one(wls[n], &ro, &pol, trace, json, csv, multi);
 		if (rc)
 			break;
 	}
+	if (multi && !rc)
+		fputs("\n]\n", stdout);
 out:
 	for (n = 0; n < npaths; n++)
 		ralab_workload_free(wls[n]);

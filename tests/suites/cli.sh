@@ -107,4 +107,15 @@ if cmp -s "$T/s1" "$T/s2" && [ "$(grep -c '^== ' "$T/s2")" = 2 ]; then ok "sim s
 else bad "sim several cases" "differs from one run each"; fi
 expect_rc "sim several cases, one bad" 2 "$RALAB" sim "$c1" tests/errors/alloc-fail-order-too-big.ops
 [ -s "$T/out" ] && bad "sim several cases, one bad" "ran: $(head -3 "$T/out")"
-expect_rc "sim several cases, json" 2 "$RALAB" sim --format json "$c1" "$c2"
+# In JSON, one array: each element the object the case gives alone.
+"$RALAB" sim --format json "$c1" "$c2" > "$T/sj" 2> "$T/sj.err"
+"$RALAB" sim --format json "$c1" > "$T/sj1" && "$RALAB" sim --format json "$c2" > "$T/sj2"
+if python3 - "$T/sj" "$T/sj1" "$T/sj2" <<'PY' 2> "$T/sj.err"
+import json, sys
+a = json.load(open(sys.argv[1]))
+assert isinstance(a, list) and len(a) == 2, a
+assert a == [json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))]
+PY
+then ok "sim several cases, json: one array"
+else bad "sim several cases, json: one array" "$(tail -2 "$T/sj.err")"; fi
+expect_rc "sim several cases, csv" 2 "$RALAB" sim --format csv "$c1" "$c2"
