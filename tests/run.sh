@@ -59,8 +59,15 @@ for s in tests/suites/*.sh; do
 	[ -f "$s" ] && suites+=("$s")
 done
 [ -f tests/suites/kernel.sh ] && run_suite tests/suites/kernel.sh
+# The longest suites first (fuzz.sh's half minute of fuzzing, the
+# policies' comparisons), so that none of them is left to run alone at
+# the end; then the rest in name order.
+order=()
+for s in tests/suites/fuzz.sh tests/suites/variants.sh "${suites[@]}"; do
+	[ -f "$s" ] && [[ " ${order[*]} " != *" $s "* ]] && order+=("$s")
+done
 running=0
-for s in "${suites[@]}"; do
+for s in "${order[@]}"; do
 	[ "$s" = tests/suites/kernel.sh ] && continue
 	if [ $running -ge "$jobs_max" ]; then
 		wait -n

@@ -419,15 +419,17 @@ while IFS='|' read -r name cmd; do
 done < tests/fio/cmdline.txt
 [ $ncmd -ge 155 ] || bad "fio command lines" "only $ncmd in tests/fio/cmdline.txt"
 if command -v fio > /dev/null; then
-	nshow=0 differ=
-	while IFS='|' read -r name cmd; do
-		case "$name" in ''|'#'*) continue ;; esac
-		[ "$(fio --showcmd "tests/fio/real/$name.fio" 2> /dev/null | sed 's/ *$//')" = "$cmd" ] ||
-			differ="$differ $name"
-		nshow=$((nshow + 1))
-	done < tests/fio/cmdline.txt
-	[ -z "$differ" ] && [ $nshow = $ncmd ] && ok "fio command lines are fio --showcmd's" ||
-		bad "fio command lines are fio --showcmd's" "differ:$differ"
+	# One fio for all the job files (fio takes 0.15 s to start): a line
+	# for each, in their order.
+	grep -v '^#' tests/fio/cmdline.txt | grep . > "$T/show.want"
+	# shellcheck disable=SC2046 # one word per job file
+	fio --showcmd $(cut -d'|' -f1 "$T/show.want" | sed 's|.*|tests/fio/real/&.fio|') 2> /dev/null |
+		sed 's/ *$//' | paste -d'|' <(cut -d'|' -f1 "$T/show.want") - > "$T/show.got"
+	if [ "$(wc -l < "$T/show.want")" = $ncmd ] && cmp -s "$T/show.want" "$T/show.got"; then
+		ok "fio command lines are fio --showcmd's"
+	else
+		bad "fio command lines are fio --showcmd's" "$(diff "$T/show.want" "$T/show.got" | head -4)"
+	fi
 else
 	skip "fio command lines are fio --showcmd's" "fio is not installed (the recorded lines are still checked)"
 fi
