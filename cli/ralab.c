@@ -744,24 +744,13 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 		free(win.w);
 		return fail("sim", err, NULL);
 	}
-	if (json && in_array) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&text, &len);
-
-		if (!m) {
-			free(win.w);
-			return 1;
-		}
-		cli_print_json(m, wl, pol->label, &st, &win, NULL);
-		fclose(m);
-		if (len && text[len - 1] == '\n')
-			text[--len] = '\0';
-		fputs(text, stdout);
-		free(text);
-	} else if (json) {
+	if (json && !in_array) {
 		cli_print_json(stdout, wl, pol->label, &st, &win, NULL);
-	} else if (csv) {
+	} else if (json || csv) {
+		/*
+		 * Through a buffer: an array's element goes without its last
+		 * newline; the CSV row is made of the summary's lines.
+		 */
 		char *text = NULL;
 		size_t len = 0;
 		FILE *m = open_memstream(&text, &len);
@@ -770,9 +759,17 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 			free(win.w);
 			return 1;
 		}
-		cli_print_summary(m, wl, pol->label, &st, true);
+		if (json)
+			cli_print_json(m, wl, pol->label, &st, &win, NULL);
+		else
+			cli_print_summary(m, wl, pol->label, &st, true);
 		fclose(m);
-		cli_print_csv(stdout, text);
+		if (json && len && text[len - 1] == '\n')
+			text[--len] = '\0';
+		if (json)
+			fputs(text, stdout);
+		else
+			cli_print_csv(stdout, text);
 		free(text);
 	} else {
 		cli_print_summary(stdout, wl, pol->label, &st, true);
