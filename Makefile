@@ -75,11 +75,13 @@ $(O)/examples/%: examples/%.c $(O)/libralab.a
 examples: $(EX_BIN)
 
 # The test suite: unit tests, then the scripted tests against the CLI.
+# Its two builds use every CPU unless make was given -j already.
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 check:
-	$(Q)$(MAKE) --no-print-directory O=build/check CFLAGS="-O2 -g -Werror" \
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) O=build/check CFLAGS="-O2 -g -Werror" \
 		build/check/ralab units examples
 	$(Q)tests/run.sh build/check
-	$(Q)$(MAKE) --no-print-directory O=build/san \
+	$(Q)$(MAKE) --no-print-directory $(CHECK_J) O=build/san \
 		CFLAGS="-O1 -g -Werror $(SAN)" LDFLAGS="$(SAN)" build/san/ralab units examples
 	$(Q)RALAB_SANITIZED=1 tests/run.sh build/san
 
