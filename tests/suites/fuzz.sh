@@ -17,8 +17,8 @@ fuzz_smoke() {
 		fi
 		return
 	fi
-	# Four seconds each: the corpus and a few hundred thousand inputs
-	# (the long runs are 'make fuzz''s).
+	# Four seconds each: the corpus, then a few hundred (fio) to some
+	# thousands (.ops) of mutated inputs (the long runs are 'make fuzz''s).
 	for t in ops fio fiocmd strace iolog rawlog api; do
 		mkdir -p "$T/corpus-$t"
 		if build/fuzz/fuzz_$t -max_total_time=4 -seed=1 "$T/corpus-$t" fuzz/corpus \
