@@ -759,17 +759,16 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 			free(win.w);
 			return 1;
 		}
-		if (json)
+		if (json) {
 			cli_print_json(m, wl, pol->label, &st, &win, NULL);
-		else
+			fclose(m);
+			fwrite(text, 1, len - (len && text[len - 1] == '\n'),
+			       stdout);
+		} else {
 			cli_print_summary(m, wl, pol->label, &st, true);
-		fclose(m);
-		if (json && len && text[len - 1] == '\n')
-			text[--len] = '\0';
-		if (json)
-			fputs(text, stdout);
-		else
+			fclose(m);
 			cli_print_csv(stdout, text);
+		}
 		free(text);
 	} else {
 		cli_print_summary(stdout, wl, pol->label, &st, true);
