@@ -705,7 +705,7 @@ struct job {
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
 	bool t64;            /* random_generator=tausworthe64 */
-	bool lfsr;           /* random_generator=lfsr, uniform offsets */
+	bool lfsr;           /* random_generator=lfsr: uniform or zoned offsets */
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	/*
@@ -1733,21 +1733,17 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			j->openfiles = (unsigned)v;
 	}
 	/*
-	 * lfsr: only uniform offsets come from it (a distribution has its
-	 * own generator; init_random_map()).  time_based would start it
-	 * again whenever it runs out (fio_file_reset()): not modelled.
+	 * lfsr: uniform offsets come from it, and zoned ones too: a zoned
+	 * draw takes its block from the offset generator, which is the
+	 * file's LFSR here, over the whole file and not the zone
+	 * (__get_next_rand_offset() ignores the zone's size for it), and
+	 * adds the zone's start, so the file ends at the first block past
+	 * its end (next_io(); fio 3.33's iologs, tests/fio/rand/zoned-lfsr-*,
+	 * and 6.18.44, tests/fio/real/sweep72-f06).  zipf, pareto and
+	 * normal have their own generator (init_random_map()).  time_based
+	 * would start it again whenever it runs out (fio_file_reset()): not
+	 * modelled.
 	 */
-	if (j->lfsr && j->zoned && j->random) {
-		/*
-		 * zoned draws its block from the offset generator, which is
-		 * the LFSR here (__get_next_rand_offset()): over the whole
-		 * file, not the zone (6.18.44: 25 of 50 I/Os read, none where
-		 * the zones say).  Not modelled.
-		 */
-		o = get(f, sec, "random_generator");
-		return ferr(f, o ? o->line : sec->line,
-			    "random_generator=lfsr with random_distribution=zoned is not modelled (fio draws the zone's block from the LFSR, over the whole file)");
-	}
 	if (j->lfsr && (!j->random || j->dist))
 		j->lfsr = false;
 	/*
