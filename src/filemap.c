@@ -63,18 +63,8 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 			   &f);
 	if (err)
 		return err;
-	s->st->folios[order]++;
-	s->st->pages_added += 1ull << order;
 	s->st->read_folio++;
-	if (s->on_event) {
-		struct ralab_event ev = {
-			.type = RALAB_EV_ADD_FOLIO,
-			.ofs = index * RALAB_PAGE_SIZE,
-			.order = order,
-		};
-
-		sim_emit(s, &ev);
-	}
+	sim_folio_added(s, index, order);
 	/* A page wholly past EOF is zeroed by ->read_folio without I/O. */
 	if (index * RALAB_PAGE_SIZE < isize) {
 		uint64_t done;
@@ -770,17 +760,7 @@ static void write_folio_added(struct sim *s, struct folio *fo)
 	fo->done_ns = s->cur->now;
 	fo->added_ns = s->cur->now;
 	fo->added_call = s->cur->call;
-	s->st->folios[fo->order]++;
-	s->st->pages_added += 1ull << fo->order;
-	if (s->on_event) {
-		struct ralab_event ev = {
-			.type = RALAB_EV_ADD_FOLIO,
-			.ofs = fo->index * RALAB_PAGE_SIZE,
-			.order = fo->order,
-		};
-
-		sim_emit(s, &ev);
-	}
+	sim_folio_added(s, fo->index, fo->order);
 }
 
 /*

@@ -39,6 +39,21 @@ void sim_emit(struct sim *s, const struct ralab_event *ev)
 		s->on_event(s->event_arg, tag(s, ev, &buf));
 }
 
+void sim_folio_added(struct sim *s, pgoff_t index, unsigned order)
+{
+	s->st->folios[order]++;
+	s->st->pages_added += 1ull << order;
+	if (s->on_event) {
+		struct ralab_event ev = {
+			.type = RALAB_EV_ADD_FOLIO,
+			.ofs = index * RALAB_PAGE_SIZE,
+			.order = order,
+		};
+
+		sim_emit(s, &ev);
+	}
+}
+
 static pgoff_t m_next_miss(void *m, pgoff_t index, unsigned long max_scan)
 {
 	struct sim_inode *in = m;
@@ -234,18 +249,8 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 		return err;
 	f->added_ns = w->now;
 	f->added_call = w->call;
-	s->st->folios[order]++;
-	s->st->pages_added += 1ull << order;
 	s->st->ra_pages += 1ull << order;
-	if (s->on_event) {
-		struct ralab_event ev = {
-			.type = RALAB_EV_ADD_FOLIO,
-			.ofs = index * RALAB_PAGE_SIZE,
-			.order = order,
-		};
-
-		sim_emit(s, &ev);
-	}
+	sim_folio_added(s, index, order);
 	w->batch[w->nr_batch++] = f;
 	return 0;
 }

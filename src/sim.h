@@ -324,6 +324,12 @@ void sim_plug_submitted(struct sim *s, struct sim_inode *in);
 bool sim_plug_fresh(const struct sim *s, const struct folio *f);
 /* Hand @ev to the run's callback, tagged with the job in several. */
 void sim_emit(struct sim *s, const struct ralab_event *ev);
+/*
+ * A folio of 2^@order pages at @index entered the page cache (by
+ * readahead, ->read_folio or a write): counted, and reported as
+ * mm_filemap_add_to_page_cache is.
+ */
+void sim_folio_added(struct sim *s, pgoff_t index, unsigned order);
 
 /*
  * The current worker spends @ns of CPU time.  A ring job's worker does
