@@ -797,6 +797,12 @@ struct job {
 	unsigned split_perc[16];
 	bool zoned;
 	unsigned char zone_lo[100], zone_hi[100]; /* size percents */
+	/*
+	 * zoned_abs: the zones' sizes in bytes; zone_lo and zone_hi then
+	 * hold a zone's number, abs_lo and abs_hi its byte range.
+	 */
+	bool zoned_abs;
+	uint64_t abs_lo[16], abs_hi[16];
 	char directory[128];
 	/* filename_format: $jobname, $jobnum, $filenum (empty: fio's own) */
 	char name_fmt[128];
@@ -933,10 +939,69 @@ static bool dist_num(const char *s, double *v, const char **end)
 }
 
 /*
+ * zoned_abs:A/SIZE[:A/SIZE...]: zones of SIZE bytes from the file's
+ * start, drawn by access percent A (fio's table of 100 entries, as
+ * zoned).  fio 3.33 fails to parse a zone without its size, and ends a
+ * file's pass at the first draw of a zone that ends past the file
+ * ("zoned_abs sizes exceed file size": next_io()).
+ */
+static int parse_zoned_abs(struct fio *f, const struct opt *o, struct job *j)
+{
+	const char *v = o->val + 10, *e, *c;
+	unsigned acc = 0, n = 0, k;
+	uint64_t at = 0, size;
+	size_t skip;
+	int err;
+
+	if (strchr(v, ','))
+		return ferr(f, o->line, "random_distribution=%s: fio 3.33 fails to parse zones per direction (after ',': \"failed parsing random_distribution\", the job is dropped); give one set of zones",
+			    o->val);
+	while (*v) {
+		struct opt sz = *o;
+		double a;
+		size_t len;
+
+		c = strchr(v, ':');
+		len = c ? (size_t)(c - v) : strlen(v);
+		if (!dist_num(v, &a, &e) || *e != '/' || n == 16 ||
+		    !(a >= 0 && a <= 100) || a != (unsigned)a ||
+		    (size_t)(e + 1 - v) >= len)
+			return ferr(f, o->line, "random_distribution=%s: zoned_abs takes ACCESS/SIZE pairs separated by ':' (at most 16, each with its size; fio 3.33 fails to parse one without)",
+				    o->val);
+		/* The size, read as fio reads sizes (units, kb_base). */
+		skip = (size_t)(e + 1 - v);
+		snprintf(sz.val, sizeof(sz.val), "%.*s", (int)(len - skip),
+			 v + skip);
+		snprintf(sz.name, sizeof(sz.name), "random_distribution");
+		if ((err = fio_size(f, &sz, &size)))
+			return err;
+		if (size > (uint64_t)RALAB_MAX_POS - at)
+			return ferr(f, o->line, "random_distribution=%s: the zones add up to more than ralab's largest offset",
+				    o->val);
+		j->abs_lo[n] = at;
+		j->abs_hi[n] = at + size;
+		at += size;
+		for (k = 0; k < (unsigned)a && acc + k < 100; k++) {
+			j->zone_lo[acc + k] = (unsigned char)n;
+			j->zone_hi[acc + k] = (unsigned char)(n + 1);
+		}
+		acc += (unsigned)a;
+		n++;
+		v = c ? c + 1 : v + len;
+	}
+	if (acc != 100)
+		return ferr(f, o->line, "random_distribution=%s: the access percents add up to %u, not 100",
+			    o->val, acc);
+	j->zoned = j->zoned_abs = true;
+	return 0;
+}
+
+/*
  * random_distribution=random | zipf:THETA[:CENTER] | pareto:H[:CENTER] |
  * normal:DEV[:CENTER] (gauss) | zoned:A/S[:A/S...] (access and size
  * percents, the accesses summing to 100; a size left out or 0 shares
- * what the others leave).  zoned_abs is not modelled.
+ * what the others leave) | zoned_abs:A/SIZE[:A/SIZE...] (sizes in
+ * bytes, each given).
  */
 static int parse_distribution(struct fio *f, const struct opt *o,
 			      struct job *j)
@@ -948,6 +1013,8 @@ static int parse_distribution(struct fio *f, const struct opt *o,
 	j->dist_center = -1;
 	if (!strcmp(v, "random"))
 		return 0;
+	if (!strncmp(v, "zoned_abs:", 10))
+		return parse_zoned_abs(f, o, j);
 	if (!strncmp(v, "zoned:", 6)) {
 		unsigned acc = 0, size = 0, given, n = 0, missing = 0, i, k;
 		unsigned za[16], zs[16];
@@ -977,8 +1044,10 @@ static int parse_distribution(struct fio *f, const struct opt *o,
 				goto bad_zoned;
 			if (e[0] == '/')
 				e++;
-			if ((*e && *e != ':') || a < 0 || sz < 0 || a > 100 ||
-			    sz > 100 || a != (unsigned)a || sz != (unsigned)sz)
+			/* !(x >= 0 && x <= 100): NaN too, before any cast. */
+			if ((*e && *e != ':') || !(a >= 0 && a <= 100) ||
+			    !(sz >= 0 && sz <= 100) || a != (unsigned)a ||
+			    sz != (unsigned)sz)
 				goto bad_zoned;
 			za[n] = (unsigned)a;
 			zs[n] = (unsigned)sz;
@@ -2630,8 +2699,18 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&g->zgen) /
 							      4294967296.0));
 
-			zoff = j->zone_lo[v - 1] * blocks / 100;
-			lastb = blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
+			if (j->zoned_abs) {
+				unsigned z = j->zone_lo[v - 1];
+				uint64_t send = j->abs_hi[z] / unit;
+
+				if (send > blocks)
+					return false; /* sizes past the file */
+				zoff = j->abs_lo[z] / unit;
+				lastb = send - zoff;
+			} else {
+				zoff = j->zone_lo[v - 1] * blocks / 100;
+				lastb = blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
+			}
 		}
 		if (j->dist) {
 			b = ralab__fio_dist_next(&gf->dist);
