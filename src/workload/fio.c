@@ -1830,9 +1830,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    !j->norandommap ? "fio's random map" :
 			    j->dist ? "random_distribution" :
 			    j->lfsr ? "random_generator=lfsr" : "zonemode=strided");
-	if (j->lfsr && j->time_based)
-		return ferr(f, get(f, sec, "random_generator")->line,
-			    "random_generator=lfsr with time_based is not modelled");
 	/*
 	 * Random I/O in zones: uniform draws only (each zone's blocks drawn
 	 * afresh, next_io()); not checked against fio: mixes, distributions,
@@ -4106,7 +4103,7 @@ static int generate(struct fio *f)
 			uint64_t l;
 			struct issued left;
 			/* time_based passes are one op stream, repeated. */
-			struct carry carry[MAX_FILES] = { 0 };
+			struct carry carry[MAX_FILES] = { 0 }, *pc;
 			/* Files end_sync() closed (fio: done in the pass). */
 			bool closed[MAX_FILES] = { false }, at_limit;
 
@@ -4278,6 +4275,7 @@ static int generate(struct fio *f)
 			 */
 			if (j->time_based && j->nrfiles == 1) {
 				struct issued all = { UINT64_MAX, UINT64_MAX };
+				struct carry lfsr_pass = { .lfsr_ran = true };
 
 				gen_io(f, j, c, thread, fds, 1, 0, &all, NULL);
 				emit(f, "repeat\n");
@@ -4296,7 +4294,15 @@ static int generate(struct fio *f)
 				 * job too: after a repeat no op can follow.
 				 */
 				f->no_map = j->engine == 2;
-				gen_io(f, j, c, thread, fds, 1, 1, &all, NULL);
+				/*
+				 * lfsr: a pass that ends (its register has
+				 * given every block) starts again from the
+				 * seed (fio_file_reset(), lfsr_reset()), as a
+				 * loop does (struct carry), so the second and
+				 * later passes are alike: the repeated ops.
+				 */
+				gen_io(f, j, c, thread, fds, 1, 1, &all,
+				       j->lfsr ? &lfsr_pass : NULL);
 				f->no_map = false;
 				f->kept_maps = 0;
 				if (!room(f))
@@ -4355,8 +4361,20 @@ static int generate(struct fio *f)
 					f->pend[nfd] =
 						(struct pend){ j, c, k, true };
 				}
+				/*
+				 * time_based passes start afresh but for the
+				 * LFSR, which a pass after the first resets
+				 * to its seed (fio_file_reset(), lfsr_reset()).
+				 */
+				pc = j->time_based ? NULL : carry;
+				if (j->time_based && j->lfsr && l) {
+					memset(carry, 0, sizeof(carry));
+					for (k = 0; k < j->nrfiles; k++)
+						carry[k].lfsr_ran = true;
+					pc = carry;
+				}
 				at_limit = gen_io(f, j, c, thread, fds, j->nrfiles, l,
-						  &left, j->time_based ? NULL : carry);
+						  &left, pc);
 				if (!room(f) ||
 				    (!j->time_based && left.bytes == before.bytes &&
 				     left.ios == before.ios))
