@@ -1810,24 +1810,26 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * its end (next_io(); fio 3.33's iologs, tests/fio/rand/zoned-lfsr-*,
 	 * and 6.18.44, tests/fio/real/sweep72-f06).  zipf, pareto and
 	 * normal have their own generator (init_random_map()).  time_based
-	 * would start it again whenever it runs out (fio_file_reset()): not
-	 * modelled.
+	 * resets it to its seed whenever it runs out (fio_file_reset():
+	 * generate(), the passes after the first).
 	 */
 	if (j->lfsr && (!j->random || j->dist))
 		j->lfsr = false;
 	/*
 	 * blockalign: only random offsets take it (fio's sequential ones
 	 * do not; fio 3.33's iologs), and one equal to the smallest size
-	 * changes nothing.  fio's random map counts blocks of the smallest
-	 * size but is looked up by blockalign's, and its other
+	 * changes nothing.  Any other turns fio's random map off ("fio:
+	 * Any use of blockalign= turns off randommap": the same reads as
+	 * with norandommap, tests/fio/rand/ba-map-*).  fio's other
 	 * distributions draw blocks of the smallest size: not modelled.
 	 */
 	if (!j->random || j->ba == j->bs)
 		j->ba = 0;
-	if (j->ba && (!j->norandommap || j->dist || j->lfsr || j->strided))
-		return ferr(f, j->ba_line, "blockalign=%llu with %s is not modelled (with norandommap, uniform or zoned offsets are)",
+	if (j->ba)
+		j->norandommap = true;
+	if (j->ba && (j->dist || j->lfsr || j->strided))
+		return ferr(f, j->ba_line, "blockalign=%llu with %s is not modelled (uniform or zoned offsets are)",
 			    (unsigned long long)j->ba,
-			    !j->norandommap ? "fio's random map" :
 			    j->dist ? "random_distribution" :
 			    j->lfsr ? "random_generator=lfsr" : "zonemode=strided");
 	/*
