@@ -23,6 +23,7 @@
 # filesize ranges, wait_for, a reading job's verify options; from 20 on,
 # gen5's: the options of all of them at once, in one to three jobs.
 # From 41 on, odd seeds make gen4's files again, with up to 256 files.
+# From 74 on, gen5's distributions include zoned_abs.
 # Usage: sweep-fio.py SEED COUNT OUTDIR -> OUTDIR/fNN.fio
 import os
 import random
@@ -277,7 +278,9 @@ def gen5(i):
         if R.random() < 0.15:
             j.append('offset=%dk' % R.choice([64, 1000, 2048]))
         if rnd and R.random() < 0.25:
-            j.append('random_distribution=%s' % R.choice(['zipf:1.2', 'pareto:0.5', 'normal:10', 'zoned:50/10:50/90']))
+            # From seed 74 on, zoned_abs too (the same draws before).
+            j.append('random_distribution=%s' % R.choice(['zipf:1.2', 'pareto:0.5', 'normal:10', 'zoned:50/10:50/90'] +
+                                                         (['zoned_abs:60/512k:40/1m', 'zoned_abs:30/1m:70/3m'] if seed >= 74 else [])))
         if rnd and R.random() < 0.15:
             j.append('norandommap')
         if rnd and R.random() < 0.15:
