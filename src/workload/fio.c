@@ -1833,16 +1833,18 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    j->dist ? "random_distribution" :
 			    j->lfsr ? "random_generator=lfsr" : "zonemode=strided");
 	/*
-	 * Random I/O in zones: uniform draws only (each zone's blocks drawn
-	 * afresh, next_io()); not checked against fio: mixes, distributions,
-	 * sequential shares, the LFSR.
+	 * Random I/O in zones: each zone's blocks drawn afresh (next_io()),
+	 * uniform or from zipf, pareto and normal, with randrw,
+	 * percentage_random and randread:N too (fio 3.33's iologs,
+	 * tests/fio/rand/strided-*).  A zoned distribution or the LFSR
+	 * within zones draws otherwise: not modelled.
 	 */
-	if (j->strided && j->random &&
-	    (j->rw || j->dist || j->zoned || j->lfsr || j->seq_nr > 1 ||
-	     j->perc_rand < 100)) {
+	if (j->strided && j->random && (j->zoned || j->lfsr)) {
 		o = get(f, sec, "zonemode");
 		return ferr(f, o ? o->line : sec->line,
-			    "zonemode=strided with random I/O is modelled for rw=randread with uniform offsets only (not randrw, random_distribution, percentage_random, randread:N or lfsr)");
+			    "zonemode=strided with random I/O is not modelled with %s",
+			    j->zoned ? "random_distribution=zoned or zoned_abs" :
+				       "random_generator=lfsr");
 	}
 	/*
 	 * verify on a job that writes: after each pass fio reads back
