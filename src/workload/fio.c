@@ -1834,18 +1834,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			    j->lfsr ? "random_generator=lfsr" : "zonemode=strided");
 	/*
 	 * Random I/O in zones: each zone's blocks drawn afresh (next_io()),
-	 * uniform or from zipf, pareto and normal, with randrw,
+	 * uniform or from zipf, pareto, normal, zoned or zoned_abs (their
+	 * percents and sizes of the zone's range) or the LFSR (over the
+	 * zone's range, reset at each zone), with randrw,
 	 * percentage_random and randread:N too (fio 3.33's iologs,
-	 * tests/fio/rand/strided-*).  A zoned distribution or the LFSR
-	 * within zones draws otherwise: not modelled.
+	 * tests/fio/rand/strided-*).
 	 */
-	if (j->strided && j->random && (j->zoned || j->lfsr)) {
-		o = get(f, sec, "zonemode");
-		return ferr(f, o ? o->line : sec->line,
-			    "zonemode=strided with random I/O is not modelled with %s",
-			    j->zoned ? "random_distribution=zoned or zoned_abs" :
-				       "random_generator=lfsr");
-	}
 	/*
 	 * verify on a job that writes: after each pass fio reads back
 	 * what it wrote (do_verify()), reads ralab does not make.
@@ -2291,6 +2285,7 @@ struct gfile {
 	struct fio_map map;
 	struct fio_dist dist;
 	struct fio_rng lf; /* random_generator=lfsr: the file's */
+	uint64_t lf_seed;  /* and its seed, for lfsr_reset() */
 	struct run r;
 	bool done;
 	bool open; /* opened by its first I/O, closed when done (openfiles) */
@@ -2491,8 +2486,11 @@ static int gfile_init(struct gjob *g, struct gfile *gf, const char *fio_name,
 	 * I/O.
 	 */
 	if (j->lfsr) {
-		if (ralab__rng_lfsr(&gf->lf, g->blocks,
-				    (uint64_t)FIO_RANDSEED * thread))
+		/* Strided zones: over the zone's range (init_random_map()). */
+		gf->lf_seed = (uint64_t)FIO_RANDSEED * thread;
+		if (ralab__rng_lfsr(&gf->lf,
+				    j->strided ? j->zone_range / j->bs : g->blocks,
+				    gf->lf_seed))
 			gf->done = true;
 		if (c && c->lfsr_ran)
 			ralab__rng_lfsr_reset(&gf->lf);
@@ -2644,6 +2642,15 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 				memset(gf->map.bits, 0,
 				       (size_t)((gf->map.n + 63) / 64) *
 					       sizeof(*gf->map.bits));
+			/*
+			 * lfsr_reset(): from the seed, without the double
+			 * first step, at each zone after the file's first.
+			 */
+			if (gf->lf.lfsr && gf->nios[0] + gf->nios[1]) {
+				ralab__rng_lfsr(&gf->lf, j->zone_range / j->bs,
+						gf->lf_seed);
+				ralab__rng_lfsr_reset(&gf->lf);
+			}
 		}
 	}
 	if (j->strided && !j->random) {
@@ -2700,17 +2707,20 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 			unsigned v = 1 + (unsigned)(100.0 * (ralab__taus88(&g->zgen) /
 							      4294967296.0));
 
+			/* Of last_block(): the zone's range when strided. */
+			uint64_t base = lastb;
+
 			if (j->zoned_abs) {
 				unsigned z = j->zone_lo[v - 1];
 				uint64_t send = j->abs_hi[z] / unit;
 
-				if (send > blocks)
+				if (send > base)
 					return false; /* sizes past the file */
 				zoff = j->abs_lo[z] / unit;
 				lastb = send - zoff;
 			} else {
-				zoff = j->zone_lo[v - 1] * blocks / 100;
-				lastb = blocks * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
+				zoff = j->zone_lo[v - 1] * base / 100;
+				lastb = base * (j->zone_hi[v - 1] - j->zone_lo[v - 1]) / 100;
 			}
 		}
 		if (j->dist) {
