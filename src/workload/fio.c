@@ -1820,18 +1820,19 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * do not; fio 3.33's iologs), and one equal to the smallest size
 	 * changes nothing.  Any other turns fio's random map off ("fio:
 	 * Any use of blockalign= turns off randommap": the same reads as
-	 * with norandommap, tests/fio/rand/ba-map-*).  fio's other
-	 * distributions draw blocks of the smallest size: not modelled.
+	 * with norandommap, tests/fio/rand/ba-map-*).  zipf, pareto,
+	 * normal and the LFSR draw blocks of the smallest size that fio
+	 * reads as blockalign units (next_io(); where they fall past the
+	 * end, the file is done: tests/fio/rand/ba-lfsr*, ba-zipf*,
+	 * ba-normal, ba-pareto-small).  In strided zones: not modelled.
 	 */
 	if (!j->random || j->ba == j->bs)
 		j->ba = 0;
 	if (j->ba)
 		j->norandommap = true;
-	if (j->ba && (j->dist || j->lfsr || j->strided))
-		return ferr(f, j->ba_line, "blockalign=%llu with %s is not modelled (uniform or zoned offsets are)",
-			    (unsigned long long)j->ba,
-			    j->dist ? "random_distribution" :
-			    j->lfsr ? "random_generator=lfsr" : "zonemode=strided");
+	if (j->ba && j->strided)
+		return ferr(f, j->ba_line, "blockalign=%llu with zonemode=strided is not modelled",
+			    (unsigned long long)j->ba);
 	/*
 	 * Random I/O in zones: each zone's blocks drawn afresh (next_io()),
 	 * uniform or from zipf, pareto, normal, zoned or zoned_abs (their
