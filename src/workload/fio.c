@@ -1824,15 +1824,13 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * normal and the LFSR draw blocks of the smallest size that fio
 	 * reads as blockalign units (next_io(); where they fall past the
 	 * end, the file is done: tests/fio/rand/ba-lfsr*, ba-zipf*,
-	 * ba-normal, ba-pareto-small).  In strided zones: not modelled.
+	 * ba-normal, ba-pareto-small); in strided zones, blocks of the
+	 * zone's range (ba-strided*).
 	 */
 	if (!j->random || j->ba == j->bs)
 		j->ba = 0;
 	if (j->ba)
 		j->norandommap = true;
-	if (j->ba && j->strided)
-		return ferr(f, j->ba_line, "blockalign=%llu with zonemode=strided is not modelled",
-			    (unsigned long long)j->ba);
 	/*
 	 * Random I/O in zones: each zone's blocks drawn afresh (next_io()),
 	 * uniform or from zipf, pareto, normal, zoned or zoned_abs (their
@@ -2694,12 +2692,16 @@ static bool next_io(struct gjob *g, struct gfile *gf, unsigned d,
 		if (!blocks)
 			return false;
 		/*
-		 * Strided zones: a block of the zone's range (last_block()),
-		 * from the zone's start (f->file_offset); the map counts
-		 * from there too, and past the region is done.
+		 * Strided zones: a block of the zone's range (last_block(),
+		 * in blockalign's units where it is set), from the zone's
+		 * start (f->file_offset); the map counts from there too,
+		 * and past the region is done.
 		 */
 		if (j->strided) {
-			lastb = j->zone_range / j->bs;
+			uint64_t less = j->ba && j->bs > j->ba ? j->bs - j->ba : 0;
+
+			lastb = j->zone_range > less ?
+					(j->zone_range - less) / unit : 0;
 			if (!lastb)
 				return false;
 		}
