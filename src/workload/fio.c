@@ -186,7 +186,7 @@ static const char *const reporting_only[] = {
 	"fallocate", "overwrite", "create_serialize", "lockmem", "verify",
 	"do_verify", "refill_buffers", "scramble_buffers", "buffer_compress_percentage",
 	"iodepth_batch", "iodepth_batch_complete_min", "iodepth_low",
-	"direct_io", "unlink", "numa_cpu_nodes", "numa_mem_policy",
+	"unlink", "numa_cpu_nodes", "numa_mem_policy",
 	"ignore_error", "error_dump", "exitall_on_error", "verify_fatal",
 	"verify_dump",
 	/*
@@ -228,7 +228,7 @@ static const char *const reporting_only[] = {
 	 * verify (read_job()), and with them go the backlog's.
 	 */
 	"verify_pattern", "verify_interval", "verify_offset", "verify_async",
-	"verify_backlog", "verify_backlog_batch", "verify_header_seed",
+	"verify_backlog", "verify_backlog_batch",
 	"io_submit_mode", /* inline only: checked in read_job() */
 	/*
 	 * io_uring's: IORING_OP_READ for READV (the same read path), and
@@ -252,7 +252,7 @@ static const char *const modelled[] = {
 	"rate_process", "thinktime_blocks", "thinktime_spin",
 	"thinktime_blocks_type", "random_distribution", "bsrange",
 	"bssplit", "io_size", "allrandrepeat",
-	"pre_read", "size_increment", "lockfile", "thread", "filename_format",
+	"pre_read", "lockfile", "thread", "filename_format",
 	"wait_for", "openfiles", "exit_what", "kb_base",
 };
 
@@ -1536,12 +1536,6 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		return err;
 	if ((o = get(f, sec, "thread")) && (err = fio_bool(f, o, &j->thread)))
 		return err;
-	if ((o = get(f, sec, "size_increment"))) {
-		if ((err = fio_size(f, o, &v)))
-			return err;
-		if (v)
-			return ferr(f, o->line, "size_increment=%s is not modelled", o->val);
-	}
 	if ((o = get(f, sec, "lockfile")) && strcmp(o->val, "none"))
 		return ferr(f, o->line, "lockfile=%s (file locking between jobs) is not modelled",
 			    o->val);
@@ -1733,8 +1727,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 				    e);
 	}
 	/*
-	 * io_uring's own options: fio 3.33 drops a job of another engine
-	 * that sets one ("Bad option").  With one read in flight the
+	 * io_uring's own options (and libaio's userspace_reap): fio 3.33
+	 * drops a job of another engine that sets one ("Bad option").  With one read in flight the
 	 * submission thread (sqthread_poll) and forced io-wq punts
 	 * (force_async) make the events of plain submissions; with more,
 	 * buffered reads complete in another order (6.18.44, fio 3.33:
@@ -1747,8 +1741,15 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 		} uring_only[] = { { "nonvectored", false },
 				   { "sqthread_poll", true },
 				   { "sqthread_poll_cpu", false },
-				   { "force_async", true } };
+				   { "force_async", true },
+				   { "fixedbufs", false },
+				   { "registerfiles", false } };
 		unsigned u;
+
+		/* libaio's own, likewise. */
+		if ((o = get(f, sec, "userspace_reap")) && !j->libaio)
+			return ferr(f, o->line, "%s is an option of ioengine=libaio: fio 3.33 drops a job of another engine with it (\"Bad option\")",
+				    o->name);
 
 		for (u = 0; u < sizeof(uring_only) / sizeof(uring_only[0]); u++) {
 			if (!(o = get(f, sec, uring_only[u].name)))
