@@ -705,7 +705,7 @@ struct job {
 	uint64_t randseed;
 	bool allrand;        /* allrandrepeat */
 	bool t64;            /* random_generator=tausworthe64 */
-	bool lfsr;           /* random_generator=lfsr: uniform or zoned offsets */
+	bool lfsr;           /* random_generator=lfsr (uniform, zoned) */
 	unsigned numjobs, nrfiles;
 	int engine;          /* 0 read, 1 pread, 2 mmap */
 	/*
@@ -1728,11 +1728,12 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	}
 	/*
 	 * io_uring's own options (and libaio's userspace_reap): fio 3.33
-	 * drops a job of another engine that sets one ("Bad option").  With one read in flight the
-	 * submission thread (sqthread_poll) and forced io-wq punts
-	 * (force_async) make the events of plain submissions; with more,
-	 * buffered reads complete in another order (6.18.44, fio 3.33:
-	 * sequential and random, iodepth 4), which is not modelled.
+	 * drops a job of another engine that sets one ("Bad option").
+	 * With one read in flight the submission thread (sqthread_poll)
+	 * and forced io-wq punts (force_async) make the events of plain
+	 * submissions; with more, buffered reads complete in another order
+	 * (6.18.44, fio 3.33: sequential and random, iodepth 4), which is
+	 * not modelled.
 	 */
 	{
 		static const struct {
@@ -1805,7 +1806,8 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	/*
 	 * lfsr: uniform offsets come from it, and zoned ones too: a zoned
 	 * draw takes its block from the offset generator, which is the
-	 * file's LFSR here, over the whole file and not the zone
+	 * file's LFSR here, over the whole file (in strided zones, the
+	 * zone's range) and not the zone of the distribution
 	 * (__get_next_rand_offset() ignores the zone's size for it), and
 	 * adds the zone's start, so the file ends at the first block past
 	 * its end (next_io(); fio 3.33's iologs, tests/fio/rand/zoned-lfsr-*,
