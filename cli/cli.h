@@ -40,7 +40,16 @@ struct cli_progress {
 void cli_progress_start(struct cli_progress *p, unsigned total);
 void cli_progress_step(struct cli_progress *p, const char *what);
 void cli_progress_end(struct cli_progress *p);
+/*
+ * --set KEY=VALUE on a loaded workload: 0, or 2 after a message.  The
+ * keys of how a file is read (fio_files) are left to cli_load_opts().
+ */
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
+/* The load options of the --set values @sets: 0, or 2 after a message. */
+int cli_load_opts(const char *const *sets, unsigned nsets,
+		  struct ralab_load_opts *lo);
+/* One --set value's part of *@lo (other keys: nothing); 0 or 2. */
+int cli_load_opt(const char *kv, struct ralab_load_opts *lo);
 /*
  * job.NAME.* lines of a run with several jobs; @waits: the time model's
  * wait figures too (a kernel run has none).

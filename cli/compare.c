@@ -64,6 +64,8 @@ static void usage(FILE *out)
 		"                      alloc_fail_ppm, ...); repeatable, the table holds\n"
 		"                      every combination, and a settings column names\n"
 		"                      the values of keys without a column of their own\n"
+		"                      (fio_files, how fio job files are read, takes one\n"
+		"                      value, as in 'ralab sim')\n"
 		"  --format FMT        text (default), json or csv\n"
 		"  -h, --help          this text\n");
 }
@@ -358,6 +360,7 @@ int cli_compare(int argc, char **argv)
 {
 	struct cli_policy pol[MAX_POLICIES];
 	struct sweep sw[MAX_SETS];
+	struct ralab_load_opts lo = { 0 };
 	char **cases = argv;	/* compacted in place: see below */
 	unsigned npol = 0, nsw = 0, ncases = 0, ncombo = 1, i, c, k, p;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
@@ -389,6 +392,12 @@ int cli_compare(int argc, char **argv)
 				if (nsw == MAX_SETS) {
 					fprintf(stderr, "ralab compare: at most %d --set options\n", MAX_SETS);
 					return 2;
+				}
+				/* How the cases are read: one value. */
+				if (!strncmp(argv[i + 1], "fio_files=", 10)) {
+					if (cli_load_opt(argv[++i], &lo))
+						return 2;
+					continue;
 				}
 				if (parse_sweep(&sw[nsw++], argv[++i]))
 					return 2;
@@ -423,7 +432,7 @@ int cli_compare(int argc, char **argv)
 		struct ralab_workload *wl;
 		struct ralab_diag d = { 0 };
 
-		if (ralab_workload_load(cases[c], &wl, &d)) {
+		if (ralab_workload_load_opts(cases[c], &lo, &wl, &d)) {
 			fprintf(stderr, "%s\n", d.msg);
 			return 2;
 		}
@@ -443,7 +452,7 @@ int cli_compare(int argc, char **argv)
 		struct ralab_workload *wl;
 		struct ralab_diag d = { 0 };
 
-		if (ralab_workload_load(cases[c], &wl, &d)) {
+		if (ralab_workload_load_opts(cases[c], &lo, &wl, &d)) {
 			ret = 2;
 			break;
 		}

@@ -138,6 +138,7 @@ int cli_dump(int argc, char **argv)
 	struct ralab_diag d = { 0 };
 	struct ralab_stats st;
 	struct cli_policy pol;
+	struct ralab_load_opts lo;
 	unsigned nsets = 0, k;
 	int i, err;
 
@@ -184,7 +185,9 @@ int cli_dump(int argc, char **argv)
 	}
 	if (cli_policy_parse(policy, NULL, 0, &pol))
 		return 2;
-	err = ralab_workload_load(path, &wl, &d);
+	if (cli_load_opts(sets, nsets, &lo))
+		return 2;
+	err = ralab_workload_load_opts(path, &lo, &wl, &d);
 	if (err) {
 		fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
 		return 2;

@@ -290,6 +290,7 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 int cli_kernel(int argc, char **argv)
 {
 	const char *workdir = NULL, *path = NULL, *sets[64];
+	struct ralab_load_opts lo;
 	struct ralab_workload *wl = NULL;
 	struct ralab_diag d = { 0 };
 	bool trace = false, teardown = false, device_filter = false;
@@ -353,7 +354,9 @@ int cli_kernel(int argc, char **argv)
 		fprintf(stderr, "ralab kernel: no case given (see ralab kernel --help)\n");
 		return 2;
 	}
-	err = ralab_workload_load(path, &wl, &d);
+	if (cli_load_opts(sets, nsets, &lo))
+		return 2;
+	err = ralab_workload_load_opts(path, &lo, &wl, &d);
 	if (err) {
 		fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
 		return 2;
@@ -776,6 +779,7 @@ int cli_check(int argc, char **argv)
 	unsigned nv = 0, ncases = 0, c;
 	struct cli_cmp cmp = { 0 }, live_cmp;
 	const char *sets[64]; /* borrowed from argv */
+	struct ralab_load_opts lo;
 	unsigned nsets = 0, k;
 	bool strict = false;
 	int i, ret = 0;
@@ -862,6 +866,10 @@ int cli_check(int argc, char **argv)
 	if (!policy && !strcmp(live.name, "linux-6.1") &&
 	    (ret = cli_cmp_ignore("check", &live_cmp, "prev_pos")))
 		goto out;
+	if (cli_load_opts(sets, nsets, &lo)) {
+		ret = 2;
+		goto out;
+	}
 	/*
 	 * Every case must parse (and every recorded one have its recording)
 	 * before the first is recorded.
@@ -875,7 +883,7 @@ int cli_check(int argc, char **argv)
 			ret = ops[c] ? 2 : 1;
 			goto out;
 		}
-		err = ralab_workload_load(ops[c], &wl, &d);
+		err = ralab_workload_load_opts(ops[c], &lo, &wl, &d);
 
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
@@ -915,7 +923,7 @@ int cli_check(int argc, char **argv)
 		FILE *kf, *sf;
 		int r, err;
 
-		err = ralab_workload_load(ops[c], &wl, &d);
+		err = ralab_workload_load_opts(ops[c], &lo, &wl, &d);
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));
 			ret = 2;

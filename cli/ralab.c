@@ -94,7 +94,11 @@ static void usage_sim(FILE *out)
 		"                      (memcpy_back_min, memcpy_back_max), the files'\n"
 		"                      layout (extent_kb, extent_breaks, holes) and the\n"
 		"                      filesystem's block_size (4K; XFS to 64K: no writes)\n"
-		"                      (repeatable; applied in order, checked as headers are)\n"
+		"                      (repeatable; applied in order, checked as headers are);\n"
+		"                      and for a fio job file fio_files=fresh (no file\n"
+		"                      exists before the run) or existing (an earlier run\n"
+		"                      left them), where a later job lays a file out\n"
+		"                      again, larger, and fio's I/Os depend on it\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
 		"                      another input was understood as) and exit\n"
@@ -639,6 +643,37 @@ static int fail(const char *what, int err, const struct ralab_diag *d)
 	return 2;
 }
 
+int cli_load_opt(const char *kv, struct ralab_load_opts *lo)
+{
+	const char *v;
+
+	if (strncmp(kv, "fio_files=", 10))
+		return 0;
+	v = kv + 10;
+	if (!strcmp(v, "fresh")) {
+		lo->fio_files = RALAB_FIO_FILES_FRESH;
+	} else if (!strcmp(v, "existing")) {
+		lo->fio_files = RALAB_FIO_FILES_EXISTING;
+	} else {
+		fprintf(stderr, "ralab: --set fio_files=%s: fresh (no file of a fio job file exists before the run) or existing (an earlier run, or fio --create_only=1, left them)\n",
+			v);
+		return 2;
+	}
+	return 0;
+}
+
+int cli_load_opts(const char *const *sets, unsigned nsets,
+		  struct ralab_load_opts *lo)
+{
+	unsigned k;
+
+	memset(lo, 0, sizeof(*lo));
+	for (k = 0; k < nsets; k++)
+		if (cli_load_opt(sets[k], lo))
+			return 2;
+	return 0;
+}
+
 int cli_apply_set(struct ralab_workload *wl, const char *kv)
 {
 	struct ralab_diag d = { 0 };
@@ -652,6 +687,9 @@ int cli_apply_set(struct ralab_workload *wl, const char *kv)
 	}
 	memcpy(key, kv, (size_t)(eq - kv));
 	key[eq - kv] = '\0';
+	/* How a fio job file is read: taken when it is (cli_load_opts()). */
+	if (!strcmp(key, "fio_files"))
+		return 0;
 	err = ralab_workload_set(wl, key, eq + 1, &d);
 	if (err) {
 		fprintf(stderr, "ralab: --set %s: %s\n", kv,
@@ -786,6 +824,7 @@ static int cmd_sim(int argc, char **argv)
 	const char *sets[64], *patch_args[64], *policy_arg = NULL;
 	unsigned nsets = 0, npatch_args = 0, npaths = 0, k, n;
 	struct cli_policy pol;
+	struct ralab_load_opts lo;
 	enum cli_fmt fmt;
 	bool trace = false, parse_only = false, json = false, dump_ops = false;
 	bool csv = false, multi;
@@ -871,8 +910,12 @@ static int cmd_sim(int argc, char **argv)
 		free(paths);
 		return 1;
 	}
+	if (cli_load_opts(sets, nsets, &lo)) {
+		rc = 2;
+		goto out;
+	}
 	for (n = 0; n < npaths; n++) {
-		err = ralab_workload_load(paths[n], &wls[n], &d);
+		err = ralab_workload_load_opts(paths[n], &lo, &wls[n], &d);
 		if (err) {
 			rc = fail(paths[n], err, &d);
 			goto out;

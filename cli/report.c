@@ -292,6 +292,7 @@ int cli_report(int argc, char **argv)
 						"kara-2026", "linux-6.9" };
 	struct cli_policy pol[MAX_POL];
 	const char *outpath = NULL, *cases[64], *sets[16];
+	struct ralab_load_opts lo;
 	unsigned np = 0, nc = 0, ns = 0, c, p, k;
 	struct series *s;
 	FILE *out;
@@ -342,11 +343,13 @@ int cli_report(int argc, char **argv)
 		for (p = 0; p < 4; p++)
 			if (cli_policy_parse(defaults[p], NULL, 0, &pol[np++]))
 				return 2;
+	if (cli_load_opts(sets, ns, &lo))
+		return 2;
 	for (c = 0; c < nc; c++) {
 		struct ralab_workload *wl;
 		struct ralab_diag d = { 0 };
 
-		if (ralab_workload_load(cases[c], &wl, &d)) {
+		if (ralab_workload_load_opts(cases[c], &lo, &wl, &d)) {
 			fprintf(stderr, "%s\n", d.msg);
 			return 2;
 		}
@@ -378,7 +381,7 @@ int cli_report(int argc, char **argv)
 		uint64_t file_pages;
 		char id[64];
 
-		if (ralab_workload_load(cases[c], &wl, &d)) {
+		if (ralab_workload_load_opts(cases[c], &lo, &wl, &d)) {
 			ret = 2;
 			break;
 		}

@@ -136,6 +136,7 @@ int cli_tune(int argc, char **argv)
 	unsigned nra = 0, nmsk = 0, nsets = 0, ncases = 0, i, c, a, m;
 	unsigned npm, npts; /* max_sectors_kb values (1: the cases'), points */
 	const char *sets[TUNE_MAX_SETS], *policy = NULL;
+	struct ralab_load_opts lo;
 	enum cli_fmt fmt = CLI_FMT_TEXT;
 	struct ralab_workload **wl = NULL;
 	struct point *pts = NULL, *best, *rec;
@@ -229,9 +230,13 @@ int cli_tune(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (cli_load_opts(sets, nsets, &lo)) {
+		ret = 2;
+		goto out;
+	}
 	for (c = 0; c < ncases; c++) {
 		struct ralab_diag d = { 0 };
-		int err = ralab_workload_load(cases[c], &wl[c], &d);
+		int err = ralab_workload_load_opts(cases[c], &lo, &wl[c], &d);
 
 		if (err) {
 			fprintf(stderr, "%s\n", d.msg[0] ? d.msg : ralab_strerror(err));

@@ -67,7 +67,7 @@ static int fiocmd(const char *name, const char *text, size_t len, char **ops,
 	memcpy(line, "fio ", 4);
 	memcpy(line + 4, text, len);
 	line[len + 4] = '\0';
-	err = ralab__fio_cmdline_to_ops(line, ops, &job_file, diag);
+	err = ralab__fio_cmdline_to_ops(line, NULL, ops, &job_file, diag);
 	free(line);
 	/* "fio FILE": a name, not ops (the job file parser has its own). */
 	if (!err && job_file) {
@@ -80,7 +80,17 @@ static int fiocmd(const char *name, const char *text, size_t len, char **ops,
 #define CONVERT fiocmd
 #define ERR_NAME "fio command line:"
 #elif defined(FUZZ_FIO)
-#define CONVERT ralab__fio_to_ops
+/* A job file, read with each fio_files choice (by the input's length). */
+static int fio_job(const char *name, const char *text, size_t len,
+		   char **ops, struct ralab_diag *diag)
+{
+	struct ralab_load_opts lo = {
+		.fio_files = (enum ralab_fio_files)(len % 3),
+	};
+
+	return ralab__fio_to_ops_opts(name, text, len, &lo, ops, diag);
+}
+#define CONVERT fio_job
 #elif defined(FUZZ_STRACE)
 #define CONVERT ralab__strace_to_ops
 #else

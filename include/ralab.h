@@ -170,6 +170,38 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 int ralab_workload_load(const char *path, struct ralab_workload **out,
 			struct ralab_diag *diag);
 
+/*
+ * How a fio job file's files stand when fio starts.  It matters where a
+ * later job lays a file out again, larger, and an earlier job's I/Os reach
+ * the end the file had at that earlier job's setup (fio 3.33 keeps the
+ * size a file has when the job sets up):
+ *
+ *   [a] size=4m               fresh: a's file ends at 4m (a lays it out)
+ *   [b] filename=a.0.0 size=8m    existing: at 8m, as [b] left it
+ */
+enum ralab_fio_files {
+	RALAB_FIO_FILES_UNSAID = 0, /* refuse such a job, with the reason */
+	RALAB_FIO_FILES_FRESH,      /* no file exists: each job lays its out */
+	RALAB_FIO_FILES_EXISTING,   /* all exist at the sizes the jobs give
+				     * them (an earlier run of the same job
+				     * file, or fio --create_only=1, left
+				     * them) */
+};
+
+/* How to read a workload file (ralab_workload_load_opts()). */
+struct ralab_load_opts {
+	enum ralab_fio_files fio_files;
+};
+
+/*
+ * ralab_workload_load_opts - ralab_workload_load() with @opts (borrowed;
+ * NULL: all zero, as ralab_workload_load()).
+ */
+int ralab_workload_load_opts(const char *path,
+			     const struct ralab_load_opts *opts,
+			     struct ralab_workload **out,
+			     struct ralab_diag *diag);
+
 void ralab_workload_free(struct ralab_workload *wl);
 
 /* The configuration from the workload's header (borrowed from @wl). */

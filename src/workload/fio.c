@@ -111,6 +111,8 @@ struct fio {
 	const struct job *tb_wrap; /* time_based, its offsets wrapped */
 	/* Its I/Os depend on a later job's extending its file (past_end()). */
 	const struct job *stale;
+	/* How the files stand when fio starts (the caller's choice). */
+	enum ralab_fio_files files;
 	/* Its block is larger than its region, inside the file (gjob_init()). */
 	const struct job *lone;
 	/*
@@ -1364,9 +1366,14 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if ((o = get(f, sec, "zonesize"))) {
 		if ((err = fio_size(f, o, &j->zone_size)))
 			return err;
-		/* fio: zonesize without zonemode means strided (old job files). */
-		if (!get(f, sec, "zonemode") && j->zone_size)
-			j->strided = true;
+		/*
+		 * fio 3.33's zonemode defaults to none, so its "zonesize
+		 * without zonemode means strided" (fixup_options()) never
+		 * applies: the job is refused.
+		 */
+		if (!j->strided && j->zone_size)
+			return ferr(f, o->line,
+				    "zonesize without zonemode=strided: fio 3.33 refuses the job (\"--zonemode=none and --zonesize are not compatible\")");
 	}
 	if ((o = get(f, sec, "zonerange")) && (err = fio_size(f, o, &j->zone_range)))
 		return err;
@@ -4231,13 +4238,28 @@ static int generate(struct fio *f)
 				}
 				if (j->fs_line) /* its own size (file_sizes()) */
 					jobs[i].file_end = j->fs[k];
+				/*
+				 * Where a later job makes the file larger, the
+				 * caller may say how it stands when fio
+				 * starts: fresh, the job reads it as it laid
+				 * it out (file_end); existing, at the size the
+				 * last job gave it (final_sizes()).  Unsaid,
+				 * the job is refused where that matters
+				 * (past_end(), file_final).  Not for
+				 * filesize=LO-HI, whose files have sizes of
+				 * their own.
+				 */
+				k2 = (unsigned)file_find(&fin, oname);
+				if (f->files == RALAB_FIO_FILES_EXISTING &&
+				    !j->fs_line && fin.sizes[k2] > j->file_end)
+					jobs[i].file_end = fin.sizes[k2];
 				/* The job's files are one size here (file_end). */
 				if (k && j->file_end != end0 && !j->fs_line) {
 					char first[128];
 
 					job_file(j, c, 0, first, sizeof(first));
 					return ferr(f, f->sec[s_of(f, j)].line,
-						    "job [%s]: its files would be of different sizes (%s: %llu bytes, %s: %llu; an earlier job made one; filename= in [global] adds to a job's own); ralab needs one size for a job's files",
+						    "job [%s]: its files would be of different sizes (%s: %llu bytes, %s: %llu; another job made one; filename= in [global] adds to a job's own); ralab needs one size for a job's files",
 						    j->name, first,
 						    (unsigned long long)end0, fname,
 						    (unsigned long long)j->file_end);
@@ -4256,7 +4278,9 @@ static int generate(struct fio *f)
 				k2 = (unsigned)file_find(&fin, oname);
 				unw = fin.unw[k2];
 				if (fin.sizes[k2] > j->file_end &&
-				    fin.sizes[k2] > jobs[i].file_final)
+				    fin.sizes[k2] > jobs[i].file_final &&
+				    (f->files == RALAB_FIO_FILES_UNSAID ||
+				     j->fs_line))
 					jobs[i].file_final = fin.sizes[k2];
 				if (fresh && ino == 0 && !i && !c)
 					emit(f, "close\nopen%s\n", /* main, fresh */
@@ -4441,8 +4465,11 @@ static int generate(struct fio *f)
 			    (unsigned long long)(f->big_blocks >> 23));
 	if (f->stale)
 		return ferr(f, f->sec[s_of(f, f->stale)].line,
-			    "job [%s]: a later job lays its file out again, larger (fio does that before any job runs), and where this job's I/Os reach the end the file had at its setup, fio's I/Os depend on whether the file existed before the run (fio 3.33 keeps the size the file had at the job's setup, so a fresh run and a second one over the files it left differ there); not modelled",
-			    f->stale->name);
+			    "job [%s]: a later job lays its file out again, larger (fio does that before any job runs), and where this job's I/Os reach the end the file had at its setup, fio's I/Os depend on whether the file existed before the run (fio 3.33 keeps the size the file had at the job's setup, so a fresh run and a second one over the files it left differ there): %s",
+			    f->stale->name,
+			    f->files == RALAB_FIO_FILES_UNSAID ?
+				    "say which with --set fio_files=fresh (no file exists) or --set fio_files=existing (an earlier run, or fio --create_only=1, left them)" :
+				    "not modelled for a job with filesize=LO-HI");
 	if (f->lone)
 		return ferr(f, f->sec[s_of(f, f->lone)].line,
 			    "job [%s]: random_distribution zipf, pareto or normal with a block larger than the job's share of a file (size over nrfiles) that goes on past it (another job made it larger): fio then reads the start of that share again and again, which is not modelled",
@@ -4489,7 +4516,14 @@ bool ralab__is_fio(const char *text, size_t len)
 int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 		      char **ops, struct ralab_diag *diag)
 {
-	return ralab__fio_job_to_ops(name, text, len, false, ops, diag);
+	return ralab__fio_job_to_ops(name, text, len, false, NULL, ops, diag);
+}
+
+int ralab__fio_to_ops_opts(const char *name, const char *text, size_t len,
+			   const struct ralab_load_opts *lo, char **ops,
+			   struct ralab_diag *diag)
+{
+	return ralab__fio_job_to_ops(name, text, len, false, lo, ops, diag);
 }
 
 /*
@@ -4502,7 +4536,8 @@ int ralab__fio_to_ops(const char *name, const char *text, size_t len,
  */
 static int fio_to_ops(const char *name, const char *text, size_t len,
 		      bool literal, const char *path, const char *ftext,
-		      size_t flen, char **ops, struct ralab_diag *diag)
+		      size_t flen, const struct ralab_load_opts *lo, char **ops,
+		      struct ralab_diag *diag)
 {
 	struct fio *f = calloc(1, sizeof(*f));
 	char *copy = malloc(len + 1), *fcopy = path ? malloc(flen + 1) : NULL;
@@ -4521,6 +4556,7 @@ static int fio_to_ops(const char *name, const char *text, size_t len,
 	f->name = name;
 	f->diag = diag;
 	f->literal = literal;
+	f->files = lo ? lo->fio_files : RALAB_FIO_FILES_UNSAID;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	if (memchr(text, '\0', len))
@@ -4559,15 +4595,19 @@ static int fio_to_ops(const char *name, const char *text, size_t len,
 }
 
 int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
-			  bool literal, char **ops, struct ralab_diag *diag)
+			  bool literal, const struct ralab_load_opts *lo,
+			  char **ops, struct ralab_diag *diag)
 {
-	return fio_to_ops(name, text, len, literal, NULL, NULL, 0, ops, diag);
+	return fio_to_ops(name, text, len, literal, NULL, NULL, 0, lo, ops,
+			  diag);
 }
 
 int ralab__fio_cmdline_file_to_ops(const char *name, const char *text,
 				   size_t len, const char *path,
-				   const char *ftext, size_t flen, char **ops,
+				   const char *ftext, size_t flen,
+				   const struct ralab_load_opts *lo, char **ops,
 				   struct ralab_diag *diag)
 {
-	return fio_to_ops(name, text, len, true, path, ftext, flen, ops, diag);
+	return fio_to_ops(name, text, len, true, path, ftext, flen, lo, ops,
+			  diag);
 }

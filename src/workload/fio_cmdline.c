@@ -143,7 +143,8 @@ bool ralab__is_fio_cmdline(const char *s)
 	return !strncmp(s, "fio ", 4) || !strncmp(s, "fio\t", 4);
 }
 
-int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
+int ralab__fio_cmdline_to_ops(const char *cmdline,
+			      const struct ralab_load_opts *lo, char **ops,
 			      char **job_file, struct ralab_diag *diag)
 {
 	struct wl_text job = { 0 };
@@ -307,7 +308,7 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 			err = ralab__fio_cmdline_file_to_ops(CMDLINE_NAME, job.s,
 							     strlen(job.s), *job_file,
 							     text ? text : "", len,
-							     ops, diag);
+							     lo, ops, diag);
 		free(text);
 		free(*job_file);
 		*job_file = NULL;
@@ -315,7 +316,7 @@ int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
 	}
 	/* fio 3.33 takes a command line's values as typed: no $ keywords. */
 	err = ralab__fio_job_to_ops(CMDLINE_NAME, job.s, strlen(job.s), true,
-				    ops, diag);
+				    lo, ops, diag);
 	goto out;
 fail_word:
 	err = wl_diag(diag, CMDLINE_NAME, no + 1, "%s", why);

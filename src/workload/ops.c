@@ -2336,6 +2336,14 @@ int ralab__read_regular(const char *path, uint64_t max, char **text,
 int ralab_workload_load(const char *path, struct ralab_workload **out,
 			struct ralab_diag *diag)
 {
+	return ralab_workload_load_opts(path, NULL, out, diag);
+}
+
+int ralab_workload_load_opts(const char *path,
+			     const struct ralab_load_opts *lo,
+			     struct ralab_workload **out,
+			     struct ralab_diag *diag)
+{
 	struct parser p = { .name = path, .diag = diag };
 	char *text = NULL;
 	size_t len = 0;
@@ -2346,12 +2354,13 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 	if (ralab__is_fio_cmdline(path) && access(path, F_OK)) {
 		char *ops, *job_file;
 
-		err = ralab__fio_cmdline_to_ops(path, &ops, &job_file, diag);
+		err = ralab__fio_cmdline_to_ops(path, lo, &ops, &job_file,
+						diag);
 		if (err)
 			return err;
 		if (job_file) {
 			/* "fio job.fio": the file (it exists: not a line). */
-			err = ralab_workload_load(job_file, out, diag);
+			err = ralab_workload_load_opts(job_file, lo, out, diag);
 			free(job_file);
 			return err;
 		}
@@ -2380,7 +2389,7 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 				return -ENOMEM;
 			sprintf(joined, "%s%scase.ops", path,
 				pl && path[pl - 1] == '/' ? "" : "/");
-			err = ralab_workload_load(joined, out, diag);
+			err = ralab_workload_load_opts(joined, lo, out, diag);
 			free(joined);
 			return err;
 		}
@@ -2418,7 +2427,11 @@ int ralab_workload_load(const char *path, struct ralab_workload **out,
 		if (conv) {
 			char *ops, gname[300];
 
-			err = conv(path, text, len, &ops, diag);
+			if (conv == ralab__fio_to_ops)
+				err = ralab__fio_to_ops_opts(path, text, len,
+							     lo, &ops, diag);
+			else
+				err = conv(path, text, len, &ops, diag);
 			free(text);
 			if (err)
 				return err;

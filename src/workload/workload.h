@@ -316,9 +316,14 @@ int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 bool ralab__is_fio(const char *text, size_t len);
 int ralab__fio_to_ops(const char *name, const char *text, size_t len,
 		      char **ops, struct ralab_diag *diag);
+/* The same with @lo (borrowed; NULL: all zero). */
+int ralab__fio_to_ops_opts(const char *name, const char *text, size_t len,
+			   const struct ralab_load_opts *lo, char **ops,
+			   struct ralab_diag *diag);
 /* The same; @literal: no ${VAR} or keywords (a command line's text). */
 int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
-			  bool literal, char **ops, struct ralab_diag *diag);
+			  bool literal, const struct ralab_load_opts *lo,
+			  char **ops, struct ralab_diag *diag);
 /*
  * A command line's text (literal), then the job file @path (@ftext, @flen
  * bytes) it names, read after it as fio 3.33 does: the line's [global]
@@ -326,7 +331,8 @@ int ralab__fio_job_to_ops(const char *name, const char *text, size_t len,
  */
 int ralab__fio_cmdline_file_to_ops(const char *name, const char *text,
 				   size_t len, const char *path,
-				   const char *ftext, size_t flen, char **ops,
+				   const char *ftext, size_t flen,
+				   const struct ralab_load_opts *lo, char **ops,
 				   struct ralab_diag *diag);
 /*
  * fio_cmdline.c: a fio command line ("fio --name=a --rw=read ...") as the
@@ -342,7 +348,8 @@ bool ralab__is_fio_cmdline(const char *s);
 extern const char *const ralab__fio_names[];
 extern const size_t ralab__fio_nr_names;
 const char *ralab__fio_closest_option(const char *name);
-int ralab__fio_cmdline_to_ops(const char *cmdline, char **ops,
+int ralab__fio_cmdline_to_ops(const char *cmdline,
+			      const struct ralab_load_opts *lo, char **ops,
 			      char **job_file, struct ralab_diag *diag);
 #define MAX_FDS 4096
 /*

@@ -129,7 +129,7 @@ out=$(fiopat back rw=read:-8k bs=4k size=64k ioengine=psync)
 # zonemode=strided: 1 MiB of each 4 MiB (zonesize 1m, zoneskip 3m), 64 MiB
 # in all, so the 16 zones of the file are read four times over (fio wraps
 # at the end of the file; t/strided.py in fio checks the same walk).
-out=$(fiopat strided rw=read bs=64k size=64m zonesize=1m zoneskip=3m ioengine=psync |
+out=$(fiopat strided rw=read bs=64k size=64m zonemode=strided zonesize=1m zoneskip=3m ioengine=psync |
 	awk '{ printf "%s/%s/%s ", $2, $4, $5 }')
 want=$(for i in $(seq 0 63); do printf '%s/65536/16 ' $(( (i % 16) * 4194304 )); done)
 [ "$out" = "$want" ] && ok "fio zonemode=strided" || bad "fio zonemode=strided" "$out"
@@ -354,6 +354,35 @@ if "$RALAB" sim --dump-ops "$T/v.fio" 2> "$T/err" | grep -v '^#' > "$T/v.ops" &&
 	ok "fio verify options of a reading job, io_submit_mode=inline: the same reads"
 else bad "fio verify options of a reading job, io_submit_mode=inline: the same reads" "$(cat "$T/err")"; fi
 
+# fio_files: where a later job lays a file out again, larger, fio's I/Os
+# depend on whether the files existed before the run.  Unsaid, such a job
+# is refused, naming the option; every command that reads cases takes it
+# (--set fio_files=fresh|existing); the two make different I/Os (fio's
+# own, tests/fio/rand/relaid-*; on the kernel, tests/fio/real/relaid-*).
+j=tests/fio/rand/relaid-randread-seq-fresh.fio
+expect_rc "fio_files unsaid refused" 2 "$RALAB" sim "$j"
+grep -q 'say which with --set fio_files=fresh' "$T/err" ||
+	bad "fio_files unsaid message" "$(head -c 300 "$T/err")"
+expect_rc "fio_files bad value" 2 "$RALAB" sim --set fio_files=old "$j"
+grep -q 'fio_files=old: fresh' "$T/err" ||
+	bad "fio_files bad value message" "$(head -c 300 "$T/err")"
+expect_rc "fio_files sim" 0 "$RALAB" sim --set fio_files=fresh "$j"
+expect_rc "fio_files dump" 0 "$RALAB" dump --set fio_files=existing "$j"
+expect_rc "fio_files compare" 0 "$RALAB" compare --set fio_files=fresh --set read_ahead_kb=64,128 "$j"
+expect_rc "fio_files tune" 0 "$RALAB" tune --set fio_files=existing "$j"
+expect_rc "fio_files report" 0 "$RALAB" report --html "$T/ff.html" --set fio_files=fresh "$j"
+"$RALAB" sim --set fio_files=fresh --dump-ops "$j" > "$T/ff.fresh" 2>&1
+"$RALAB" sim --set fio_files=existing --dump-ops "$j" > "$T/ff.existing" 2>&1
+if cmp -s "$T/ff.fresh" "$T/ff.existing" || ! grep -q stride-pread "$T/ff.fresh"; then
+	bad "fio_files fresh and existing differ" "the same ops"
+else
+	ok "fio_files fresh and existing differ"
+fi
+# existing: a job's files of different sizes (one a later job made larger).
+expect_rc "fio_files existing, files of two sizes" 2 "$RALAB" sim --set fio_files=existing tests/fio/rand/relaid-pareto-block-over-share-fresh.fio
+grep -q 'its files would be of different sizes' "$T/err" ||
+	bad "fio_files existing, files of two sizes: message" "$(head -c 300 "$T/err")"
+
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
 # 128, max_sectors_kb 512) and their events recorded.  What ralab makes of
@@ -401,7 +430,7 @@ for f in tests/fio/real/*.fio; do
 	nreal=$((nreal + 1))
 	real_events "fio itself: $(basename "$f" .fio)" "$f" "$f"
 done
-[ $nreal -ge 339 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 342 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # A fio command line (ralab sim 'fio --name=a --rw=read ...'): fio 3.33
 # reads it as a job file whose options before the first --name are

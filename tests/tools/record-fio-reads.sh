@@ -10,6 +10,12 @@
 #
 # MAX keeps only the first MAX reads of each job (time_based jobs).
 #
+# FIO_FILES=fresh or existing (in the environment) runs the jobs on their
+# own engines over real files in the temporary directory, laid out by
+# the run itself (fresh) or first by fio --create_only=1 (existing): where
+# a later job lays a file out again, larger, fio's reads depend on that
+# (ralab's --set fio_files=).
+#
 # tests/unit/test_fio_rand.c checks that ralab's reading of JOB.fio makes
 # the same reads in the same order (fio's random generator, reproduced in
 # src/workload/fio_rand.c).  Needs fio (3.33 for the fixtures).
@@ -27,11 +33,21 @@ cd "$w"
 # 1, completing inline, does not.
 keep=0
 grep -Eq '^ioengine=(libaio|posixaio|io_uring|vsync)' "$job" && keep=1
+files=${FIO_FILES:-}
+case "$files" in
+''|fresh|existing) ;;
+*) echo "record-fio-reads.sh: FIO_FILES must be fresh or existing" >&2; exit 2 ;;
+esac
+[ -n "$files" ] && keep=1
 awk -v keep=$keep '/^\[/ { print; if ($0 != "[global]") { n = substr($0, 2, length($0) - 2); print "write_iolog=" n ".iolog" } next }
      /^ioengine=/ && !keep { next } { print }' "$job" > job.fio
 if [ $keep = 0 ]; then
 	sed -i '0,/^\[global\]/s//[global]\nioengine=null/' job.fio
 	grep -q '^ioengine=null' job.fio || sed -i '1i [global]\nioengine=null' job.fio
+fi
+if [ "$files" = existing ]; then
+	fio --create_only=1 --output=/dev/null job.fio
+	rm -f ./*.iolog
 fi
 fio --output=/dev/null job.fio
 : > "$out"
