@@ -754,8 +754,17 @@ struct job {
 	 */
 	uint64_t file_end;
 	/*
+	 * Where fio's checks find the end of the clone's files (its
+	 * f->real_file_size: "offset too large", a sequential read of a
+	 * random job going on, wrapping): file_end, but in a run over
+	 * existing files (fio_files=existing) the size the last job gave
+	 * them, which does not move the I/O region.
+	 */
+	uint64_t real_end;
+	/*
 	 * Where a later job makes the clone's files end (it lays one out
-	 * again, larger: final_sizes()), if past file_end; else 0.
+	 * again, larger: final_sizes()), if past real_end and the caller
+	 * did not say how the files stand; else 0.
 	 */
 	uint64_t file_final;
 	char names[16][128]; /* filename=a:b: the files' names */
@@ -2257,7 +2266,7 @@ static uint64_t next_len(const struct job *j, struct fio_rng *bsr,
 struct gjob {
 	const struct job *j;
 	uint64_t start, region, blocks; /* every file's I/O region */
-	uint64_t file_end;              /* where the file ends (j->file_end) */
+	uint64_t file_end;              /* where the file ends (j->real_end) */
 	uint64_t file_final;            /* j->file_final */
 	bool stale; /* a decision depended on file_end or file_final */
 	bool lone;  /* a block larger than the region, inside the file */
@@ -2351,7 +2360,7 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 	g->start = start;
 	g->region = region;
 	g->blocks = region / j->bs;
-	g->file_end = j->file_end;
+	g->file_end = j->real_end;
 	g->file_final = j->file_final;
 	g->stale = false;
 	/*
@@ -3408,9 +3417,9 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 		uint64_t end = start + (blocks + 1) * j->bs;
 
 		if (j->file_final &&
-		    (end <= j->file_end) != (end <= j->file_final) && !f->stale)
+		    (end <= j->real_end) != (end <= j->file_final) && !f->stale)
 			f->stale = j;
-		if (end <= j->file_end && j->engine != 2)
+		if (end <= j->real_end && j->engine != 2)
 			blocks++;
 	}
 	n = blocks * nfd;
@@ -4125,7 +4134,7 @@ static int generate(struct fio *f)
 
 		for (c = 0; c < j->numjobs; c++) {
 			unsigned fds[MAX_FILES], k, k2, thread = ++threads;
-			uint64_t end0 = 0;
+			uint64_t end0 = 0, rend0 = 0;
 			char onames[MAX_FILES][32];
 			uint64_t l;
 			struct issued left;
@@ -4241,18 +4250,19 @@ static int generate(struct fio *f)
 				/*
 				 * Where a later job makes the file larger, the
 				 * caller may say how it stands when fio
-				 * starts: fresh, the job reads it as it laid
-				 * it out (file_end); existing, at the size the
-				 * last job gave it (final_sizes()).  Unsaid,
-				 * the job is refused where that matters
-				 * (past_end(), file_final).  Not for
-				 * filesize=LO-HI, whose files have sizes of
-				 * their own.
+				 * starts: fresh, its end is where the job laid
+				 * it out (file_end); existing, the size the
+				 * last job gave it (final_sizes()), for fio's
+				 * checks only (real_end).  Unsaid, the job is
+				 * refused where that matters (past_end(),
+				 * file_final).  Not filesize=LO-HI, whose
+				 * files have sizes of their own.
 				 */
 				k2 = (unsigned)file_find(&fin, oname);
+				jobs[i].real_end = j->file_end;
 				if (f->files == RALAB_FIO_FILES_EXISTING &&
 				    !j->fs_line && fin.sizes[k2] > j->file_end)
-					jobs[i].file_end = fin.sizes[k2];
+					jobs[i].real_end = fin.sizes[k2];
 				/* The job's files are one size here (file_end). */
 				if (k && j->file_end != end0 && !j->fs_line) {
 					char first[128];
@@ -4265,6 +4275,17 @@ static int generate(struct fio *f)
 						    (unsigned long long)j->file_end);
 				}
 				end0 = j->file_end;
+				if (k && j->real_end != rend0 && !j->fs_line) {
+					char first[128];
+
+					job_file(j, c, 0, first, sizeof(first));
+					return ferr(f, f->sec[s_of(f, j)].line,
+						    "job [%s]: over existing files (fio_files=existing), its files are of different sizes (%s: %llu bytes, %s: %llu; a later job made one larger); ralab needs one size for a job's files",
+						    j->name, first,
+						    (unsigned long long)rend0, fname,
+						    (unsigned long long)j->real_end);
+				}
+				rend0 = j->real_end;
 				ino = file_index(&g, oname, j->file_end, &fresh);
 				if (ino == -2)
 					return ferr(f, f->sec[s_of(f, j)].line,
@@ -4277,10 +4298,9 @@ static int generate(struct fio *f)
 				/* The file as jobs find it (final_sizes). */
 				k2 = (unsigned)file_find(&fin, oname);
 				unw = fin.unw[k2];
-				if (fin.sizes[k2] > j->file_end &&
+				if (fin.sizes[k2] > j->real_end &&
 				    fin.sizes[k2] > jobs[i].file_final &&
-				    (f->files == RALAB_FIO_FILES_UNSAID ||
-				     j->fs_line))
+				    f->files != RALAB_FIO_FILES_FRESH)
 					jobs[i].file_final = fin.sizes[k2];
 				if (fresh && ino == 0 && !i && !c)
 					emit(f, "close\nopen%s\n", /* main, fresh */
