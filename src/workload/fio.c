@@ -111,6 +111,11 @@ struct fio {
 	const struct job *tb_wrap; /* time_based, its offsets wrapped */
 	/* Its I/Os depend on a later job's extending its file (past_end()). */
 	const struct job *stale;
+	/*
+	 * Over existing files, its last block reaches past the end of some
+	 * of its files and not of others (gen_io()).
+	 */
+	const struct job *uneven;
 	/* How the files stand when fio starts (the caller's choice). */
 	enum ralab_fio_files files;
 	/* Its block is larger than its region, inside the file (gjob_init()). */
@@ -761,6 +766,7 @@ struct job {
 	 * them, which does not move the I/O region.
 	 */
 	uint64_t real_end;
+	uint64_t rend[MAX_FILES]; /* each file's, the largest in real_end */
 	/*
 	 * Where a later job makes the clone's files end (it lays one out
 	 * again, larger: final_sizes()), if past real_end and the caller
@@ -2396,15 +2402,20 @@ static void gjob_init(struct gjob *g, const struct job *j, uint64_t start,
 }
 
 /*
- * filesize=LO-HI: file @fi's I/O region is its own size (fio's
- * f->io_size), not the job's share; taken before each of its I/Os.
+ * File @fi's end as fio's checks see it (over existing files, where a
+ * later job laid one out again, larger, the files of a job end apart:
+ * j->rend[]); with filesize=LO-HI its I/O region too, its own size
+ * (fio's f->io_size), not the job's share.  Taken before each of its
+ * I/Os, or each file's stream.
  */
 static void gjob_file(struct gjob *g, unsigned fi)
 {
 	const struct job *j = g->j;
 
-	if (!j->fs_line)
+	if (!j->fs_line) {
+		g->file_end = j->rend[fi];
 		return;
+	}
 	g->region = g->file_end = j->fs[fi];
 	g->blocks = g->region / j->bs;
 }
@@ -3416,10 +3427,16 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 	    !writes_modelled(j) && !j->size_pct_line) {
 		uint64_t end = start + (blocks + 1) * j->bs;
 
+		uint64_t re = j->fs_line ? j->real_end : j->rend[0];
+
 		if (j->file_final &&
-		    (end <= j->real_end) != (end <= j->file_final) && !f->stale)
+		    (end <= re) != (end <= j->file_final) && !f->stale)
 			f->stale = j;
-		if (end <= j->real_end && j->engine != 2)
+		/* Over existing files, the same in each of the job's. */
+		for (fi = 1; fi < nfd && !j->fs_line && !f->uneven; fi++)
+			if ((end <= j->rend[fi]) != (end <= re))
+				f->uneven = j;
+		if (end <= re && j->engine != 2)
 			blocks++;
 	}
 	n = blocks * nfd;
@@ -3515,6 +3532,7 @@ static bool gen_io(struct fio *f, const struct job *j, unsigned clone,
 				if (wraps || (mixed && want > pass - did.bytes))
 					want = pass > did.bytes ? pass - did.bytes : 0;
 
+				gjob_file(&g, fi); /* where its end is */
 				got = gen_pattern(f, &g, !mixed ? m : ios,
 						  !mixed ? m * j->bs : want,
 						  thread, fio_name(j, clone, fi, namebuf, sizeof(namebuf)),
@@ -4134,7 +4152,7 @@ static int generate(struct fio *f)
 
 		for (c = 0; c < j->numjobs; c++) {
 			unsigned fds[MAX_FILES], k, k2, thread = ++threads;
-			uint64_t end0 = 0, rend0 = 0;
+			uint64_t end0 = 0;
 			char onames[MAX_FILES][32];
 			uint64_t l;
 			struct issued left;
@@ -4259,10 +4277,13 @@ static int generate(struct fio *f)
 				 * files have sizes of their own.
 				 */
 				k2 = (unsigned)file_find(&fin, oname);
-				jobs[i].real_end = j->file_end;
+				jobs[i].rend[k] = j->file_end;
 				if (f->files == RALAB_FIO_FILES_EXISTING &&
 				    !j->fs_line && fin.sizes[k2] > j->file_end)
-					jobs[i].real_end = fin.sizes[k2];
+					jobs[i].rend[k] = fin.sizes[k2];
+				/* filesize=LO-HI: the last file's, as file_end. */
+				if (!k || j->rend[k] > j->real_end || j->fs_line)
+					jobs[i].real_end = j->rend[k];
 				/* The job's files are one size here (file_end). */
 				if (k && j->file_end != end0 && !j->fs_line) {
 					char first[128];
@@ -4275,17 +4296,6 @@ static int generate(struct fio *f)
 						    (unsigned long long)j->file_end);
 				}
 				end0 = j->file_end;
-				if (k && j->real_end != rend0 && !j->fs_line) {
-					char first[128];
-
-					job_file(j, c, 0, first, sizeof(first));
-					return ferr(f, f->sec[s_of(f, j)].line,
-						    "job [%s]: over existing files (fio_files=existing), its files are of different sizes (%s: %llu bytes, %s: %llu; a later job made one larger); ralab needs one size for a job's files",
-						    j->name, first,
-						    (unsigned long long)rend0, fname,
-						    (unsigned long long)j->real_end);
-				}
-				rend0 = j->real_end;
 				ino = file_index(&g, oname, j->file_end, &fresh);
 				if (ino == -2)
 					return ferr(f, f->sec[s_of(f, j)].line,
@@ -4494,6 +4504,10 @@ static int generate(struct fio *f)
 		return ferr(f, f->sec[s_of(f, f->lone)].line,
 			    "job [%s]: random_distribution zipf, pareto or normal with a block larger than the job's share of a file (size over nrfiles) that goes on past it (another job made it larger): fio then reads the start of that share again and again, which is not modelled",
 			    f->lone->name);
+	if (f->uneven)
+		return ferr(f, f->sec[s_of(f, f->uneven)].line,
+			    "job [%s]: over existing files (fio_files=existing), its last block of a file reaches past the end of some of its files (a later job laid one out again, larger) and not of others: not modelled",
+			    f->uneven->name);
 	if (f->tb_wrap)
 		return ferr(f, get(f, &f->sec[s_of(f, f->tb_wrap)], "rw")->line,
 			    "job [%s]: time_based with rw=read:N offsets that wrap past the file's end (or start, going backwards) is not modelled (fio goes on without the reset at the end of its region)",

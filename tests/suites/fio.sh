@@ -378,10 +378,12 @@ if cmp -s "$T/ff.fresh" "$T/ff.existing" || ! grep -q stride-pread "$T/ff.fresh"
 else
 	ok "fio_files fresh and existing differ"
 fi
-# existing: a job's files of different sizes (one a later job made larger).
-expect_rc "fio_files existing, files of two sizes" 2 "$RALAB" sim --set fio_files=existing tests/fio/rand/relaid-pareto-block-over-share-fresh.fio
-grep -q 'over existing files (fio_files=existing), its files are of different sizes' "$T/err" ||
-	bad "fio_files existing, files of two sizes: message" "$(head -c 300 "$T/err")"
+# existing: a sequential job's last block fits one of its files (which a
+# later job made larger) and not the other: refused.
+expect_rc "fio_files existing, uneven last block" 2 "$RALAB" sim --set fio_files=existing tests/fio/errors/relaid-uneven-last-block.fio
+grep -q 'over existing files (fio_files=existing), its last block of a file reaches past the end of some' "$T/err" ||
+	bad "fio_files existing, uneven last block: message" "$(head -c 300 "$T/err")"
+expect_rc "fio_files fresh, uneven last block" 0 "$RALAB" sim --set fio_files=fresh tests/fio/errors/relaid-uneven-last-block.fio
 
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
@@ -430,7 +432,7 @@ for f in tests/fio/real/*.fio; do
 	nreal=$((nreal + 1))
 	real_events "fio itself: $(basename "$f" .fio)" "$f" "$f"
 done
-[ $nreal -ge 343 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 346 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # A fio command line (ralab sim 'fio --name=a --rw=read ...'): fio 3.33
 # reads it as a job file whose options before the first --name are
