@@ -118,6 +118,8 @@ struct fio {
 	const struct job *uneven;
 	/* How the files stand when fio starts (the caller's choice). */
 	enum ralab_fio_files files;
+	/* The mmap engine copied past its mapping's end (mm_io()). */
+	const struct job *mm_over;
 	/* Its block is larger than its region, inside the file (gjob_init()). */
 	const struct job *lone;
 	/*
@@ -2889,6 +2891,15 @@ static void mm_io(struct fio *f, const struct job *j, uint64_t off,
 		map_region(f, j, map_len);
 		f->nr_ops += 2;
 	}
+	/*
+	 * A read the file, made larger by another job, lets cross the
+	 * region's end: fio copies on into the mapping's last page (a
+	 * mapping covers whole pages), but past that page fio 3.33 dies of
+	 * SIGSEGV (bs=16k over 501 KiB shares): refused (generate()).
+	 */
+	if (!f->no_map && !f->mm_over &&
+	    mm_pos(off, start) + len > div_up(map_len, 4096) * 4096)
+		f->mm_over = j;
 	mm_copy(f, mm_pos(off, start), len, write);
 }
 
@@ -4504,6 +4515,10 @@ static int generate(struct fio *f)
 		return ferr(f, f->sec[s_of(f, f->lone)].line,
 			    "job [%s]: random_distribution zipf, pareto or normal with a block larger than the job's share of a file (size over nrfiles) that goes on past it (another job made it larger): fio then reads the start of that share again and again, which is not modelled",
 			    f->lone->name);
+	if (f->mm_over)
+		return ferr(f, f->sec[s_of(f, f->mm_over)].line,
+			    "job [%s]: the mmap engine would copy a read past the last page of its mapping (the job's share of a file another job made larger): fio 3.33 dies of SIGSEGV there",
+			    f->mm_over->name);
 	if (f->uneven)
 		return ferr(f, f->sec[s_of(f, f->uneven)].line,
 			    "job [%s]: over existing files (fio_files=existing), its last block of a file reaches past the end of some of its files (a later job laid one out again, larger) and not of others: not modelled",

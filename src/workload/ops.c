@@ -785,7 +785,10 @@ static int map_new(struct parser *p, struct op *op)
 
 /*
  * The mapping holding [@off, @off + @len): the current descriptor's, or
- * else the only one of any descriptor.
+ * else the only one of any descriptor.  A mapping covers whole pages, as
+ * the kernel's does (its length rounded up): fio's mmap engine copies on
+ * into the last page of a mapping of a length that is not a multiple of
+ * the page.
  */
 static int map_find(struct parser *p, const char *name, struct op *op,
 		    uint64_t off, uint64_t len)
@@ -794,9 +797,11 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 
 	for (k = 0; k < MAX_MAPS; k++) {
 		const struct pmap *m = &p->map[k];
+		uint64_t mlen = (m->len + RALAB_PAGE_SIZE - 1) &
+				~(uint64_t)(RALAB_PAGE_SIZE - 1);
 
-		if (!m->live || off < m->off || len > m->len ||
-		    off - m->off > m->len - len)
+		if (!m->live || off < m->off || len > mlen ||
+		    off - m->off > mlen - len)
 			continue;
 		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
 			found = k;

@@ -384,6 +384,14 @@ expect_rc "fio_files existing, uneven last block" 2 "$RALAB" sim --set fio_files
 grep -q 'over existing files (fio_files=existing), its last block of a file reaches past the end of some' "$T/err" ||
 	bad "fio_files existing, uneven last block: message" "$(head -c 300 "$T/err")"
 expect_rc "fio_files fresh, uneven last block" 0 "$RALAB" sim --set fio_files=fresh tests/fio/errors/relaid-uneven-last-block.fio
+# The mmap engine: a last read that crosses its share's end in a file
+# that goes on is copied into the mapping's last page (fuzz_fio found the
+# model making a copy outside every mapping; tests/fio/*/*mmap*-last-page);
+# past that page fio dies of SIGSEGV, and ralab refuses the job.
+expect_rc "fio_files existing, mmap into the last page" 0 "$RALAB" sim --set fio_files=existing tests/fio/errors/relaid-mmap-existing.fio
+expect_rc "fio mmap past the last page" 2 "$RALAB" sim --set fio_files=existing tests/fio/errors/relaid-mmap-segv.fio
+grep -q 'fio 3.33 dies of SIGSEGV there' "$T/err" ||
+	bad "fio mmap past the last page: message" "$(head -c 300 "$T/err")"
 
 # fio itself on the kernel: tests/fio/real/*.fio were run with fio 3.33 on
 # Linux 6.18.44 (tests/tools/record-fio.sh: loop device, XFS, read_ahead_kb
@@ -432,7 +440,7 @@ for f in tests/fio/real/*.fio; do
 	nreal=$((nreal + 1))
 	real_events "fio itself: $(basename "$f" .fio)" "$f" "$f"
 done
-[ $nreal -ge 362 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
+[ $nreal -ge 364 ] || bad "fio itself" "only $nreal recorded fio jobs in tests/fio/real"
 
 # A fio command line (ralab sim 'fio --name=a --rw=read ...'): fio 3.33
 # reads it as a job file whose options before the first --name are
