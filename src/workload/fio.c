@@ -2898,7 +2898,8 @@ static void mm_io(struct fio *f, const struct job *j, uint64_t off,
 	 * SIGSEGV (bs=16k over 501 KiB shares): refused (generate()).
 	 */
 	if (!f->no_map && !f->mm_over &&
-	    mm_pos(off, start) + len > div_up(map_len, 4096) * 4096)
+	    mm_pos(off, start) + len >
+		    div_up(map_len, RALAB_PAGE_SIZE) * RALAB_PAGE_SIZE)
 		f->mm_over = j;
 	mm_copy(f, mm_pos(off, start), len, write);
 }
@@ -4287,7 +4288,7 @@ static int generate(struct fio *f)
 				 * file_final).  Not filesize=LO-HI, whose
 				 * files have sizes of their own.
 				 */
-				k2 = (unsigned)file_find(&fin, oname);
+				k2 = (unsigned)file_find(&fin, oname); /* fin's */
 				jobs[i].rend[k] = j->file_end;
 				if (f->files == RALAB_FIO_FILES_EXISTING &&
 				    !j->fs_line && fin.sizes[k2] > j->file_end)
@@ -4316,8 +4317,7 @@ static int generate(struct fio *f)
 					return ferr(f, f->sec[s_of(f, j)].line,
 						    "job [%s]: too many files in all (at most %d: nrfiles times numjobs, over the jobs)",
 						    j->name, MAX_FILES);
-				/* The file as jobs find it (final_sizes). */
-				k2 = (unsigned)file_find(&fin, oname);
+				/* The file as jobs find it (final_sizes; k2 above). */
 				unw = fin.unw[k2];
 				if (fin.sizes[k2] > j->real_end &&
 				    fin.sizes[k2] > jobs[i].file_final &&
