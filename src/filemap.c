@@ -102,6 +102,17 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 }
 
 /*
+ * ->read_folio of a folio that is not uptodate but needs no I/O (see
+ * PG_bh_uptodate): its buffer is uptodate already, or its block holds no
+ * data and is zeroed.
+ */
+void sim_folio_read_noio(struct sim *s, struct folio *f)
+{
+	s->st->read_folio++;
+	f->flags = (uint16_t)((f->flags | PG_uptodate) & ~PG_bh_uptodate);
+}
+
+/*
  * filemap_get_pages(): a batch for [pos, pos + count), starting readahead
  * where the cache misses and where the batch ends on a marked folio.
  */
@@ -179,6 +190,13 @@ retry:
 		if (sim_folio_lock_wait(s, folio, folio_late(s, folio)))
 			goto retry;
 	}
+	/*
+	 * filemap_update_page(): a folio not uptodate that is not under I/O
+	 * (ext4's zeroed EOF block) is copied from where its buffer is
+	 * uptodate, else read by ->read_folio (a hole: zeroes, no I/O).
+	 */
+	if (!(folio->flags & (PG_uptodate | PG_bh_uptodate)))
+		sim_folio_read_noio(s, folio);
 	return n;
 }
 
@@ -765,7 +783,9 @@ static void write_folio_added(struct sim *s, struct folio *fo)
 
 /*
  * ext4's zeroing of a block without data (unwritten or a hole) makes its
- * folio, if none is cached, and neither reads nor dirties it.
+ * folio, if none is cached, and neither reads nor dirties it, nor marks it
+ * uptodate (recorded on 6.18: fault-around leaves it unmapped, so a
+ * DONTNEED drops it; a read(2) reads it without I/O).
  */
 static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
 				pgoff_t index)
@@ -775,7 +795,7 @@ static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
 
 	if (pc_lookup(&in->pc, index))
 		return;
-	err = pc_add_folio(&in->pc, index, 0, PG_uptodate, &fo);
+	err = pc_add_folio(&in->pc, index, 0, 0, &fo);
 	if (err) {
 		s->host_err = err;
 		return;
@@ -832,8 +852,15 @@ again:
 		if (sim_folio_lock_wait(s, fo, folio_late(s, fo)))
 			goto again;
 	} else {
+		/*
+		 * iomap marks the folio uptodate once its blocks are; ext4
+		 * reads only the block's buffer (PG_bh_uptodate).
+		 */
 		int err = pc_add_folio(&in->pc, index, in->mapping.min_order,
-				       PG_uptodate, &fo);
+				       s->cfg.fs == RALAB_FS_XFS ?
+					       PG_uptodate :
+					       PG_bh_uptodate,
+				       &fo);
 
 		if (err) {
 			s->host_err = err;
@@ -846,8 +873,12 @@ again:
 	/* Truncated by another job during its read: look again. */
 	if (!folio_still_cached(in, fo, index, removed))
 		goto again;
-	fo->flags = (uint16_t)((fo->flags | PG_uptodate | PG_dirty) &
-				 ~(PG_nopriv | PG_dropbehind));
+	fo->flags = (uint16_t)((fo->flags | PG_dirty) &
+			       ~(PG_nopriv | PG_dropbehind));
+	if (s->cfg.fs == RALAB_FS_XFS)
+		fo->flags |= PG_uptodate;
+	else if (!(fo->flags & PG_uptodate))
+		fo->flags |= PG_bh_uptodate;
 	inode_dirty(in, fo);
 	return true;
 }

@@ -537,7 +537,18 @@ static enum fault_ret filemap_fault(struct sim *s, struct sim_vma *v,
 	removed = in->pc.removed;
 	sim_wait(s, folio->done_ns, folio_late(s, folio));
 	/* Truncated or evicted by another job meanwhile: fault again. */
-	if (fpin || !folio_still_cached(in, folio, p, removed))
+	if (!folio_still_cached(in, folio, p, removed))
+		return major ? FAULT_RETRY_MAJOR : FAULT_RETRY;
+	/*
+	 * page_not_uptodate: a folio not uptodate and not under I/O (ext4's
+	 * zeroed EOF block, PG_bh_uptodate) is read by ->read_folio, without
+	 * I/O, the lock dropped for it on a first attempt: then retried.
+	 */
+	if (!(folio->flags & PG_uptodate)) {
+		sim_folio_read_noio(s, folio);
+		fpin |= !tried;
+	}
+	if (fpin)
 		return major ? FAULT_RETRY_MAJOR : FAULT_RETRY;
 	finish_fault(s, v, folio, p);
 	return FAULT_DONE;

@@ -474,6 +474,8 @@ void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 		uint64_t count, uint64_t bufoff, int wfault);
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice);
+/* ->read_folio of a folio not uptodate that needs no I/O (filemap.c). */
+void sim_folio_read_noio(struct sim *s, struct folio *f);
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 		     struct folio **out);
 /* split_folio() to order 0, unmapped first; 0 or -EBUSY (filemap.c). */

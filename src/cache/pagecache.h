@@ -30,6 +30,17 @@
  * preadv2(2) with RWF_DONTCACHE, 6.14): filemap_end_dropbehind_read().
  */
 #define PG_dropbehind (1u << 8)
+/*
+ * ralab's: not PG_uptodate, but its block's buffer is (ext4, a block per
+ * page): ext4's zeroing of the block at EOF (__ext4_block_zero_page_range()
+ * for a truncate, a write or a fallocate past EOF) reads the buffer into a
+ * folio it makes and never marks the folio uptodate.  A read(2) copies from
+ * it without ->read_folio (block_is_partially_uptodate()), fault-around
+ * skips it (next_uptodate_folio()), a fault reads it (no I/O) and retries.
+ * A folio neither uptodate nor this (ext4's zeroing over a hole or an
+ * unwritten block) is read by ->read_folio without I/O: zeroes.
+ */
+#define PG_bh_uptodate (1u << 9)
 
 struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */
