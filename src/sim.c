@@ -625,6 +625,49 @@ static bool grow_u64(uint64_t **p, unsigned *cap, size_t need)
 	return true;
 }
 
+/*
+ * Bytes [a, b) of fresh inode @in hold no data any more (a punched hole,
+ * whole blocks): cut out of its written ranges, one of which may split.
+ */
+void inode_unwritten(struct sim_inode *in, uint64_t a, uint64_t b)
+{
+	unsigned i, k;
+
+	if (!in->fresh || a >= b)
+		return;
+	for (i = 0; i < in->nwr; i++) {
+		if (in->wr[2 * i] < a && in->wr[2 * i + 1] > b) {
+			/* Inside one range: it splits around the hole. */
+			if (!grow_u64(&in->wr, &in->cap_wr,
+				      2 * ((size_t)in->nwr + 1))) {
+				in->sim->host_err = -ENOMEM;
+				return;
+			}
+			memmove(&in->wr[2 * (i + 1)], &in->wr[2 * i],
+				(in->nwr - i) * 2 * sizeof(*in->wr));
+			in->nwr++;
+			in->wr[2 * i + 1] = a;
+			in->wr[2 * (i + 1)] = b;
+			in->lay_stale = true;
+			return;
+		}
+	}
+	for (i = k = 0; i < in->nwr; i++) {
+		uint64_t lo = in->wr[2 * i], hi = in->wr[2 * i + 1];
+
+		if (lo < a && hi > a)
+			hi = a;
+		else if (lo < b && hi > b)
+			lo = b;
+		else if (lo >= a && hi <= b)
+			continue;
+		in->wr[2 * k] = lo;
+		in->wr[2 * k++ + 1] = hi;
+	}
+	in->nwr = k;
+	in->lay_stale = true;
+}
+
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
 {
 	/* A block is written whole: a large block's zeroed rest too. */
@@ -1262,6 +1305,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_FALLOCATE:
 		sys_enter(s);
 		filemap_fallocate(s, f->inode, op->off, op->len, op->advice);
+		break;
+	case OP_PUNCH:
+		sys_enter(s);
+		filemap_punch(s, f->inode, op->off, op->len);
 		break;
 	case OP_READ:
 		/* Rate limits, think time every EVERY calls and O_DIRECT:

@@ -547,6 +547,8 @@ static inline pgoff_t block_end_page(const struct sim_inode *in, uint64_t b)
  * now.
  */
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
+/* Bytes [a, b) of @in (whole blocks) are a hole from now: a punch. */
+void inode_unwritten(struct sim_inode *in, uint64_t a, uint64_t b);
 
 /*
  * The extent starts (@n byte offsets, copied) file @i has once truncated
@@ -658,6 +660,15 @@ void filemap_preallocated(struct sim_inode *in);
  */
 void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 		       uint64_t len, bool keep);
+
+/*
+ * fallocate(2) with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE of bytes
+ * [off, off + len), whole blocks of a file the case does not write: its
+ * page cache there dropped (large folios across the ends split), its
+ * blocks there a hole.
+ */
+void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
+		   uint64_t len);
 
 /* The release of an open file: writeback after a truncate. */
 void filemap_release(struct sim *s, struct sim_inode *in);

@@ -144,7 +144,7 @@ struct rec {
 	 * writeback ends are deleted by a kworker, the workload's own doing.
 	 */
 	bool dontcache_writes;
-	bool truncates; /* a truncate op: files made anew for every run */
+	bool truncates; /* a truncate or punch op: files made anew each run */
 	const struct ralab_kernel_opts *opts;
 	struct ralab_diag *diag;
 	struct ralab_kernel_result *res;
@@ -1386,6 +1386,7 @@ static bool writes(const struct ralab_workload *wl)
 		if (write_call(&wl->ops[i]) ||
 		    wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
+		    wl->ops[i].kind == OP_PUNCH ||
 		    ((wl->ops[i].kind == OP_TOUCH ||
 		      wl->ops[i].kind == OP_MEMCPY) && wl->ops[i].wfault))
 			return true;
@@ -1403,12 +1404,14 @@ static bool dontcache_writes(const struct ralab_workload *wl)
 	return false;
 }
 
+/* Does the case truncate, or punch holes (a layout not kept for others)? */
 static bool truncates(const struct ralab_workload *wl)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].kind == OP_TRUNCATE)
+		if (wl->ops[i].kind == OP_TRUNCATE ||
+		    wl->ops[i].kind == OP_PUNCH)
 			return true;
 	return false;
 }
@@ -1782,6 +1785,14 @@ static int run_job(struct rjob *j)
 			if (fallocate(fd, op->advice ? FALLOC_FL_KEEP_SIZE : 0,
 				      (off_t)op->off, (off_t)op->len))
 				err = rerr(r, -errno, "fallocate: %s", strerror(errno));
+			break;
+		case OP_PUNCH:
+			j->syscalls++;
+			if (fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+						  FALLOC_FL_KEEP_SIZE,
+				      (off_t)op->off, (off_t)op->len))
+				err = rerr(r, -errno, "fallocate (punch): %s",
+					   strerror(errno));
 			break;
 		case OP_PWRITE:
 			err = sys_write(j, fd, (int64_t)op->off, op->len, true,

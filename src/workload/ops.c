@@ -439,6 +439,21 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + write_span(op)),
 			    (unsigned long long)size);
+	if (op->kind == OP_PUNCH &&
+	    (op->off > size || op->len > size - op->off))
+		return perr(p, "punch [%llu, %llu) ends past the file's declared size (%llu bytes)",
+			    (unsigned long long)op->off,
+			    (unsigned long long)(op->off + op->len),
+			    (unsigned long long)size);
+	/*
+	 * Whole blocks only: a punch that ends inside a block zeroes the
+	 * rest of it (a write into the page cache), not modelled.
+	 */
+	if (op->kind == OP_PUNCH &&
+	    ((op->off | op->len) & (wl->cfg.block_size - 1)))
+		return perr(p, "punch %llu %llu: offset and length must be multiples of the block size (%u bytes); a punch that ends inside a block zeroes part of it, which is not modelled",
+			    (unsigned long long)op->off,
+			    (unsigned long long)op->len, wl->cfg.block_size);
 	if (op->kind == OP_TRUNCATE && op->off > size)
 		return perr(p, "truncate to %llu bytes: past the file's declared size (%llu bytes), which is as far as it has blocks",
 			    (unsigned long long)op->off,
@@ -744,6 +759,57 @@ static int check_direct_writes(struct parser *p,
 	return 0;
 }
 
+/* Does @op change the data or the size of its file? */
+static bool changes_file(const struct op *op)
+{
+	switch (op->kind) {
+	case OP_WRITE: case OP_PWRITE: case OP_FIO_PWRITE:
+	case OP_TRUNCATE: case OP_FALLOCATE:
+		return true;
+	case OP_TOUCH: case OP_MEMCPY:
+		return op->wfault == TOUCH_WRITE;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A punched hole is modelled in a file that keeps its blocks otherwise:
+ * the case neither writes it (where a write into the hole would put its
+ * new blocks is the allocator's choice, as after a truncate, and dirty
+ * folios in the range would be written back or dropped first) nor has
+ * holes of its own (whose data the model packs as if they were not
+ * there).
+ */
+static int check_punches(struct parser *p, const struct ralab_workload *wl)
+{
+	bool punched[MAX_FILES] = { false };
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		if (op->kind != OP_PUNCH)
+			continue;
+		punched[op->ino] = true;
+		if (wl->files[op->ino].nhole) {
+			p->line = op->line;
+			return perr(p, "punch in file '%s', which has holes of its own: not modelled",
+				    wl->files[op->ino].name);
+		}
+	}
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		if (punched[op->ino] && changes_file(op)) {
+			p->line = op->line;
+			return perr(p, "file '%s' is punched and written (or truncated, fallocated): punch is modelled in files the case does not write",
+				    wl->files[op->ino].name);
+		}
+	}
+	return 0;
+}
+
 /* Does the current job hold a mapping? */
 static bool map_any(const struct parser *p)
 {
@@ -973,6 +1039,17 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			return perr(p, "fallocate length must not be 0");
 		op->kind = OP_FALLOCATE;
 		op->advice = keep;
+		return check_op_vs_config(p, wl, op);
+	}
+	if (!strcmp(name, "punch")) {
+		if ((err = nargs(p, name, na, 2, 2, "punch OFF LEN")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "punch offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "punch length", tok[2], &op->len)))
+			return err;
+		if (!op->len)
+			return perr(p, "punch length must not be 0");
+		op->kind = OP_PUNCH;
 		return check_op_vs_config(p, wl, op);
 	}
 	if (!strcmp(name, "truncate")) {
@@ -2099,6 +2176,8 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 		err = check_mapped_sizes(&p, wl);
 	if (!err)
 		err = check_direct_writes(&p, wl);
+	if (!err)
+		err = check_punches(&p, wl);
 out:
 	free(buf);
 	if (err) {
@@ -2154,6 +2233,8 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 		err = check_mapped_sizes(&p, wl);
 	if (!err)
 		err = check_direct_writes(&p, wl);
+	if (!err)
+		err = check_punches(&p, wl);
 	if (err) {
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));

@@ -54,6 +54,9 @@ enum op_kind {
 	OP_EPOCH,        /* epoch: the job's think time, rate and runtime
 			  * count from here (fio's td->epoch, after
 			  * pre_read) */
+	OP_PUNCH,        /* punch OFF LEN: fallocate(2) with
+			  * FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, whole
+			  * blocks of a file the case does not write */
 };
 
 /*

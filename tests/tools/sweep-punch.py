@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# The punched-hole sweep's case generator (tests/cases/punch-*):
+# fallocate(FALLOC_FL_PUNCH_HOLE) of whole blocks among reads, preads,
+# strides, readahead(2), advice, DONTNEED and read and write-free touches
+# of a mapping, on XFS (blocks of 4 to 64 KiB) and ext4, the file in one
+# extent or in extents of 64 KiB to 1 MiB, read_ahead_kb up to 4096 so
+# that holes cut large folios (split around both ends of the hole, the
+# pieces inside dropped) and readahead then reads across the hole
+# (zeroes, no I/O).  The case writes nothing: a punch is modelled in a
+# file the case does not write.
+# Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM[-bB]/case.ops
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_case
+from sweep_case import write_case
+
+P = 4096
+seed, n, out, R = sweep_case.args()
+for i in range(n):
+    fs, size, ra, msk = sweep_case.device(R)
+    size = R.choice([size, 8 << 20, 16 << 20, 6 << 20 | 65536])
+    ra = R.choice([ra, 1024, 2048, 4096])
+    bs = P
+    if fs == 'xfs' and R.random() < 0.3:
+        bs = R.choice([8192, 16384, 32768, 65536])
+    extent = R.choice([0, 0, 64, 256, 1024])
+    if extent * 1024 % bs:
+        extent = 0
+    size -= size % bs
+    nb = size // bs
+    ops = []
+    maps = []
+
+    def a_punch():
+        b = R.randrange(0, nb)
+        c = R.random()
+        if c < 0.4:
+            ln = R.randrange(1, min(4, nb - b) + 1)
+        elif c < 0.8:
+            ln = R.randrange(1, min(64, nb - b) + 1)
+        else:
+            ln = R.randrange(1, nb - b + 1)
+        ops.append('punch %d %d' % (b * bs, ln * bs))
+
+    for k in range(R.randrange(4, 14)):
+        c = R.random()
+        if c < 0.22:
+            a_punch()
+        elif c < 0.4:
+            if R.random() < 0.5:
+                ops.append('seek %d' % (R.randrange(0, size // P) * P))
+            else:
+                ops.append('seek 0')
+            ops.append('read %d %s' % (R.choice([P, 16384, 65536, 131072, 1 << 20, 100000]),
+                                       R.choice(['eof', '8', '32', '256'])))
+        elif c < 0.5:
+            off = R.randrange(0, size // P) * P
+            ops.append('pread %d %d' % (off, min(size - off, R.choice([P, 65536, 1 << 20, 100000]))))
+        elif c < 0.57:
+            off = R.randrange(0, size // P) * P
+            ops.append('stride-pread %d %d %d %d' % (off, R.choice([P, 16384]), R.choice([8192, 65536, 262144]),
+                                                     R.randrange(2, 40)))
+        elif c < 0.64:
+            off = R.randrange(0, size // P) * P
+            ops.append('readahead %d %d' % (off, R.choice([65536, 1 << 20, 4 << 20])))
+        elif c < 0.72:
+            off = R.randrange(0, size // P) * P
+            ln = R.choice([0, P, 65536, 1 << 20, R.randrange(1, 64) * P])
+            ops.append('fadvise %d %d %s' % (off, ln, R.choice(['dontneed', 'dontneed', 'willneed', 'sequential', 'random', 'normal'])))
+        elif c < 0.9:
+            if not maps:
+                sweep_case.new_map(R, size, maps, ops, 0.7)
+                continue
+            o, l = R.choice(maps)
+            a = R.randrange(o // P, (o + l) // P) * P
+            ln = min(o + l - a, R.choice([P, 65536, 1 << 20, o + l - a]))
+            ops.append('touch %d %d %d' % (a, ln, R.choice([P, 16384, 65536, 1 << 20])))
+        else:
+            if maps:
+                sweep_case.remap(R, maps, ops, lambda: sweep_case.new_map(R, size, maps, ops, 0.5))
+            else:
+                sweep_case.new_map(R, size, maps, ops, 0.7)
+    if not any(o.startswith('punch') for o in ops):
+        a_punch()
+    ops.append('seek 0')
+    ops.append('read %d eof' % R.choice([65536, 131072, 1 << 20]))
+    sweep_case.unmap_all(maps, ops)
+    name = '%s/p%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk)
+    if bs > P:
+        name += '-b%dK' % (bs // 1024)
+    hdr_ops = (['# extent_kb: %d' % extent] if extent else []) + ops
+    write_case(name, 'punched-hole sweep, seed %d' % seed, fs, size, ra, msk, hdr_ops,
+               bs if bs > P else None)
