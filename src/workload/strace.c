@@ -136,7 +136,7 @@ struct st {
 	unsigned grps; /* dup groups given out */
 	unsigned nr_uring;        /* io_uring instances (reads unseen) */
 	unsigned nr_append;       /* writes to O_APPEND files (not replayed) */
-	unsigned nr_falloc_mode;  /* fallocate() punching, zeroing (not replayed) */
+	unsigned nr_falloc_mode;  /* fallocate() zeroing, shifting (not replayed) */
 	unsigned nr_fchdir;       /* fchdir() to directories not seen */
 	long first_pid;           /* the process the log begins with */
 	bool have_first;
@@ -1333,11 +1333,20 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (argc < 4 || !num(argv[2], &a2) || !num(argv[3], &a3) ||
 		    a2 < 0 || a3 <= 0)
 			return serr(s, "fallocate(): bad offset or length");
-		/* Mode 0 or KEEP_SIZE allocate; punching, zeroing do not. */
+		/*
+		 * Mode 0 or KEEP_SIZE allocate; PUNCH_HOLE (with KEEP_SIZE,
+		 * as it must be: 3) makes a hole; zeroing, collapsing and
+		 * inserting are not replayed.
+		 */
 		if ((num(argv[1], &a1) && a1 == 0) ||
 		    !strcmp(argv[1], "FALLOC_FL_KEEP_SIZE")) {
 			tb_fallocate(s->tb, tab, (long)fd, (uint64_t)a2,
 				     (uint64_t)a3, argv[1][0] == 'F');
+		} else if ((num(argv[1], &a1) && a1 == 3) ||
+			   !strcmp(argv[1],
+				   "FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE")) {
+			tb_punch(s->tb, tab, (long)fd, (uint64_t)a2,
+				 (uint64_t)a3);
 		} else if (!s->nr_falloc_mode++) {
 			tb_note(s->tb, "fallocate() with %.60s at line %u is not replayed",
 				argv[1], s->line);

@@ -42,7 +42,7 @@ struct tb_file {
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
-	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL
+	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH
 };
 
 struct tb_op {
@@ -616,6 +616,15 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		op->advice = keep;
 }
 
+void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
+{
+	int d = replayed_desc(t, k1, k2);
+
+	if (d < 0 || !len)
+		return;
+	desc_op(t, d, TB_PUNCH, off, len);
+}
+
 void tb_stat(struct tb *t, long k1, long k2, uint64_t size)
 {
 	int d = replayed_desc(t, k1, k2);
@@ -1003,6 +1012,8 @@ struct emit {
 	 */
 	uint64_t *size;
 	bool *no_trunc;
+	/* Per file: written, truncated or fallocated somewhere in the log. */
+	bool *changed;
 };
 
 #define NOTED_PAST_EOF 1u
@@ -1014,6 +1025,7 @@ struct emit {
 #define NOTED_REBREAKS 64u
 #define NOTED_TOUCH_EOF 128u
 #define NOTED_DIRECT_WRITE 256u
+#define NOTED_PUNCH 512u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -1322,6 +1334,29 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		}
 		break;
 	}
+	case TB_PUNCH: {
+		/*
+		 * A hole is replayed in whole 4 KiB blocks of a file the log
+		 * does not write, with no holes of its own, up to its declared
+		 * size (what the parser models; check_punches()).
+		 */
+		unsigned fi = e->t->descs[op->desc].file;
+		const struct tb_file *pf = &e->t->files[fi];
+		uint64_t size = tb_size(pf) & ~(uint64_t)4095, n;
+
+		n = op->off < size ? (op->len < size - op->off ? op->len :
+								  size - op->off) :
+				     0;
+		if (e->changed[fi] || (pf->has_lay && pf->lay.nhole) ||
+		    ((op->off | n) & 4095)) {
+			note_once(e, NOTED_PUNCH, "a hole punched (fallocate(2) with FALLOC_FL_PUNCH_HOLE) is not replayed in a file the log writes, truncates or fallocates, or with holes of its own, or in part of a 4 KiB block");
+			break;
+		}
+		if (n)
+			ralab__text_printf(&e->b, "punch %llu %llu\n",
+			    (unsigned long long)op->off, (unsigned long long)n);
+		break;
+	}
 	case TB_TRUNCATE: {
 		unsigned fi = e->t->descs[op->desc].file;
 		const struct tb_file *f = &e->t->files[fi];
@@ -1419,7 +1454,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_READAHEAD || op->kind == TB_WRITE ||
 		op->kind == TB_FSYNC || op->kind == TB_TRUNCATE ||
 		op->kind == TB_FALLOCATE || op->kind == TB_SETFL ||
-		op->kind == TB_MMAP ||
+		op->kind == TB_PUNCH || op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH) &&
 	       t->files[t->descs[op->desc].file].used;
@@ -1581,6 +1616,63 @@ static void find_no_trunc(struct emit *e)
 	free(job);
 }
 
+/* Is [a, b) inside the union of the punches the log makes in file @fi? */
+static bool punched(const struct tb *t, unsigned fi, uint64_t a, uint64_t b)
+{
+	size_t k;
+	bool more = true;
+
+	/* Grow [a, ...) through the punches until it passes b or stalls. */
+	while (a < b && more) {
+		more = false;
+		for (k = 0; k < t->nr_ops && a < b; k++) {
+			const struct tb_op *op = &t->ops[k];
+
+			if (op->kind == TB_PUNCH &&
+			    t->descs[op->desc].file == fi && op->off <= a &&
+			    op->off + op->len > a) {
+				a = op->off + op->len;
+				more = true;
+			}
+		}
+	}
+	return a >= b;
+}
+
+/*
+ * 'ralab record' describes a file as the run left it: the holes a
+ * program punched are in its layout, each with a break at its end (the
+ * data after a hole is not the disk block after the data before it, in
+ * the layout's terms).  The replay punches them itself: a file with
+ * punches and no other change starts without the holes they cover, or
+ * the breaks at their ends.
+ */
+static void unpunch_layouts(struct tb *t, const bool *changed)
+{
+	unsigned fi, i, j, k, n;
+
+	for (fi = 0; fi < t->nr_files; fi++) {
+		struct tb_layout *l = &t->files[fi].lay;
+
+		if (!t->files[fi].has_lay || changed[fi] || !l->nhole)
+			continue;
+		for (i = n = 0; i < l->nhole; i++) {
+			uint64_t a = l->hole[2 * i], b = l->hole[2 * i + 1];
+
+			if (!punched(t, fi, a, b)) {
+				l->hole[2 * n] = a;
+				l->hole[2 * n++ + 1] = b;
+				continue;
+			}
+			for (j = k = 0; j < l->nbrk; j++)
+				if (l->brk[j] != b)
+					l->brk[k++] = l->brk[j];
+			l->nbrk = k;
+		}
+		l->nhole = n;
+	}
+}
+
 int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 {
 	struct emit e = { .t = t, .cur = (unsigned)-1, .next = 1 };
@@ -1623,9 +1715,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	active = calloc(t->nr_jobs + 1, sizeof(*active));
 	e.size = calloc(t->nr_files + 1, sizeof(*e.size));
 	e.no_trunc = calloc(t->nr_files + 1, sizeof(*e.no_trunc));
+	e.changed = calloc(t->nr_files + 1, sizeof(*e.changed));
 	if (!e.map || !e.desc_vms || !e.close_pending || !e.direct || !e.rwf ||
 	    !e.vm ||
-	    !active || !e.size || !e.no_trunc) {
+	    !active || !e.size || !e.no_trunc || !e.changed) {
 		err = -ENOMEM;
 		goto done;
 	}
@@ -1642,6 +1735,15 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	}
 	for (i = 0; i < t->nr_files; i++)
 		e.size[i] = tb_size(&t->files[i]);
+	for (k = 0; k < t->nr_ops; k++) {
+		const struct tb_op *op = &t->ops[k];
+
+		if (op->kind == TB_WRITE || op->kind == TB_TRUNCATE ||
+		    op->kind == TB_FALLOCATE ||
+		    (op->kind == TB_TOUCH && op->advice == TOUCH_WRITE))
+			e.changed[t->descs[op->desc].file] = true;
+	}
+	unpunch_layouts(t, e.changed);
 	if (jobs)
 		find_no_trunc(&e);
 	ralab__text_printf(&e.b, "# generated by ralab from %s (%s)\n", source, what);
@@ -1692,6 +1794,7 @@ done:
 	free(e.vm);
 	free(e.size);
 	free(e.no_trunc);
+	free(e.changed);
 	free(active);
 	if (!err && e.b.oom)
 		err = -ENOMEM;
