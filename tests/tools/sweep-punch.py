@@ -7,7 +7,8 @@
 # that holes cut large folios (split around both ends of the hole, the
 # pieces inside dropped) and readahead then reads across the hole
 # (zeroes, no I/O).  The case writes nothing: a punch is modelled in a
-# file the case does not write.
+# file the case does not write.  From seed 3 on, MADV_HUGEPAGE on half of
+# the mappings: holes cut order-9 folios that PMDs map.
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -72,6 +73,9 @@ for i in range(n):
         elif c < 0.9:
             if not maps:
                 sweep_case.new_map(R, size, maps, ops, 0.7)
+                # From seed 3 on: order-9 folios mapped by PMDs too.
+                if seed >= 3 and maps and R.random() < 0.5:
+                    ops.append('madvise %d %d hugepage' % maps[-1])
                 continue
             o, l = R.choice(maps)
             a = R.randrange(o // P, (o + l) // P) * P
