@@ -1723,7 +1723,7 @@ static void punch_partial_folio(struct sim *s, struct sim_inode *in,
  *     XFS:  [16,32) dropped whole | [32,40) dropped | [40,..) kept
  */
 void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
-		   uint64_t len)
+		   uint64_t len, bool zero)
 {
 	const uint64_t ps = RALAB_PAGE_SIZE;
 	pgoff_t start = off / ps, end = (off + len) / ps;
@@ -1756,7 +1756,10 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		xr_assign(in, 0, keep / ps, XR_WRITTEN);
 	}
 	inode_unwritten(in, off, off + len);
-	xr_remove(in, start, end);
+	if (zero)
+		xr_assign(in, start, end, XR_UNWRITTEN);
+	else
+		xr_remove(in, start, end);
 	in->lay_stale = true;
 }
 

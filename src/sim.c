@@ -1308,7 +1308,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_PUNCH:
 		sys_enter(s);
-		filemap_punch(s, f->inode, op->off, op->len);
+		filemap_punch(s, f->inode, op->off, op->len, op->advice);
 		break;
 	case OP_READ:
 		/* Rate limits, think time every EVERY calls and O_DIRECT:

@@ -665,10 +665,11 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
  * fallocate(2) with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE of bytes
  * [off, off + len), whole blocks of a file the case does not write: its
  * page cache there dropped (large folios across the ends split), its
- * blocks there a hole.
+ * blocks there a hole; with @zero (FALLOC_FL_ZERO_RANGE) unwritten
+ * extents instead, which read the same.
  */
 void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
-		   uint64_t len);
+		   uint64_t len, bool zero);
 
 /* The release of an open file: writeback after a truncate. */
 void filemap_release(struct sim *s, struct sim_inode *in);

@@ -1788,10 +1788,12 @@ static int run_job(struct rjob *j)
 			break;
 		case OP_PUNCH:
 			j->syscalls++;
-			if (fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+			if (fallocate(fd, (op->advice ? FALLOC_FL_ZERO_RANGE :
+							 FALLOC_FL_PUNCH_HOLE) |
 						  FALLOC_FL_KEEP_SIZE,
 				      (off_t)op->off, (off_t)op->len))
-				err = rerr(r, -errno, "fallocate (punch): %s",
+				err = rerr(r, -errno, "fallocate (%s): %s",
+					   op->advice ? "zero range" : "punch",
 					   strerror(errno));
 			break;
 		case OP_PWRITE:

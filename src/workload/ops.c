@@ -441,7 +441,8 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			    (unsigned long long)size);
 	if (op->kind == OP_PUNCH &&
 	    (op->off > size || op->len > size - op->off))
-		return perr(p, "punch [%llu, %llu) ends past the file's declared size (%llu bytes)",
+		return perr(p, "%s [%llu, %llu) ends past the file's declared size (%llu bytes)",
+			    op->advice ? "zero-range" : "punch",
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len),
 			    (unsigned long long)size);
@@ -451,7 +452,8 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	 */
 	if (op->kind == OP_PUNCH &&
 	    ((op->off | op->len) & (wl->cfg.block_size - 1)))
-		return perr(p, "punch %llu %llu: offset and length must be multiples of the block size (%u bytes); a punch that ends inside a block zeroes part of it, which is not modelled",
+		return perr(p, "%s %llu %llu: offset and length must be multiples of the block size (%u bytes); a range that ends inside a block zeroes part of it, which is not modelled",
+			    op->advice ? "zero-range" : "punch",
 			    (unsigned long long)op->off,
 			    (unsigned long long)op->len, wl->cfg.block_size);
 	if (op->kind == OP_TRUNCATE && op->off > size)
@@ -794,7 +796,8 @@ static int check_punches(struct parser *p, const struct ralab_workload *wl)
 		punched[op->ino] = true;
 		if (wl->files[op->ino].nhole) {
 			p->line = op->line;
-			return perr(p, "punch in file '%s', which has holes of its own: not modelled",
+			return perr(p, "%s in file '%s', which has holes of its own: not modelled",
+				    op->advice ? "zero-range" : "punch",
 				    wl->files[op->ino].name);
 		}
 	}
@@ -803,7 +806,7 @@ static int check_punches(struct parser *p, const struct ralab_workload *wl)
 
 		if (punched[op->ino] && changes_file(op)) {
 			p->line = op->line;
-			return perr(p, "file '%s' is punched and written (or truncated, fallocated): punch is modelled in files the case does not write",
+			return perr(p, "file '%s' is punched (or zero-ranged) and written (or truncated, fallocated): punch and zero-range are modelled in files the case does not write",
 				    wl->files[op->ino].name);
 		}
 	}
@@ -1041,15 +1044,28 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->advice = keep;
 		return check_op_vs_config(p, wl, op);
 	}
-	if (!strcmp(name, "punch")) {
-		if ((err = nargs(p, name, na, 2, 2, "punch OFF LEN")) ||
+	if (!strcmp(name, "punch") || !strcmp(name, "zero-range")) {
+		/*
+		 * FALLOC_FL_ZERO_RANGE: the page cache goes as for a punch,
+		 * the blocks become unwritten extents, which read as the
+		 * hole does (zeroes, no I/O); so one op, @advice set.
+		 */
+		bool zero = name[0] == 'z';
+
+		if ((err = nargs(p, name, na, 2, 2,
+				 zero ? "zero-range OFF LEN" : "punch OFF LEN")) ||
 		    (err = need_fd(p, name, op)) ||
-		    (err = arg_size(p, "punch offset", tok[1], &op->off)) ||
-		    (err = arg_size(p, "punch length", tok[2], &op->len)))
+		    (err = arg_size(p, zero ? "zero-range offset" :
+					      "punch offset",
+				    tok[1], &op->off)) ||
+		    (err = arg_size(p, zero ? "zero-range length" :
+					      "punch length",
+				    tok[2], &op->len)))
 			return err;
 		if (!op->len)
-			return perr(p, "punch length must not be 0");
+			return perr(p, "%s length must not be 0", name);
 		op->kind = OP_PUNCH;
+		op->advice = zero;
 		return check_op_vs_config(p, wl, op);
 	}
 	if (!strcmp(name, "truncate")) {

@@ -1335,8 +1335,9 @@ static int handle_call(struct st *s, long pid, char *call)
 			return serr(s, "fallocate(): bad offset or length");
 		/*
 		 * Mode 0 or KEEP_SIZE allocate; PUNCH_HOLE (with KEEP_SIZE,
-		 * as it must be: 3) makes a hole; zeroing, collapsing and
-		 * inserting are not replayed.
+		 * as it must be: 3) makes a hole, ZERO_RANGE with KEEP_SIZE
+		 * (17) unwritten extents; ZERO_RANGE that may move EOF,
+		 * collapsing and inserting are not replayed.
 		 */
 		if ((num(argv[1], &a1) && a1 == 0) ||
 		    !strcmp(argv[1], "FALLOC_FL_KEEP_SIZE")) {
@@ -1346,7 +1347,12 @@ static int handle_call(struct st *s, long pid, char *call)
 			   !strcmp(argv[1],
 				   "FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE")) {
 			tb_punch(s->tb, tab, (long)fd, (uint64_t)a2,
-				 (uint64_t)a3);
+				 (uint64_t)a3, false);
+		} else if ((num(argv[1], &a1) && a1 == 17) ||
+			   !strcmp(argv[1],
+				   "FALLOC_FL_KEEP_SIZE|FALLOC_FL_ZERO_RANGE")) {
+			tb_punch(s->tb, tab, (long)fd, (uint64_t)a2,
+				 (uint64_t)a3, true);
 		} else if (!s->nr_falloc_mode++) {
 			tb_note(s->tb, "fallocate() with %.60s at line %u is not replayed",
 				argv[1], s->line);

@@ -616,13 +616,17 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		op->advice = keep;
 }
 
-void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
+void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+	      bool zero)
 {
 	int d = replayed_desc(t, k1, k2);
+	struct tb_op *op;
 
 	if (d < 0 || !len)
 		return;
-	desc_op(t, d, TB_PUNCH, off, len);
+	op = desc_op(t, d, TB_PUNCH, off, len);
+	if (op)
+		op->advice = zero;
 }
 
 void tb_stat(struct tb *t, long k1, long k2, uint64_t size)
@@ -1349,11 +1353,12 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 				     0;
 		if (e->changed[fi] || (pf->has_lay && pf->lay.nhole) ||
 		    ((op->off | n) & 4095)) {
-			note_once(e, NOTED_PUNCH, "a hole punched (fallocate(2) with FALLOC_FL_PUNCH_HOLE) is not replayed in a file the log writes, truncates or fallocates, or with holes of its own, or in part of a 4 KiB block");
+			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log writes, truncates or fallocates, or with holes of its own, or in part of a 4 KiB block");
 			break;
 		}
 		if (n)
-			ralab__text_printf(&e->b, "punch %llu %llu\n",
+			ralab__text_printf(&e->b, "%s %llu %llu\n",
+			    op->advice ? "zero-range" : "punch",
 			    (unsigned long long)op->off, (unsigned long long)n);
 		break;
 	}

@@ -122,8 +122,12 @@ static inline void tb_write(struct tb *t, long k1, long k2, uint64_t off,
  */
 void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		  bool keep);
-/* fallocate(2) with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE. */
-void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
+/*
+ * fallocate(2) with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, or
+ * (@zero) FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE.
+ */
+void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+	      bool zero);
 /* ftruncate(2) of a replayed file (an open with O_TRUNC: to 0). */
 void tb_truncate(struct tb *t, long k1, long k2, uint64_t size);
 /* fstat() of a descriptor said the file was @size bytes then. */

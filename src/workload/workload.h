@@ -56,7 +56,9 @@ enum op_kind {
 			  * pre_read) */
 	OP_PUNCH,        /* punch OFF LEN: fallocate(2) with
 			  * FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, whole
-			  * blocks of a file the case does not write */
+			  * blocks of a file the case does not write;
+			  * zero-range OFF LEN (@advice 1): the same with
+			  * FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE */
 };
 
 /*

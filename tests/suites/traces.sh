@@ -759,7 +759,7 @@ for d in tests/traces/app/*/; do
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
-	falloc-*|punch-*) grep -v ' fallocate(' "$T/app.strace" > "$T/app-flat.strace"; what=fallocate ;;
+	falloc-*|punch-*|zero-range-*) grep -v ' fallocate(' "$T/app.strace" > "$T/app-flat.strace"; what=fallocate ;;
 	chdir-*) grep -Ev ' f?chdir\(' "$T/app.strace" > "$T/app-flat.strace"; what=chdir ;;
 	cmp-*|tac-*|tail-*|xxd-*) grep -v ' lseek(' "$T/app.strace" > "$T/app-flat.strace"; what=lseek ;;
 	wc-*) grep -v ' fadvise64(' "$T/app.strace" > "$T/app-flat.strace"; what=fadvise ;;

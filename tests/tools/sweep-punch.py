@@ -8,7 +8,9 @@
 # pieces inside dropped) and readahead then reads across the hole
 # (zeroes, no I/O).  The case writes nothing: a punch is modelled in a
 # file the case does not write.  From seed 3 on, MADV_HUGEPAGE on half of
-# the mappings: holes cut order-9 folios that PMDs map.
+# the mappings: holes cut order-9 folios that PMDs map.  From seed 4 on,
+# half the holes are FALLOC_FL_ZERO_RANGE instead (zero-range: unwritten
+# extents, read as the hole is).
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -43,7 +45,9 @@ for i in range(n):
             ln = R.randrange(1, min(64, nb - b) + 1)
         else:
             ln = R.randrange(1, nb - b + 1)
-        ops.append('punch %d %d' % (b * bs, ln * bs))
+        # From seed 4 on, half are FALLOC_FL_ZERO_RANGE (zero-range).
+        op = 'zero-range' if seed >= 4 and R.random() < 0.5 else 'punch'
+        ops.append('%s %d %d' % (op, b * bs, ln * bs))
 
     for k in range(R.randrange(4, 14)):
         c = R.random()
@@ -86,7 +90,7 @@ for i in range(n):
                 sweep_case.remap(R, maps, ops, lambda: sweep_case.new_map(R, size, maps, ops, 0.5))
             else:
                 sweep_case.new_map(R, size, maps, ops, 0.7)
-    if not any(o.startswith('punch') for o in ops):
+    if not any(o.startswith(('punch', 'zero-range')) for o in ops):
         a_punch()
     ops.append('seek 0')
     ops.append('read %d eof' % R.choice([65536, 131072, 1 << 20]))
