@@ -443,6 +443,26 @@ static unsigned xr_index(const struct sim_inode *in, uint64_t b)
 	return lo;
 }
 
+/* Room for @n records in @in->xr (false: out of memory, host_err set). */
+static bool xr_grow(struct sim_inode *in, size_t n)
+{
+	struct xfs_rec *r;
+	size_t cap = in->cap_xr ? in->cap_xr : 8;
+
+	if (n <= in->cap_xr)
+		return true;
+	while (cap < n)
+		cap *= 2;
+	r = realloc(in->xr, cap * sizeof(*r));
+	if (!r) {
+		in->sim->host_err = -ENOMEM;
+		return false;
+	}
+	in->xr = r;
+	in->cap_xr = (unsigned)cap;
+	return true;
+}
+
 /*
  * Records [lo, hi) of @in that touch, of one state, merge, as extents
  * do, unless apart on the disk (allocated extents are split at the
@@ -504,20 +524,10 @@ static void xr_assign(struct sim_inode *in, uint64_t a, uint64_t b,
 		in->sim->host_err = -ENOMEM;
 		return;
 	}
-	if (n > in->cap_xr) {
-		size_t cap = in->cap_xr ? in->cap_xr : 8;
-
-		while (cap < n)
-			cap *= 2;
-		r = realloc(in->xr, cap * sizeof(*r));
-		if (!r) {
-			if (m != one)
-				free(m);
-			in->sim->host_err = -ENOMEM;
-			return;
-		}
-		in->xr = r;
-		in->cap_xr = (unsigned)cap;
+	if (!xr_grow(in, n)) {
+		if (m != one)
+			free(m);
+		return;
 	}
 	r = in->xr;
 	/* What the first covered record keeps before a. */
@@ -592,17 +602,8 @@ static void xr_remove(struct sim_inode *in, uint64_t a, uint64_t b)
 
 	if (i < in->nxr && in->xr[i].start < a && in->xr[i].end > b) {
 		/* Inside one record: it splits around the hole. */
-		if (in->nxr + 1 > in->cap_xr) {
-			unsigned cap = in->cap_xr ? 2 * in->cap_xr : 8;
-
-			r = realloc(in->xr, cap * sizeof(*r));
-			if (!r) {
-				in->sim->host_err = -ENOMEM;
-				return;
-			}
-			in->xr = r;
-			in->cap_xr = cap;
-		}
+		if (!xr_grow(in, (size_t)in->nxr + 1))
+			return;
 		r = in->xr;
 		memmove(&r[i + 1], &r[i], (in->nxr - i) * sizeof(*r));
 		in->nxr++;
@@ -1583,6 +1584,22 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 }
 
 /*
+ * A file with blocks of its own from its layout (not fresh) becomes one
+ * written range [0, @keep), tracked from here on as a truncate or a punch
+ * changes it; a fresh one stays as it is.
+ */
+static void inode_make_fresh(struct sim_inode *in, uint64_t keep)
+{
+	if (in->fresh)
+		return;
+	in->fresh = true;
+	in->nwr = 0;
+	in->nxr = 0;
+	inode_written(in, 0, keep);
+	xr_assign(in, 0, keep / RALAB_PAGE_SIZE, XR_WRITTEN);
+}
+
+/*
  * The blocks from @size (rounded up to a block) on are freed
  * (xfs_itruncate_extents(), ext4_truncate()): a hole, as after a truncate
  * to 0, below which the file keeps what it had.  A file not truncated
@@ -1595,13 +1612,7 @@ static void blocks_truncate(struct sim *s, struct sim_inode *in,
 	uint64_t keep = (size + bs - 1) & ~(bs - 1);
 	unsigned i, k;
 
-	if (!in->fresh) {
-		in->fresh = true;
-		in->nwr = 0;
-		in->nxr = 0;
-		inode_written(in, 0, keep);
-		xr_assign(in, 0, keep / ps, XR_WRITTEN);
-	}
+	inode_make_fresh(in, keep);
 	for (i = k = 0; i < in->nwr && in->wr[2 * i] < keep; i++, k++)
 		if (in->wr[2 * i + 1] > keep)
 			in->wr[2 * i + 1] = keep;
@@ -1676,6 +1687,20 @@ void filemap_truncate(struct sim *s, struct sim_inode *in, uint64_t size)
 }
 
 /*
+ * The folio holding page @p if it starts before @p (a folio across that
+ * boundary), its read waited for first (it may be gone after); or NULL.
+ */
+static struct folio *folio_across(struct sim *s, struct sim_inode *in,
+				  pgoff_t p)
+{
+	struct folio *f = pc_lookup(&in->pc, p);
+
+	while (f && f->index < p && sim_folio_lock_wait(s, f, false))
+		f = pc_lookup(&in->pc, p);
+	return f && f->index < p ? f : NULL;
+}
+
+/*
  * A large folio that a punched hole [start, end) covers in part (6.18's
  * truncate_inode_partial_folio()).  ext4: split non-uniformly around the
  * page at the hole's side of it (its first page when it starts inside the
@@ -1725,42 +1750,26 @@ static void punch_partial_folio(struct sim *s, struct sim_inode *in,
 void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		   uint64_t len, bool zero)
 {
-	const uint64_t ps = RALAB_PAGE_SIZE;
+	const uint64_t ps = RALAB_PAGE_SIZE, bs = inode_block_size(in);
 	pgoff_t start = off / ps, end = (off + len) / ps;
 	struct folio *f;
 
 	sim_unmap_range(s, in, start, end);
-	f = pc_lookup(&in->pc, start);
-	while (f && f->index < start && sim_folio_lock_wait(s, f, false))
-		f = pc_lookup(&in->pc, start);
-	if (f && f->index < start)
+	if ((f = folio_across(s, in, start)))
 		punch_partial_folio(s, in, f, start, end);
-	f = pc_lookup(&in->pc, end);
-	while (f && f->index < end && sim_folio_lock_wait(s, f, false))
-		f = pc_lookup(&in->pc, end);
-	if (f && f->index >= start && f->index < end)
+	if ((f = folio_across(s, in, end)) && f->index >= start)
 		punch_partial_folio(s, in, f, start, end);
 	drop_folios(s, in, start, end, false);
 	/*
 	 * The blocks: a file with its own blocks becomes one written range
 	 * up to its EOF block (as a truncate makes it), less the hole.
 	 */
-	if (!in->fresh) {
-		const uint64_t bs = inode_block_size(in);
-		uint64_t keep = (in->mapping.i_size + bs - 1) & ~(bs - 1);
-
-		in->fresh = true;
-		in->nwr = 0;
-		in->nxr = 0;
-		inode_written(in, 0, keep);
-		xr_assign(in, 0, keep / ps, XR_WRITTEN);
-	}
+	inode_make_fresh(in, (in->mapping.i_size + bs - 1) & ~(bs - 1));
 	inode_unwritten(in, off, off + len);
 	if (zero)
 		xr_assign(in, start, end, XR_UNWRITTEN);
 	else
 		xr_remove(in, start, end);
-	in->lay_stale = true;
 }
 
 /*

@@ -1641,25 +1641,30 @@ static int cmp_range(const void *a, const void *b)
 static int unpunch_layouts(struct tb *t, const bool *changed)
 {
 	uint64_t *r = NULL;
+	size_t *npunch, n, m, c;
 	unsigned fi, i, j, k;
-	size_t n, m, c;
 	bool all;
 
+	/* Each file's punches, counted in one pass over the log. */
+	npunch = calloc(t->nr_files + 1, sizeof(*npunch));
+	if (!npunch)
+		return -ENOMEM;
+	for (c = 0; c < t->nr_ops; c++)
+		if (t->ops[c].kind == TB_PUNCH)
+			npunch[t->descs[t->ops[c].desc].file]++;
 	for (fi = 0; fi < t->nr_files; fi++) {
 		struct tb_layout *l = &t->files[fi].lay;
 
-		if (!t->files[fi].has_lay || changed[fi] || !l->nhole)
+		if (!t->files[fi].has_lay || changed[fi] || !l->nhole ||
+		    !(n = npunch[fi]))
 			continue;
 		/* The file's punches as [start, end) pairs, sorted, merged. */
-		for (c = n = 0; c < t->nr_ops; c++)
-			n += t->ops[c].kind == TB_PUNCH &&
-			     t->descs[t->ops[c].desc].file == fi;
-		if (!n)
-			continue;
 		free(r);
 		r = malloc(n * 2 * sizeof(*r));
-		if (!r)
+		if (!r) {
+			free(npunch);
 			return -ENOMEM;
+		}
 		all = true;
 		for (c = m = 0; c < t->nr_ops; c++) {
 			const struct tb_op *op = &t->ops[c];
@@ -1701,6 +1706,7 @@ static int unpunch_layouts(struct tb *t, const bool *changed)
 		l->nhole = 0;
 	}
 	free(r);
+	free(npunch);
 	return 0;
 }
 
