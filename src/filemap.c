@@ -1421,6 +1421,7 @@ static void truncate_to_zero(struct sim *s, struct sim_inode *in)
 	in->fresh = true;
 	in->nwr = 0;
 	in->nxr = 0;
+	in->nown = 0;
 	in->lay_stale = true;
 }
 
@@ -1584,19 +1585,52 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 }
 
 /*
- * A file with blocks of its own from its layout (not fresh) becomes one
- * written range [0, @keep), tracked from here on as a truncate or a punch
- * changes it; a fresh one stays as it is.
+ * A file with blocks of its own from its layout (not fresh) becomes
+ * written ranges over [0, @keep) less its own holes, tracked from here
+ * on as a truncate or a punch changes them; a fresh one stays as it is.
  */
 static void inode_make_fresh(struct sim_inode *in, uint64_t keep)
 {
+	const struct blk_layout *l = &in->lay;
+	uint64_t at = 0;
+	unsigned k;
+
 	if (in->fresh)
 		return;
 	in->fresh = true;
 	in->nwr = 0;
 	in->nxr = 0;
-	inode_written(in, 0, keep);
-	xr_assign(in, 0, keep / RALAB_PAGE_SIZE, XR_WRITTEN);
+	/*
+	 * Its own holes below @keep stay (whole blocks, apart: ops.c's
+	 * check_holes()), space-less as they were: the data around them
+	 * does not move.
+	 */
+	free(in->own);
+	in->own = NULL;
+	in->nown = 0;
+	if (l->nh && !(in->own = malloc((size_t)l->nh * 2 * sizeof(*in->own)))) {
+		in->sim->host_err = -ENOMEM;
+		return;
+	}
+	for (k = 0; k < l->nh && l->hole[2 * k] * 512 < keep; k++) {
+		uint64_t a = l->hole[2 * k] * 512, b = l->hole[2 * k + 1] * 512;
+
+		if (b > keep)
+			b = keep;
+		in->own[2 * in->nown] = a;
+		in->own[2 * in->nown++ + 1] = b;
+		if (a > at) {
+			inode_written(in, at, a);
+			xr_assign(in, at / RALAB_PAGE_SIZE, a / RALAB_PAGE_SIZE,
+				  XR_WRITTEN);
+		}
+		at = b;
+	}
+	if (keep > at) {
+		inode_written(in, at, keep);
+		xr_assign(in, at / RALAB_PAGE_SIZE, keep / RALAB_PAGE_SIZE,
+			  XR_WRITTEN);
+	}
 }
 
 /*

@@ -578,9 +578,13 @@ static void layout_free(struct blk_layout *l)
 	*l = (struct blk_layout){ 0 };
 }
 
-/* Holes in sectors, with the sectors of the holes before each. */
+/*
+ * Holes in sectors, with the sectors of the space-less holes before each:
+ * @hole in bytes; hole k keeps its space if @space and space[k] (no
+ * @space: a file's own holes, none does).
+ */
 static int layout_holes(struct blk_layout *l, const uint64_t *hole,
-			unsigned nh)
+			unsigned nh, const bool *space)
 {
 	uint64_t *h, *cum;
 	unsigned k;
@@ -597,7 +601,8 @@ static int layout_holes(struct blk_layout *l, const uint64_t *hole,
 	for (k = 0; k < nh; k++) {
 		h[2 * k] = hole[2 * k] / 512;
 		h[2 * k + 1] = hole[2 * k + 1] / 512;
-		cum[k + 1] = cum[k] + (h[2 * k + 1] - h[2 * k]);
+		cum[k + 1] = cum[k] +
+			     (space && space[k] ? 0 : h[2 * k + 1] - h[2 * k]);
 	}
 	l->hole = h;
 	l->hcum = cum;
@@ -770,43 +775,71 @@ uint64_t inode_mapping_end(struct sim_inode *in, uint64_t s, bool *hole,
 	return end;
 }
 
+/*
+ * Gap [@a, @b) of a fresh inode's written ranges as holes at @h (@space
+ * per hole, *@nh of them so far): its own holes there (in->own from *@j
+ * on, ascending) space-less, the rest keeping its space.
+ */
+static void gap_holes(const struct sim_inode *in, uint64_t a, uint64_t b,
+		      unsigned *j, uint64_t *h, bool *space, unsigned *nh)
+{
+	while (*j < in->nown && in->own[2 * *j + 1] <= a)
+		++*j;
+	while (a < b) {
+		bool more = *j < in->nown;
+		uint64_t os = more ? in->own[2 * *j] : b;
+		uint64_t oe = more ? in->own[2 * *j + 1] : b;
+		bool own = more && os <= a;
+		uint64_t e = own ? oe : os;
+
+		if (e > b)
+			e = b;
+		h[2 * *nh] = a;
+		h[2 * *nh + 1] = e;
+		space[(*nh)++] = !own;
+		a = e;
+		if (own && oe <= a)
+			++*j;
+	}
+}
+
 const struct blk_layout *inode_layout_rebuild(struct sim_inode *in)
 {
 	uint64_t *h;
-	unsigned k, nh = 0;
+	bool *space;
+	unsigned k, j = 0, nh = 0;
+	/* Each gap, cut by own holes: at most 2 * nown + 1 pieces more. */
+	size_t max = (size_t)in->nwr + 1 + 2 * (size_t)in->nown;
 	uint64_t at = 0;
 	int err;
 
-	h = malloc(((size_t)in->nwr + 1) * 2 * sizeof(*h));
+	h = malloc(max * (2 * sizeof(*h) + sizeof(*space)));
 	if (!h) {
 		in->sim->host_err = -ENOMEM;
 		return NULL;
 	}
+	space = (bool *)(h + 2 * max);
 	for (k = 0; k < in->nwr; k++) {
-		if (in->wr[2 * k] > at) {
-			h[2 * nh] = at;
-			h[2 * nh++ + 1] = in->wr[2 * k];
-		}
+		if (in->wr[2 * k] > at)
+			gap_holes(in, at, in->wr[2 * k], &j, h, space, &nh);
 		at = in->wr[2 * k + 1];
 	}
 	/*
 	 * Past the last write: a hole up to where the file's blocks end,
 	 * its last block whole (the read of the EOF block is a block's).
 	 */
-	if (at < in->size) {
-		h[2 * nh] = at;
-		h[2 * nh++ + 1] = block_end_page(in, in->size) * RALAB_PAGE_SIZE;
-	}
+	if (at < in->size)
+		gap_holes(in, at, block_end_page(in, in->size) * RALAB_PAGE_SIZE,
+			  &j, h, space, &nh);
 	free((void *)in->lay.hole);
 	in->lay.hole = in->lay.hcum = NULL;
 	in->lay.nh = 0;
-	err = layout_holes(&in->lay, h, nh);
+	err = layout_holes(&in->lay, h, nh, space);
 	free(h);
 	if (err) {
 		in->sim->host_err = err;
 		return NULL;
 	}
-	in->lay.hole_space = true;
 	in->lay_stale = false;
 	return &in->lay;
 }
@@ -877,7 +910,7 @@ int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 				.every = e / 512,
 			};
 		}
-		return layout_holes(&in->lay, hole, nh);
+		return layout_holes(&in->lay, hole, nh, NULL);
 	}
 	brk = malloc((size_t)n * sizeof(*brk));
 	if (!brk)
@@ -885,7 +918,7 @@ int sim_set_layout(struct sim *s, unsigned i, const uint64_t *ofs,
 	for (k = 0; k < n; k++)
 		brk[k] = ofs[k] / 512;
 	in->lay = (struct blk_layout){ .brk = brk, .n = n };
-	return layout_holes(&in->lay, hole, nh);
+	return layout_holes(&in->lay, hole, nh, NULL);
 }
 
 void sim_destroy(struct sim *s)
@@ -895,6 +928,7 @@ void sim_destroy(struct sim *s)
 	for (i = 0; i < s->nr_inodes; i++) {
 		layout_free(&s->inodes[i].lay);
 		free(s->inodes[i].wr);
+		free(s->inodes[i].own);
 		free(s->inodes[i].last.brk);
 		while (s->inodes[i].nregen)
 			free(s->inodes[i].regen[--s->inodes[i].nregen].brk);

@@ -81,6 +81,14 @@ struct sim_inode {
 	uint64_t *wr;
 	unsigned nwr, cap_wr;
 	/*
+	 * A fresh inode's own holes, those of its declared layout that it
+	 * kept when it became fresh (a punch): [own[2k], own[2k + 1]) bytes
+	 * (owned), which, unlike the holes a truncate or a punch made, take
+	 * no disk space (struct blk_layout).
+	 */
+	uint64_t *own;
+	unsigned nown;
+	/*
 	 * XFS, after a truncate: the data fork's extent records in blocks
 	 * (owned; cap_xr allocated), sorted and merged where they may be,
 	 * where a write's mapping ends (xfs_map()).  xr_remerge: the

@@ -110,21 +110,24 @@ uint64_t blk_mapping_end(const struct blk_layout *l, uint64_t s, bool *hole)
 	return end;
 }
 
-/* Sectors of holes before file sector @s (a hole's own, up to @s). */
+/*
+ * Sectors of space-less holes before file sector @s (a hole's own, up to
+ * @s, if it is one).
+ */
 static uint64_t holes_before(const struct blk_layout *l, uint64_t s)
 {
 	unsigned j = hole_after(l, s);
 	uint64_t h = l->hcum[j];
 
-	if (j < l->nh && l->hole[2 * j] < s)
+	if (j < l->nh && l->hole[2 * j] < s && l->hcum[j + 1] > h)
 		h += s - l->hole[2 * j];
 	return h;
 }
 
-/* The disk sector of file sector @s: holes take no disk space. */
+/* The disk sector of file sector @s. */
 static uint64_t disk_of(const struct blk_layout *l, uint64_t s)
 {
-	return s - (l->nh && !l->hole_space ? holes_before(l, s) : 0) +
+	return s - (l->nh ? holes_before(l, s) : 0) +
 	       (uint64_t)extent_of(l, s) * BLK_EXTENT_GAP;
 }
 

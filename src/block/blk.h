@@ -21,13 +21,20 @@
  * starts at file sector brk[k] (ascending; or (k + 1) * every when @every
  * is set, for extent_kb, without a list) for k < n, and lies
  * BLK_EXTENT_GAP sectors past extent k's end on the disk, as the recorder
- * lays files out.  Holes (and unwritten extents) take no disk space and
- * are read without I/O: file sectors [hole[2j], hole[2j + 1]) for j < nh,
- * hcum[j] the hole sectors before hole j (hcum[nh]: all of them).  Where no break is, the data
- * after a hole follows the data before it on the disk:
+ * lays files out.  Holes (and unwritten extents) are read without I/O:
+ * file sectors [hole[2j], hole[2j + 1]) for j < nh.  A file's own holes
+ * take no disk space: where no break is, the data after such a hole
+ * follows the data before it on the disk:
  *
  *   file:  [ data ][ hole ][ data ]|[ data ]    | a break
  *   disk:  [ data ][ data ]  gap  [ data ]
+ *
+ * A hole that a truncate or a punch made keeps its space (the data after
+ * it stays where it was; the allocator puts data written after a hole
+ * as far on the disk as it is in the file: xfs_bmap_adjacent(),
+ * ext4_ext_find_goal()).  hcum[j]: the sectors of the space-less holes
+ * before hole j (hcum[nh]: all of them); hole j keeps its space when
+ * hcum[j + 1] == hcum[j].  Holes may touch.
  */
 struct blk_layout {
 	const uint64_t *brk;  /* borrowed */
@@ -36,12 +43,6 @@ struct blk_layout {
 	const uint64_t *hole; /* borrowed */
 	const uint64_t *hcum;
 	unsigned nh;
-	/*
-	 * Holes keep their disk space: a file rewritten after a truncate,
-	 * whose allocator (xfs_bmap_adjacent(), ext4_ext_find_goal()) puts
-	 * data after a hole as far on the disk as it is in the file.
-	 */
-	bool hole_space;
 };
 
 /* One request waiting in the plug. */

@@ -1375,10 +1375,11 @@ static bool write_call(const struct op *op)
 }
 
 /*
- * Does the case write (write, pwrite, touch ... write)?  Then its
+ * Does the case write (write, pwrite, touch ... write, truncate,
+ * fallocate; with @punches, punch and zero-range too)?  Then its
  * descriptors are opened read-write and its mappings are writable.
  */
-static bool writes(const struct ralab_workload *wl)
+static bool writes(const struct ralab_workload *wl, bool punches)
 {
 	unsigned i;
 
@@ -1386,7 +1387,7 @@ static bool writes(const struct ralab_workload *wl)
 		if (write_call(&wl->ops[i]) ||
 		    wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
-		    wl->ops[i].kind == OP_PUNCH ||
+		    (punches && wl->ops[i].kind == OP_PUNCH) ||
 		    ((wl->ops[i].kind == OP_TOUCH ||
 		      wl->ops[i].kind == OP_MEMCPY) && wl->ops[i].wfault))
 			return true;
@@ -2680,7 +2681,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	if (!r)
 		return -ENOMEM;
 	r->wl = wl;
-	r->writes = writes(wl);
+	r->writes = writes(wl, true);
 	r->dontcache_writes = dontcache_writes(wl);
 	r->truncates = truncates(wl);
 	r->opts = opts;
@@ -2706,8 +2707,12 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 				   wl->ops[i].line);
 			goto out;
 		}
+	/*
+	 * A punch or a zero-range moves no data (a zero-range's unwritten
+	 * extents in a hole are never read): not a write here.
+	 */
 	for (i = 0; i < wl->nr_files; i++)
-		if (wl->files[i].nhole && r->writes) {
+		if (wl->files[i].nhole && writes(wl, false)) {
 			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");
 			goto out;
 		}

@@ -777,30 +777,20 @@ static bool changes_file(const struct op *op)
 
 /*
  * A punched hole is modelled in a file that keeps its blocks otherwise:
- * the case neither writes it (where a write into the hole would put its
+ * the case does not write it (where a write into the hole would put its
  * new blocks is the allocator's choice, as after a truncate, and dirty
- * folios in the range would be written back or dropped first) nor has
- * holes of its own (whose data the model packs as if they were not
- * there).
+ * folios in the range would be written back or dropped first).  Its own
+ * holes may be there: they stay, space-less, where the punched ones keep
+ * their space (struct blk_layout).
  */
 static int check_punches(struct parser *p, const struct ralab_workload *wl)
 {
 	bool punched[MAX_FILES] = { false };
 	unsigned i;
 
-	for (i = 0; i < wl->nr_ops; i++) {
-		const struct op *op = &wl->ops[i];
-
-		if (op->kind != OP_PUNCH)
-			continue;
-		punched[op->ino] = true;
-		if (wl->files[op->ino].nhole) {
-			p->line = op->line;
-			return perr(p, "%s in file '%s', which has holes of its own: not modelled",
-				    op->advice ? "zero-range" : "punch",
-				    wl->files[op->ino].name);
-		}
-	}
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_PUNCH)
+			punched[wl->ops[i].ino] = true;
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 

@@ -37,6 +37,11 @@ struct tb_file {
 	uint64_t cur;
 	bool has_lay;
 	struct tb_layout lay; /* when has_lay */
+	/*
+	 * Its punches can be replayed (unpunch_layouts()): the holes they
+	 * made are out of its layout, those left are its own.
+	 */
+	bool unpunched;
 };
 
 enum tb_kind {
@@ -1341,8 +1346,9 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	case TB_PUNCH: {
 		/*
 		 * A hole is replayed in whole 4 KiB blocks of a file the log
-		 * does not write, with no holes of its own, up to its declared
-		 * size (what the parser models; check_punches()).
+		 * does not write, up to its declared size (what the parser
+		 * models; check_punches()), whose holes left in the layout are
+		 * its own (unpunch_layouts()).
 		 */
 		unsigned fi = e->t->descs[op->desc].file;
 		const struct tb_file *pf = &e->t->files[fi];
@@ -1351,7 +1357,8 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		n = op->off < size ? (op->len < size - op->off ? op->len :
 								  size - op->off) :
 				     0;
-		if (e->changed[fi] || (pf->has_lay && pf->lay.nhole) ||
+		if (e->changed[fi] ||
+		    (pf->has_lay && pf->lay.nhole && !pf->unpunched) ||
 		    ((op->off | n) & 4095)) {
 			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log writes, truncates or fallocates, or with holes of its own, or in part of a 4 KiB block");
 			break;
@@ -1634,9 +1641,12 @@ static int cmp_range(const void *a, const void *b)
  * data after a hole is not the disk block after the data before it, in
  * the layout's terms).  The replay punches them itself, so a file with
  * punches and no other change starts without them: where every hole of
- * its layout lies inside the punches (whole 4 KiB blocks each), its
- * holes and the breaks at their ends go.  Otherwise the layout stays as
- * recorded, and the punches are noted as not replayed (emit_call()).
+ * its layout lies inside the punches (whole 4 KiB blocks each) or apart
+ * from all of them (one of its own, which stays, with its break), the
+ * holes inside and the breaks at their ends go.  Otherwise (a hole the
+ * punches cover in part: which of it was there before is not known) the
+ * layout stays as recorded, and the punches are noted as not replayed
+ * (emit_call()).
  */
 static int unpunch_layouts(struct tb *t, const bool *changed)
 {
@@ -1688,22 +1698,35 @@ static int unpunch_layouts(struct tb *t, const bool *changed)
 				r[2 * n++ + 1] = r[2 * c + 1];
 			}
 		}
-		/* Every hole inside one merged punch (both sorted)? */
+		/*
+		 * Every hole inside one merged punch or apart from all (both
+		 * sorted)?
+		 */
 		for (i = 0, c = 0; all && i < l->nhole; i++) {
 			while (c < n && r[2 * c + 1] <= l->hole[2 * i])
 				c++;
-			all = c < n && r[2 * c] <= l->hole[2 * i] &&
-			      r[2 * c + 1] >= l->hole[2 * i + 1];
+			all = c == n || r[2 * c] >= l->hole[2 * i + 1] ||
+			      (r[2 * c] <= l->hole[2 * i] &&
+			       r[2 * c + 1] >= l->hole[2 * i + 1]);
 		}
 		if (!all)
 			continue;
-		for (i = 0; i < l->nhole; i++) {
+		for (i = 0, c = 0, m = 0; i < l->nhole; i++) {
+			while (c < n && r[2 * c + 1] <= l->hole[2 * i])
+				c++;
+			if (c == n || r[2 * c] >= l->hole[2 * i + 1]) {
+				/* Its own: kept. */
+				l->hole[2 * m] = l->hole[2 * i];
+				l->hole[2 * m++ + 1] = l->hole[2 * i + 1];
+				continue;
+			}
 			for (j = k = 0; j < l->nbrk; j++)
 				if (l->brk[j] != l->hole[2 * i + 1])
 					l->brk[k++] = l->brk[j];
 			l->nbrk = k;
 		}
-		l->nhole = 0;
+		l->nhole = (unsigned)m;
+		t->files[fi].unpunched = true;
 	}
 	free(r);
 	free(npunch);

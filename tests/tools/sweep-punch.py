@@ -10,7 +10,10 @@
 # file the case does not write.  From seed 3 on, MADV_HUGEPAGE on half of
 # the mappings: holes cut order-9 folios that PMDs map.  From seed 4 on,
 # half the holes are FALLOC_FL_ZERO_RANGE instead (zero-range: unwritten
-# extents, read as the hole is).
+# extents, read as the hole is).  From seed 6 on, 40% of the files have
+# one to four holes of their own (space-less: the data after such a hole
+# follows the data before it on the disk), which the punches meet,
+# cover or join.
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -98,6 +101,19 @@ for i in range(n):
     name = '%s/p%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk)
     if bs > P:
         name += '-b%dK' % (bs // 1024)
-    hdr_ops = (['# extent_kb: %d' % extent] if extent else []) + ops
+    hdr = ['# extent_kb: %d' % extent] if extent else []
+    if seed >= 6 and R.random() < 0.4:
+        hs, at = [], 0
+        for _ in range(R.randrange(1, 5)):
+            a = R.randrange(at, nb) if at < nb else nb
+            ln = R.choice([1, 1, 4, 16, 64, 256]) * max(1, P // bs)
+            ln = min(ln, nb - a)
+            if ln <= 0:
+                break
+            hs.append('%d+%d' % (a * bs, ln * bs))
+            at = a + ln + 1
+        if hs:
+            hdr.append('# holes: ' + ','.join(hs))
+    hdr_ops = hdr + ops
     write_case(name, 'punched-hole sweep, seed %d' % seed, fs, size, ra, msk, hdr_ops,
                bs if bs > P else None)

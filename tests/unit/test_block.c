@@ -237,6 +237,38 @@ static int test_holes(void)
 		ASSERT_EQ_U64(evs[1].nr_sectors, 56);
 	}
 	/*
+	 * The same hole keeping its disk space (a punched one: hcum does not
+	 * grow over it), alone and after a space-less hole it touches (the
+	 * file's own, pages 5 and 6): the data after it is not
+	 * disk-contiguous with the data before, so the bio ends at the hole.
+	 */
+	for (t = 0; t < 4; t++) {
+		static const uint64_t hole5[] = { 40, 48, 0, 0 };
+		static const uint64_t hole6[] = { 40, 48, 48, 56, 0, 8, 8 };
+		const struct blk_layout l5 = { .hole = hole5, .hcum = hole5 + 2,
+					       .nh = 1 };
+		const struct blk_layout l6 = { .hole = hole6, .hcum = hole6 + 4,
+					       .nh = 2 };
+		const uint64_t after = t < 2 ? 48 : 56;
+		struct blk_vec w[16];
+		unsigned k = 0;
+
+		ASSERT_EQ_U64(queue_for(&q, t & 1, 32, 0), 0);
+		for (i = 0; i < 16; i++)
+			if (8 * i < 40 || 8 * i >= after)
+				w[k++] = (struct blk_vec){ 8 * i, 4096 };
+		ASSERT_EQ_U64(blk_submit_read(&q, t < 2 ? &l5 : &l6, w, k, true,
+					      0, NULL), 0);
+		blk_queue_release(&q);
+		ASSERT_EQ_U64(nevs, 3);
+		ASSERT_EQ_U64(evs[0].sector, 0);
+		ASSERT_EQ_U64(evs[0].nr_sectors, 40);
+		ASSERT_EQ_U64(evs[1].sector, after);
+		ASSERT_EQ_U64(evs[1].nr_sectors, 64);
+		ASSERT_EQ_U64(evs[2].sector, after + 64);
+		ASSERT_EQ_U64(evs[2].nr_sectors, 128 - after - 64);
+	}
+	/*
 	 * The bio iomap_readpage_iter() allocates holds a vector per page
 	 * left in the mapping where it starts (bio_alloc(): 4 inline, then
 	 * 16, 64, 128 or 256): order-0 folios at pages 3..18, a hole at page
