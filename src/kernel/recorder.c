@@ -1375,19 +1375,19 @@ static bool write_call(const struct op *op)
 }
 
 /*
- * Does the case write (write, pwrite, touch ... write, truncate,
- * fallocate; with @punches, punch and zero-range too)?  Then its
+ * Does the case write (write, pwrite, touch ... write, fallocate; with
+ * @all, truncate, punch and zero-range too)?  Then (@all) its
  * descriptors are opened read-write and its mappings are writable.
  */
-static bool writes(const struct ralab_workload *wl, bool punches)
+static bool writes(const struct ralab_workload *wl, bool all)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
 		if (write_call(&wl->ops[i]) ||
-		    wl->ops[i].kind == OP_TRUNCATE ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
-		    (punches && wl->ops[i].kind == OP_PUNCH) ||
+		    (all && (wl->ops[i].kind == OP_TRUNCATE ||
+			     wl->ops[i].kind == OP_PUNCH)) ||
 		    ((wl->ops[i].kind == OP_TOUCH ||
 		      wl->ops[i].kind == OP_MEMCPY) && wl->ops[i].wfault))
 			return true;
@@ -1627,24 +1627,45 @@ static int truncate_file(struct rec *r, int fd, unsigned ino, uint64_t size)
 /*
  * Where extents @ext of file @fi (a rewrite's) are not disk-contiguous,
  * appended to @out as generation @gen: the model takes data after a hole
- * to be as far on the disk as in the file (the allocators aim there), so
- * a break is where they are not.
+ * to be as far on the disk as in the file (the allocators aim there),
+ * but for the file's own holes, which take no space (struct
+ * blk_layout), so a break is where they are not.
  */
-static void extent_breaks(const struct kx_extent *ext, unsigned n,
+static void extent_breaks(const struct rfile *rf,
+			  const struct kx_extent *ext, unsigned n,
 			  unsigned fi, unsigned gen, struct ralab_break *out,
 			  unsigned *nout)
 {
 	const struct kx_extent *w = NULL;
-	unsigned i;
+	unsigned i, j;
 
 	for (i = 0; i < n; i++) {
 		const struct kx_extent *x = &ext[i];
+		uint64_t a, b, own = 0;
 
 		/* Not allocated yet (delalloc): nothing of the disk. */
 		if (x->flags & FIEMAP_EXTENT_UNKNOWN)
 			continue;
-		if (w && x->physical - (w->physical + w->length) !=
-				 x->logical - (w->logical + w->length)) {
+		if (!w) {
+			w = x;
+			continue;
+		}
+		/*
+		 * The file's own holes in the gap take no disk space (a
+		 * truncate keeps those below its size), the rest of it does.
+		 */
+		a = w->logical + w->length;
+		b = x->logical;
+		for (j = 0; j < rf->nh; j++) {
+			uint64_t lo = rf->hole[2 * j] > a ? rf->hole[2 * j] : a;
+			uint64_t hi = rf->hole[2 * j + 1] < b ?
+					      rf->hole[2 * j + 1] : b;
+
+			if (lo < hi)
+				own += hi - lo;
+		}
+		if (x->physical - (w->physical + w->length) !=
+		    x->logical - (w->logical + w->length) - own) {
 			if (*nout < RALAB_MAX_BREAKS)
 				out[*nout] = (struct ralab_break){
 					fi, x->logical, gen
@@ -1669,7 +1690,8 @@ static void rewrite_breaks(struct rec *r, const struct rfile *rf,
 	if (res->rebreaks < RALAB_MAX_BREAKS)
 		res->rebrk[res->rebreaks] = (struct ralab_break){ fi, 0, 0 };
 	res->rebreaks++;
-	extent_breaks(rf->ext2, rf->next2, fi, 0, res->rebrk, &res->rebreaks);
+	extent_breaks(rf, rf->ext2, rf->next2, fi, 0, res->rebrk,
+		      &res->rebreaks);
 	/*
 	 * Each generation but the last as the next truncate found it,
 	 * after a marker at offset 0 (listed even without breaks).
@@ -1679,7 +1701,7 @@ static void rewrite_breaks(struct rec *r, const struct rfile *rf,
 			res->rebrk_gen[res->rebreaks_gen] =
 				(struct ralab_break){ fi, 0, g + 1 };
 		res->rebreaks_gen++;
-		extent_breaks(rf->gen[g].ext, rf->gen[g].n, fi, g + 1,
+		extent_breaks(rf, rf->gen[g].ext, rf->gen[g].n, fi, g + 1,
 			      res->rebrk_gen, &res->rebreaks_gen);
 	}
 }
@@ -2708,8 +2730,9 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 			goto out;
 		}
 	/*
-	 * A punch or a zero-range moves no data (a zero-range's unwritten
-	 * extents in a hole are never read): not a write here.
+	 * A punch, a zero-range or a truncate moves no data (a
+	 * zero-range's unwritten extents in a hole are never read, and
+	 * what a truncate frees is a hole): not a write here.
 	 */
 	for (i = 0; i < wl->nr_files; i++)
 		if (wl->files[i].nhole && writes(wl, false)) {

@@ -460,14 +460,6 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 		return perr(p, "truncate to %llu bytes: past the file's declared size (%llu bytes), which is as far as it has blocks",
 			    (unsigned long long)op->off,
 			    (unsigned long long)size);
-	/*
-	 * A sparse file's data sits on the disk as if its holes were not
-	 * there; cut short and grown back, where would it be?
-	 */
-	if (op->kind == OP_TRUNCATE && op->off &&
-	    wl->files[op->ino].nhole)
-		return perr(p, "truncate to %llu bytes of a file with holes is not modelled (only 'truncate 0')",
-			    (unsigned long long)op->off);
 	if (op->kind == OP_RAND_PREAD && op->len > size)
 		return perr(p, "rand-pread length %llu is larger than the file (%llu bytes)",
 			    (unsigned long long)op->len,
@@ -798,6 +790,39 @@ static int check_punches(struct parser *p, const struct ralab_workload *wl)
 			p->line = op->line;
 			return perr(p, "file '%s' is punched (or zero-ranged) and written (or truncated, fallocated): punch and zero-range are modelled in files the case does not write",
 				    wl->files[op->ino].name);
+		}
+	}
+	return 0;
+}
+
+/*
+ * A file with holes of its own cut short (a truncate to a size other
+ * than 0) keeps its data below where it is, its own holes there
+ * space-less, and what the truncate freed becomes a hole that keeps its
+ * space.  Modelled where the case does not write the file: grown back by
+ * writes, where its new blocks go is the allocator's choice.
+ */
+static int check_holed_truncates(struct parser *p,
+				 const struct ralab_workload *wl)
+{
+	unsigned line[MAX_FILES] = { 0 };
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		if (op->kind == OP_TRUNCATE && op->off &&
+		    wl->files[op->ino].nhole && !line[op->ino])
+			line[op->ino] = op->line;
+	}
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		if (line[op->ino] && op->kind != OP_TRUNCATE &&
+		    changes_file(op)) {
+			p->line = op->line;
+			return perr(p, "file '%s' has holes of its own, is truncated to a size other than 0 (line %u) and written: such a file cut short is modelled where the case does not write it",
+				    wl->files[op->ino].name, line[op->ino]);
 		}
 	}
 	return 0;
@@ -2184,6 +2209,8 @@ int ralab_workload_parse(const char *name, const char *text, size_t len,
 		err = check_direct_writes(&p, wl);
 	if (!err)
 		err = check_punches(&p, wl);
+	if (!err)
+		err = check_holed_truncates(&p, wl);
 out:
 	free(buf);
 	if (err) {
@@ -2241,6 +2268,8 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 		err = check_direct_writes(&p, wl);
 	if (!err)
 		err = check_punches(&p, wl);
+	if (!err)
+		err = check_holed_truncates(&p, wl);
 	if (err) {
 		wl->cfg = saved;
 		memcpy(wl->hdr_line, lines, sizeof(lines));

@@ -13,8 +13,13 @@
 # extents, read as the hole is).  From seed 6 on, 40% of the files have
 # one to four holes of their own (space-less: the data after such a hole
 # follows the data before it on the disk), which the punches meet,
-# cover or join.
-# Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM[-bB]/case.ops
+# cover or join.  From seed 10 on, half the cases truncate instead of
+# punching, always in a file with holes of its own: ftruncate(2) down
+# and back up to the full size (a pread between, some times), and at
+# times once more down before the last read (named tNN: the file cut
+# short keeps its data and its own holes below, what it frees is a hole
+# that keeps its space).
+# Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/{p,t}NN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
 
@@ -38,6 +43,16 @@ for i in range(n):
     nb = size // bs
     ops = []
     maps = []
+    trunc = seed >= 10 and R.random() < 0.5
+
+    def a_trunc():
+        t = R.choice([R.randrange(0, nb) * bs, R.randrange(0, size // P) * P,
+                      R.randrange(1, size)])
+        ops.append('truncate %d' % t)
+        if R.random() < 0.3:
+            off = R.randrange(0, size // P) * P
+            ops.append('pread %d %d' % (off, min(size - off, R.choice([P, 65536, 1 << 20]))))
+        ops.append('truncate %d' % size)
 
     def a_punch():
         b = R.randrange(0, nb)
@@ -55,7 +70,10 @@ for i in range(n):
     for k in range(R.randrange(4, 14)):
         c = R.random()
         if c < 0.22:
-            a_punch()
+            if trunc:
+                a_trunc()
+            else:
+                a_punch()
         elif c < 0.4:
             if R.random() < 0.5:
                 ops.append('seek %d' % (R.randrange(0, size // P) * P))
@@ -93,16 +111,19 @@ for i in range(n):
                 sweep_case.remap(R, maps, ops, lambda: sweep_case.new_map(R, size, maps, ops, 0.5))
             else:
                 sweep_case.new_map(R, size, maps, ops, 0.7)
-    if not any(o.startswith(('punch', 'zero-range')) for o in ops):
+    if trunc:
+        if R.random() < 0.5:
+            ops.append('truncate %d' % R.choice([R.randrange(0, nb) * bs, R.randrange(1, size)]))
+    elif not any(o.startswith(('punch', 'zero-range')) for o in ops):
         a_punch()
     ops.append('seek 0')
     ops.append('read %d eof' % R.choice([65536, 131072, 1 << 20]))
     sweep_case.unmap_all(maps, ops)
-    name = '%s/p%02d-%s-ra%d-msk%d' % (out, i, fs, ra, msk)
+    name = '%s/%s%02d-%s-ra%d-msk%d' % (out, 't' if trunc else 'p', i, fs, ra, msk)
     if bs > P:
         name += '-b%dK' % (bs // 1024)
     hdr = ['# extent_kb: %d' % extent] if extent else []
-    if seed >= 6 and R.random() < 0.4:
+    if trunc or (seed >= 6 and R.random() < 0.4):
         hs, at = [], 0
         for _ in range(R.randrange(1, 5)):
             a = R.randrange(at, nb) if at < nb else nb
