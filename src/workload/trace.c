@@ -1360,7 +1360,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		if (e->changed[fi] ||
 		    (pf->has_lay && pf->lay.nhole && !pf->unpunched) ||
 		    ((op->off | n) & 4095)) {
-			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log writes, truncates or fallocates, or with holes of its own, or in part of a 4 KiB block");
+			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log writes, truncates or fallocates, or in part of a 4 KiB block");
 			break;
 		}
 		if (n)
@@ -1640,18 +1640,22 @@ static int cmp_range(const void *a, const void *b)
  * program punched are in its layout, each with a break at its end (the
  * data after a hole is not the disk block after the data before it, in
  * the layout's terms).  The replay punches them itself, so a file with
- * punches and no other change starts without them: where every hole of
- * its layout lies inside the punches (whole 4 KiB blocks each) or apart
- * from all of them (one of its own, which stays, with its break), the
- * holes inside and the breaks at their ends go.  Otherwise (a hole the
- * punches cover in part: which of it was there before is not known) the
- * layout stays as recorded, and the punches are noted as not replayed
+ * punches (whole 4 KiB blocks each) and no other change starts without
+ * them: its holes less the punches are its own, which stay (with a
+ * break at the end of one the punches do not reach), and the breaks at
+ * the ends of holes they reach go (the punched part, read as data
+ * before its punch, keeps its space).  Punches not in whole blocks
+ * leave the layout as recorded, and are noted as not replayed
  * (emit_call()).
+ *
+ *   recorded:  data [ own  |punched]| data      | a break
+ *   replayed:  data [ own ] data-to-be-punched  data
  */
 static int unpunch_layouts(struct tb *t, const bool *changed)
 {
 	uint64_t *r = NULL;
 	size_t *npunch, n, m, c;
+	uint64_t *nh;
 	unsigned fi, i, j, k;
 	bool all;
 
@@ -1699,32 +1703,46 @@ static int unpunch_layouts(struct tb *t, const bool *changed)
 			}
 		}
 		/*
-		 * Every hole inside one merged punch or apart from all (both
-		 * sorted)?
+		 * Each hole less the punches (both sorted): what is left was
+		 * a hole before the run, one of the file's own; a hole the
+		 * punches reach into loses the break at its end, which their
+		 * space made.  Up to one piece more per merged punch.
 		 */
-		for (i = 0, c = 0; all && i < l->nhole; i++) {
-			while (c < n && r[2 * c + 1] <= l->hole[2 * i])
-				c++;
-			all = c == n || r[2 * c] >= l->hole[2 * i + 1] ||
-			      (r[2 * c] <= l->hole[2 * i] &&
-			       r[2 * c + 1] >= l->hole[2 * i + 1]);
+		nh = malloc(((size_t)l->nhole + n) * 2 * sizeof(*nh));
+		if (!nh) {
+			free(r);
+			free(npunch);
+			return -ENOMEM;
 		}
-		if (!all)
-			continue;
 		for (i = 0, c = 0, m = 0; i < l->nhole; i++) {
-			while (c < n && r[2 * c + 1] <= l->hole[2 * i])
+			uint64_t a = l->hole[2 * i], b = l->hole[2 * i + 1];
+			bool cut = false;
+
+			while (c < n && r[2 * c + 1] <= a)
 				c++;
-			if (c == n || r[2 * c] >= l->hole[2 * i + 1]) {
-				/* Its own: kept. */
-				l->hole[2 * m] = l->hole[2 * i];
-				l->hole[2 * m++ + 1] = l->hole[2 * i + 1];
-				continue;
+			for (; c < n && r[2 * c] < b; c++) {
+				if (r[2 * c] > a) {
+					nh[2 * m] = a;
+					nh[2 * m++ + 1] = r[2 * c];
+				}
+				cut = true;
+				a = r[2 * c + 1] < b ? r[2 * c + 1] : b;
+				if (r[2 * c + 1] > b)
+					break;
 			}
+			if (a < b) {
+				nh[2 * m] = a;
+				nh[2 * m++ + 1] = b;
+			}
+			if (!cut)
+				continue;
 			for (j = k = 0; j < l->nbrk; j++)
-				if (l->brk[j] != l->hole[2 * i + 1])
+				if (l->brk[j] != b)
 					l->brk[k++] = l->brk[j];
 			l->nbrk = k;
 		}
+		free(l->hole);
+		l->hole = nh;
 		l->nhole = (unsigned)m;
 		t->files[fi].unpunched = true;
 	}
