@@ -1541,13 +1541,17 @@ int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
  * truncate_inode_pages_range()): folios wholly past @lstart go, reads in
  * flight waited for, mappings unmapped from there.  The folio across it
  * stays, zeroed past it; a large one is split around the page holding
- * @lstart and the pieces past it go too.  Where the split fails (a folio
- * of one block, or split_refused(): dirty block state) the folio is
- * unmapped whole; dirty, it stays whole, past EOF; clean, it goes.
+ * @lstart and the pieces past it go too, and so does the piece holding
+ * the first page past @lstart where it begins before it (large blocks:
+ * the block holding @lstart).  Where the split fails (a folio of one
+ * block, or split_refused(): dirty block state) the folio is unmapped
+ * whole; dirty, it stays whole, past EOF; clean, it goes.
  *
  *   64 KiB blocks, cut at page 769 of the block folio [768,784):
  *     dirty (zeroed tail):  [768,784) kept, no page of it mapped
  *     clean (over a hole):  [768,784) gone
+ *   ... of the clean order-6 folio [768,832):
+ *     split to [768,784) [784,800) ...: all gone
  */
 static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 				    uint64_t lstart)
@@ -1562,7 +1566,21 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 		f = pc_lookup(&in->pc, p0);
 	if (f && f->index * ps < lstart) {
 		if (f->order > in->mapping.min_order && !split_refused(s, f)) {
+			struct folio *g;
+
 			split_folio_at(s, in, f, p0);
+			/*
+			 * The second pass (find_get_entries()) also takes a
+			 * folio that covers @start but begins before it,
+			 * which the first (find_lock_entries()) leaves: on
+			 * blocks larger than a page the split leaves the
+			 * block holding @lstart whole, and it goes, unmapped.
+			 */
+			g = pc_lookup(&in->pc, start);
+			if (g && g->index < start) {
+				sim_unmap_range(s, in, g->index, start);
+				start = g->index;
+			}
 		} else {
 			pgoff_t next = f->index + folio_nr_pages(f);
 
