@@ -1052,10 +1052,42 @@ out:
 }
 
 /*
+ * Remove the data files earlier cases left in the image (kept so that
+ * their next run need not lay them out again), but for this case's made
+ * so far (and their markers): with their blocks freed, the image's free
+ * space is in long runs again for a file that needs them.
+ */
+static void free_image_space(struct rec *r)
+{
+	DIR *d = opendir(r->mnt);
+	struct dirent *e;
+	char p[700];
+	unsigned i;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		bool ours = false;
+
+		if (strncmp(e->d_name, "data-", 5))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", r->mnt, e->d_name);
+		for (i = 0; i < r->nr_files && !ours; i++)
+			ours = !strncmp(p, r->files[i].path,
+					strlen(r->files[i].path));
+		if (!ours)
+			unlink(p);
+	}
+	closedir(d);
+}
+
+/*
  * Make (or find) @rf, read its extents and check its layout.  A file kept
  * from an earlier run that does not have the layout the case asks for (a
  * filesystem may move blocks; an older ralab laid files out otherwise) is
- * made again, once.
+ * made again; if that fails too (the image's free space is in short runs:
+ * files made anew for each run of cases that truncate leave it so), once
+ * more after the other cases' files in the image are removed.
  */
 static int prepare_file(struct rec *r, struct rfile *rf, unsigned fi,
 			struct stat *st)
@@ -1066,7 +1098,7 @@ static int prepare_file(struct rec *r, struct rfile *rf, unsigned fi,
 
 	if ((err = want_layout(r, rf, fi)))
 		return err;
-	for (tries = 0; tries < 2; tries++) {
+	for (tries = 0; tries < 3; tries++) {
 		r->res->extents = extents;
 		r->res->breaks = breaks;
 		if ((err = make_file(r, rf)) || stopped(r))
@@ -1080,8 +1112,10 @@ static int prepare_file(struct rec *r, struct rfile *rf, unsigned fi,
 			return err;
 		r->res->extents += rf->next;
 		err = check_layout(r, rf, fi);
-		if (err != -EIO || tries)
+		if (err != -EIO || tries == 2)
 			return err;
+		if (tries)
+			free_image_space(r);
 		/* Forget the diagnostic and make the file again. */
 		pthread_mutex_lock(&r->lock);
 		if (r->diag)
