@@ -1813,8 +1813,9 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		punch_partial_folio(s, in, f, start, end);
 	drop_folios(s, in, start, end, false);
 	/*
-	 * The blocks: a file with its own blocks becomes one written range
-	 * up to its EOF block (as a truncate makes it), less the hole.
+	 * The blocks: a file with its own blocks becomes written ranges up
+	 * to its EOF block (as a truncate makes it), less its own holes and
+	 * this one.
 	 */
 	inode_make_fresh(in, (in->mapping.i_size + bs - 1) & ~(bs - 1));
 	inode_unwritten(in, off, off + len);

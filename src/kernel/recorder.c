@@ -2688,7 +2688,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	struct utsname u;
 	struct stat st;
 	int err, *fds = NULL;
-	bool frag = false;
+	bool frag = false, data_writes;
 	char bs[16];
 	unsigned i;
 
@@ -2768,8 +2768,9 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	 * zero-range's unwritten extents in a hole are never read, and
 	 * what a truncate frees is a hole): not a write here.
 	 */
+	data_writes = writes(wl, false);
 	for (i = 0; i < wl->nr_files; i++)
-		if (wl->files[i].nhole && writes(wl, false)) {
+		if (wl->files[i].nhole && data_writes) {
 			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");
 			goto out;
 		}
