@@ -761,18 +761,64 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
 }
 
 /*
- * madvise_cold_or_pageout_pte_range() for MADV_COLD, PMD by PMD over file
- * pages [@a, @b): it only deactivates folios, which ralab does not model,
- * but first splits each large folio it covers in part (a PMD-mapped one
- * the range does not cover whole; a PTE-mapped one whose run of present
- * PTEs in the range is shorter than the folio: the range starts or ends
- * inside it, or only part of it is mapped).  A split unmaps the folio
- * everywhere.  The PMD path sleeps on a locked folio; the PTE path gives
- * up the rest of that PMD (folio_trylock()).  A refused split leaves the
- * folio (split_folio() fails on dirty block state).
+ * MADV_PAGEOUT's reclaim of folio @f, which @v maps whole in the range
+ * (by a PMD if @pmd).  The PTE walk takes it only if no other mapping
+ * maps a page of it (folio_mapcount() == folio_nr_pages()); the PMD path
+ * asks folio_maybe_mapped_shared(), which another mapping in the same
+ * process does not make true, and ralab's jobs are threads of one
+ * process (checked on 6.18.44: tests/cases/pageout-twomaps-thp-xfs, an
+ * order-9 folio two descriptors' mappings map by PMDs goes).  Then
+ * reclaim_pages() runs
+ * shrink_folio_list() ignoring references: a folio it cannot lock stays;
+ * the others are unmapped everywhere (a PMD too); a dirty one stays,
+ * with PG_reclaim set (to be reclaimed once written back), which is the
+ * bit PG_readahead uses, so the next read or fault that meets it starts
+ * an asynchronous readahead (checked on 6.18.44: a page written through
+ * the mapping, paged out, then read); a clean one leaves the page cache
+ * (a shadow entry, which readahead takes as a hole).
+ *
+ * Every folio the walk meets was added by the calling task, whose
+ * per-CPU LRU batch madvise_pageout() drains first (lru_add_drain()),
+ * so each is on the LRU; a task that moved to another CPU after reading
+ * would leave up to a batch of order-0 folios off it, which ralab does
+ * not model.
+ */
+static void pageout_folio(struct sim *s, struct sim_vma *v, struct folio *f,
+			  bool pmd)
+{
+	struct sim_inode *in = v->file->inode;
+	struct sim_vma *vmas[MAX_JOBS * MAX_MAPS];
+	unsigned i, n = sim_vmas_of(s, in, vmas, MAX_JOBS * MAX_MAPS), k = 0;
+
+	for (i = 0; i < n; i++)
+		if (vmas[i] != v)
+			vmas[k++] = vmas[i];
+	if ((!pmd && k && sim_folio_mapped(vmas, k, f)) ||
+	    (f->flags & PG_locked) || folio_locked(s, f))
+		return;
+	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
+	if (f->flags & PG_dirty) {
+		f->flags |= PG_readahead;
+		return;
+	}
+	sim_remove_folio(in, f);
+}
+
+/*
+ * madvise_cold_or_pageout_pte_range() for MADV_COLD and MADV_PAGEOUT, PMD
+ * by PMD over file pages [@a, @b).  MADV_COLD only deactivates folios,
+ * which ralab does not model; MADV_PAGEOUT reclaims each folio the range
+ * maps whole (pageout_folio()).  Both first split each large folio the
+ * range covers in part (a PMD-mapped one the range does not cover whole;
+ * a PTE-mapped one whose run of present PTEs in the range is shorter than
+ * the folio: the range starts or ends inside it, or only part of it is
+ * mapped).  A split unmaps the folio everywhere, so a pageout leaves the
+ * pieces in the cache.  The PMD path sleeps on a locked folio; the PTE
+ * path gives up the rest of that PMD (folio_trylock()).  A refused split
+ * leaves the folio (split_folio() fails on dirty block state).
  */
 static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
-			 pgoff_t b)
+			 pgoff_t b, bool pageout)
 {
 	struct sim_inode *in = v->file->inode;
 	pgoff_t lo, hi, p;
@@ -786,8 +832,13 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 		if (*pmd == PMD_HUGE) {
 			struct folio *f = pc_lookup(&in->pc, lo);
 
-			if (!f || hi - lo == HPAGE_PMD_NR)
+			if (!f)
 				continue;
+			if (hi - lo == HPAGE_PMD_NR) {
+				if (pageout)
+					pageout_folio(s, v, f, true);
+				continue;
+			}
 			if (!folio_ready(s, f)) {
 				uint64_t removed = in->pc.removed;
 
@@ -806,8 +857,14 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 			pgoff_t q, fend;
 
 			if (!v->pte[p - v->pgoff] ||
-			    !(f = pc_lookup(&in->pc, p)) || !f->order) {
+			    !(f = pc_lookup(&in->pc, p))) {
 				p++;
+				continue;
+			}
+			if (!f->order) {
+				p++;
+				if (pageout)
+					pageout_folio(s, v, f, false);
 				continue;
 			}
 			fend = f->index + folio_nr_pages(f);
@@ -816,6 +873,8 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 				;
 			if (q - p == folio_nr_pages(f)) {
 				p = q;
+				if (pageout)
+					pageout_folio(s, v, f, false);
 				continue;
 			}
 			if (folio_locked(s, f))
@@ -856,8 +915,8 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		zap_range(v, a, b);
 		return;
 	}
-	if (advice == MADV_COLD_) {
-		madvise_cold(s, v, a, b);
+	if (advice == MADV_COLD_ || advice == MADV_PAGEOUT_) {
+		madvise_cold(s, v, a, b, advice == MADV_PAGEOUT_);
 		return;
 	}
 	if (seg_split(v, a) || seg_split(v, b)) {

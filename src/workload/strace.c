@@ -469,6 +469,7 @@ static int madv_of(const char *a)
 		{ "MADV_HUGEPAGE", MADV_HUGEPAGE_ },
 		{ "MADV_NOHUGEPAGE", MADV_NOHUGEPAGE_ },
 		{ "MADV_COLD", MADV_COLD_ },
+		{ "MADV_PAGEOUT", MADV_PAGEOUT_ },
 		{ "MADV_POPULATE_READ", MADV_POPULATE_READ_ },
 		{ "MADV_POPULATE_WRITE", MADV_POPULATE_WRITE_ },
 	};
@@ -1019,6 +1020,16 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		if (adv == MADV_POPULATE_WRITE_ && m->priv) {
 			if (!s->nr_madv_other++)
 				tb_note(s->tb, "madvise(MADV_POPULATE_WRITE) of a private mapping at line %u is not replayed",
+					s->line);
+			continue;
+		}
+		/*
+		 * MADV_PAGEOUT of a private mapping would meet the anonymous
+		 * copies its writes made, which ralab does not track.
+		 */
+		if (adv == MADV_PAGEOUT_ && m->priv) {
+			if (!s->nr_madv_other++)
+				tb_note(s->tb, "madvise(MADV_PAGEOUT) of a private mapping at line %u is not replayed",
 					s->line);
 			continue;
 		}

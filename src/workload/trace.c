@@ -1188,6 +1188,7 @@ static const char *madvice_name(int advice)
 	case MADV_HUGEPAGE_: return "hugepage";
 	case MADV_NOHUGEPAGE_: return "nohugepage";
 	case MADV_COLD_: return "cold";
+	case MADV_PAGEOUT_: return "pageout";
 	case MADV_POPULATE_READ_: return "populate_read";
 	case MADV_POPULATE_WRITE_: return "populate_write";
 	default: return NULL;

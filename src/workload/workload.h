@@ -79,6 +79,7 @@ enum {
 	MADV_HUGEPAGE_ = 14,
 	MADV_NOHUGEPAGE_ = 15,
 	MADV_COLD_ = 20,
+	MADV_PAGEOUT_ = 21,       /* reclaims the folios it maps whole */
 	MADV_POPULATE_READ_ = 22,  /* 'touch' of every page, one call */
 	MADV_POPULATE_WRITE_ = 23,
 };

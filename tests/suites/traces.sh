@@ -206,6 +206,18 @@ tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 
 # a mapping is an fsync of its file (tests/traces/calls-write-faults.strace).
 got=$("$RALAB" sim --dump-ops tests/traces/calls-write-faults.strace 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: write faults, msync" "close/open main/mmap 0 1048576/open main/mmap 524288 65536/fd 1/touch 16 1 4096 write/touch 4096 1/fd 2/touch 528384 1 4096 cow/fd 1/fsync/"
+# MADV_PAGEOUT: of a shared mapping, the op; of a private one, noted (its
+# copy-on-write pages are anonymous, which ralab does not track).
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 524288, PROT_READ, MAP_SHARED, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 mmap(NULL, 65536, PROT_READ, MAP_PRIVATE, 3, 524288) = 0x20000000 <0.000010>' \
+	'10 100.000400 # ralab fault addr=0x10000010 error_code=0x4' \
+	'10 100.000500 madvise(0x10000000, 65536, MADV_PAGEOUT) = 0 <0.000005>' \
+	'10 100.000600 madvise(0x20000000, 4096, MADV_PAGEOUT) = 0 <0.000005>' \
+	'# ralab faults recorded=1' \
+	'# ralab file "/d/a" size=1048576' > "$T/pageout.strace"
+got=$("$RALAB" sim --dump-ops "$T/pageout.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: MADV_PAGEOUT of a shared mapping, not of a private one" "close/open main/mmap 0 524288/mmap 524288 65536/touch 16 1/madvise 0 65536 pageout/# madvise(MADV_PAGEOUT) of a private mapping at line 6 is not replayed/"
 # The same log without faults: the mapping is noted, nothing replayed.
 grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
 "$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?
@@ -750,12 +762,13 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED or MADV_COLD: without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD or MADV_PAGEOUT: without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
 	mmap-dontneed-*) grep -v 'MADV_DONTNEED' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_DONTNEED)" ;;
 	mmap-cold-*) grep -v 'MADV_COLD' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_COLD)" ;;
+	pageout-*) grep -v 'MADV_PAGEOUT' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_PAGEOUT)" ;;
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
