@@ -583,11 +583,25 @@ static void fault(struct sim *s, struct sim_vma *v, pgoff_t p, int wfault)
 	for (attempt = 0;; attempt++) {
 		enum fault_ret r;
 
-		if (wfault == TOUCH_READ && fault_around(s, v, p))
+		if ((wfault == TOUCH_READ || wfault == TOUCH_GUP) &&
+		    fault_around(s, v, p))
 			return;
 		r = filemap_fault(s, v, p, tried);
 		if (r == FAULT_DONE || tried)
 			return;
+		/*
+		 * mmap(MAP_POPULATE): __mm_populate() takes mmap_lock again
+		 * after a VM_FAULT_RETRY and calls get_user_pages() anew from
+		 * the same page, without FOLL_TRIED: each attempt is a first
+		 * one (a folio found runs do_async_mmap_readahead() again).
+		 * One that retried waited for its folio, so the next finds it
+		 * read; a bound all the same.
+		 */
+		if (wfault == TOUCH_GUP) {
+			if (attempt == 7)
+				return;
+			continue;
+		}
 		tried = !(vma_lock && attempt == 0 && r == FAULT_RETRY);
 	}
 }
@@ -656,6 +670,34 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 		if (a + step < a)
 			break;
 	}
+}
+
+/*
+ * mmap(MAP_POPULATE) of a shared mapping: after mmap() itself,
+ * __mm_populate() faults every page of the mapping in, in order, as
+ * get_user_pages() does (populate_vma_page_range(): a page not present is
+ * a read fault, with fault-around; a present one is stepped over), up to
+ * the file's end (a fault past it fails, and the populate stops there);
+ * under mmap_lock and in no plug of its own (vm_mmap_pgoff()).  No page
+ * is read by the program: none is marked used.
+ */
+void sim_populate(struct sim *s, struct sim_vma *v)
+{
+	struct sim_inode *in = v->file->inode;
+	pgoff_t p, end = v->pgoff + v->npages;
+	pgoff_t eof = (in->mapping.i_size + RALAB_PAGE_SIZE - 1) /
+		      RALAB_PAGE_SIZE;
+
+	if (!v->active)
+		return;
+	if (end > eof)
+		end = eof;
+	for (p = v->pgoff; p < end && s->cur->now < s->cur->job->deadline;
+	     p++)
+		if (!mapped(v, p)) {
+			s->cur->call++;
+			fault(s, v, p, TOUCH_GUP);
+		}
 }
 
 /*
@@ -768,14 +810,13 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
  * process does not make true, and ralab's jobs are threads of one
  * process (checked on 6.18.44: tests/cases/pageout-twomaps-thp-xfs, an
  * order-9 folio two descriptors' mappings map by PMDs goes).  Then
- * reclaim_pages() runs
- * shrink_folio_list() ignoring references: a folio it cannot lock stays;
- * the others are unmapped everywhere (a PMD too); a dirty one stays,
- * with PG_reclaim set (to be reclaimed once written back), which is the
- * bit PG_readahead uses, so the next read or fault that meets it starts
- * an asynchronous readahead (checked on 6.18.44: a page written through
- * the mapping, paged out, then read); a clean one leaves the page cache
- * (a shadow entry, which readahead takes as a hole).
+ * reclaim_pages() runs shrink_folio_list() ignoring references: a folio
+ * it cannot lock stays; the others are unmapped everywhere (a PMD too);
+ * a dirty one stays, with PG_reclaim set (to be reclaimed once written
+ * back), which is the bit PG_readahead uses, so the next read or fault
+ * that meets it starts an asynchronous readahead (checked on 6.18.44:
+ * tests/cases/pageout-dirty-*); a clean one leaves the page cache (a
+ * shadow entry, which readahead takes as a hole).
  *
  * Every folio the walk meets was added by the calling task, whose
  * per-CPU LRU batch madvise_pageout() drains first (lru_add_drain()),

@@ -1424,6 +1424,8 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_spend(s, s->cfg.cpu_syscall_ns);
 		if (sim_mmap(&s->cur->job->vma[op->map], f, op->off, op->len))
 			s->host_err = -12;
+		else if (op->populate)
+			sim_populate(s, &s->cur->job->vma[op->map]);
 		break;
 	case OP_TOUCH:
 		if (!op->populate) {

@@ -477,6 +477,8 @@ void sim_unmap_range(struct sim *s, const struct sim_inode *in, pgoff_t from,
 		     pgoff_t to);
 void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step, int wfault);
+/* mmap(MAP_POPULATE): every page of @v faulted in, up to EOF. */
+void sim_populate(struct sim *s, struct sim_vma *v);
 /* 'memcpy': copies out of (into) a mapping, in the C library's order. */
 void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 		uint64_t count, uint64_t bufoff, int wfault);

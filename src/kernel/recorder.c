@@ -1943,7 +1943,9 @@ static int run_job(struct rjob *j)
 						     (op->off & (MAP_ALIGN - 1))),
 					    run->map_len[slot],
 					    PROT_READ | (r->writes ? PROT_WRITE : 0),
-					    MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
+					    MAP_SHARED | MAP_FIXED_NOREPLACE |
+						    (op->populate ? MAP_POPULATE : 0),
+					    fd,
 					    (off_t)op->off);
 			if (run->map[slot] == MAP_FAILED) {
 				run->map[slot] = NULL;
@@ -2226,10 +2228,10 @@ static char *read_buffer(size_t size)
  * MADV_PAGEOUT reclaims only folios on the LRU, and madvise_pageout()
  * drains only its own CPU's lru_add batch: order-0 folios the task added
  * on another CPU before it moved stay off the LRU and in the cache, so an
- * unpinned run reclaims a different number of folios each time (six runs
- * of one case: 118 to 128 refaulted).  A case with a pageout runs on the
- * CPU it starts on (its threads inherit the mask), as the model assumes;
- * the old mask is in *@old.  True if pinned.
+ * unpinned run reclaims a different number of folios each time (eleven
+ * runs of one case: 118 to 133 folios read again).  A case with a
+ * pageout runs on the CPU it starts on (its threads inherit the mask), as
+ * the model assumes; the old mask is in *@old.  True if pinned.
  */
 static bool pin_for_pageout(const struct ralab_workload *wl, cpu_set_t *old)
 {

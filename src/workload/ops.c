@@ -873,13 +873,6 @@ static int map_new(struct parser *p, struct op *op)
 }
 
 /*
- * The mapping holding [@off, @off + @len): the current descriptor's, or
- * else the only one of any descriptor.  A mapping covers whole pages, as
- * the kernel's does (its length rounded up): fio's mmap engine copies on
- * into the last page of a mapping of a length that is not a multiple of
- * the page.
- */
-/*
  * MADV_PAGEOUT reclaims the folios a mapping's page tables point to; a
  * copy-on-write touch leaves an anonymous copy there, which ralab does not
  * track (its page tables say "mapped", not by what).
@@ -892,6 +885,13 @@ static int cow_pageout(struct parser *p)
 	return 0;
 }
 
+/*
+ * The mapping holding [@off, @off + @len): the current descriptor's, or
+ * else the only one of any descriptor.  A mapping covers whole pages, as
+ * the kernel's does (its length rounded up): fio's mmap engine copies on
+ * into the last page of a mapping of a length that is not a multiple of
+ * the page.
+ */
 static int map_find(struct parser *p, const char *name, struct op *op,
 		    uint64_t off, uint64_t len)
 {
@@ -1238,10 +1238,11 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	}
 	if (!strcmp(name, "mmap") || !strcmp(name, "mmap-read")) {
 		bool full = name[4] == '-';
+		bool populate = !full && na == 3 && !strcmp(tok[3], "populate");
 		uint64_t size;
 
-		if ((err = nargs(p, name, na, 2, full ? 3 : 2,
-				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN")) ||
+		if ((err = nargs(p, name, populate ? 2 : na, 2, full ? 3 : 2,
+				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate]")) ||
 		    (err = need_fd(p, name, op)) ||
 		    (err = arg_size(p, "mapping offset", tok[1], &op->off)) ||
 		    (err = arg_size(p, "mapping length", tok[2], &op->len)))
@@ -1259,6 +1260,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    (unsigned long long)(op->off + op->len),
 				    (unsigned long long)size);
 		op->kind = OP_MMAP;
+		/* MAP_POPULATE: the mapping's pages faulted in by mmap(). */
+		op->populate = populate;
 		op->count = RALAB_PAGE_SIZE;
 		if (full && na == 3 &&
 		    (err = arg_size(p, "step", tok[3], &op->count)))

@@ -123,7 +123,7 @@ struct st {
 	unsigned nr_cwds, cap_cwds;
 	unsigned first_mmap;   /* line of the first mmap of a replayed file */
 	bool faults;           /* the log has page faults */
-	unsigned nr_part_unmap, nr_madv_other;
+	unsigned nr_part_unmap, nr_madv_other, nr_priv_populate;
 	/*
 	 * Timing (-tt or -ttt, with -T): the start and duration of the call
 	 * being handled, in microseconds (-1: not in the log).
@@ -945,6 +945,7 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 {
 	long as = as_of(s, pid);
 	long long a0, a1, fd, off;
+	bool populate;
 	unsigned i;
 	int err, vm;
 
@@ -973,9 +974,23 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		if (fd < 0 || strstr(argv[3], "MAP_ANONYMOUS") ||
 		    !tb_known(s->tb, table_of(s, pid), (long)fd))
 			return 0;
+		/*
+		 * MAP_POPULATE faults every page in inside mmap(), faults
+		 * the log does not show (get_user_pages(), not the
+		 * program's): read faults, but for a private writable
+		 * mapping, whose populate copies each page (FOLL_WRITE).
+		 */
+		populate = strstr(argv[3], "MAP_POPULATE") != NULL;
+		if (populate && strstr(argv[3], "MAP_PRIVATE") &&
+		    strstr(argv[2], "PROT_WRITE")) {
+			if (!s->nr_priv_populate++)
+				tb_note(s->tb, "mmap(MAP_POPULATE) of a private writable mapping at line %u is replayed without its populate (it copies each page)",
+					s->line);
+			populate = false;
+		}
 		note_time(s, pid);
 		vm = tb_mmap(s->tb, table_of(s, pid), (long)fd, (uint64_t)off,
-			     (uint64_t)a1);
+			     (uint64_t)a1, populate);
 		if (vm == -ENOMEM)
 			return vm;
 		if (vm < 0)

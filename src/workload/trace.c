@@ -81,6 +81,7 @@ struct tb_desc {
 struct tb_vm {
 	unsigned desc;
 	uint64_t off, len;
+	bool populate; /* MAP_POPULATE */
 };
 
 struct tb {
@@ -724,7 +725,8 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		op->advice = advice;
 }
 
-int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
+int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+	    bool populate)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_op *op;
@@ -738,7 +740,7 @@ int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len)
 		t->oom = true;
 		return -ENOMEM;
 	}
-	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len };
+	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len, populate };
 	t->files[t->descs[d].file].mapped = true;
 	op = add(t);
 	if (op) {
@@ -1146,8 +1148,10 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 		}
 	}
 	select_fd(e, v->desc);
-	ralab__text_printf(&e->b, "mmap %llu %llu\n", (unsigned long long)v->off,
-	    (unsigned long long)ev->len);
+	/* MAP_POPULATE: the mmap() call faults the pages in, not a child's. */
+	ralab__text_printf(&e->b, "mmap %llu %llu%s\n", (unsigned long long)v->off,
+	    (unsigned long long)ev->len,
+	    op->kind == TB_MMAP && v->populate ? " populate" : "");
 	ev->jobs |= 1ull << j;
 	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
 	e->desc_vms[v->desc]++;

@@ -153,14 +153,17 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
 /*
  * Mappings.  tb_mmap(): (@k1, @k2) maps [@off, @off + @len) of its file
- * (@off page-aligned); returns the mapping's number, -ENOENT if the
- * descriptor is not replayed, or -errno.  tb_touch(): a page fault on it
- * at file offset @off (a read; the fault-around and readahead that follow
- * are the model's).  tb_madvise(): madvise() of [@off, @off + @len) of the
- * file through it (MADV_*_ advice; others are not replayed).  A mapping
- * holds its file open: the descriptor's close waits for its munmap.
+ * (@off page-aligned; @populate: MAP_POPULATE, every page up to the
+ * file's end faulted in by the mmap() call); returns the mapping's
+ * number, -ENOENT if the descriptor is not replayed, or -errno.
+ * tb_touch(): a page fault on it at file offset @off (a read; the
+ * fault-around and readahead that follow are the model's).  tb_madvise():
+ * madvise() of [@off, @off + @len) of the file through it (MADV_*_
+ * advice; others are not replayed).  A mapping holds its file open: the
+ * descriptor's close waits for its munmap.
  */
-int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len);
+int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+	    bool populate);
 void tb_munmap(struct tb *t, unsigned vm);
 /* msync(): writeback of mapping @vm's file (an fsync of it). */
 void tb_msync(struct tb *t, unsigned vm);

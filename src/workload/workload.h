@@ -65,9 +65,10 @@ enum op_kind {
  * A touch's kind of fault: a read (do_read_fault: fault-around first), a
  * write through a shared mapping (do_shared_fault: no fault-around, the
  * folio dirtied) or through a private one (do_cow_fault: no fault-around,
- * the page copied; the page cache folio stays clean).
+ * the page copied; the page cache folio stays clean).  TOUCH_GUP is the
+ * read fault of mmap(MAP_POPULATE)'s get_user_pages() (sim_populate()).
  */
-enum { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_COW = 2 };
+enum { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_COW = 2, TOUCH_GUP = 3 };
 
 /* madvise advice, as ralab names them (MADV_* values on x86-64). */
 enum {
@@ -125,7 +126,7 @@ struct op {
 	int wfault;      /* touch: 0 read, TOUCH_WRITE, TOUCH_COW */
 	bool populate;   /* touch: one madvise(MADV_POPULATE_READ or
 			  * _WRITE) over the range, not the program's own
-			  * loads and stores */
+			  * loads and stores; mmap: MAP_POPULATE */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);
 			  * other ops: on such a descriptor */
 	bool dontcache;  /* read ops: preadv2(2) with RWF_DONTCACHE (the

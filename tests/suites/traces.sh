@@ -218,6 +218,19 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab file "/d/a" size=1048576' > "$T/pageout.strace"
 got=$("$RALAB" sim --dump-ops "$T/pageout.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: MADV_PAGEOUT of a shared mapping, not of a private one" "close/open main/mmap 0 524288/mmap 524288 65536/touch 16 1/madvise 0 65536 pageout/# madvise(MADV_PAGEOUT) of a private mapping at line 6 is not replayed/"
+# MAP_POPULATE: the mapping's pages faulted in by mmap() ('mmap OFF LEN
+# populate', clipped to the file's end like any mapping); of a private
+# writable mapping (whose populate copies each page) noted, and mapped
+# without it.
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 2097152, PROT_READ, MAP_SHARED|MAP_POPULATE, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 munmap(0x10000000, 2097152) = 0 <0.000005>' \
+	'10 100.000400 mmap(NULL, 65536, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_POPULATE, 3, 524288) = 0x20000000 <0.000010>' \
+	'10 100.000500 # ralab fault addr=0x20000000 error_code=0x4' \
+	'# ralab faults recorded=1' \
+	'# ralab file "/d/a" size=1048576' > "$T/mpop.strace"
+got=$("$RALAB" sim --dump-ops "$T/mpop.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: mmap(MAP_POPULATE), shared and private writable" "close/open main/mmap 0 1048576 populate/munmap 0/# mmap(MAP_POPULATE) of a private writable mapping at line 4 is replayed without its populate (it copies each page)/mmap 524288 65536/touch 524288 1/"
 # The same log without faults: the mapping is noted, nothing replayed.
 grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
 "$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?
@@ -762,13 +775,14 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD or MADV_PAGEOUT: without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD or MADV_PAGEOUT, or mmap(MAP_POPULATE): without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
 	mmap-dontneed-*) grep -v 'MADV_DONTNEED' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_DONTNEED)" ;;
 	mmap-cold-*) grep -v 'MADV_COLD' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_COLD)" ;;
 	pageout-*) grep -v 'MADV_PAGEOUT' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_PAGEOUT)" ;;
+	mappopulate-*) sed 's/|MAP_POPULATE//' "$T/app.strace" > "$T/app-flat.strace"; what=MAP_POPULATE ;;
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;

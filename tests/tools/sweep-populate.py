@@ -5,7 +5,9 @@
 # with plain reads, touches, other advice (random, sequential, hugepage,
 # willneed), fsync and DONTNEED, munmap and a new mapping.  The faults of
 # a populate run inside madvise()'s plug, so the requests they make merge
-# across windows where touches' do not (docs/design.md).
+# across windows where touches' do not (docs/design.md).  From seed 21 on,
+# mappings made with MAP_POPULATE too (mmap() faults their pages in, in no
+# plug).
 # Usage: sweep-populate.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM/case.ops
 import os
 import sys
@@ -23,7 +25,10 @@ for i in range(n):
     maps = []   # (off, len) of the live mappings
 
     def new_map():
-        sweep_case.new_map(R, size, maps, ops, 0.6)
+        made = sweep_case.new_map(R, size, maps, ops, 0.6)
+        # Seeds from 21 on: mmap(MAP_POPULATE) now and then.
+        if made and seed >= 21 and R.random() < 0.4:
+            ops[-1] += ' populate'
 
     def a_range(pages_only):
         o, l = R.choice(maps)
