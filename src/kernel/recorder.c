@@ -1845,6 +1845,16 @@ static int run_job(struct rjob *j)
 			break;
 		case OP_PUNCH:
 			j->syscalls++;
+			if (op->madv_remove) {
+				if (run->map[slot] &&
+				    madvise((char *)run->map[slot] +
+						    (op->off - run->map_off[slot]),
+					    (size_t)op->len, MADV_REMOVE))
+					err = rerr(r, -errno,
+						   "madvise(MADV_REMOVE): %s",
+						   strerror(errno));
+				break;
+			}
 			if (fallocate(fd, (op->advice ? FALLOC_FL_ZERO_RANGE :
 							 FALLOC_FL_PUNCH_HOLE) |
 						  FALLOC_FL_KEEP_SIZE,

@@ -447,7 +447,9 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	if (op->kind == OP_PUNCH &&
 	    (op->off > size || op->len > size - op->off))
 		return perr(p, "%s [%llu, %llu) ends past the file's declared size (%llu bytes)",
-			    op->advice ? "zero-range" : "punch",
+			    op->madv_remove ? "madvise remove" :
+			    op->advice	    ? "zero-range" :
+					      "punch",
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len),
 			    (unsigned long long)size);
@@ -458,7 +460,9 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	if (op->kind == OP_PUNCH &&
 	    ((op->off | op->len) & (wl->cfg.block_size - 1)))
 		return perr(p, "%s %llu %llu: offset and length must be multiples of the block size (%u bytes); a range that ends inside a block zeroes part of it, which is not modelled",
-			    op->advice ? "zero-range" : "punch",
+			    op->madv_remove ? "madvise remove" :
+			    op->advice	    ? "zero-range" :
+					      "punch",
 			    (unsigned long long)op->off,
 			    (unsigned long long)op->len, wl->cfg.block_size);
 	if (op->kind == OP_TRUNCATE && op->off > size)
@@ -1336,7 +1340,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		if ((err = nargs(p, name, na, 2, 3,
 				 touch ? "touch OFF LEN [STEP] [write|cow]"
-				       : "madvise OFF LEN normal|random|sequential|willneed|dontneed|hugepage|nohugepage|cold|pageout|populate_read|populate_write")))
+				       : "madvise OFF LEN normal|random|sequential|willneed|dontneed|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write")))
 			return err;
 		if (!map_any(p))
 			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
@@ -1360,7 +1364,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		op->kind = OP_MADVISE;
 		if (na != 3)
-			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|dontneed|hugepage|nohugepage|cold|pageout|populate_read|populate_write)");
+			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|dontneed|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write)");
 		/* madvise() takes a page-aligned start (else EINVAL). */
 		if (op->off % RALAB_PAGE_SIZE)
 			return perr(p, "madvise offset %llu is not a multiple of %u (madvise() would fail with EINVAL)",
@@ -1391,9 +1395,25 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		else if (!strcmp(tok[3], "nohugepage")) op->advice = MADV_NOHUGEPAGE_;
 		else if (!strcmp(tok[3], "cold")) op->advice = MADV_COLD_;
 		else if (!strcmp(tok[3], "pageout")) op->advice = MADV_PAGEOUT_;
-		else
-			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, dontneed, hugepage, nohugepage, cold, pageout, populate_read, populate_write)",
+		else if (!strcmp(tok[3], "remove")) {
+			/*
+			 * MADV_REMOVE (a shared mapping): madvise_remove()
+			 * punches the file's range, vfs_fallocate(PUNCH_HOLE |
+			 * KEEP_SIZE), the length rounded up to pages: a
+			 * punch, made through the mapping.
+			 */
+			op->kind = OP_PUNCH;
+			op->advice = 0;
+			op->madv_remove = true;
+			op->len = (op->len + RALAB_PAGE_SIZE - 1) &
+				  ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+			if (!op->len)
+				return perr(p, "madvise remove length must not be 0");
+			return check_op_vs_config(p, wl, op);
+		} else {
+			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, dontneed, hugepage, nohugepage, cold, pageout, remove, populate_read, populate_write)",
 				    TOK(tok[3]));
+		}
 		if (op->advice == MADV_PAGEOUT_ && !p->pageout_line) {
 			p->pageout_line = p->line;
 			return cow_pageout(p);

@@ -1027,6 +1027,16 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 			lo = m->addr;
 		if (hi > m->addr + m->len)
 			hi = m->addr + m->len;
+		/*
+		 * MADV_REMOVE (of a shared writable mapping; it fails on
+		 * others) punches the file's range under the mapping.
+		 */
+		if (!strcmp(argv[2], "MADV_REMOVE")) {
+			note_time(s, pid);
+			tb_punch_vm(s->tb, m->vm, m->off + (lo - m->addr),
+				    hi - lo);
+			continue;
+		}
 		adv = madv_of(argv[2]);
 		/*
 		 * MADV_POPULATE_WRITE of a private mapping copies each page

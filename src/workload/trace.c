@@ -635,6 +635,17 @@ void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		op->advice = zero;
 }
 
+void tb_punch_vm(struct tb *t, unsigned vm, uint64_t off, uint64_t len)
+{
+	struct tb_op *op;
+
+	if (vm >= t->nr_vms || !len)
+		return;
+	op = desc_op(t, (int)t->vms[vm].desc, TB_PUNCH, off, len);
+	if (op)
+		op->advice = false;
+}
+
 void tb_stat(struct tb *t, long k1, long k2, uint64_t size)
 {
 	int d = replayed_desc(t, k1, k2);

@@ -128,6 +128,12 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  */
 void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	      bool zero);
+/*
+ * madvise(MADV_REMOVE) through mapping @vm: a punch of [@off, @off +
+ * @len) of its file (madvise_remove() calls vfs_fallocate(PUNCH_HOLE |
+ * KEEP_SIZE)), on the descriptor the mapping was made from.
+ */
+void tb_punch_vm(struct tb *t, unsigned vm, uint64_t off, uint64_t len);
 /* ftruncate(2) of a replayed file (an open with O_TRUNC: to 0). */
 void tb_truncate(struct tb *t, long k1, long k2, uint64_t size);
 /* fstat() of a descriptor said the file was @size bytes then. */

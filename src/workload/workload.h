@@ -127,6 +127,8 @@ struct op {
 	bool populate;   /* touch: one madvise(MADV_POPULATE_READ or
 			  * _WRITE) over the range, not the program's own
 			  * loads and stores; mmap: MAP_POPULATE */
+	bool madv_remove; /* punch: madvise(MADV_REMOVE) through mapping
+			   * @map, which punches the file's range */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);
 			  * other ops: on such a descriptor */
 	bool dontcache;  /* read ops: preadv2(2) with RWF_DONTCACHE (the

@@ -231,6 +231,21 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab file "/d/a" size=1048576' > "$T/mpop.strace"
 got=$("$RALAB" sim --dump-ops "$T/mpop.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: mmap(MAP_POPULATE), shared and private writable" "close/open main/mmap 0 1048576 populate/munmap 0/# mmap(MAP_POPULATE) of a private writable mapping at line 4 is replayed without its populate (it copies each page)/mmap 524288 65536/touch 524288 1/"
+# MADV_REMOVE of a shared writable mapping punches the file's range under
+# it (a punch on the mapping's descriptor, whose close waits for the
+# munmap); the hole it made is not one of the file's own; a failed one is
+# nothing.
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 close(3) = 0 <0.000005>' \
+	'10 100.000400 # ralab fault addr=0x10000010 error_code=0x4' \
+	'10 100.000500 madvise(0x10010000, 65536, MADV_REMOVE) = 0 <0.000005>' \
+	'10 100.000600 madvise(0x10030000, 4096, MADV_REMOVE) = -1 EINVAL (Invalid argument) <0.000005>' \
+	'10 100.000700 munmap(0x10000000, 1048576) = 0 <0.000005>' \
+	'# ralab faults recorded=1' \
+	'# ralab file "/d/a" size=1048576 holes=65536+65536' > "$T/mremove.strace"
+got=$("$RALAB" sim --dump-ops "$T/mremove.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: MADV_REMOVE is a punch" "close/open main/mmap 0 1048576/touch 16 1/punch 65536 65536/munmap 0/close/"
 # The same log without faults: the mapping is noted, nothing replayed.
 grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
 "$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?
@@ -775,7 +790,7 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD or MADV_PAGEOUT, or mmap(MAP_POPULATE): without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, or mmap(MAP_POPULATE): without it; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
@@ -783,6 +798,7 @@ for d in tests/traces/app/*/; do
 	mmap-cold-*) grep -v 'MADV_COLD' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_COLD)" ;;
 	pageout-*) grep -v 'MADV_PAGEOUT' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_PAGEOUT)" ;;
 	mappopulate-*) sed 's/|MAP_POPULATE//' "$T/app.strace" > "$T/app-flat.strace"; what=MAP_POPULATE ;;
+	madvremove-*) grep -v 'MADV_REMOVE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_REMOVE)" ;;
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
 	trunc-*) grep -Ev ' f?truncate\(' "$T/app.strace" | sed 's/|O_TRUNC//' > "$T/app-flat.strace"; what=truncate ;;
