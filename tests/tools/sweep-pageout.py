@@ -6,7 +6,8 @@
 # folio the range maps whole and no other mapping maps, and splits one it
 # covers in part, as MADV_COLD does), sometimes with a second descriptor's
 # mapping of the same pages; then touches, preads and DONTNEED, whose
-# reads show which folios went (from seed 2 on, often at once).  File sizes not a multiple of 2 MiB too.
+# reads show which folios went (from seed 2 on, often at once).  From
+# seed 4 on, madvise(MADV_REMOVE) too, in cases that write nothing.  File sizes not a multiple of 2 MiB too.
 # Usage: sweep-pageout.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM/case.ops
 import os
 import sys
@@ -45,6 +46,7 @@ for i in range(n):
         return a, ln
 
     new_map()
+    wrote = removed = False
     for k in range(R.randrange(5, 14)):
         c = R.random()
         if not fdmaps[fd]:
@@ -53,8 +55,15 @@ for i in range(n):
         if c < 0.3:
             a, ln = a_range()
             step = R.choice([P, P, 65536, 1 << 20, 2 << 20])
-            w = ' write' if R.random() < 0.1 else ''
+            w = ' write' if R.random() < 0.1 and not removed else ''
+            wrote = wrote or bool(w)
             ops.append('touch %d %d %d%s' % (a, ln, step, w))
+        elif seed >= 4 and c < 0.36 and not wrote:
+            # Seeds from 4 on: madvise(MADV_REMOVE), a punch through the
+            # mapping (in a case that writes nothing).
+            a, ln = a_range()
+            ops.append('madvise %d %d remove' % (a, ln))
+            removed = True
         elif c < 0.52:
             a, ln = a_range()
             ops.append('madvise %d %d pageout' % (a, ln))

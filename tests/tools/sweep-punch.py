@@ -18,7 +18,8 @@
 # and back up to the full size (a pread between, some times), and at
 # times once more down before the last read (named tNN: the file cut
 # short keeps its data and its own holes below, what it frees is a hole
-# that keeps its space).
+# that keeps its space).  From seed 18 on, half the punches a mapping
+# covers are madvise(MADV_REMOVE) of the mapping instead.
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/{p,t}NN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -65,7 +66,16 @@ for i in range(n):
             ln = R.randrange(1, nb - b + 1)
         # From seed 4 on, half are FALLOC_FL_ZERO_RANGE (zero-range).
         op = 'zero-range' if seed >= 4 and R.random() < 0.5 else 'punch'
-        ops.append('%s %d %d' % (op, b * bs, ln * bs))
+        # From seed 18 on, half the punches a mapping covers are made
+        # through it with madvise(MADV_REMOVE).
+        if op == 'punch' and seed >= 18:
+            cover = [(o, l) for (o, l) in maps if o <= b * bs and (b + ln) * bs <= o + l]
+            if cover and R.random() < 0.5:
+                op = 'madvise'
+        if op == 'madvise':
+            ops.append('madvise %d %d remove' % (b * bs, ln * bs))
+        else:
+            ops.append('%s %d %d' % (op, b * bs, ln * bs))
 
     for k in range(R.randrange(4, 14)):
         c = R.random()
