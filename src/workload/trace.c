@@ -1036,6 +1036,12 @@ struct emit {
 	bool *no_trunc;
 	/* Per file: written, truncated or fallocated somewhere in the log. */
 	bool *changed;
+	/*
+	 * The log has a write fault through a private mapping (a cow
+	 * touch): its MADV_PAGEOUT calls are left out (cow_pageout() in
+	 * ops.c refuses the two together).
+	 */
+	bool cow;
 };
 
 #define NOTED_PAST_EOF 1u
@@ -1048,6 +1054,7 @@ struct emit {
 #define NOTED_TOUCH_EOF 128u
 #define NOTED_DIRECT_WRITE 256u
 #define NOTED_PUNCH 512u
+#define NOTED_PAGEOUT_COW 1024u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -1243,6 +1250,10 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		}
 		if (op->off >= end)
 			break;
+		if (op->advice == MADV_PAGEOUT_ && e->cow) {
+			note_once(e, NOTED_PAGEOUT_COW, "madvise(MADV_PAGEOUT) is not replayed in a log with write faults through a private mapping (ralab does not track their anonymous copies)");
+			break;
+		}
 		select_fd(e, v->desc); /* the mapping is found by it */
 		ralab__text_printf(&e->b, "madvise %llu %llu %s\n", (unsigned long long)op->off,
 		    (unsigned long long)(op->len < end - op->off ?
@@ -1816,6 +1827,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		err = -ENOMEM;
 		goto done;
 	}
+	for (k = 0; k < t->nr_ops; k++)
+		if (t->ops[k].kind == TB_TOUCH &&
+		    t->ops[k].advice == TOUCH_COW)
+			e.cow = true;
 	if (t->concurrent && !t->untimed) {
 		for (k = 0; k < t->nr_ops; k++)
 			if (replayed(t, &t->ops[k]) && !active[t->ops[k].job]) {

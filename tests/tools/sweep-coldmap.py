@@ -19,9 +19,7 @@ from sweep_case import write_case
 P = 4096
 seed, n, out, R = sweep_case.args()
 for i in range(n):
-    fs, size, ra, msk = sweep_case.device(R)
-    size = R.choice([size, 16 << 20, 8 << 20 | 12288, 6 << 20 | 4096, 10 << 20])
-    ra = R.choice([ra, 2048, 4096])
+    fs, size, ra, msk = sweep_case.map_device(R, [2048, 4096])
     ops = []
     maps = []
 
@@ -31,16 +29,7 @@ for i in range(n):
             ops.append('madvise %d %d %s' % (o, l, R.choice(['hugepage', 'hugepage', 'nohugepage', 'sequential'])))
 
     def a_range():
-        o, l = R.choice(maps)
-        a = R.randrange(o // P, (o + l) // P) * P
-        c = R.random()
-        if c < 0.3:
-            ln = o + l - a
-        elif c < 0.7:
-            ln = min(o + l - a, R.choice([P, 8192, 64 << 10, 1 << 20, 2 << 20]))
-        else:
-            ln = R.randrange(1, (o + l - a) // P + 1) * P
-        return a, ln
+        return sweep_case.map_range(R, maps)
 
     new_map()
     for k in range(R.randrange(4, 12)):
@@ -60,12 +49,9 @@ for i in range(n):
             a, ln = a_range()
             ops.append('madvise %d %d %s' % (a, ln, R.choice(['nohugepage', 'hugepage', 'dontneed'])))
         elif c < 0.75:
-            off = R.randrange(0, size // P) * P
-            ln = R.choice([P, 8192, 65536, 1 << 20, R.randrange(1, 64) * P])
-            ops.append('fadvise %d %d dontneed' % (off, ln))
+            ops.append(sweep_case.dontneed_pages(R, size))
         elif c < 0.85:
-            off = R.randrange(0, size // P) * P
-            ops.append('pread %d %d' % (off, min(size - off, R.choice([P, 65536, 1 << 20]))))
+            ops.append(sweep_case.pread_pages(R, size))
         elif c < 0.93:
             sweep_case.remap(R, maps, ops, new_map)
         else:

@@ -71,3 +71,47 @@ def unmap_all(maps, ops):
     """'munmap OFF' of each of @maps, at the end of a case."""
     for (o, l) in maps:
         ops.append('munmap %d' % o)
+
+
+def map_range(R, maps):
+    """A page-aligned range in one of @maps: from a page in it to its
+    end (30%), a common length cut at its end (40%), or any whole pages
+    in it; (OFF, LEN)."""
+    P = 4096
+    o, l = R.choice(maps)
+    a = R.randrange(o // P, (o + l) // P) * P
+    c = R.random()
+    if c < 0.3:
+        ln = o + l - a
+    elif c < 0.7:
+        ln = min(o + l - a, R.choice([P, 8192, 64 << 10, 1 << 20, 2 << 20]))
+    else:
+        ln = R.randrange(1, (o + l - a) // P + 1) * P
+    return a, ln
+
+
+def dontneed_pages(R, size):
+    """'fadvise OFF LEN dontneed' of a page-aligned range of a file of
+    @size bytes: 1, 2, 16 or 256 pages, or 1 to 63."""
+    P = 4096
+    off = R.randrange(0, size // P) * P
+    ln = R.choice([P, 8192, 65536, 1 << 20, R.randrange(1, 64) * P])
+    return 'fadvise %d %d dontneed' % (off, ln)
+
+
+def pread_pages(R, size):
+    """'pread OFF LEN' from a page of a file of @size bytes: a page,
+    64 KiB or 1 MiB, cut at its end."""
+    P = 4096
+    off = R.randrange(0, size // P) * P
+    return 'pread %d %d' % (off, min(size - off, R.choice([P, 65536, 1 << 20])))
+
+
+def map_device(R, ras):
+    """device(), for the mapping sweeps: files of 6 to 16 MiB too, not
+    all a multiple of 2 MiB, and read_ahead_kb one of @ras as often as
+    device()'s draw."""
+    fs, size, ra, msk = device(R)
+    size = R.choice([size, 16 << 20, 8 << 20 | 12288, 6 << 20 | 4096, 10 << 20])
+    ra = R.choice([ra] + ras)
+    return fs, size, ra, msk
