@@ -1602,6 +1602,15 @@ static void truncate_pagecache_from(struct sim *s, struct sim_inode *in,
 	drop_folios_from(s, in, start);
 }
 
+/* Bytes [@a, @b) of a fresh inode hold data: its written ranges, XFS's. */
+static void fresh_written(struct sim_inode *in, uint64_t a, uint64_t b)
+{
+	if (a >= b)
+		return;
+	inode_written(in, a, b);
+	xr_assign(in, a / RALAB_PAGE_SIZE, b / RALAB_PAGE_SIZE, XR_WRITTEN);
+}
+
 /*
  * A file with blocks of its own from its layout (not fresh) becomes
  * written ranges over [0, @keep) less its own holes, tracked from here
@@ -1637,18 +1646,10 @@ static void inode_make_fresh(struct sim_inode *in, uint64_t keep)
 			b = keep;
 		in->own[2 * in->nown] = a;
 		in->own[2 * in->nown++ + 1] = b;
-		if (a > at) {
-			inode_written(in, at, a);
-			xr_assign(in, at / RALAB_PAGE_SIZE, a / RALAB_PAGE_SIZE,
-				  XR_WRITTEN);
-		}
+		fresh_written(in, at, a);
 		at = b;
 	}
-	if (keep > at) {
-		inode_written(in, at, keep);
-		xr_assign(in, at / RALAB_PAGE_SIZE, keep / RALAB_PAGE_SIZE,
-			  XR_WRITTEN);
-	}
+	fresh_written(in, at, keep);
 }
 
 /*

@@ -803,8 +803,25 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
 }
 
 /*
+ * The mappings of @v's file other than @v, every job's, into @out (for
+ * pageout_folio(): found once per walk, and again after a wait); their
+ * number.
+ */
+static unsigned other_vmas(struct sim *s, const struct sim_vma *v,
+			   struct sim_vma **out)
+{
+	unsigned i, n = sim_vmas_of(s, v->file->inode, out,
+				    MAX_JOBS * MAX_MAPS), k = 0;
+
+	for (i = 0; i < n; i++)
+		if (out[i] != v)
+			out[k++] = out[i];
+	return k;
+}
+
+/*
  * MADV_PAGEOUT's reclaim of folio @f, which @v maps whole in the range
- * (by a PMD if @pmd).  The PTE walk takes it only if no other mapping
+ * (by a PMD if @pmd; @others: the file's other mappings).  The PTE walk takes it only if no other mapping
  * maps a page of it (folio_mapcount() == folio_nr_pages()); the PMD path
  * asks folio_maybe_mapped_shared(), which another mapping in the same
  * process does not make true, and ralab's jobs are threads of one
@@ -825,16 +842,12 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
  * not model.
  */
 static void pageout_folio(struct sim *s, struct sim_vma *v, struct folio *f,
-			  bool pmd)
+			  bool pmd, struct sim_vma *const *others,
+			  unsigned nothers)
 {
 	struct sim_inode *in = v->file->inode;
-	struct sim_vma *vmas[MAX_JOBS * MAX_MAPS];
-	unsigned i, n = sim_vmas_of(s, in, vmas, MAX_JOBS * MAX_MAPS), k = 0;
 
-	for (i = 0; i < n; i++)
-		if (vmas[i] != v)
-			vmas[k++] = vmas[i];
-	if ((!pmd && k && sim_folio_mapped(vmas, k, f)) ||
+	if ((!pmd && nothers && sim_folio_mapped(others, nothers, f)) ||
 	    (f->flags & PG_locked) || folio_locked(s, f))
 		return;
 	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
@@ -862,6 +875,8 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 			 pgoff_t b, bool pageout)
 {
 	struct sim_inode *in = v->file->inode;
+	struct sim_vma *others[MAX_JOBS * MAX_MAPS];
+	unsigned nothers = pageout ? other_vmas(s, v, others) : 0;
 	pgoff_t lo, hi, p;
 
 	for (lo = a; lo < b; lo = hi) {
@@ -877,13 +892,17 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 				continue;
 			if (hi - lo == HPAGE_PMD_NR) {
 				if (pageout)
-					pageout_folio(s, v, f, true);
+					pageout_folio(s, v, f, true, others,
+						      nothers);
 				continue;
 			}
 			if (!folio_ready(s, f)) {
 				uint64_t removed = in->pc.removed;
 
 				sim_wait(s, f->done_ns, false);
+				/* Other jobs ran: their mappings may have changed. */
+				if (pageout)
+					nothers = other_vmas(s, v, others);
 				/* Gone meanwhile (another job): nothing to split. */
 				if (!folio_still_cached(in, f, lo, removed))
 					continue;
@@ -905,7 +924,8 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 			if (!f->order) {
 				p++;
 				if (pageout)
-					pageout_folio(s, v, f, false);
+					pageout_folio(s, v, f, false, others,
+						      nothers);
 				continue;
 			}
 			fend = f->index + folio_nr_pages(f);
@@ -915,7 +935,8 @@ static void madvise_cold(struct sim *s, struct sim_vma *v, pgoff_t a,
 			if (q - p == folio_nr_pages(f)) {
 				p = q;
 				if (pageout)
-					pageout_folio(s, v, f, false);
+					pageout_folio(s, v, f, false, others,
+						      nothers);
 				continue;
 			}
 			if (folio_locked(s, f))
