@@ -681,23 +681,87 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
  * under mmap_lock and in no plug of its own (vm_mmap_pgoff()).  No page
  * is read by the program: none is marked used.
  */
-void sim_populate(struct sim *s, struct sim_vma *v)
+static void populate_range(struct sim *s, struct sim_vma *v, pgoff_t a,
+			   pgoff_t end)
 {
 	struct sim_inode *in = v->file->inode;
-	pgoff_t p, end = v->pgoff + v->npages;
-	pgoff_t eof = (in->mapping.i_size + RALAB_PAGE_SIZE - 1) /
-		      RALAB_PAGE_SIZE;
+	pgoff_t p, eof = (in->mapping.i_size + RALAB_PAGE_SIZE - 1) /
+			 RALAB_PAGE_SIZE;
 
-	if (!v->active)
-		return;
 	if (end > eof)
 		end = eof;
-	for (p = v->pgoff; p < end && s->cur->now < s->cur->job->deadline;
-	     p++)
+	for (p = a; p < end && s->cur->now < s->cur->job->deadline; p++)
 		if (!mapped(v, p)) {
 			s->cur->call++;
 			fault(s, v, p, TOUCH_GUP);
 		}
+}
+
+void sim_populate(struct sim *s, struct sim_vma *v)
+{
+	if (v->active)
+		populate_range(s, v, v->pgoff, v->pgoff + v->npages);
+}
+
+/*
+ * mlock(2) of file pages [@off, @off + @len) of mapping @v, rounded out to
+ * pages as do_mlock() rounds: mlock_fixup() sets VM_LOCKED on the VMAs of
+ * the range (split at its ends, merged again with equal neighbours), and
+ * __mm_populate() then faults its pages in as MAP_POPULATE does
+ * (populate_vma_page_range(): read faults of a shared mapping, up to the
+ * file's end, where the fault fails and mlock() returns ENOMEM), under
+ * mmap_lock and in no plug.  mlock2(MLOCK_ONFAULT_) sets VM_LOCKONFAULT
+ * too and faults nothing in; munlock(2) clears both.  A locked VMA
+ * changes no readahead decision of a fault; it changes what madvise()
+ * does there (DONTNEED, COLD, PAGEOUT and REMOVE fail with EINVAL:
+ * sim_unlocked_end()) and which folios MADV_PAGEOUT may reclaim
+ * (pageout_folio()).
+ */
+void sim_mlock(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
+	       int how)
+{
+	pgoff_t a = off / RALAB_PAGE_SIZE, b, end;
+	unsigned set = how == MLOCK_ON_	    ? VM_LOCKED :
+		       how == MLOCK_ONFAULT_ ? VM_LOCKED | VM_LOCKONFAULT :
+					      0;
+	unsigned i;
+
+	if (!v->active || !len)
+		return;
+	end = v->pgoff + v->npages;
+	b = (off + len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	if (a < v->pgoff || b > end || a >= b)
+		return;
+	if (seg_split(v, a) || seg_split(v, b)) {
+		s->host_err = -12;
+		return;
+	}
+	for (i = 0; i < v->nseg; i++)
+		if (v->seg[i].start >= a && v->seg[i].end <= b)
+			v->seg[i].vm_flags =
+				(v->seg[i].vm_flags &
+				 ~(unsigned)(VM_LOCKED | VM_LOCKONFAULT)) |
+				set;
+	seg_merge(v);
+	if (how == MLOCK_ON_)
+		populate_range(s, v, a, b);
+}
+
+/*
+ * madvise_walk_vmas() stops at the first VMA whose advice fails: DONTNEED,
+ * COLD, PAGEOUT and REMOVE fail with EINVAL on a VM_LOCKED one
+ * (madvise_dontneed_free_valid_vma(), can_madv_lru_vma(),
+ * madvise_remove()), after doing the VMAs before it.
+ */
+pgoff_t sim_unlocked_end(const struct sim_vma *v, pgoff_t a, pgoff_t b)
+{
+	unsigned i;
+
+	for (i = 0; i < v->nseg; i++)
+		if ((v->seg[i].vm_flags & VM_LOCKED) && v->seg[i].end > a &&
+		    v->seg[i].start < b)
+			return v->seg[i].start > a ? v->seg[i].start : a;
+	return b;
 }
 
 /*
@@ -820,6 +884,26 @@ static unsigned other_vmas(struct sim *s, const struct sim_vma *v,
 }
 
 /*
+ * PG_mlocked: another mapping maps @f in a VM_LOCKED VMA (mlock_folio()
+ * when it was mapped there, or mlock_fixup()'s walk).  shrink_folio_list()
+ * puts such a folio back without unmapping it (!folio_evictable()).
+ */
+static bool folio_mlocked(struct sim_vma *const *v, unsigned n,
+			  const struct folio *f)
+{
+	pgoff_t end = f->index + folio_nr_pages(f), p;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		for (p = f->index > v[i]->pgoff ? f->index : v[i]->pgoff;
+		     p < end && p < v[i]->pgoff + v[i]->npages; p++)
+			if ((seg_of(v[i], p)->vm_flags & VM_LOCKED) &&
+			    mapped(v[i], p))
+				return true;
+	return false;
+}
+
+/*
  * MADV_PAGEOUT's reclaim of folio @f, which @v maps whole in the range
  * (by a PMD if @pmd; @others: the file's other mappings).  The PTE walk takes it only if no other mapping
  * maps a page of it (folio_mapcount() == folio_nr_pages()); the PMD path
@@ -848,6 +932,7 @@ static void pageout_folio(struct sim *s, struct sim_vma *v, struct folio *f,
 	struct sim_inode *in = v->file->inode;
 
 	if ((!pmd && nothers && sim_folio_mapped(others, nothers, f)) ||
+	    (pmd && folio_mlocked(others, nothers, f)) ||
 	    (f->flags & PG_locked) || folio_locked(s, f))
 		return;
 	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
@@ -974,11 +1059,15 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		return;
 	}
 	if (advice == MADV_DONTNEED_) {
-		zap_range(v, a, b);
+		b = sim_unlocked_end(v, a, b);
+		if (a < b)
+			zap_range(v, a, b);
 		return;
 	}
 	if (advice == MADV_COLD_ || advice == MADV_PAGEOUT_) {
-		madvise_cold(s, v, a, b, advice == MADV_PAGEOUT_);
+		b = sim_unlocked_end(v, a, b);
+		if (a < b)
+			madvise_cold(s, v, a, b, advice == MADV_PAGEOUT_);
 		return;
 	}
 	if (seg_split(v, a) || seg_split(v, b)) {

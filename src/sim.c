@@ -1426,6 +1426,16 @@ void sim_run_op(struct sim *s, const struct op *op)
 			s->host_err = -12;
 		else if (op->populate)
 			sim_populate(s, &s->cur->job->vma[op->map]);
+		else if (op->locked)
+			/* MAP_LOCKED: mmap() mlock()s the new VMA. */
+			sim_mlock(s, &s->cur->job->vma[op->map], op->off,
+				  op->len, MLOCK_ON_);
+		break;
+	case OP_MLOCK:
+		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sim_mlock(s, &s->cur->job->vma[op->map], op->off, op->len,
+			  op->advice);
 		break;
 	case OP_TOUCH:
 		if (!op->populate) {

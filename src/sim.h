@@ -145,12 +145,14 @@ struct sim_file {
 	bool direct; /* O_DIRECT: reads bypass the page cache */
 };
 
-/* vm_flags that readahead looks at. */
+/* vm_flags that readahead looks at, and mlock's (which madvise does). */
 #define VM_SEQ_READ (1u << 0)
 #define VM_RAND_READ (1u << 1)
 #define VM_HUGEPAGE (1u << 2)
 #define VM_EXEC (1u << 3)
 #define VM_NOHUGEPAGE (1u << 4)
+#define VM_LOCKED (1u << 5)
+#define VM_LOCKONFAULT (1u << 6)
 
 /*
  * A shared read-only file mapping.  ralab places it at a virtual address
@@ -479,6 +481,11 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step, int wfault);
 /* mmap(MAP_POPULATE): every page of @v faulted in, up to EOF. */
 void sim_populate(struct sim *s, struct sim_vma *v);
+/* mlock(2), mlock2(MLOCK_ONFAULT_), munlock(2) (@how: MLOCK_*). */
+void sim_mlock(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
+	       int how);
+/* The end of [@a, @b) before @v's first VM_LOCKED VMA in it. */
+pgoff_t sim_unlocked_end(const struct sim_vma *v, pgoff_t a, pgoff_t b);
 /* 'memcpy': copies out of (into) a mapping, in the C library's order. */
 void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 		uint64_t count, uint64_t bufoff, int wfault);

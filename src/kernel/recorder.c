@@ -145,6 +145,7 @@ struct rec {
 	 */
 	bool dontcache_writes;
 	bool truncates; /* a truncate or punch op: files made anew each run */
+	bool mlocks;    /* an mlock op or a MAP_LOCKED mapping */
 	const struct ralab_kernel_opts *opts;
 	struct ralab_diag *diag;
 	struct ralab_kernel_result *res;
@@ -1784,6 +1785,7 @@ static int run_job(struct rjob *j)
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MEMCPY ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
+				 op->kind == OP_MLOCK ||
 				 op->kind == OP_DUMP || op->kind == OP_PAUSE ||
 				 op->kind == OP_PACE || op->kind == OP_EPOCH ?
 			 -1 :
@@ -1954,7 +1956,8 @@ static int run_job(struct rjob *j)
 					    run->map_len[slot],
 					    PROT_READ | (r->writes ? PROT_WRITE : 0),
 					    MAP_SHARED | MAP_FIXED_NOREPLACE |
-						    (op->populate ? MAP_POPULATE : 0),
+						    (op->populate ? MAP_POPULATE : 0) |
+						    (op->locked ? MAP_LOCKED : 0),
 					    fd,
 					    (off_t)op->off);
 			if (run->map[slot] == MAP_FAILED) {
@@ -2024,11 +2027,35 @@ static int run_job(struct rjob *j)
 		}
 		case OP_MADVISE:
 			j->syscalls++;
+			/*
+			 * DONTNEED, COLD and PAGEOUT fail with EINVAL at a
+			 * locked VMA, having done the VMAs before it: the
+			 * program sees the error; the run goes on.
+			 */
 			if (run->map[slot] &&
 			    madvise((char *)run->map[slot] + (op->off - run->map_off[slot]),
-				    (size_t)op->len, op->advice))
+				    (size_t)op->len, op->advice) &&
+			    !(errno == EINVAL && r->mlocks))
 				err = rerr(r, -errno, "madvise: %s", strerror(errno));
 			break;
+		case OP_MLOCK: {
+			char *at = run->map[slot] ?
+					   (char *)run->map[slot] +
+						   (op->off - run->map_off[slot]) :
+					   NULL;
+
+			j->syscalls++;
+			if (at && (op->advice == MLOCK_OFF_ ?
+					   munlock(at, (size_t)op->len) :
+				   op->advice == MLOCK_ONFAULT_ ?
+					   mlock2(at, (size_t)op->len,
+						  MLOCK_ONFAULT) :
+					   mlock(at, (size_t)op->len)))
+				err = rerr(r, -errno, "%s: %s",
+					   op->advice ? "mlock" : "munlock",
+					   strerror(errno));
+			break;
+		}
 		case OP_MUNMAP:
 			j->syscalls++;
 			if (run->map[slot])
@@ -2243,15 +2270,23 @@ static char *read_buffer(size_t size)
  * pageout runs on the CPU it starts on (its threads inherit the mask), as
  * the model assumes; the old mask is in *@old.  True if pinned.
  */
-static bool pin_for_pageout(const struct ralab_workload *wl, cpu_set_t *old)
+static bool pin_one_cpu(const struct ralab_workload *wl, cpu_set_t *old)
 {
 	cpu_set_t one;
 	unsigned i;
 	int cpu;
 
+	/*
+	 * mlock() too: mlock_folio() and munlock_folio() batch per CPU,
+	 * and a folio in another CPU's batch holds a reference that keeps
+	 * fadvise(DONTNEED) from dropping it (lru_add_drain() drains only
+	 * the caller's CPU).
+	 */
 	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].kind == OP_MADVISE &&
-		    wl->ops[i].advice == MADV_PAGEOUT_)
+		if ((wl->ops[i].kind == OP_MADVISE &&
+		     wl->ops[i].advice == MADV_PAGEOUT_) ||
+		    wl->ops[i].kind == OP_MLOCK ||
+		    (wl->ops[i].kind == OP_MMAP && wl->ops[i].locked))
 			break;
 	if (i == wl->nr_ops || (cpu = sched_getcpu()) < 0 ||
 	    sched_getaffinity(0, sizeof(*old), old))
@@ -2290,7 +2325,7 @@ static int run_ops(struct rec *r, int *fds)
 		if (!(run->bufs[i] = read_buffer((size_t)bufsz)))
 			err = -ENOMEM;
 	}
-	pinned = pin_for_pageout(wl, &cpus);
+	pinned = pin_one_cpu(wl, &cpus);
 	/* pause and pace sleep: not 50 us late (the default slack). */
 	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
@@ -2784,6 +2819,10 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	r->writes = writes(wl, true);
 	r->dontcache_writes = dontcache_writes(wl);
 	r->truncates = truncates(wl);
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_MLOCK ||
+		    (wl->ops[i].kind == OP_MMAP && wl->ops[i].locked))
+			r->mlocks = true;
 	r->opts = opts;
 	r->diag = diag;
 	r->res = res;

@@ -69,6 +69,7 @@ struct parser {
 	 * together (cow_pageout()).
 	 */
 	unsigned cow_line, pageout_line;
+	unsigned mlock_line, remove_line; /* the first of each (note_mlock()) */
 	unsigned last_ino;         /* file of the last current descriptor */
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
@@ -495,7 +496,7 @@ static bool sizes_op(const struct op *op, const uint64_t *wfd)
 {
 	switch (op->kind) {
 	case OP_MMAP: case OP_TOUCH: case OP_TRUNCATE: case OP_WRITE:
-	case OP_PWRITE: case OP_FALLOCATE: case OP_FIO_PWRITE:
+	case OP_PWRITE: case OP_FALLOCATE: case OP_FIO_PWRITE: case OP_MLOCK:
 		return true;
 	case OP_READ: case OP_SEEK:
 		return wfd[op->fd / 64] >> (op->fd % 64) & 1;
@@ -600,6 +601,20 @@ static int check_sigbus(struct parser *p, const struct ralab_workload *wl,
 			size = op->off;
 			size_line = op->line;
 			break;
+		case OP_MLOCK: {
+			/* Its populate fails at the end: ENOMEM. */
+			uint64_t eof = (size + RALAB_PAGE_SIZE - 1) &
+				       ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+
+			if (op->advice != MLOCK_ON_ || op->off + op->len <= eof)
+				break;
+			p->line = op->line;
+			return perr(p, "mlock [%llu, %llu): past the end of file '%s' (%llu bytes since line %u); mlock() would fail with ENOMEM, which is not modelled",
+				    (unsigned long long)op->off,
+				    (unsigned long long)(op->off + op->len),
+				    wl->files[ino].name,
+				    (unsigned long long)size, size_line);
+		}
 		case OP_TOUCH: {
 			/* Pages from DIV_ROUND_UP(size, PAGE_SIZE) on. */
 			uint64_t eof = (size + RALAB_PAGE_SIZE - 1) &
@@ -881,6 +896,21 @@ static int map_new(struct parser *p, struct op *op)
  * copy-on-write touch leaves an anonymous copy there, which ralab does not
  * track (its page tables say "mapped", not by what).
  */
+/*
+ * MADV_REMOVE fails with EINVAL on a VM_LOCKED VMA, after punching the
+ * part of the range before it: a punch that may end inside a block, which
+ * is not modelled (whole blocks only).
+ */
+static int note_mlock(struct parser *p)
+{
+	if (!p->mlock_line)
+		p->mlock_line = p->line;
+	if (p->remove_line)
+		return perr(p, "'madvise ... remove' (line %u) and mlock (line %u) in one case are not modelled: MADV_REMOVE stops at a locked VMA, cutting its punch anywhere in a block",
+			    p->remove_line, p->mlock_line);
+	return 0;
+}
+
 static int cow_pageout(struct parser *p)
 {
 	if (p->cow_line && p->pageout_line)
@@ -1243,10 +1273,12 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	if (!strcmp(name, "mmap") || !strcmp(name, "mmap-read")) {
 		bool full = name[4] == '-';
 		bool populate = !full && na == 3 && !strcmp(tok[3], "populate");
+		bool locked = !full && na == 3 && !strcmp(tok[3], "locked");
 		uint64_t size;
 
-		if ((err = nargs(p, name, populate ? 2 : na, 2, full ? 3 : 2,
-				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate]")) ||
+		if ((err = nargs(p, name, populate || locked ? 2 : na, 2,
+				 full ? 3 : 2,
+				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate|locked]")) ||
 		    (err = need_fd(p, name, op)) ||
 		    (err = arg_size(p, "mapping offset", tok[1], &op->off)) ||
 		    (err = arg_size(p, "mapping length", tok[2], &op->len)))
@@ -1264,8 +1296,14 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    (unsigned long long)(op->off + op->len),
 				    (unsigned long long)size);
 		op->kind = OP_MMAP;
-		/* MAP_POPULATE: the mapping's pages faulted in by mmap(). */
+		/*
+		 * MAP_POPULATE: the mapping's pages faulted in by mmap();
+		 * MAP_LOCKED: the mapping mlock()ed, so faulted in too.
+		 */
 		op->populate = populate;
+		op->locked = locked;
+		if (locked && (err = note_mlock(p)))
+			return err;
 		op->count = RALAB_PAGE_SIZE;
 		if (full && na == 3 &&
 		    (err = arg_size(p, "step", tok[3], &op->count)))
@@ -1405,6 +1443,11 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			op->kind = OP_PUNCH;
 			op->advice = 0;
 			op->madv_remove = true;
+			if (!p->remove_line)
+				p->remove_line = p->line;
+			if (p->mlock_line)
+				return perr(p, "'madvise ... remove' and mlock (line %u) in one case are not modelled: MADV_REMOVE stops at a locked VMA, cutting its punch anywhere in a block",
+					    p->mlock_line);
 			op->len = (op->len + RALAB_PAGE_SIZE - 1) &
 				  ~(uint64_t)(RALAB_PAGE_SIZE - 1);
 			if (!op->len)
@@ -1419,6 +1462,32 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			return cow_pageout(p);
 		}
 		return 0;
+	}
+	if (!strcmp(name, "mlock") || !strcmp(name, "munlock")) {
+		/*
+		 * mlock OFF LEN [onfault]: mlock(2) (mlock2(MLOCK_ONFAULT_))
+		 * of the mapping's file range, munlock OFF LEN: munlock(2);
+		 * rounded out to pages, as the kernel rounds the address
+		 * range.
+		 */
+		bool on = name[1] == 'l';
+		bool onfault = on && na == 3 && !strcmp(tok[3], "onfault");
+
+		if ((err = nargs(p, name, onfault ? 2 : na, 2, 2,
+				 on ? "mlock OFF LEN [onfault]"
+				    : "munlock OFF LEN")))
+			return err;
+		if (!map_any(p))
+			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
+		if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "length", tok[2], &op->len)) ||
+		    (err = map_find(p, name, op, op->off, op->len)))
+			return err;
+		if (!op->len)
+			return perr(p, "%s length must not be 0", name);
+		op->kind = OP_MLOCK;
+		op->advice = !on ? MLOCK_OFF_ : onfault ? MLOCK_ONFAULT_ : MLOCK_ON_;
+		return on ? note_mlock(p) : 0;
 	}
 	if (!strcmp(name, "pause") || !strcmp(name, "pace")) {
 		if ((err = nargs(p, name, na, 1, 1,

@@ -10,7 +10,7 @@
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
  * and openat2 and preadv2; fstat, stat, lstat, newfstatat and statx,
  * whose st_size says how large the file was then; truncate, which cuts a
- * file by its path).  Reads of a descriptor opened with O_DIRECT go to
+ * file by its path; mlock, mlock2, munlock, mlockall and munlockall).  Reads of a descriptor opened with O_DIRECT go to
  * the device, past the page cache ('open ... direct'), and its writes
  * drop the folios they cover (over the file's own blocks only); fcntl
  * F_SETFL sets or clears O_DIRECT on the open file ('setfl'); reads
@@ -77,6 +77,13 @@ struct smap {
 	uint64_t addr, len, off;
 	unsigned vm;
 	bool priv; /* MAP_PRIVATE: a write copies the page */
+	bool wr;   /* PROT_WRITE */
+};
+
+/* mlockall(MCL_FUTURE) of address space @as: later mmaps are locked. */
+struct future_lock {
+	long as;
+	int how; /* MLOCK_ON_ or MLOCK_ONFAULT_ (MCL_ONFAULT) */
 };
 
 /*
@@ -124,6 +131,9 @@ struct st {
 	unsigned first_mmap;   /* line of the first mmap of a replayed file */
 	bool faults;           /* the log has page faults */
 	unsigned nr_part_unmap, nr_madv_other, nr_priv_populate;
+	unsigned nr_priv_mlock;
+	struct future_lock *futures;
+	unsigned nr_futures, cap_futures;
 	/*
 	 * Timing (-tt or -ttt, with -T): the start and duration of the call
 	 * being handled, in microseconds (-1: not in the log).
@@ -934,6 +944,28 @@ static void note_time(struct st *s, long pid)
 	s->last_pid = pid;
 }
 
+/* mlockall(MCL_FUTURE) of @as: MLOCK_ON_, MLOCK_ONFAULT_; or -1. */
+static int future_lock_of(const struct st *s, long as)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_futures; i++)
+		if (s->futures[i].as == as)
+			return s->futures[i].how;
+	return -1;
+}
+
+static void drop_future_lock(struct st *s, long as)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_futures; i++)
+		if (s->futures[i].as == as) {
+			s->futures[i] = s->futures[--s->nr_futures];
+			return;
+		}
+}
+
 /*
  * mmap(ADDR, LEN, PROT, FLAGS, FD, OFF) = ADDR, munmap(ADDR, LEN),
  * madvise(ADDR, LEN, ADVICE) and execve() (which empties the address
@@ -945,20 +977,33 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 {
 	long as = as_of(s, pid);
 	long long a0, a1, fd, off;
-	bool populate;
+	bool populate, locked, privwr;
 	unsigned i;
-	int err, vm;
+	int err, vm, fut;
 
 	if (call[0] == 'e') {
-		if (!ret)
+		if (!ret) {
+			drop_future_lock(s, as); /* a new mm */
 			return unmap_range(s, as, 0, UINT64_MAX);
+		}
 		return 0;
 	}
-	if (ret < 0)
-		return 0; /* failed: nothing changed */
+	/*
+	 * A call that failed changed nothing, but for a madvise() DONTNEED,
+	 * COLD or PAGEOUT that failed with EINVAL at a locked VMA after
+	 * doing the VMAs before it (or with ENOMEM at a gap): replayed,
+	 * the model stops where the kernel did.
+	 */
+	if (ret < 0 &&
+	    (call[1] != 'a' || argc < 3 ||
+	     (madv_of(argv[2]) != MADV_DONTNEED_ &&
+	      madv_of(argv[2]) != MADV_COLD_ &&
+	      madv_of(argv[2]) != MADV_PAGEOUT_) ||
+	     !num(argv[0], &a0) || a0 < 0 || a0 % 4096))
+		return 0;
 	if (argc < (call[1] == 'u' ? 2 : 3) || !num(argv[1], &a1) || a1 < 0 ||
 	    a1 > (1ll << 56))
-		return serr(s, "%s(): bad arguments", call);
+		return ret < 0 ? 0 : serr(s, "%s(): bad arguments", call);
 	a1 = (a1 + 4095) & ~4095ll;
 	if (call[1] == 'm') {
 		if (argc < 6 || !num(argv[4], &fd) || !num(argv[5], &off) ||
@@ -981,26 +1026,40 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		 * mapping, whose populate copies each page (FOLL_WRITE).
 		 */
 		populate = strstr(argv[3], "MAP_POPULATE") != NULL;
-		if (populate && strstr(argv[3], "MAP_PRIVATE") &&
-		    strstr(argv[2], "PROT_WRITE")) {
+		/*
+		 * MAP_LOCKED, or an mlockall(MCL_FUTURE) before: locked,
+		 * and populated as mlock() does (MCL_ONFAULT: not).
+		 */
+		fut = future_lock_of(s, as);
+		locked = strstr(argv[3], "MAP_LOCKED") != NULL ||
+			 fut == MLOCK_ON_;
+		privwr = strstr(argv[3], "MAP_PRIVATE") &&
+			 strstr(argv[2], "PROT_WRITE");
+		if ((populate || locked) && privwr) {
 			if (!s->nr_priv_populate++)
-				tb_note(s->tb, "mmap(MAP_POPULATE) of a private writable mapping at line %u is replayed without its populate (it copies each page)",
+				tb_note(s->tb, "mmap(%s) of a private writable mapping at line %u is replayed without its populate (it copies each page)",
+					locked ? "MAP_LOCKED" : "MAP_POPULATE",
 					s->line);
-			populate = false;
+			populate = locked = false;
 		}
 		note_time(s, pid);
 		vm = tb_mmap(s->tb, table_of(s, pid), (long)fd, (uint64_t)off,
-			     (uint64_t)a1, populate);
+			     (uint64_t)a1, populate && !locked, locked);
 		if (vm == -ENOMEM)
 			return vm;
 		if (vm < 0)
 			return 0;
 		if (!s->first_mmap)
 			s->first_mmap = s->line;
+		/* MCL_FUTURE | MCL_ONFAULT: locked, nothing faulted in. */
+		if (fut == MLOCK_ONFAULT_ && !privwr)
+			tb_mlock(s->tb, (unsigned)vm, (uint64_t)off,
+				 (uint64_t)a1, MLOCK_ONFAULT_);
 		return add_piece(s, &(struct smap){ as, (uint64_t)ret,
 						    (uint64_t)a1, (uint64_t)off,
 						    (unsigned)vm,
-						    strstr(argv[3], "MAP_PRIVATE") != NULL });
+						    strstr(argv[3], "MAP_PRIVATE") != NULL,
+						    strstr(argv[2], "PROT_WRITE") != NULL });
 	}
 	if (!num(argv[0], &a0) || a0 < 0 || a0 % 4096)
 		return serr(s, "%s(): bad address '%.30s' (a page's, to succeed)",
@@ -1066,6 +1125,89 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		}
 		note_time(s, pid);
 		tb_madvise(s->tb, m->vm, m->off + (lo - m->addr), hi - lo, adv);
+	}
+	return 0;
+}
+
+/*
+ * mlock(ADDR, LEN), mlock2(ADDR, LEN, FLAGS), munlock(ADDR, LEN),
+ * mlockall(FLAGS), munlockall(): each mapping of a replayed file the range
+ * covers (all of them for mlockall) is locked, in file offsets; the
+ * populate of mlock() (and MCL_CURRENT without MCL_ONFAULT) faults its
+ * pages in, faults the log does not show.  A private writable mapping's
+ * would copy each page: not replayed, noted.  MCL_FUTURE locks the later
+ * mappings of the address space (handle_vm_call()).
+ */
+static int handle_mlock(struct st *s, long pid, const char *call,
+			char **argv, int argc, long long ret)
+{
+	long as = as_of(s, pid);
+	uint64_t lo = 0, hi = UINT64_MAX;
+	long long a0, a1;
+	unsigned i;
+	int how;
+
+	if (ret < 0)
+		return 0; /* failed: a lock it may have set is not followed */
+	if (!strcmp(call, "mlockall") || !strcmp(call, "munlockall")) {
+		bool on = call[1] == 'l';
+		const char *fl = argc >= 1 ? argv[0] : "";
+		bool onfault = strstr(fl, "MCL_ONFAULT") != NULL;
+
+		if (on && argc < 1)
+			return serr(s, "mlockall(): bad arguments");
+		how = !on ? MLOCK_OFF_ : onfault ? MLOCK_ONFAULT_ : MLOCK_ON_;
+		/*
+		 * Each call sets mm->def_flags anew: locked with MCL_FUTURE,
+		 * not otherwise (munlockall() too).
+		 */
+		drop_future_lock(s, as);
+		if (on && strstr(fl, "MCL_FUTURE")) {
+			if (!tb_grow((void **)&s->futures, &s->cap_futures,
+				     s->nr_futures + 1, sizeof(*s->futures)))
+				return -ENOMEM;
+			s->futures[s->nr_futures++] =
+				(struct future_lock){ as, how };
+		}
+		if (on && !strstr(fl, "MCL_CURRENT"))
+			return 0;
+	} else {
+		if (argc < 2 || !num(argv[0], &a0) || a0 < 0 ||
+		    !num(argv[1], &a1) || a1 < 0 || a1 > (1ll << 56))
+			return serr(s, "%s(): bad arguments", call);
+		how = call[1] == 'u' ? MLOCK_OFF_ :
+		      (call[5] == '2' && argc >= 3 &&
+		       strstr(argv[2], "MLOCK_ONFAULT")) ? MLOCK_ONFAULT_ :
+							    MLOCK_ON_;
+		/* The kernel rounds the range out to pages. */
+		lo = (uint64_t)a0 & ~4095ull;
+		hi = ((uint64_t)a0 + (uint64_t)a1 + 4095) & ~4095ull;
+	}
+	/* In address order, as the kernel walks the VMAs. */
+	for (;;) {
+		const struct smap *m = NULL;
+		uint64_t a, b;
+
+		for (i = 0; i < s->nr_maps; i++) {
+			const struct smap *c = &s->maps[i];
+
+			if (c->as == as && c->addr + c->len > lo &&
+			    c->addr < hi && (!m || c->addr < m->addr))
+				m = c;
+		}
+		if (!m)
+			break;
+		a = lo > m->addr ? lo : m->addr;
+		b = hi < m->addr + m->len ? hi : m->addr + m->len;
+		lo = m->addr + m->len;
+		if (how != MLOCK_OFF_ && m->priv && m->wr) {
+			if (!s->nr_priv_mlock++)
+				tb_note(s->tb, "%s() of a private writable mapping at line %u is not replayed (its populate copies each page)",
+					call, s->line);
+			continue;
+		}
+		note_time(s, pid);
+		tb_mlock(s->tb, m->vm, m->off + (a - m->addr), b - a, how);
 	}
 	return 0;
 }
@@ -1223,6 +1365,10 @@ static int handle_call(struct st *s, long pid, char *call)
 	if (!strcmp(call, "mmap") || !strcmp(call, "munmap") ||
 	    !strcmp(call, "madvise") || !strcmp(call, "execve"))
 		return handle_vm_call(s, pid, call, argv, argc, ret);
+	if (!strcmp(call, "mlock") || !strcmp(call, "mlock2") ||
+	    !strcmp(call, "munlock") || !strcmp(call, "mlockall") ||
+	    !strcmp(call, "munlockall"))
+		return handle_mlock(s, pid, call, argv, argc, ret);
 	if (!strcmp(call, "msync")) {
 		/* Writeback of the mapping's file, as fsync (MS_SYNC). */
 		long long a0;
@@ -1900,6 +2046,7 @@ static void st_free(struct st *s)
 	free(s->pos);
 	free(s->tables);
 	free(s->maps);
+	free(s->futures);
 	free(s->vms);
 	for (i = 0; i < s->nr_cwds; i++)
 		free(s->cwds[i].dir);

@@ -47,7 +47,7 @@ struct tb_file {
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
-	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH
+	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK
 };
 
 struct tb_op {
@@ -82,6 +82,7 @@ struct tb_vm {
 	unsigned desc;
 	uint64_t off, len;
 	bool populate; /* MAP_POPULATE */
+	bool locked;   /* MAP_LOCKED */
 };
 
 struct tb {
@@ -737,7 +738,7 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 }
 
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
-	    bool populate)
+	    bool populate, bool locked)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_op *op;
@@ -751,7 +752,8 @@ int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		t->oom = true;
 		return -ENOMEM;
 	}
-	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len, populate };
+	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len, populate,
+					    locked };
 	t->files[t->descs[d].file].mapped = true;
 	op = add(t);
 	if (op) {
@@ -807,6 +809,25 @@ void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 		/* A populate reads the file as faults do (tb_touch()). */
 		if (advice == MADV_POPULATE_READ_ ||
 		    advice == MADV_POPULATE_WRITE_) {
+			f->reads++;
+			if (len && off + 1 > f->max_end)
+				f->max_end = off + 1;
+		}
+	}
+}
+
+void tb_mlock(struct tb *t, unsigned vm, uint64_t off, uint64_t len, int how)
+{
+	struct tb_op *op = vm_op(t, vm, TB_MLOCK);
+
+	if (op) {
+		struct tb_file *f = &t->files[t->descs[op->desc].file];
+
+		op->off = off;
+		op->len = len;
+		op->advice = how;
+		/* Its populate reads the file as faults do (tb_touch()). */
+		if (how == MLOCK_ON_) {
 			f->reads++;
 			if (len && off + 1 > f->max_end)
 				f->max_end = off + 1;
@@ -1169,7 +1190,10 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	/* MAP_POPULATE: the mmap() call faults the pages in, not a child's. */
 	ralab__text_printf(&e->b, "mmap %llu %llu%s\n", (unsigned long long)v->off,
 	    (unsigned long long)ev->len,
-	    op->kind == TB_MMAP && v->populate ? " populate" : "");
+	    op->kind != TB_MMAP ? "" :
+	    v->locked	       ? " locked" :
+	    v->populate	       ? " populate" :
+				 "");
 	ev->jobs |= 1ull << j;
 	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
 	e->desc_vms[v->desc]++;
@@ -1260,6 +1284,33 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 						 op->len : end - op->off),
 		    madvice_name(op->advice));
 		break;
+	case TB_MLOCK:
+		if (!vm_make(e, op))
+			break;
+		end = v->off + e->vm[op->vm].len;
+		/*
+		 * An mlock populates up to the file's end and fails (ENOMEM)
+		 * past it, which the parser refuses: to there.
+		 */
+		if (op->advice == MLOCK_ON_) {
+			uint64_t eof = (e->size[e->t->descs[v->desc].file] +
+					4095) / 4096 * 4096;
+
+			if (eof < end)
+				end = eof;
+			if (op->off >= end)
+				note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
+		}
+		if (op->off >= end)
+			break;
+		select_fd(e, v->desc);
+		ralab__text_printf(&e->b, "%s %llu %llu%s\n",
+		    op->advice == MLOCK_OFF_ ? "munlock" : "mlock",
+		    (unsigned long long)op->off,
+		    (unsigned long long)(op->len < end - op->off ?
+						 op->len : end - op->off),
+		    op->advice == MLOCK_ONFAULT_ ? " onfault" : "");
+		break;
 	case TB_TOUCH:
 		if (!vm_make(e, op) || op->off >= v->off + e->vm[op->vm].len)
 			break;
@@ -1286,7 +1337,8 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	if (!e->map[op->desc])
 		return; /* a descriptor of a file left out */
 	if (op->kind == TB_MMAP || op->kind == TB_MUNMAP ||
-	    op->kind == TB_MADVISE || op->kind == TB_TOUCH) {
+	    op->kind == TB_MADVISE || op->kind == TB_TOUCH ||
+	    op->kind == TB_MLOCK) {
 		emit_vm(e, op);
 		return;
 	}
@@ -1495,7 +1547,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_FALLOCATE || op->kind == TB_SETFL ||
 		op->kind == TB_PUNCH || op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
-		op->kind == TB_TOUCH) &&
+		op->kind == TB_TOUCH || op->kind == TB_MLOCK) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 
@@ -1644,7 +1696,7 @@ static void find_no_trunc(struct emit *e)
 
 		if (op->kind != TB_TRUNCATE && op->kind != TB_WRITE &&
 		    op->kind != TB_FALLOCATE && op->kind != TB_MMAP &&
-		    op->kind != TB_TOUCH)
+		    op->kind != TB_TOUCH && op->kind != TB_MLOCK)
 			continue;
 		fi = t->descs[op->desc].file;
 		if (!job[fi])

@@ -160,7 +160,8 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 /*
  * Mappings.  tb_mmap(): (@k1, @k2) maps [@off, @off + @len) of its file
  * (@off page-aligned; @populate: MAP_POPULATE, every page up to the
- * file's end faulted in by the mmap() call); returns the mapping's
+ * file's end faulted in by the mmap() call; @locked: MAP_LOCKED, the
+ * same, and the mapping locked); returns the mapping's
  * number, -ENOENT if the descriptor is not replayed, or -errno.
  * tb_touch(): a page fault on it at file offset @off (a read; the
  * fault-around and readahead that follow are the model's).  tb_madvise():
@@ -169,13 +170,15 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  * descriptor's close waits for its munmap.
  */
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
-	    bool populate);
+	    bool populate, bool locked);
 void tb_munmap(struct tb *t, unsigned vm);
 /* msync(): writeback of mapping @vm's file (an fsync of it). */
 void tb_msync(struct tb *t, unsigned vm);
 void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 		int advice);
 void tb_touch(struct tb *t, unsigned vm, uint64_t off, int wfault);
+/* mlock(2) (@how MLOCK_ON_, MLOCK_ONFAULT_) or munlock (MLOCK_OFF_). */
+void tb_mlock(struct tb *t, unsigned vm, uint64_t off, uint64_t len, int how);
 /*
  * Time the traced program spent between two replayed calls (computing,
  * or in calls not replayed): a pause before the next op.  Pauses are all

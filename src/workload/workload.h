@@ -59,7 +59,12 @@ enum op_kind {
 			  * blocks of a file the case does not write;
 			  * zero-range OFF LEN (@advice 1): the same with
 			  * FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE */
+	OP_MLOCK,        /* mlock OFF LEN [onfault] (@advice MLOCK_ON_ or
+			  * MLOCK_ONFAULT_), munlock OFF LEN (MLOCK_OFF_) */
 };
+
+/* OP_MLOCK's @advice: munlock(2), mlock(2), mlock2(MLOCK_ONFAULT_). */
+enum { MLOCK_OFF_ = 0, MLOCK_ON_ = 1, MLOCK_ONFAULT_ = 2 };
 
 /*
  * A touch's kind of fault: a read (do_read_fault: fault-around first), a
@@ -127,6 +132,7 @@ struct op {
 	bool populate;   /* touch: one madvise(MADV_POPULATE_READ or
 			  * _WRITE) over the range, not the program's own
 			  * loads and stores; mmap: MAP_POPULATE */
+	bool locked;     /* mmap: MAP_LOCKED (mlock()ed, populated) */
 	bool madv_remove; /* punch: madvise(MADV_REMOVE) through mapping
 			   * @map, which punches the file's range */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);

@@ -7,7 +7,10 @@
 # covers in part, as MADV_COLD does), sometimes with a second descriptor's
 # mapping of the same pages; then touches, preads and DONTNEED, whose
 # reads show which folios went (from seed 2 on, often at once).  From
-# seed 4 on, madvise(MADV_REMOVE) too, in cases that write nothing.  File sizes not a multiple of 2 MiB too.
+# seed 4 on, madvise(MADV_REMOVE) too, in cases that write nothing.  From
+# seed 5 on, mlock(2), mlock2(MLOCK_ONFAULT), munlock(2) and MAP_LOCKED
+# mappings too, in cases without MADV_REMOVE (the parser refuses both).
+# File sizes not a multiple of 2 MiB too.
 # Usage: sweep-pageout.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM/case.ops
 import os
 import sys
@@ -20,6 +23,8 @@ P = 4096
 seed, n, out, R = sweep_case.args()
 for i in range(n):
     fs, size, ra, msk = sweep_case.map_device(R, [128, 2048, 4096])
+    # Seeds from 5 on: a case locks (mlock, MAP_LOCKED) or removes.
+    locks = seed >= 5 and R.random() < 0.6
     ops = []
     fdmaps = [[], []]   # each descriptor's mappings
     fd = 0
@@ -27,7 +32,11 @@ for i in range(n):
 
     def new_map():
         maps = fdmaps[fd]
-        if sweep_case.new_map(R, size, maps, ops, 0.7) and R.random() < 0.5:
+        if not sweep_case.new_map(R, size, maps, ops, 0.7):
+            return
+        if locks and R.random() < 0.15:
+            ops[-1] += ' locked'
+        if R.random() < 0.5:
             o, l = maps[-1]
             ops.append('madvise %d %d %s' % (o, l, R.choice(['hugepage', 'hugepage', 'nohugepage', 'sequential', 'random'])))
 
@@ -47,7 +56,13 @@ for i in range(n):
             w = ' write' if R.random() < 0.1 and not removed else ''
             wrote = wrote or bool(w)
             ops.append('touch %d %d %d%s' % (a, ln, step, w))
-        elif seed >= 4 and c < 0.36 and not wrote:
+        elif locks and c < 0.42:
+            # Seeds from 5 on: mlock, mlock onfault, munlock.
+            a, ln = a_range()
+            how = R.choice(['mlock', 'mlock', 'mlock onfault', 'munlock'])
+            ops.append('%s %d %d%s' % (how.split()[0], a, ln,
+                                        ' onfault' if ' ' in how else ''))
+        elif seed >= 4 and c < 0.36 and not wrote and not locks:
             # Seeds from 4 on: madvise(MADV_REMOVE), a punch through the
             # mapping (in a case that writes nothing).
             a, ln = a_range()
