@@ -201,6 +201,29 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/# munmap() of part of a mapping at line 16: the replay keeps the mapping whole until its last page is unmapped/touch 983040 1/munmap 0/close/"
+# mlock(2) family: each mapping the range covers, in file offsets (rounded
+# out to pages); mlock2(MLOCK_ONFAULT) as onfault; mlockall(MCL_CURRENT)
+# locks the mappings there are, MCL_FUTURE the later ones (MAP_LOCKED
+# likewise), munlockall() unlocks and ends MCL_FUTURE; a madvise(DONTNEED)
+# that failed (EINVAL at a locked VMA) is replayed, a failed mlock not; a
+# private writable mapping's mlock is noted (its populate copies pages).
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 1048576, PROT_READ, MAP_SHARED, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 mlock(0x10010010, 8192) = 0 <0.000010>' \
+	'10 100.000400 mlock2(0x10030000, 4096, MLOCK_ONFAULT) = 0 <0.000010>' \
+	'10 100.000500 madvise(0x10000000, 1048576, MADV_DONTNEED) = -1 EINVAL (Invalid argument) <0.000010>' \
+	'10 100.000600 mlock(0x20000000, 4096) = -1 ENOMEM (Cannot allocate memory) <0.000010>' \
+	'10 100.000700 munlock(0x10000000, 1048576) = 0 <0.000010>' \
+	'10 100.000800 mlockall(MCL_CURRENT|MCL_FUTURE) = 0 <0.000010>' \
+	'10 100.000900 mmap(NULL, 65536, PROT_READ, MAP_SHARED, 3, 1048576) = 0x10200000 <0.000010>' \
+	'10 100.001000 munlockall() = 0 <0.000010>' \
+	'10 100.001100 mmap(NULL, 65536, PROT_READ, MAP_SHARED|MAP_LOCKED, 3, 2097152) = 0x10400000 <0.000010>' \
+	'10 100.001200 mmap(NULL, 65536, PROT_READ|PROT_WRITE, MAP_PRIVATE, 3, 3145728) = 0x10600000 <0.000010>' \
+	'10 100.001300 mlock(0x10600000, 65536) = 0 <0.000010>' \
+	'# ralab faults recorded=0' \
+	'# ralab file "/d/a" size=4194304' > "$T/mlock.strace"
+got=$("$RALAB" sim --dump-ops "$T/mlock.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause|fs))' | tr '\n' '/')
+tgot "strace: mlock, mlock2, munlock, mlockall, MAP_LOCKED" "close/open main/mmap 0 1048576/mlock 65536 12288/mlock 196608 4096 onfault/madvise 0 1048576 dontneed/munlock 0 1048576/mlock 0 1048576/mmap 1048576 65536 locked/munlock 0 1048576/munlock 1048576 65536/mmap 2097152 65536 locked/mmap 3145728 65536/# mlock() of a private writable mapping at line 13 is not replayed (its populate copies each page)/"
 # Write faults: through a shared mapping a write touch, through a private
 # one a cow touch; a fault on a present page (bit 0) is nothing; msync of
 # a mapping is an fsync of its file (tests/traces/calls-write-faults.strace).
