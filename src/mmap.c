@@ -396,6 +396,8 @@ static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 		mmap_ra_order(s, &ractl, ra, HPAGE_PMD_ORDER);
 		return !tried;
 	}
+	if (s->policy->flags & RA_POLICY_NO_EXEC_RA)
+		vm_flags &= ~(unsigned)VM_EXEC;
 	if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
 		return false;
 	if (!ra->ra_pages)
@@ -409,6 +411,28 @@ static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 		ra->mmap_miss = ++mmap_miss;
 	if (mmap_miss > MMAP_LOTSAMISS)
 		return false;
+	if (vm_flags & VM_EXEC) {
+		/*
+		 * An executable mapping (6.17): ra_pages from the fault on,
+		 * within the VMA, in the arch's exec folio order (0 on
+		 * x86-64), with no mark (async_size 0): text is read at
+		 * random, and the pad between sections is not worth reading.
+		 *
+		 *   VMA   |<-------------------------------->|
+		 *   fault          ^p
+		 *   window         [p, min(p + ra_pages, end))
+		 */
+		const struct vma_seg *g = seg_of(v, p);
+		pgoff_t end = p + ra->ra_pages < g->end ? p + ra->ra_pages
+							 : g->end;
+
+		ra->start = p;
+		ra->size = (unsigned)(end - p);
+		ra->async_size = 0;
+		ractl._index = ra->start;
+		mmap_ra_order(s, &ractl, ra, 0);
+		return !tried;
+	}
 	/* Read-around: a window centred on the fault. */
 	ra->start = p > ra->ra_pages / 2 ? p - ra->ra_pages / 2 : 0;
 	ra->size = ra->ra_pages;

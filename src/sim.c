@@ -1419,18 +1419,24 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_fadvise(s, f, (int64_t)op->off, (int64_t)op->len,
 			    op->advice);
 		break;
-	case OP_MMAP:
+	case OP_MMAP: {
+		struct sim_vma *v = &s->cur->job->vma[op->map];
+
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		if (sim_mmap(&s->cur->job->vma[op->map], f, op->off, op->len))
+		if (sim_mmap(v, f, op->off, op->len)) {
 			s->host_err = -12;
-		else if (op->populate)
-			sim_populate(s, &s->cur->job->vma[op->map]);
+			break;
+		}
+		if (op->exec)
+			v->seg[0].vm_flags |= VM_EXEC;
+		if (op->populate)
+			sim_populate(s, v);
 		else if (op->locked)
 			/* MAP_LOCKED: mmap() mlock()s the new VMA. */
-			sim_mlock(s, &s->cur->job->vma[op->map], op->off,
-				  op->len, MLOCK_ON_);
+			sim_mlock(s, v, op->off, op->len, MLOCK_ON_);
 		break;
+	}
 	case OP_MLOCK:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);

@@ -1954,7 +1954,8 @@ static int run_job(struct rjob *j)
 			run->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
 						     (op->off & (MAP_ALIGN - 1))),
 					    run->map_len[slot],
-					    PROT_READ | (r->writes ? PROT_WRITE : 0),
+					    PROT_READ | (r->writes ? PROT_WRITE : 0) |
+						    (op->exec ? PROT_EXEC : 0),
 					    MAP_SHARED | MAP_FIXED_NOREPLACE |
 						    (op->populate ? MAP_POPULATE : 0) |
 						    (op->locked ? MAP_LOCKED : 0),

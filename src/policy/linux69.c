@@ -236,6 +236,7 @@ const struct ralab_policy_ops ralab_policy_linux_6_8 = {
 	.source = "Linux 6.8 (Ubuntu 24.04's 6.8.0-31): linux-6.9 without order-1 folios (\"mm: support order-1 folios in the page cache\", M. Wilcox, 6.9)",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
 		 RA_POLICY_PLUG_LIFO | RA_POLICY_LOOP_NOMERGES |
+		 RA_POLICY_NO_EXEC_RA |
 		 RA_POLICY_MMAP_MISS_ANY | RA_POLICY_FAULT_MAP_PAGES |
 		 RA_POLICY_NO_MIN_ORDER,
 	.sync_ra = sync_ra_69,
@@ -255,6 +256,7 @@ const struct ralab_policy_ops ralab_policy_linux_6_1 = {
 	.name = "linux-6.1",
 	.source = "Linux 6.1 (Debian 12's 6.1.192): linux-6.8+shao-2024 with loop-device merges, ra->prev_pos moved per folio copied",
 	.flags = RA_POLICY_NO_ORDER1 | RA_POLICY_EXT4_ORDER0 |
+		 RA_POLICY_NO_EXEC_RA |
 		 RA_POLICY_PLUG_LIFO | RA_POLICY_PREV_POS_PER_FOLIO |
 		 RA_POLICY_PAGEVEC15 | RA_POLICY_WRITE_ORDER0 |
 		 RA_POLICY_MMAP_MISS_ANY | RA_POLICY_FAULT_MMAP_LOCK |
@@ -281,7 +283,8 @@ const struct ralab_policy_ops ralab_policy_linux_6_12 = {
 	.name = "linux-6.12",
 	.source = "Linux 6.12 (Debian's 6.12.117): linux-6.9 + the kara-2024 series (6.10) but for 03's shortened fallback + shao-2024 + chi-2025",
 	.flags = RA_POLICY_EXT4_ORDER0 | RA_POLICY_MMAP_MISS_ANY |
-		 RA_POLICY_FAULT_MAP_PAGES | RA_POLICY_NO_MIN_ORDER,
+		 RA_POLICY_FAULT_MAP_PAGES | RA_POLICY_NO_MIN_ORDER |
+		 RA_POLICY_NO_EXEC_RA,
 	.patches = (K24_ALL & ~K24(3)) | SHAO_2024 | CHI_2025,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,
@@ -292,7 +295,8 @@ const struct ralab_policy_ops ralab_policy_linux_6_9 = {
 	.name = "linux-6.9",
 	.source = "Linux 6.9 mm/readahead.c, before \"mm: Fix various readahead quirks\" (J. Kara, 2024); patches kara-2024/01..10",
 	.flags = RA_POLICY_EXT4_ORDER0 | RA_POLICY_MMAP_MISS_ANY |
-		 RA_POLICY_FAULT_MAP_PAGES | RA_POLICY_NO_MIN_ORDER,
+		 RA_POLICY_FAULT_MAP_PAGES | RA_POLICY_NO_MIN_ORDER |
+		 RA_POLICY_NO_EXEC_RA,
 	.sync_ra = sync_ra_69,
 	.async_ra = async_ra_69,
 	.mmap_ra_order = ra_order_69,

@@ -190,6 +190,14 @@ enum {
 	 * with block_size above 4096 is refused (-EOPNOTSUPP) under these.
 	 */
 	RA_POLICY_NO_MIN_ORDER = 1u << 11,
+	/*
+	 * A fault in a VM_EXEC mapping reads around like any other, and
+	 * VM_RAND_READ stops it there too, as before "mm/filemap: allow arch
+	 * to request folio size for exec memory" (R. Roberts, 6.17), which
+	 * gave exec mappings a window of their own (src/mmap.c,
+	 * sync_mmap_ra()).
+	 */
+	RA_POLICY_NO_EXEC_RA = 1u << 12,
 };
 
 struct ralab_policy_ops {

@@ -1272,13 +1272,25 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	}
 	if (!strcmp(name, "mmap") || !strcmp(name, "mmap-read")) {
 		bool full = name[4] == '-';
-		bool populate = !full && na == 3 && !strcmp(tok[3], "populate");
-		bool locked = !full && na == 3 && !strcmp(tok[3], "locked");
+		bool populate = false, locked = false, exec = false;
 		uint64_t size;
 
-		if ((err = nargs(p, name, populate || locked ? 2 : na, 2,
-				 full ? 3 : 2,
-				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate|locked]")) ||
+		/* mmap OFF LEN [populate|locked] [exec], in either order. */
+		while (!full && na > 2) {
+			bool *fl = !strcmp(tok[na], "populate") ? &populate :
+				   !strcmp(tok[na], "locked")	? &locked :
+				   !strcmp(tok[na], "exec")	? &exec :
+								  NULL;
+
+			if (!fl || *fl)
+				break;
+			*fl = true;
+			na--;
+		}
+		if (locked) /* MAP_LOCKED populates: MAP_POPULATE adds nothing */
+			populate = false;
+		if ((err = nargs(p, name, na, 2, full ? 3 : 2,
+				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate|locked] [exec]")) ||
 		    (err = need_fd(p, name, op)) ||
 		    (err = arg_size(p, "mapping offset", tok[1], &op->off)) ||
 		    (err = arg_size(p, "mapping length", tok[2], &op->len)))
@@ -1302,6 +1314,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		 */
 		op->populate = populate;
 		op->locked = locked;
+		/* PROT_EXEC: VM_EXEC, whose faults read ahead their own way. */
+		op->exec = exec;
 		if (locked && (err = note_mlock(p)))
 			return err;
 		op->count = RALAB_PAGE_SIZE;

@@ -1044,7 +1044,11 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		}
 		note_time(s, pid);
 		vm = tb_mmap(s->tb, table_of(s, pid), (long)fd, (uint64_t)off,
-			     (uint64_t)a1, populate && !locked, locked);
+			     (uint64_t)a1,
+			     (locked ? TB_MAP_LOCKED :
+			      populate ? TB_MAP_POPULATE : 0) |
+				     (strstr(argv[2], "PROT_EXEC") ?
+					      TB_MAP_EXEC : 0));
 		if (vm == -ENOMEM)
 			return vm;
 		if (vm < 0)

@@ -81,8 +81,7 @@ struct tb_desc {
 struct tb_vm {
 	unsigned desc;
 	uint64_t off, len;
-	bool populate; /* MAP_POPULATE */
-	bool locked;   /* MAP_LOCKED */
+	unsigned flags; /* TB_MAP_* */
 };
 
 struct tb {
@@ -738,7 +737,7 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 }
 
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
-	    bool populate, bool locked)
+	    unsigned flags)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_op *op;
@@ -752,8 +751,7 @@ int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		t->oom = true;
 		return -ENOMEM;
 	}
-	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len, populate,
-					    locked };
+	t->vms[t->nr_vms] = (struct tb_vm){ (unsigned)d, off, len, flags };
 	t->files[t->descs[d].file].mapped = true;
 	op = add(t);
 	if (op) {
@@ -1188,12 +1186,18 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	}
 	select_fd(e, v->desc);
 	/* MAP_POPULATE: the mmap() call faults the pages in, not a child's. */
-	ralab__text_printf(&e->b, "mmap %llu %llu%s\n", (unsigned long long)v->off,
+	/*
+	 * PROT_EXEC always (it decides how faults read ahead), MAP_LOCKED
+	 * and MAP_POPULATE only where the mmap() call was (a mapping made
+	 * anew for a later op has no populate of its own).
+	 */
+	ralab__text_printf(&e->b, "mmap %llu %llu%s%s\n", (unsigned long long)v->off,
 	    (unsigned long long)ev->len,
-	    op->kind != TB_MMAP ? "" :
-	    v->locked	       ? " locked" :
-	    v->populate	       ? " populate" :
-				 "");
+	    op->kind != TB_MMAP		 ? "" :
+	    v->flags & TB_MAP_LOCKED	 ? " locked" :
+	    v->flags & TB_MAP_POPULATE ? " populate" :
+					   "",
+	    v->flags & TB_MAP_EXEC ? " exec" : "");
 	ev->jobs |= 1ull << j;
 	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
 	e->desc_vms[v->desc]++;

@@ -159,9 +159,9 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int advice, bool readahead);
 /*
  * Mappings.  tb_mmap(): (@k1, @k2) maps [@off, @off + @len) of its file
- * (@off page-aligned; @populate: MAP_POPULATE, every page up to the
- * file's end faulted in by the mmap() call; @locked: MAP_LOCKED, the
- * same, and the mapping locked); returns the mapping's
+ * (@off page-aligned; @flags TB_MAP_*: MAP_POPULATE, every page up to
+ * the file's end faulted in by the mmap() call; MAP_LOCKED, the same,
+ * and the mapping locked; PROT_EXEC); returns the mapping's
  * number, -ENOENT if the descriptor is not replayed, or -errno.
  * tb_touch(): a page fault on it at file offset @off (a read; the
  * fault-around and readahead that follow are the model's).  tb_madvise():
@@ -169,8 +169,9 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  * advice; others are not replayed).  A mapping holds its file open: the
  * descriptor's close waits for its munmap.
  */
+enum { TB_MAP_POPULATE = 1, TB_MAP_LOCKED = 2, TB_MAP_EXEC = 4 };
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
-	    bool populate, bool locked);
+	    unsigned flags);
 void tb_munmap(struct tb *t, unsigned vm);
 /* msync(): writeback of mapping @vm's file (an fsync of it). */
 void tb_msync(struct tb *t, unsigned vm);

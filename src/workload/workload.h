@@ -133,6 +133,7 @@ struct op {
 			  * _WRITE) over the range, not the program's own
 			  * loads and stores; mmap: MAP_POPULATE */
 	bool locked;     /* mmap: MAP_LOCKED (mlock()ed, populated) */
+	bool exec;       /* mmap: PROT_EXEC too (VM_EXEC) */
 	bool madv_remove; /* punch: madvise(MADV_REMOVE) through mapping
 			   * @map, which punches the file's range */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);

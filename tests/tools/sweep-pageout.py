@@ -10,7 +10,8 @@
 # seed 4 on, madvise(MADV_REMOVE) too, in cases that write nothing.  From
 # seed 5 on, mlock(2), mlock2(MLOCK_ONFAULT), munlock(2) and MAP_LOCKED
 # mappings too, in cases without MADV_REMOVE (the parser refuses both).
-# File sizes not a multiple of 2 MiB too.
+# From seed 7 on, half the mappings are PROT_EXEC ('exec': the exec
+# window).  File sizes not a multiple of 2 MiB too.
 # Usage: sweep-pageout.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM/case.ops
 import os
 import sys
@@ -36,6 +37,8 @@ for i in range(n):
             return
         if locks and R.random() < 0.15:
             ops[-1] += ' locked'
+        if seed >= 7 and R.random() < 0.5:
+            ops[-1] += ' exec'
         if R.random() < 0.5:
             o, l = maps[-1]
             ops.append('madvise %d %d %s' % (o, l, R.choice(['hugepage', 'hugepage', 'nohugepage', 'sequential', 'random'])))
