@@ -138,6 +138,7 @@ static void usage_sim(FILE *out)
 		"                                       MAP_LOCKED; exec: PROT_EXEC\n"
 		"  mlock OFF LEN [onfault] | munlock OFF LEN   mlock(2), mlock2(2), munlock(2)\n"
 		"  madvise OFF LEN normal|random|sequential|willneed|hugepage|dontneed\n"
+		"  madvise OFF LEN dontneed_locked      MADV_DONTNEED_LOCKED: locked VMAs too\n"
 		"  madvise OFF LEN nohugepage|cold      no PMDs; split large folios in part\n"
 		"  madvise OFF LEN pageout              MADV_PAGEOUT: those splits, then the\n"
 		"                                       clean folios mapped whole dropped\n"

@@ -1082,8 +1082,10 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		}
 		return;
 	}
-	if (advice == MADV_DONTNEED_) {
-		b = sim_unlocked_end(v, a, b);
+	if (advice == MADV_DONTNEED_ || advice == MADV_DONTNEED_LOCKED_) {
+		/* MADV_DONTNEED_LOCKED (5.18): locked VMAs are no stop. */
+		if (advice == MADV_DONTNEED_)
+			b = sim_unlocked_end(v, a, b);
 		if (a < b)
 			zap_range(v, a, b);
 		return;

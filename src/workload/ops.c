@@ -1392,7 +1392,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		if ((err = nargs(p, name, na, 2, 3,
 				 touch ? "touch OFF LEN [STEP] [write|cow]"
-				       : "madvise OFF LEN normal|random|sequential|willneed|dontneed|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write")))
+				       : "madvise OFF LEN normal|random|sequential|willneed|dontneed|dontneed_locked|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write")))
 			return err;
 		if (!map_any(p))
 			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
@@ -1416,7 +1416,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		op->kind = OP_MADVISE;
 		if (na != 3)
-			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|dontneed|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write)");
+			return perr(p, "wrong number of arguments for 'madvise' (usage: madvise OFF LEN normal|random|sequential|willneed|dontneed|dontneed_locked|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write)");
 		/* madvise() takes a page-aligned start (else EINVAL). */
 		if (op->off % RALAB_PAGE_SIZE)
 			return perr(p, "madvise offset %llu is not a multiple of %u (madvise() would fail with EINVAL)",
@@ -1443,6 +1443,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		else if (!strcmp(tok[3], "sequential")) op->advice = MADV_SEQUENTIAL_;
 		else if (!strcmp(tok[3], "willneed")) op->advice = MADV_WILLNEED_;
 		else if (!strcmp(tok[3], "dontneed")) op->advice = MADV_DONTNEED_;
+		else if (!strcmp(tok[3], "dontneed_locked")) op->advice = MADV_DONTNEED_LOCKED_;
 		else if (!strcmp(tok[3], "hugepage")) op->advice = MADV_HUGEPAGE_;
 		else if (!strcmp(tok[3], "nohugepage")) op->advice = MADV_NOHUGEPAGE_;
 		else if (!strcmp(tok[3], "cold")) op->advice = MADV_COLD_;
@@ -1468,7 +1469,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				return perr(p, "madvise remove length must not be 0");
 			return check_op_vs_config(p, wl, op);
 		} else {
-			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, dontneed, hugepage, nohugepage, cold, pageout, remove, populate_read, populate_write)",
+			return perr(p, "unknown advice '%.*s' (normal, random, sequential, willneed, dontneed, dontneed_locked, hugepage, nohugepage, cold, pageout, remove, populate_read, populate_write)",
 				    TOK(tok[3]));
 		}
 		if (op->advice == MADV_PAGEOUT_ && !p->pageout_line) {

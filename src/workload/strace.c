@@ -482,6 +482,7 @@ static int madv_of(const char *a)
 		{ "MADV_PAGEOUT", MADV_PAGEOUT_ },
 		{ "MADV_POPULATE_READ", MADV_POPULATE_READ_ },
 		{ "MADV_POPULATE_WRITE", MADV_POPULATE_WRITE_ },
+		{ "MADV_DONTNEED_LOCKED", MADV_DONTNEED_LOCKED_ },
 	};
 	unsigned i;
 

@@ -1241,6 +1241,7 @@ static const char *madvice_name(int advice)
 	case MADV_PAGEOUT_: return "pageout";
 	case MADV_POPULATE_READ_: return "populate_read";
 	case MADV_POPULATE_WRITE_: return "populate_write";
+	case MADV_DONTNEED_LOCKED_: return "dontneed_locked";
 	default: return NULL;
 	}
 }

@@ -88,6 +88,7 @@ enum {
 	MADV_PAGEOUT_ = 21,       /* reclaims the folios it maps whole */
 	MADV_POPULATE_READ_ = 22,  /* 'touch' of every page, one call */
 	MADV_POPULATE_WRITE_ = 23,
+	MADV_DONTNEED_LOCKED_ = 24, /* MADV_DONTNEED, locked VMAs too (5.18) */
 };
 
 /* POSIX_FADV_* values, as the kernel numbers them on x86-64. */
