@@ -7,7 +7,8 @@
 # through the mapping), read through the mapping (read and write touches,
 # every 4 KiB to 1 MiB, madvise), with reads, preads, readahead(2),
 # fsync and DONTNEED.  The generator follows the file's size: no touch
-# goes past its end (SIGBUS).  Each case was recorded twice ('ralab check
+# goes past its end (SIGBUS).  From seed 32 on, PROT_EXEC mappings
+# ('exec') and mlock, mlock onfault and munlock of ranges below the end.  Each case was recorded twice ('ralab check
 # --strict CASE.ops', 'ralab kernel --trace CASE.ops | gzip >
 # kernel.out.gz').
 import os
@@ -27,7 +28,24 @@ for i in range(n):
     maps = []           # live mappings: (off, len), in slot order
 
     def new_map():
-        sweep_case.new_map(R, size, maps, ops, 0.5)
+        if sweep_case.new_map(R, size, maps, ops, 0.5) and seed >= 32 \
+                and R.random() < 0.4:
+            ops[-1] += ' exec'
+
+    def lock():
+        # mlock (onfault) or munlock of a range of a live mapping below
+        # the end (an mlock past it fails with ENOMEM: refused).
+        eof = (cur + P - 1) // P * P
+        cand = [(o, l) for (o, l) in maps if o < eof]
+        if not cand:
+            return
+        o, l = R.choice(cand)
+        end = min(o + l, eof)
+        a = R.randrange(o // P, end // P) * P
+        ln = R.randrange(1, (end - a) // P + 1) * P
+        how = R.choice(['mlock', 'mlock', 'mlock onfault', 'munlock'])
+        ops.append('%s %d %d%s' % (how.split()[0], a, ln,
+                                    ' onfault' if ' ' in how else ''))
 
     def touch():
         # A range of a live mapping below the end (pages up to
@@ -65,6 +83,8 @@ for i in range(n):
             cur = max(cur, off + ln)
         elif c < 0.58:
             touch()
+        elif c < 0.63 and seed >= 32 and R.random() < 0.5:
+            lock()
         elif c < 0.63:
             if maps:
                 o, l = R.choice(maps)
