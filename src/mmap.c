@@ -734,7 +734,7 @@ void sim_populate(struct sim *s, struct sim_vma *v)
  * __mm_populate() then faults its pages in as MAP_POPULATE does
  * (populate_vma_page_range(): read faults of a shared mapping, up to the
  * file's end, where the fault fails and mlock() returns ENOMEM), under
- * mmap_lock and in no plug.  mlock2(MLOCK_ONFAULT_) sets VM_LOCKONFAULT
+ * mmap_lock and in no plug.  mlock2(MLOCK_ONFAULT) sets VM_LOCKONFAULT
  * too and faults nothing in; munlock(2) clears both.  A locked VMA
  * changes no readahead decision of a fault; it changes what madvise()
  * does there (DONTNEED, COLD, PAGEOUT and REMOVE fail with EINVAL:

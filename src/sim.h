@@ -481,7 +481,7 @@ void sim_touch(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       uint64_t step, int wfault);
 /* mmap(MAP_POPULATE): every page of @v faulted in, up to EOF. */
 void sim_populate(struct sim *s, struct sim_vma *v);
-/* mlock(2), mlock2(MLOCK_ONFAULT_), munlock(2) (@how: MLOCK_*). */
+/* mlock(2), mlock2(MLOCK_ONFAULT), munlock(2) (@how: MLOCK_*). */
 void sim_mlock(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	       int how);
 /* The end of [@a, @b) before @v's first VM_LOCKED VMA in it. */

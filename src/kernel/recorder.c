@@ -2036,7 +2036,10 @@ static int run_job(struct rjob *j)
 			if (run->map[slot] &&
 			    madvise((char *)run->map[slot] + (op->off - run->map_off[slot]),
 				    (size_t)op->len, op->advice) &&
-			    !(errno == EINVAL && r->mlocks))
+			    !(errno == EINVAL && r->mlocks &&
+			      (op->advice == MADV_DONTNEED_ ||
+			       op->advice == MADV_COLD_ ||
+			       op->advice == MADV_PAGEOUT_)))
 				err = rerr(r, -errno, "madvise: %s", strerror(errno));
 			break;
 		case OP_MLOCK: {

@@ -892,11 +892,6 @@ static int map_new(struct parser *p, struct op *op)
 }
 
 /*
- * MADV_PAGEOUT reclaims the folios a mapping's page tables point to; a
- * copy-on-write touch leaves an anonymous copy there, which ralab does not
- * track (its page tables say "mapped", not by what).
- */
-/*
  * MADV_REMOVE fails with EINVAL on a VM_LOCKED VMA, after punching the
  * part of the range before it: a punch that may end inside a block, which
  * is not modelled (whole blocks only).
@@ -911,6 +906,11 @@ static int note_mlock(struct parser *p)
 	return 0;
 }
 
+/*
+ * MADV_PAGEOUT reclaims the folios a mapping's page tables point to; a
+ * copy-on-write touch leaves an anonymous copy there, which ralab does not
+ * track (its page tables say "mapped", not by what).
+ */
 static int cow_pageout(struct parser *p)
 {
 	if (p->cow_line && p->pageout_line)
@@ -1480,7 +1480,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	}
 	if (!strcmp(name, "mlock") || !strcmp(name, "munlock")) {
 		/*
-		 * mlock OFF LEN [onfault]: mlock(2) (mlock2(MLOCK_ONFAULT_))
+		 * mlock OFF LEN [onfault]: mlock(2) (mlock2(MLOCK_ONFAULT))
 		 * of the mapping's file range, munlock OFF LEN: munlock(2);
 		 * rounded out to pages, as the kernel rounds the address
 		 * range.

@@ -63,7 +63,7 @@ enum op_kind {
 			  * MLOCK_ONFAULT_), munlock OFF LEN (MLOCK_OFF_) */
 };
 
-/* OP_MLOCK's @advice: munlock(2), mlock(2), mlock2(MLOCK_ONFAULT_). */
+/* OP_MLOCK's @advice: munlock(2), mlock(2), mlock2(MLOCK_ONFAULT). */
 enum { MLOCK_OFF_ = 0, MLOCK_ON_ = 1, MLOCK_ONFAULT_ = 2 };
 
 /*
