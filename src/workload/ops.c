@@ -962,6 +962,20 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		    (unsigned long long)off, (unsigned long long)(off + len));
 }
 
+/* OFF LEN of an op on a mapping (touch, madvise, mlock): its mapping. */
+static int map_args(struct parser *p, const char *name, char **tok,
+		    struct op *op)
+{
+	int err;
+
+	if (!map_any(p))
+		return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
+	if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
+	    (err = arg_size(p, "length", tok[2], &op->len)))
+		return err;
+	return map_find(p, name, op, op->off, op->len);
+}
+
 /* The current descriptor, for an op that needs one. */
 static int need_fd(struct parser *p, const char *op, struct op *o)
 {
@@ -1394,11 +1408,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				 touch ? "touch OFF LEN [STEP] [write|cow]"
 				       : "madvise OFF LEN normal|random|sequential|willneed|dontneed|dontneed_locked|hugepage|nohugepage|cold|pageout|remove|populate_read|populate_write")))
 			return err;
-		if (!map_any(p))
-			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
-		if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
-		    (err = arg_size(p, "length", tok[2], &op->len)) ||
-		    (err = map_find(p, name, op, op->off, op->len)))
+		if ((err = map_args(p, name, tok, op)))
 			return err;
 		if (touch) {
 			if (op->wfault == TOUCH_COW && !p->cow_line) {
@@ -1492,11 +1502,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				 on ? "mlock OFF LEN [onfault]"
 				    : "munlock OFF LEN")))
 			return err;
-		if (!map_any(p))
-			return perr(p, "'%s' with no mapping (use 'mmap OFF LEN' first)", name);
-		if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
-		    (err = arg_size(p, "length", tok[2], &op->len)) ||
-		    (err = map_find(p, name, op, op->off, op->len)))
+		if ((err = map_args(p, name, tok, op)))
 			return err;
 		if (!op->len)
 			return perr(p, "%s length must not be 0", name);

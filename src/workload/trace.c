@@ -1246,6 +1246,28 @@ static const char *madvice_name(int advice)
 	}
 }
 
+/*
+ * Where mapping op @op's range ends: the mapping's end, or for an op
+ * that faults pages in (@populates), the file's end if that comes first
+ * (a note if the range starts past it).
+ */
+static uint64_t vm_op_end(struct emit *e, const struct tb_op *op,
+			  bool populates)
+{
+	const struct tb_vm *v = &e->t->vms[op->vm];
+	uint64_t end = v->off + e->vm[op->vm].len;
+	uint64_t eof = (e->size[e->t->descs[v->desc].file] + 4095) / 4096 *
+		       4096;
+
+	if (!populates)
+		return end;
+	if (eof < end)
+		end = eof;
+	if (op->off >= end)
+		note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
+	return end;
+}
+
 /* mmap, munmap, madvise, touch (a page fault). */
 static void emit_vm(struct emit *e, const struct tb_op *op)
 {
@@ -1262,21 +1284,12 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 	case TB_MADVISE:
 		if (!madvice_name(op->advice) || !vm_make(e, op))
 			break;
-		end = v->off + e->vm[op->vm].len;
 		/*
 		 * A populate faults pages in up to the file's end and fails
 		 * (EFAULT) at the first page past it: to there.
 		 */
-		if (op->advice == MADV_POPULATE_READ_ ||
-		    op->advice == MADV_POPULATE_WRITE_) {
-			uint64_t eof = (e->size[e->t->descs[v->desc].file] +
-					4095) / 4096 * 4096;
-
-			if (eof < end)
-				end = eof;
-			if (op->off >= end)
-				note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
-		}
+		end = vm_op_end(e, op, op->advice == MADV_POPULATE_READ_ ||
+					       op->advice == MADV_POPULATE_WRITE_);
 		if (op->off >= end)
 			break;
 		if (op->advice == MADV_PAGEOUT_ && e->cow) {
@@ -1292,20 +1305,11 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 	case TB_MLOCK:
 		if (!vm_make(e, op))
 			break;
-		end = v->off + e->vm[op->vm].len;
 		/*
 		 * An mlock populates up to the file's end and fails (ENOMEM)
 		 * past it, which the parser refuses: to there.
 		 */
-		if (op->advice == MLOCK_ON_) {
-			uint64_t eof = (e->size[e->t->descs[v->desc].file] +
-					4095) / 4096 * 4096;
-
-			if (eof < end)
-				end = eof;
-			if (op->off >= end)
-				note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
-		}
+		end = vm_op_end(e, op, op->advice == MLOCK_ON_);
 		if (op->off >= end)
 			break;
 		select_fd(e, v->desc);

@@ -35,27 +35,32 @@ for i in range(n):
     def lock():
         # mlock (onfault) or munlock of a range of a live mapping below
         # the end (an mlock past it fails with ENOMEM: refused).
-        eof = (cur + P - 1) // P * P
-        cand = [(o, l) for (o, l) in maps if o < eof]
-        if not cand:
+        m = below_eof()
+        if not m:
             return
-        o, l = R.choice(cand)
-        end = min(o + l, eof)
+        o, end = m
         a = R.randrange(o // P, end // P) * P
         ln = R.randrange(1, (end - a) // P + 1) * P
         how = R.choice(['mlock', 'mlock', 'mlock onfault', 'munlock'])
         ops.append('%s %d %d%s' % (how.split()[0], a, ln,
                                     ' onfault' if ' ' in how else ''))
 
-    def touch():
-        # A range of a live mapping below the end (pages up to
-        # DIV_ROUND_UP(cur, 4096)).
+    def below_eof():
+        # A live mapping that starts below the end (pages up to
+        # DIV_ROUND_UP(cur, 4096)), and where it or the end stops; None.
         eof = (cur + P - 1) // P * P
         cand = [(o, l) for (o, l) in maps if o < eof]
         if not cand:
-            return
+            return None
         o, l = R.choice(cand)
-        end = min(o + l, eof)
+        return o, min(o + l, eof)
+
+    def touch():
+        # A range of a live mapping below the end.
+        m = below_eof()
+        if not m:
+            return
+        o, end = m
         a = R.randrange(o // P, end // P) * P + R.choice([0, 0, R.randrange(0, P)])
         ln = R.randrange(1, end - a + 1) if R.random() < 0.5 else min(end - a, R.choice([1, P, 64 << 10, 1 << 20, 4 << 20]))
         step = R.choice([P, P, 8192, 65536, 1 << 20])
