@@ -921,8 +921,8 @@ static bool folio_mlocked(struct sim_vma *const *v, unsigned n,
 	for (i = 0; i < n; i++)
 		for (p = f->index > v[i]->pgoff ? f->index : v[i]->pgoff;
 		     p < end && p < v[i]->pgoff + v[i]->npages; p++)
-			if ((seg_of(v[i], p)->vm_flags & VM_LOCKED) &&
-			    mapped(v[i], p))
+			if (mapped(v[i], p) &&
+			    (seg_of(v[i], p)->vm_flags & VM_LOCKED))
 				return true;
 	return false;
 }

@@ -1429,6 +1429,18 @@ static bool writes(const struct ralab_workload *wl, bool all)
 	return false;
 }
 
+/* Does the case lock (an mlock op or a MAP_LOCKED mapping)? */
+static bool mlocks(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_MLOCK ||
+		    (wl->ops[i].kind == OP_MMAP && wl->ops[i].locked))
+			return true;
+	return false;
+}
+
 /* Does the case write with RWF_DONTCACHE ('rwf dontcache', then writes)? */
 static bool dontcache_writes(const struct ralab_workload *wl)
 {
@@ -2274,25 +2286,24 @@ static char *read_buffer(size_t size)
  * pageout runs on the CPU it starts on (its threads inherit the mask), as
  * the model assumes; the old mask is in *@old.  True if pinned.
  */
-static bool pin_one_cpu(const struct ralab_workload *wl, cpu_set_t *old)
+static bool pin_one_cpu(const struct rec *r, cpu_set_t *old)
 {
+	const struct ralab_workload *wl = r->wl;
 	cpu_set_t one;
 	unsigned i;
 	int cpu;
-
 	/*
 	 * mlock() too: mlock_folio() and munlock_folio() batch per CPU,
 	 * and a folio in another CPU's batch holds a reference that keeps
 	 * fadvise(DONTNEED) from dropping it (lru_add_drain() drains only
 	 * the caller's CPU).
 	 */
-	for (i = 0; i < wl->nr_ops; i++)
-		if ((wl->ops[i].kind == OP_MADVISE &&
-		     wl->ops[i].advice == MADV_PAGEOUT_) ||
-		    wl->ops[i].kind == OP_MLOCK ||
-		    (wl->ops[i].kind == OP_MMAP && wl->ops[i].locked))
-			break;
-	if (i == wl->nr_ops || (cpu = sched_getcpu()) < 0 ||
+	bool pin = r->mlocks;
+
+	for (i = 0; i < wl->nr_ops && !pin; i++)
+		pin = wl->ops[i].kind == OP_MADVISE &&
+		      wl->ops[i].advice == MADV_PAGEOUT_;
+	if (!pin || (cpu = sched_getcpu()) < 0 ||
 	    sched_getaffinity(0, sizeof(*old), old))
 		return false;
 	CPU_ZERO(&one);
@@ -2329,7 +2340,7 @@ static int run_ops(struct rec *r, int *fds)
 		if (!(run->bufs[i] = read_buffer((size_t)bufsz)))
 			err = -ENOMEM;
 	}
-	pinned = pin_one_cpu(wl, &cpus);
+	pinned = pin_one_cpu(r, &cpus);
 	/* pause and pace sleep: not 50 us late (the default slack). */
 	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
 	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
@@ -2823,10 +2834,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	r->writes = writes(wl, true);
 	r->dontcache_writes = dontcache_writes(wl);
 	r->truncates = truncates(wl);
-	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].kind == OP_MLOCK ||
-		    (wl->ops[i].kind == OP_MMAP && wl->ops[i].locked))
-			r->mlocks = true;
+	r->mlocks = mlocks(wl);
 	r->opts = opts;
 	r->diag = diag;
 	r->res = res;
