@@ -891,6 +891,36 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
 }
 
 /*
+ * munmap() of [@off, @off + @len) of a mapping (or a MAP_FIXED mapping
+ * made over it): __split_vma() at both ends, the part's page tables
+ * zapped as MADV_DONTNEED zaps them (a PMD it covers in part is
+ * cleared, a page table it covers whole freed), and the part becomes a
+ * hole the VMAs either side end at: fault-around, a PMD mapping and the
+ * exec window stop there.  -ENOMEM if a split cannot allocate.
+ */
+int sim_munmap_part(struct sim_vma *v, uint64_t off, uint64_t len)
+{
+	pgoff_t a = off / RALAB_PAGE_SIZE, b = (off + len) / RALAB_PAGE_SIZE;
+	unsigned i;
+	int err;
+
+	if (a < v->pgoff)
+		a = v->pgoff;
+	if (b > v->pgoff + v->npages)
+		b = v->pgoff + v->npages;
+	if (a >= b)
+		return 0;
+	if ((err = seg_split(v, a)) || (err = seg_split(v, b)))
+		return err;
+	for (i = 0; i < v->nseg; i++)
+		if (v->seg[i].start >= a && v->seg[i].end <= b)
+			v->seg[i].vm_flags = VM_HOLE;
+	seg_merge(v);
+	zap_range(v, a, b);
+	return 0;
+}
+
+/*
  * The mappings of @v's file other than @v, every job's, into @out (for
  * pageout_folio(): found once per walk, and again after a wait); their
  * number.

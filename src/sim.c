@@ -1472,7 +1472,12 @@ void sim_run_op(struct sim *s, const struct op *op)
 	case OP_MUNMAP:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);
-		sim_munmap(&s->cur->job->vma[op->map]);
+		if (op->len) {
+			if (sim_munmap_part(&s->cur->job->vma[op->map],
+					    op->off, op->len))
+				s->host_err = -ENOMEM;
+		} else
+			sim_munmap(&s->cur->job->vma[op->map]);
 		break;
 	case OP_PACE:
 		/* A replay's pace (fio iologs): wait if ahead of it. */

@@ -153,6 +153,8 @@ struct sim_file {
 #define VM_NOHUGEPAGE (1u << 4)
 #define VM_LOCKED (1u << 5)
 #define VM_LOCKONFAULT (1u << 6)
+/* Not a VMA: a part 'munmap OFF LEN' took out (nothing faults there). */
+#define VM_HOLE (1u << 7)
 
 /*
  * A shared read-only file mapping.  ralab places it at a virtual address
@@ -466,6 +468,7 @@ void sim_rate_wait(struct sim *s);
 int sim_mmap(struct sim_vma *v, struct sim_file *f, uint64_t off,
 	     uint64_t len);
 void sim_munmap(struct sim_vma *v);
+int sim_munmap_part(struct sim_vma *v, uint64_t off, uint64_t len);
 /* @in's mappings (every job's) into @out[max]; how many. */
 unsigned sim_vmas_of(struct sim *s, const struct sim_inode *in,
 		     struct sim_vma **out, unsigned max);

@@ -2074,8 +2074,18 @@ static int run_job(struct rjob *j)
 		}
 		case OP_MUNMAP:
 			j->syscalls++;
-			if (run->map[slot])
-				munmap(run->map[slot], run->map_len[slot]);
+			if (!run->map[slot])
+				break;
+			/* Part of it (a hole), else all that is left. */
+			if (op->len) {
+				if (munmap((char *)run->map[slot] +
+						   (op->off - run->map_off[slot]),
+					   (size_t)op->len))
+					err = rerr(r, -errno, "munmap: %s",
+						   strerror(errno));
+				break;
+			}
+			munmap(run->map[slot], run->map_len[slot]);
 			run->map[slot] = NULL;
 			break;
 		case OP_DUMP:

@@ -50,6 +50,11 @@
 #define MAX_LINE_ERR 40 /* characters of a bad token quoted in errors */
 #define RW_MAX 0x7ffff000ull /* MAX_RW_COUNT: most bytes one call moves */
 
+/* A file range 'munmap OFF LEN' took out of a mapping. */
+struct pmap_hole {
+	uint64_t start, end;
+};
+
 struct parser {
 	const char *name;
 	unsigned line;
@@ -62,8 +67,19 @@ struct parser {
 		bool live;
 		unsigned fd;            /* the descriptor it was made from */
 		uint64_t off, len, seq; /* seq: order of creation */
+		/* What 'munmap OFF LEN' took out of it: file ranges, sorted,
+		 * apart, inside [off, off + len rounded up to a page). */
+		unsigned nr_holes;
+		struct pmap_hole hole[MAX_HOLES];
 	} map[MAX_MAPS];
 	uint64_t map_seq;
+	/*
+	 * The mapping 'map OFF' named (slot + 1; 0 none): of two mappings of
+	 * one descriptor holding a range (ld.so maps a library's data
+	 * segment over a page its read-only segment maps too), the one an
+	 * op means.
+	 */
+	unsigned sel_map;
 	/*
 	 * The first 'touch ... cow' and 'madvise ... pageout': not modelled
 	 * together (cow_pageout()).
@@ -863,8 +879,47 @@ static bool map_any(const struct parser *p)
 	return false;
 }
 
-/* A free slot for a new mapping of @op (descriptor, range); no overlap
- * with a live mapping of the same descriptor: offsets would be ambiguous. */
+/* The end of mapping @m's range: its length rounded up to a page. */
+static uint64_t pmap_end(const struct pmap *m)
+{
+	return m->off + ((m->len + RALAB_PAGE_SIZE - 1) &
+			 ~(uint64_t)(RALAB_PAGE_SIZE - 1));
+}
+
+/*
+ * Whether a page of [@a, @b) is still mapped by @m (in its range, in no
+ * hole); if @hole, the first hole [@a, @b) meets, or NULL.
+ */
+static bool pmap_live(const struct pmap *m, uint64_t a, uint64_t b,
+		      const struct pmap_hole **hole)
+{
+	uint64_t lo = a > m->off ? a : m->off, hi = pmap_end(m);
+	unsigned i;
+	bool live = false;
+
+	if (hole)
+		*hole = NULL;
+	if (b < hi)
+		hi = b;
+	if (lo >= hi)
+		return false;
+	for (i = 0; i < m->nr_holes; i++) {
+		if (m->hole[i].end <= lo || m->hole[i].start >= hi)
+			continue;
+		if (hole && !*hole)
+			*hole = &m->hole[i];
+		if (m->hole[i].start > lo)
+			live = true;
+		lo = m->hole[i].end;
+		if (lo >= hi)
+			return live;
+	}
+	return true;
+}
+
+/* A free slot for a new mapping of @op (descriptor, range); not from
+ * where a live mapping of the same descriptor starts ('map OFF' names
+ * mappings by their start, where two share a page). */
 static int map_new(struct parser *p, struct op *op)
 {
 	unsigned k, free_slot = MAX_MAPS;
@@ -877,9 +932,9 @@ static int map_new(struct parser *p, struct op *op)
 				free_slot = k;
 			continue;
 		}
-		if (m->fd == op->fd && op->off < m->off + m->len &&
-		    m->off < op->off + op->len)
-			return perr(p, "mapping [%llu, %llu) overlaps the mapping [%llu, %llu) made from the same descriptor (munmap it first)",
+		/* Mappings of one descriptor are named by where they start. */
+		if (m->fd == op->fd && m->off == op->off)
+			return perr(p, "mapping [%llu, %llu) starts where the mapping [%llu, %llu) made from the same descriptor does (munmap it first: 'map OFF' names a mapping by its start)",
 				    (unsigned long long)op->off,
 				    (unsigned long long)(op->off + op->len),
 				    (unsigned long long)m->off,
@@ -920,6 +975,27 @@ static int cow_pageout(struct parser *p)
 }
 
 /*
+ * Two mappings of the current descriptor, slots *@mine and @k, hold [@a,
+ * @b) (ld.so maps a library's data segment over a page its read-only
+ * segment maps too): the one 'map OFF' named, into *@mine, if it is
+ * either; else an error.
+ */
+static int pick_map(struct parser *p, const char *name, uint64_t a,
+		    uint64_t b, unsigned *mine, unsigned k)
+{
+	if (p->sel_map == k + 1) {
+		*mine = k;
+		return 0;
+	}
+	if (p->sel_map == *mine + 1)
+		return 0;
+	return perr(p, "'%s' range [%llu, %llu) is in two mappings of the descriptor, from %llu and from %llu: name one with 'map OFF' first",
+		    name, (unsigned long long)a, (unsigned long long)b,
+		    (unsigned long long)p->map[*mine].off,
+		    (unsigned long long)p->map[k].off);
+}
+
+/*
  * The mapping holding [@off, @off + @len): the current descriptor's, or
  * else the only one of any descriptor.  A mapping covers whole pages, as
  * the kernel's does (its length rounded up): fio's mmap engine copies on
@@ -929,7 +1005,9 @@ static int cow_pageout(struct parser *p)
 static int map_find(struct parser *p, const char *name, struct op *op,
 		    uint64_t off, uint64_t len)
 {
-	unsigned k, found = MAX_MAPS, n = 0;
+	const struct pmap_hole *h, *hole = NULL;
+	unsigned k, found = MAX_MAPS, mine = MAX_MAPS, n = 0;
+	int err;
 
 	for (k = 0; k < MAX_MAPS; k++) {
 		const struct pmap *m = &p->map[k];
@@ -939,13 +1017,29 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		if (!m->live || off < m->off || len > mlen ||
 		    off - m->off > mlen - len)
 			continue;
+		if (m->nr_holes) {
+			/* Unmapped there, in part or whole (the range may be
+			 * another mapping's, made over the hole). */
+			(void)pmap_live(m, off, off + len, &h);
+			if (h) {
+				hole = h;
+				continue;
+			}
+		}
 		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
-			found = k;
-			n = 1;
-			break;
+			if (mine < MAX_MAPS && (err = pick_map(p, name, off,
+							  off + len, &mine, k)))
+				return err;
+			if (mine == MAX_MAPS)
+				mine = k;
+			continue;
 		}
 		found = k;
 		n++;
+	}
+	if (mine < MAX_MAPS) {
+		found = mine;
+		n = 1;
 	}
 	if (n == 1) {
 		/* The op is on the mapping's file (check_sigbus()). */
@@ -958,8 +1052,105 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		return perr(p, "'%s' range [%llu, %llu) is in mappings made from several descriptors (make one current: use NAME or fd N)",
 			    name, (unsigned long long)off,
 			    (unsigned long long)(off + len));
+	if (hole)
+		return perr(p, "'%s' range [%llu, %llu) is in [%llu, %llu), which 'munmap' took out of its mapping",
+			    name, (unsigned long long)off,
+			    (unsigned long long)(off + len),
+			    (unsigned long long)hole->start,
+			    (unsigned long long)hole->end);
 	return perr(p, "'%s' range [%llu, %llu) is outside every mapping", name,
 		    (unsigned long long)off, (unsigned long long)(off + len));
+}
+
+/*
+ * munmap OFF LEN: [OFF, OFF + LEN) of a mapping goes, as munmap(2) of
+ * that part of it, or a mapping made with MAP_FIXED over it (ld.so's way
+ * with a library's segments), does: the VMA is split there and the part's
+ * page tables zapped.  The rest stays mapped; a new mapping of the same
+ * descriptor may be made over the hole.  All of what is left: the
+ * mapping ends (op->len 0, as 'munmap OFF').
+ */
+static int munmap_part(struct parser *p, char **tok, struct op *op)
+{
+	unsigned k, found = MAX_MAPS, mine = MAX_MAPS, n = 0;
+	uint64_t a, b, end;
+	struct pmap *m;
+	int err;
+
+	if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
+	    (err = arg_size(p, "length", tok[2], &op->len)))
+		return err;
+	if (op->off % RALAB_PAGE_SIZE)
+		return perr(p, "'munmap' offset %llu is not a multiple of %d",
+			    (unsigned long long)op->off, RALAB_PAGE_SIZE);
+	if (!op->len || op->off > UINT64_MAX - RALAB_PAGE_SIZE ||
+	    op->len > UINT64_MAX - RALAB_PAGE_SIZE - op->off)
+		return perr(p, "'munmap' length must be at least 1 byte and end below 2^64");
+	a = op->off;
+	b = (op->off + op->len + RALAB_PAGE_SIZE - 1) &
+	    ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+	for (k = 0; k < MAX_MAPS; k++) {
+		m = &p->map[k];
+		if (!m->live || !pmap_live(m, a, b, NULL))
+			continue;
+		n++;
+		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
+			if (mine < MAX_MAPS &&
+			    (err = pick_map(p, "munmap", a, b, &mine, k)))
+				return err;
+			if (mine == MAX_MAPS)
+				mine = k;
+		}
+		found = k;
+	}
+	if (!n)
+		return perr(p, "'munmap' range [%llu, %llu) holds no mapped page",
+			    (unsigned long long)a, (unsigned long long)b);
+	if (mine < MAX_MAPS)
+		found = mine;
+	else if (n > 1)
+		return perr(p, "'munmap' range [%llu, %llu) is in mappings made from several descriptors (make one current: use NAME or fd N)",
+			    (unsigned long long)a, (unsigned long long)b);
+	m = &p->map[found];
+	op->map = found;
+	op->kind = OP_MUNMAP;
+	end = pmap_end(m);
+	if (a < m->off)
+		a = m->off;
+	if (b > end)
+		b = end;
+	/* Nothing mapped left outside [a, b): the mapping ends. */
+	if (!pmap_live(m, m->off, a, NULL) && !pmap_live(m, b, end, NULL)) {
+		op->off = op->len = 0;
+		m->live = false;
+		if (p->sel_map == found + 1)
+			p->sel_map = 0;
+		return 0;
+	}
+	if (m->nr_holes == MAX_HOLES)
+		return perr(p, "too many holes in one mapping (at most %d)",
+			    MAX_HOLES);
+	op->off = a;
+	op->len = b - a;
+	/* Into the sorted holes, merged with those it meets or touches. */
+	for (k = 0; k < m->nr_holes && m->hole[k].end < a; k++)
+		;
+	{
+		unsigned j = k;
+
+		while (j < m->nr_holes && m->hole[j].start <= b) {
+			if (m->hole[j].start < a)
+				a = m->hole[j].start;
+			if (m->hole[j].end > b)
+				b = m->hole[j].end;
+			j++;
+		}
+		memmove(&m->hole[k + 1], &m->hole[j],
+			(m->nr_holes - j) * sizeof(m->hole[0]));
+		m->nr_holes = m->nr_holes - (j - k) + 1;
+		m->hole[k] = (struct pmap_hole){ a, b };
+	}
+	return 0;
 }
 
 /* OFF LEN of an op on a mapping (touch, madvise, mlock): its mapping. */
@@ -1350,11 +1541,15 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			if ((err = add_op(wl, &t)))
 				return err;
 			u.kind = OP_MUNMAP;
+			u.off = u.len = 0; /* all of it */
 			*op = u;
 			return 0;
 		}
-		p->map[op->map] = (struct pmap){ true, op->fd, op->off, op->len,
-						 ++p->map_seq };
+		p->map[op->map] = (struct pmap){ .live = true,
+						 .fd = op->fd,
+						 .off = op->off,
+						 .len = op->len,
+						 .seq = ++p->map_seq };
 		return 0;
 	}
 	if (!strcmp(name, "memcpy")) {
@@ -1548,13 +1743,33 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->ino = p->cur_fd >= 0 ? p->fd_ino[p->cur_fd] : p->last_ino;
 		return 0;
 	}
+	if (!strcmp(name, "map")) {
+		/* map OFF: of the current descriptor's, the one from OFF. */
+		unsigned k;
+
+		if ((err = nargs(p, name, na, 1, 1, "map OFF")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "offset", tok[1], &op->off)))
+			return err;
+		for (k = 0; k < MAX_MAPS; k++)
+			if (p->map[k].live && p->map[k].fd == op->fd &&
+			    p->map[k].off == op->off)
+				break;
+		if (k == MAX_MAPS)
+			return perr(p, "'map %llu': no mapping of the current descriptor starts there",
+				    (unsigned long long)op->off);
+		p->sel_map = k + 1;
+		return 1; /* nothing to run */
+	}
 	if (!strcmp(name, "munmap")) {
 		unsigned k, last = MAX_MAPS;
 
-		if ((err = nargs(p, name, na, 0, 1, "munmap [OFF]")))
+		if ((err = nargs(p, name, na, 0, 2, "munmap [OFF [LEN]]")))
 			return err;
 		if (!map_any(p))
 			return perr(p, "'munmap' with no mapping");
+		if (na == 2)
+			return munmap_part(p, tok, op);
 		if (na == 1) {
 			/* The mapping holding OFF. */
 			if ((err = arg_size(p, "offset", tok[1], &op->off)) ||
@@ -1570,6 +1785,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		}
 		op->kind = OP_MUNMAP;
 		p->map[op->map].live = false;
+		if (p->sel_map == op->map + 1)
+			p->sel_map = 0;
 		return 0;
 	}
 	return -ENOENT;
@@ -1613,7 +1830,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite") && strcmp(name, "fio-pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -1809,6 +2026,7 @@ static int parse_job_line(struct parser *p, struct ralab_workload *wl,
 			j->iodepth = 1;
 			p->job_needs_fd = true;
 			memset(p->map, 0, sizeof(p->map));
+			p->sel_map = 0;
 		}
 		snprintf(j->name, sizeof(j->name), "%s", tok[1]);
 		j->line = p->line;

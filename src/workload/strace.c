@@ -412,12 +412,29 @@ static bool vm_held(const struct st *s, unsigned i, unsigned vm)
 	return false;
 }
 
+static void note_time(struct st *s, long pid);
+
+/* Whether a piece of mapping @vm in an address space other than @as is. */
+static bool vm_shared(const struct st *s, unsigned i, unsigned vm, long as)
+{
+	unsigned k;
+
+	for (k = 0; k < s->nr_maps; k++)
+		if (k != i && s->maps[k].vm == vm && s->maps[k].as != as)
+			return true;
+	return false;
+}
+
 /*
  * [@addr, @addr + @len) of @as is unmapped (munmap(), or a new mapping
- * over it).  A mapping is replayed whole until its last page goes: .ops
- * mappings cannot be cut (a note says so).
+ * over it, as ld.so maps a library's segments over its first mapping):
+ * a piece it covers whole goes, with the replay's mapping when that was
+ * its last; of one it covers in part, the replay unmaps that part
+ * ('munmap OFF LEN'), but for a mapping a forked process shares, which is
+ * replayed whole until its last page goes (a note says so).
  */
-static int unmap_range(struct st *s, long as, uint64_t addr, uint64_t len)
+static int unmap_range(struct st *s, long as, uint64_t addr, uint64_t len,
+		       long pid)
 {
 	uint64_t end = addr + len;
 	unsigned i;
@@ -440,9 +457,23 @@ static int unmap_range(struct st *s, long as, uint64_t addr, uint64_t len)
 			s->maps[i] = s->maps[--s->nr_maps];
 			continue;
 		}
-		if (!s->nr_part_unmap++)
-			tb_note(s->tb, "munmap() of part of a mapping at line %u: the replay keeps the mapping whole until its last page is unmapped",
-				s->line);
+		/*
+		 * Part of it: a hole in the replay's mapping, unless a
+		 * forked copy in another address space still maps that
+		 * part (the replay's mapping is one for both).
+		 */
+		if (vm_shared(s, i, m->vm, as)) {
+			if (!s->nr_part_unmap++)
+				tb_note(s->tb, "munmap() of part of a mapping another process shares at line %u: the replay keeps the mapping whole until its last page is unmapped",
+					s->line);
+		} else {
+			uint64_t a = addr > m->addr ? addr : m->addr;
+			uint64_t b = end < mend ? end : mend;
+
+			note_time(s, pid);
+			tb_munmap_part(s->tb, m->vm, m->off + (a - m->addr),
+				       b - a);
+		}
 		if (addr > m->addr && end < mend) {
 			/* A hole in the middle: two pieces. */
 			struct smap tail = *m;
@@ -985,7 +1016,7 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 	if (call[0] == 'e') {
 		if (!ret) {
 			drop_future_lock(s, as); /* a new mm */
-			return unmap_range(s, as, 0, UINT64_MAX);
+			return unmap_range(s, as, 0, UINT64_MAX, pid);
 		}
 		return 0;
 	}
@@ -1015,7 +1046,7 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 			return serr(s, "mmap(): %s not a multiple of 4096",
 				    ret % 4096 ? "an address" : "an offset");
 		/* A new mapping replaces what was there (MAP_FIXED). */
-		if ((err = unmap_range(s, as, (uint64_t)ret, (uint64_t)a1)))
+		if ((err = unmap_range(s, as, (uint64_t)ret, (uint64_t)a1, pid)))
 			return err;
 		if (fd < 0 || strstr(argv[3], "MAP_ANONYMOUS") ||
 		    !tb_known(s->tb, table_of(s, pid), (long)fd))
@@ -1077,7 +1108,7 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 				note_time(s, pid);
 				break;
 			}
-		return unmap_range(s, as, (uint64_t)a0, (uint64_t)a1);
+		return unmap_range(s, as, (uint64_t)a0, (uint64_t)a1, pid);
 	}
 	/* madvise: each mapping it covers, in file offsets. */
 	for (i = 0; i < s->nr_maps; i++) {
@@ -1966,7 +1997,7 @@ static int handle_line(struct st *s, char *l)
 				}
 		}
 		if (as_of(s, pid) == pid)
-			return unmap_range(s, pid, 0, UINT64_MAX);
+			return unmap_range(s, pid, 0, UINT64_MAX, pid);
 		return 0;
 	}
 	if (!*body || !strncmp(body, "---", 3) || !strncmp(body, "+++", 3) ||

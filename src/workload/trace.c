@@ -47,7 +47,7 @@ struct tb_file {
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
-	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK
+	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK, TB_MUNMAP_PART
 };
 
 struct tb_op {
@@ -785,6 +785,16 @@ void tb_munmap(struct tb *t, unsigned vm)
 	vm_op(t, vm, TB_MUNMAP);
 }
 
+void tb_munmap_part(struct tb *t, unsigned vm, uint64_t off, uint64_t len)
+{
+	struct tb_op *op = vm_op(t, vm, TB_MUNMAP_PART);
+
+	if (op) {
+		op->off = off;
+		op->len = len;
+	}
+}
+
 void tb_msync(struct tb *t, unsigned vm)
 {
 	struct tb_op *op = vm_op(t, vm, TB_FSYNC);
@@ -1019,6 +1029,18 @@ struct emit_vm {
 	uint64_t jobs; /* the jobs it is made in (a bit each) */
 	uint64_t len;  /* its length, within the file */
 	bool skip;     /* not replayed (a note says why) */
+	/* Its TB_MUNMAP_PART ops, by index in the log (owned). */
+	size_t *parts;
+	unsigned nr_parts, cap_parts;
+};
+
+/*
+ * A hole 'munmap OFF LEN' made in job @job's copy of mapping @vm: the
+ * parser's view of that copy is its range less these.
+ */
+struct emit_hole {
+	unsigned job, vm;
+	uint64_t start, end;
 };
 
 struct emit {
@@ -1061,6 +1083,11 @@ struct emit {
 	 * ops.c refuses the two together).
 	 */
 	bool cow;
+	struct emit_hole *holes; /* owned */
+	unsigned nr_holes, cap_holes;
+	/* Per job: the mapping 'map OFF' last named (its number + 1; 0:
+	 * none), as the parser keeps it (select_vm()). */
+	unsigned sel[MAX_JOBS];
 };
 
 #define NOTED_PAST_EOF 1u
@@ -1074,6 +1101,7 @@ struct emit {
 #define NOTED_DIRECT_WRITE 256u
 #define NOTED_PUNCH 512u
 #define NOTED_PAGEOUT_COW 1024u
+#define NOTED_HOLES 2048u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -1145,6 +1173,112 @@ static void select_fd(struct emit *e, unsigned desc)
 }
 
 /*
+ * The first page of file range [@a, @b) that job @j's copy of mapping @vm
+ * maps: in its range and in none of its holes (as the parser's
+ * pmap_live() sees it); at least @b if none.
+ */
+static uint64_t first_live(const struct emit *e, unsigned j, unsigned vm,
+			   uint64_t a, uint64_t b)
+{
+	const struct tb_vm *v = &e->t->vms[vm];
+	uint64_t x = a > v->off ? a : v->off, end = v->off + e->vm[vm].len;
+	unsigned i;
+	bool moved = true;
+
+	if (b > end)
+		b = end;
+	/* Past every hole that holds x, until none does. */
+	while (moved && x < b) {
+		moved = false;
+		for (i = 0; i < e->nr_holes; i++) {
+			const struct emit_hole *h = &e->holes[i];
+
+			if (h->job == j && h->vm == vm && h->start <= x &&
+			    x < h->end) {
+				x = h->end;
+				moved = true;
+			}
+		}
+	}
+	return x;
+}
+
+static bool copy_live(const struct emit *e, unsigned j, unsigned vm,
+		      uint64_t a, uint64_t b)
+{
+	const struct tb_vm *v = &e->t->vms[vm];
+	uint64_t end = v->off + e->vm[vm].len;
+
+	return first_live(e, j, vm, a, b) < (b < end ? b : end);
+}
+
+/*
+ * Before an op on [@a, @b) of job @j's copy of mapping @vm: if another
+ * mapping of the same descriptor in the job maps a page there too (ld.so
+ * maps a library's data segment over a page of its read-only one), 'map
+ * OFF' names @vm, unless it is named already.
+ */
+static void select_vm(struct emit *e, unsigned j, unsigned vm, uint64_t a,
+		      uint64_t b)
+{
+	const struct tb_vm *v = &e->t->vms[vm];
+	unsigned k;
+
+	if (e->sel[j] == vm + 1)
+		return;
+	for (k = 0; k < e->nr_job_vms[j]; k++) {
+		unsigned o = e->job_vms[j][k];
+
+		if (o != vm && e->t->vms[o].desc == v->desc &&
+		    copy_live(e, j, o, a, b)) {
+			ralab__text_printf(&e->b, "map %llu\n",
+			    (unsigned long long)v->off);
+			e->sel[j] = vm + 1;
+			return;
+		}
+	}
+}
+
+/*
+ * 'munmap OFF LEN' of part of job @j's copy of mapping @op->vm (made),
+ * for TB_MUNMAP_PART op @op: left out where it unmaps nothing the copy
+ * maps, or all it still maps within the file (the pages past the file's
+ * end it leaves, the replay does not map), or the copy has as many holes
+ * as the parser keeps (counted before merging: the parser merges).
+ */
+static void vm_hole(struct emit *e, unsigned j, const struct tb_op *op)
+{
+	const struct tb_vm *v = &e->t->vms[op->vm];
+	uint64_t a = op->off > v->off ? op->off : v->off;
+	uint64_t b = op->off + op->len, end = v->off + e->vm[op->vm].len;
+	unsigned i, n = 0;
+
+	if (b > end)
+		b = end;
+	if (a >= b || !copy_live(e, j, op->vm, a, b) ||
+	    (!copy_live(e, j, op->vm, v->off, a) &&
+	     !copy_live(e, j, op->vm, b, end)))
+		return;
+	for (i = 0; i < e->nr_holes; i++)
+		if (e->holes[i].job == j && e->holes[i].vm == op->vm)
+			n++;
+	if (n == MAX_HOLES) {
+		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (16): the later parts stay mapped");
+		return;
+	}
+	if (!tb_grow((void **)&e->holes, &e->cap_holes, e->nr_holes + 1,
+		     sizeof(*e->holes))) {
+		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (16): the later parts stay mapped");
+		return;
+	}
+	select_fd(e, v->desc);
+	select_vm(e, j, op->vm, a, b);
+	e->holes[e->nr_holes++] = (struct emit_hole){ j, op->vm, a, b };
+	ralab__text_printf(&e->b, "munmap %llu %llu\n", (unsigned long long)a,
+	    (unsigned long long)(b - a));
+}
+
+/*
  * Make mapping @op->vm in the current job, if it is not: a thread using
  * another's mapping, or a child its parent's, gets one of its own (the
  * same file range).  False if it is not replayed: it starts past the
@@ -1177,9 +1311,8 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	for (k = 0; k < e->nr_job_vms[j]; k++) {
 		const struct tb_vm *o = &e->t->vms[e->job_vms[j][k]];
 
-		if (o->desc == v->desc && v->off < o->off + e->vm[e->job_vms[j][k]].len &&
-		    o->off < v->off + ev->len) {
-			note_once(e, NOTED_OVERLAP, "a mapping over part of the file that another mapping of the same descriptor holds is not replayed");
+		if (o->desc == v->desc && o->off == v->off) {
+			note_once(e, NOTED_OVERLAP, "a mapping from where another mapping of the same descriptor starts is not replayed ('map OFF' names mappings by their start)");
 			ev->skip = true;
 			return false;
 		}
@@ -1201,6 +1334,10 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	ev->jobs |= 1ull << j;
 	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
 	e->desc_vms[v->desc]++;
+	/* The parts of it unmapped before: by whichever process. */
+	for (k = 0; k < ev->nr_parts && ev->parts[k] < (size_t)(op - e->t->ops);
+	     k++)
+		vm_hole(e, j, &e->t->ops[ev->parts[k]]);
 	return true;
 }
 
@@ -1208,12 +1345,23 @@ static void vm_unmap(struct emit *e, const struct tb_op *op)
 {
 	const struct tb_vm *v = &e->t->vms[op->vm];
 	unsigned j = e->job, k;
+	uint64_t at;
 
 	if (!(e->vm[op->vm].jobs & (1ull << j)))
 		return;
 	select_fd(e, v->desc);
-	ralab__text_printf(&e->b, "munmap %llu\n", (unsigned long long)v->off);
+	/* Named by a page it still maps: one in a hole may be another's. */
+	at = first_live(e, j, op->vm, v->off, v->off + e->vm[op->vm].len);
+	select_vm(e, j, op->vm, at, at + 1);
+	ralab__text_printf(&e->b, "munmap %llu\n", (unsigned long long)at);
+	if (e->sel[j] == op->vm + 1)
+		e->sel[j] = 0;
 	e->vm[op->vm].jobs &= ~(1ull << j);
+	for (k = 0; k < e->nr_holes;)
+		if (e->holes[k].job == j && e->holes[k].vm == op->vm)
+			e->holes[k] = e->holes[--e->nr_holes];
+		else
+			k++;
 	for (k = 0; k < e->nr_job_vms[j]; k++)
 		if (e->job_vms[j][k] == op->vm) {
 			e->job_vms[j][k] = e->job_vms[j][--e->nr_job_vms[j]];
@@ -1281,6 +1429,10 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 	case TB_MUNMAP:
 		vm_unmap(e, op);
 		break;
+	case TB_MUNMAP_PART:
+		if (e->vm[op->vm].jobs & (1ull << e->job))
+			vm_hole(e, e->job, op);
+		break;
 	case TB_MADVISE:
 		if (!madvice_name(op->advice) || !vm_make(e, op))
 			break;
@@ -1297,6 +1449,9 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			break;
 		}
 		select_fd(e, v->desc); /* the mapping is found by it */
+		select_vm(e, e->job, op->vm, op->off,
+			  op->off + (op->len < end - op->off ? op->len :
+							      end - op->off));
 		ralab__text_printf(&e->b, "madvise %llu %llu %s\n", (unsigned long long)op->off,
 		    (unsigned long long)(op->len < end - op->off ?
 						 op->len : end - op->off),
@@ -1313,6 +1468,9 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		if (op->off >= end)
 			break;
 		select_fd(e, v->desc);
+		select_vm(e, e->job, op->vm, op->off,
+			  op->off + (op->len < end - op->off ? op->len :
+							      end - op->off));
 		ralab__text_printf(&e->b, "%s %llu %llu%s\n",
 		    op->advice == MLOCK_OFF_ ? "munlock" : "mlock",
 		    (unsigned long long)op->off,
@@ -1330,6 +1488,7 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			break;
 		}
 		select_fd(e, v->desc);
+		select_vm(e, e->job, op->vm, op->off, op->off + 1);
 		ralab__text_printf(&e->b, "touch %llu 1%s\n", (unsigned long long)op->off,
 		    op->advice == TOUCH_WRITE ? " 4096 write" :
 		    op->advice == TOUCH_COW   ? " 4096 cow" :
@@ -1347,7 +1506,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		return; /* a descriptor of a file left out */
 	if (op->kind == TB_MMAP || op->kind == TB_MUNMAP ||
 	    op->kind == TB_MADVISE || op->kind == TB_TOUCH ||
-	    op->kind == TB_MLOCK) {
+	    op->kind == TB_MLOCK || op->kind == TB_MUNMAP_PART) {
 		emit_vm(e, op);
 		return;
 	}
@@ -1556,7 +1715,8 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_FALLOCATE || op->kind == TB_SETFL ||
 		op->kind == TB_PUNCH || op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
-		op->kind == TB_TOUCH || op->kind == TB_MLOCK) &&
+		op->kind == TB_TOUCH || op->kind == TB_MLOCK ||
+		op->kind == TB_MUNMAP_PART) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 
@@ -1892,6 +2052,20 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		if (t->ops[k].kind == TB_TOUCH &&
 		    t->ops[k].advice == TOUCH_COW)
 			e.cow = true;
+	/* Each mapping's TB_MUNMAP_PART ops, for copies made later. */
+	for (k = 0; k < t->nr_ops; k++) {
+		struct emit_vm *ev;
+
+		if (t->ops[k].kind != TB_MUNMAP_PART)
+			continue;
+		ev = &e.vm[t->ops[k].vm];
+		if (!tb_grow((void **)&ev->parts, &ev->cap_parts, ev->nr_parts + 1u,
+			     sizeof(*ev->parts))) {
+			err = -ENOMEM;
+			goto done;
+		}
+		ev->parts[ev->nr_parts++] = k;
+	}
 	if (t->concurrent && !t->untimed) {
 		for (k = 0; k < t->nr_ops; k++)
 			if (replayed(t, &t->ops[k]) && !active[t->ops[k].job]) {
@@ -1957,6 +2131,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 		emit_serial(&e);
 	}
 done:
+	if (e.vm)
+		for (i = 0; i < t->nr_vms; i++)
+			free(e.vm[i].parts);
+	free(e.holes);
 	free(e.map);
 	free(e.desc_vms);
 	free(e.close_pending);

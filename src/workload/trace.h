@@ -167,12 +167,15 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  * fault-around and readahead that follow are the model's).  tb_madvise():
  * madvise() of [@off, @off + @len) of the file through it (MADV_*_
  * advice; others are not replayed).  A mapping holds its file open: the
- * descriptor's close waits for its munmap.
+ * descriptor's close waits for its munmap.  tb_munmap_part(): [@off,
+ * @off + @len) of the file goes out of it (munmap() of part of it, or a
+ * MAP_FIXED mapping made over it), the rest stays.
  */
 enum { TB_MAP_POPULATE = 1, TB_MAP_LOCKED = 2, TB_MAP_EXEC = 4 };
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	    unsigned flags);
 void tb_munmap(struct tb *t, unsigned vm);
+void tb_munmap_part(struct tb *t, unsigned vm, uint64_t off, uint64_t len);
 /* msync(): writeback of mapping @vm's file (an fsync of it). */
 void tb_msync(struct tb *t, unsigned vm);
 void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,

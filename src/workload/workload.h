@@ -113,6 +113,8 @@ enum {
  * unmaps, can keep each.
  */
 #define MAX_MAPS 64
+/* Holes 'munmap OFF LEN' may leave in one mapping at once. */
+#define MAX_HOLES 16
 
 struct op {
 	enum op_kind kind;
