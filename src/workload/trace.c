@@ -1102,6 +1102,7 @@ struct emit {
 #define NOTED_PUNCH 512u
 #define NOTED_PAGEOUT_COW 1024u
 #define NOTED_HOLES 2048u
+#define NOTED_IN_HOLE 4096u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -1210,6 +1211,26 @@ static bool copy_live(const struct emit *e, unsigned j, unsigned vm,
 	uint64_t end = v->off + e->vm[vm].len;
 
 	return first_live(e, j, vm, a, b) < (b < end ? b : end);
+}
+
+/*
+ * Whether [@a, @b) meets a hole of job @j's copy of mapping @vm: an op
+ * there would fail to parse.  The log's ops are on pages their process
+ * maps, so none should; if one does (a copy of the mapping another
+ * process cut differently), it is left out with a note.
+ */
+static bool meets_hole(struct emit *e, unsigned j, unsigned vm, uint64_t a,
+		       uint64_t b)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nr_holes; i++)
+		if (e->holes[i].job == j && e->holes[i].vm == vm &&
+		    e->holes[i].start < b && a < e->holes[i].end) {
+			note_once(e, NOTED_IN_HOLE, "an op on a part of a mapping the replay has unmapped in that process is left out");
+			return true;
+		}
+	return false;
 }
 
 /*
@@ -1448,6 +1469,10 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			note_once(e, NOTED_PAGEOUT_COW, "madvise(MADV_PAGEOUT) is not replayed in a log with write faults through a private mapping (ralab does not track their anonymous copies)");
 			break;
 		}
+		if (meets_hole(e, e->job, op->vm, op->off,
+			       op->off + (op->len < end - op->off ?
+						  op->len : end - op->off)))
+			break;
 		select_fd(e, v->desc); /* the mapping is found by it */
 		select_vm(e, e->job, op->vm, op->off,
 			  op->off + (op->len < end - op->off ? op->len :
@@ -1466,6 +1491,10 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		 */
 		end = vm_op_end(e, op, op->advice == MLOCK_ON_);
 		if (op->off >= end)
+			break;
+		if (meets_hole(e, e->job, op->vm, op->off,
+			       op->off + (op->len < end - op->off ?
+						  op->len : end - op->off)))
 			break;
 		select_fd(e, v->desc);
 		select_vm(e, e->job, op->vm, op->off,
@@ -1487,6 +1516,8 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
 			break;
 		}
+		if (meets_hole(e, e->job, op->vm, op->off, op->off + 1))
+			break;
 		select_fd(e, v->desc);
 		select_vm(e, e->job, op->vm, op->off, op->off + 1);
 		ralab__text_printf(&e->b, "touch %llu 1%s\n", (unsigned long long)op->off,

@@ -204,6 +204,27 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/munmap 524288 65536/munmap 0 65536/touch 983040 1/munmap 65536/close/"
+# ld.so's way with a library: its segments mapped with MAP_FIXED over
+# parts of the first mapping become holes in it and mappings of their
+# own; the data segment, one page off, shares a page with the first
+# mapping, so 'map OFF' names the one each fault is on.  A forked child
+# unmapping part of the mapping it shares: kept whole, with a note.
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/lib", O_RDONLY|O_CLOEXEC) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 1048576, PROT_READ, MAP_PRIVATE|MAP_DENYWRITE, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 mmap(0x10010000, 262144, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3, 0x10000) = 0x10010000 <0.000010>' \
+	'10 100.000400 mmap(0x10081000, 65536, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE, 3, 0x80000) = 0x10081000 <0.000010>' \
+	'10 100.000500 close(3) = 0 <0.000005>' \
+	'10 100.000600 # ralab fault addr=0x10081010 error_code=0x6' \
+	'10 100.000700 # ralab fault addr=0x10080010 error_code=0x4' \
+	'10 100.000800 # ralab fault addr=0x10010000 error_code=0x14' \
+	'10 100.000900 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f00) = 11 <0.000010>' \
+	'11 100.001000 munmap(0x10000000, 4096) = 0 <0.000005>' \
+	'11 100.001100 # ralab fault addr=0x10001000 error_code=0x4' \
+	'10 100.001200 munmap(0x10000000, 1114112) = 0 <0.000005>' \
+	'# ralab faults recorded=4' \
+	'# ralab file "/d/lib" size=1048576' > "$T/ldso.strace"
+got=$("$RALAB" sim --dump-ops "$T/ldso.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1048576/munmap 65536 262144/mmap 65536 262144 exec/munmap 528384 65536/mmap 524288 65536/map 524288/touch 524304 1 4096 cow/map 0/touch 524304 1/touch 65536 1/# munmap() of part of a mapping another process shares at line 10: the replay keeps the mapping whole until its last page is unmapped/touch 4096 1/"
 # mlock(2) family: each mapping the range covers, in file offsets (rounded
 # out to pages); mlock2(MLOCK_ONFAULT) as onfault; mlockall(MCL_CURRENT)
 # locks the mappings there are, MCL_FUTURE the later ones (MAP_LOCKED
