@@ -147,6 +147,8 @@ bool sim_folio_mapped(struct sim_vma *const *v, unsigned n,
 	return false;
 }
 
+static uint8_t *pmd_of(struct sim_vma *v, pgoff_t p);
+
 /* find_vma(): the VMA holding page @p of the mapping. */
 static const struct vma_seg *seg_of(const struct sim_vma *v, pgoff_t p)
 {
@@ -163,7 +165,13 @@ static const struct vma_seg *seg_of(const struct sim_vma *v, pgoff_t p)
 	return &v->seg[lo];
 }
 
-/* split_vma(): make @p the start of a VMA (p inside the mapping). */
+/*
+ * split_vma(): make @p the start of a VMA (p inside the mapping).  A PMD
+ * mapping the 2 MiB around a split that is not on a PMD boundary goes
+ * (vma_adjust_trans_huge(): split_huge_pmd_address() clears a file PMD,
+ * it does not split it into PTEs), so its pages fault again, by PTEs,
+ * and are no longer mapped meanwhile.
+ */
 static int seg_split(struct sim_vma *v, pgoff_t p)
 {
 	unsigned i = (unsigned)(seg_of(v, p) - v->seg);
@@ -179,6 +187,8 @@ static int seg_split(struct sim_vma *v, pgoff_t p)
 	n[i + 1] = (struct vma_seg){ p, n[i].end, n[i].vm_flags };
 	n[i].end = p;
 	v->nseg++;
+	if (p % HPAGE_PMD_NR && *pmd_of(v, p) == PMD_HUGE)
+		*pmd_of(v, p) = PMD_NONE;
 	return 0;
 }
 
@@ -194,6 +204,34 @@ static void seg_merge(struct sim_vma *v)
 			v->seg[++k] = v->seg[i];
 	}
 	v->nseg = k + 1;
+}
+
+/*
+ * madvise_update_vma(), mlock_fixup(): the flags of pages [@a, @b) become
+ * (flags & ~@clear) | @set.  A VMA whose flags that leaves as they were
+ * is not touched (not split: its PMDs stay); one that changes is split
+ * at the range's ends, and equal neighbours merge again.  -ENOMEM if a
+ * split cannot allocate.
+ */
+static int seg_set_flags(struct sim_vma *v, pgoff_t a, pgoff_t b,
+			 unsigned clear, unsigned set)
+{
+	const struct vma_seg *g;
+	unsigned i;
+
+#define SEG_CHANGES(g) ((((g)->vm_flags & ~clear) | set) != (g)->vm_flags)
+	g = seg_of(v, a);
+	if (SEG_CHANGES(g) && seg_split(v, a))
+		return -12;
+	g = seg_of(v, b - 1);
+	if (SEG_CHANGES(g) && seg_split(v, b))
+		return -12;
+	for (i = 0; i < v->nseg; i++)
+		if (v->seg[i].start >= a && v->seg[i].end <= b)
+			v->seg[i].vm_flags = (v->seg[i].vm_flags & ~clear) | set;
+#undef SEG_CHANGES
+	seg_merge(v);
+	return 0;
 }
 
 static uint8_t *pmd_of(struct sim_vma *v, pgoff_t p)
@@ -748,7 +786,6 @@ void sim_mlock(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	unsigned set = how == MLOCK_ON_	    ? VM_LOCKED :
 		       how == MLOCK_ONFAULT_ ? VM_LOCKED | VM_LOCKONFAULT :
 					      0;
-	unsigned i;
 
 	if (!v->active || !len)
 		return;
@@ -756,17 +793,10 @@ void sim_mlock(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 	b = (off + len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
 	if (a < v->pgoff || b > end || a >= b)
 		return;
-	if (seg_split(v, a) || seg_split(v, b)) {
+	if (seg_set_flags(v, a, b, VM_LOCKED | VM_LOCKONFAULT, set)) {
 		s->host_err = -12;
 		return;
 	}
-	for (i = 0; i < v->nseg; i++)
-		if (v->seg[i].start >= a && v->seg[i].end <= b)
-			v->seg[i].vm_flags =
-				(v->seg[i].vm_flags &
-				 ~(unsigned)(VM_LOCKED | VM_LOCKONFAULT)) |
-				set;
-	seg_merge(v);
 	if (how == MLOCK_ON_)
 		populate_range(s, v, a, b);
 }
@@ -1090,7 +1120,7 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice)
 {
 	pgoff_t a = off / RALAB_PAGE_SIZE, b, end;
-	unsigned i;
+	unsigned i, clear = 0, set = 0;
 
 	if (!v->active || !len)
 		return;
@@ -1126,32 +1156,29 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 			madvise_cold(s, v, a, b, advice == MADV_PAGEOUT_);
 		return;
 	}
-	if (seg_split(v, a) || seg_split(v, b)) {
-		s->host_err = -12;
+	switch (advice) {
+	case MADV_NORMAL_:
+		clear = VM_SEQ_READ | VM_RAND_READ;
+		break;
+	case MADV_RANDOM_:
+		clear = VM_SEQ_READ;
+		set = VM_RAND_READ;
+		break;
+	case MADV_SEQUENTIAL_:
+		clear = VM_RAND_READ;
+		set = VM_SEQ_READ;
+		break;
+	case MADV_HUGEPAGE_:
+		clear = VM_NOHUGEPAGE;
+		set = VM_HUGEPAGE;
+		break;
+	case MADV_NOHUGEPAGE_:
+		clear = VM_HUGEPAGE;
+		set = VM_NOHUGEPAGE;
+		break;
+	default:
 		return;
 	}
-	for (i = 0; i < v->nseg; i++) {
-		unsigned *fl = &v->seg[i].vm_flags;
-
-		if (v->seg[i].start < a || v->seg[i].end > b)
-			continue;
-		switch (advice) {
-		case MADV_NORMAL_:
-			*fl &= ~(unsigned)(VM_SEQ_READ | VM_RAND_READ);
-			break;
-		case MADV_RANDOM_:
-			*fl = (*fl & ~(unsigned)VM_SEQ_READ) | VM_RAND_READ;
-			break;
-		case MADV_SEQUENTIAL_:
-			*fl = (*fl & ~(unsigned)VM_RAND_READ) | VM_SEQ_READ;
-			break;
-		case MADV_HUGEPAGE_:
-			*fl = (*fl & ~(unsigned)VM_NOHUGEPAGE) | VM_HUGEPAGE;
-			break;
-		case MADV_NOHUGEPAGE_:
-			*fl = (*fl & ~(unsigned)VM_HUGEPAGE) | VM_NOHUGEPAGE;
-			break;
-		}
-	}
-	seg_merge(v);
+	if (seg_set_flags(v, a, b, clear, set))
+		s->host_err = -12;
 }
