@@ -109,7 +109,10 @@ int cli_record(int argc, char **argv)
 			       "--evict PATH (repeatable): before the run, drop PATH from the page\n"
 			       "cache (a file, or every file under a directory: dirty pages written\n"
 			       "back, then POSIX_FADV_DONTNEED, checked with mincore()), so that the\n"
-			       "program reads it from the device and the replay has its reads.\n"
+			       "program reads it from the device and the replay has its reads; the\n"
+			       "log says so ('# ralab evicted'), and the replay then keeps the shared\n"
+			       "libraries under it too, which it leaves out otherwise (the loader\n"
+			       "reads them cached at every start).\n"
 			       "If the command fails, the log is still completed; the exit status\n"
 			       "is then 1.\n",
 			       TRACE_SET);
@@ -259,6 +262,12 @@ int cli_record(int argc, char **argv)
 				diag.msg[0] ? diag.msg : strerror(-err));
 			return 1;
 		}
+	}
+	/* Before the files: their descriptions take evicted libraries. */
+	if (nevict &&
+	    ralab_trace_note_evicted(out, evicts, (unsigned)nevict, &diag)) {
+		fprintf(stderr, "ralab record: %s\n", diag.msg);
+		return 1;
 	}
 	if (annotate(out))
 		return 1;

@@ -615,6 +615,19 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 			 unsigned *ncached, struct ralab_diag *diag);
 
 /*
+ * ralab_trace_note_evicted - append to the strace log at @log a line
+ * '# ralab evicted "PATH"' for each of @paths[0..@n) (absolute, as
+ * realpath() gives it): files dropped from the page cache before the
+ * run (ralab_evict()).  The replay then keeps the reads of files under
+ * those paths that it leaves out otherwise, the shared libraries under
+ * /lib and /usr/lib above all (a program started with its libraries
+ * cold).  Call it before ralab_trace_annotate(), which then describes
+ * them.  Return: 0, or -errno with @diag.
+ */
+int ralab_trace_note_evicted(const char *log, const char *const *paths,
+			     unsigned n, struct ralab_diag *diag);
+
+/*
  * Page faults of a traced program ('ralab record'): reads through mmap()
  * are no system calls, so strace does not show them.
  *

@@ -397,3 +397,32 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 		*ncached = cached;
 	return err;
 }
+
+int ralab_trace_note_evicted(const char *log, const char *const *paths,
+			     unsigned n, struct ralab_diag *diag)
+{
+	unsigned k;
+	FILE *m;
+	int err = 0;
+
+	if (!n)
+		return 0;
+	m = fopen(log, "ae");
+	if (!m)
+		return aerr(diag, -errno, "%s: %s", log, strerror(errno));
+	for (k = 0; k < n; k++) {
+		char *abs = realpath(paths[k], NULL);
+
+		if (!abs)
+			continue; /* gone since: nothing of it to keep */
+		fprintf(m, "# ralab evicted ");
+		put_path(m, abs);
+		fprintf(m, "\n");
+		free(abs);
+	}
+	if (ferror(m))
+		err = aerr(diag, -EIO, "%s: cannot write", log);
+	if (fclose(m) && !err)
+		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+	return err;
+}

@@ -34,7 +34,8 @@
  * followed per address space so that each fault becomes a touch at its
  * file offset; without them a mapping is noted but not replayed.  Devices,
  * /proc, /sys and what the loader and libc open at start (libraries,
- * ld.so.cache, locales) are left out.
+ * ld.so.cache, locales) are left out, but for libraries 'ralab record
+ * --evict' dropped from the cache before the run ('# ralab evicted').
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -108,6 +109,9 @@ struct st {
 	const char *name;
 	struct ralab_diag *diag;
 	struct tb *tb;
+	/* '# ralab evicted' paths (owned): what is under them is kept. */
+	char **evicted;
+	unsigned nr_evicted;
 	struct pos *pos;
 	unsigned nr_pos, cap_pos;
 	struct table *tables;
@@ -773,23 +777,46 @@ static bool path_arg(const char *a, char *out, size_t len)
 	return *a == '"';
 }
 
+/* Whether @p is one of the '# ralab evicted' paths or under one. */
+static bool under_evicted(const struct st *s, const char *p)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_evicted; i++) {
+		size_t n = strlen(s->evicted[i]);
+
+		if (!strncmp(p, s->evicted[i], n) &&
+		    (!p[n] || p[n] == '/' || (n && s->evicted[i][n - 1] == '/')))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Files worth replaying: not devices or pseudo files, and not what the
  * dynamic loader and libc read at every start (shared libraries, the
- * loader cache, locales), which is almost always cached.
+ * loader cache, locales), which is almost always cached, unless 'ralab
+ * record --evict' dropped it from the cache before the run (a program
+ * started with its libraries cold: '# ralab evicted' lines).
  */
-static bool regular_path(const char *p, const char *flags)
+static bool regular_path(const struct st *s, const char *p,
+			 const char *flags)
 {
-	static const char *const skip[] = {
-		"/dev/", "/proc/", "/sys/", "/lib/", "/lib64/", "/usr/lib/",
-		"/usr/lib64/", "/usr/share/locale/", "/etc/ld.so.",
+	static const char *const pseudo[] = { "/dev/", "/proc/", "/sys/" };
+	static const char *const loader[] = {
+		"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/",
+		"/usr/share/locale/", "/etc/ld.so.",
 	};
 	size_t i;
 
 	if (!*p)
 		return false;
-	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (!strncmp(p, skip[i], strlen(skip[i])))
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (!strncmp(p, pseudo[i], strlen(pseudo[i])))
+			return false;
+	for (i = 0; i < sizeof(loader) / sizeof(loader[0]); i++)
+		if (!strncmp(p, loader[i], strlen(loader[i])) &&
+		    !under_evicted(s, p))
 			return false;
 	/* Write-only too: what it writes is what a later read finds. */
 	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH");
@@ -1378,7 +1405,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		p->pos = 0;
 		p->grp = 0; /* a new open file: no dup()s, no fork()ed copies */
 		p->append = strstr(argv[pi + 1], "O_APPEND") != NULL;
-		if (!regular_path(path, argv[pi + 1]))
+		if (!regular_path(s, path, argv[pi + 1]))
 			return tb_open(s->tb, tab, (long)ret, -1);
 		file = tb_file(s->tb, path);
 		if (file == -ENOSPC)
@@ -1466,7 +1493,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (argc < 2 || !at_path(s, pid, at ? argv[0] : NULL,
 					 argv[at ? 1 : 0], path))
 			return serr(s, "%s(): cannot read the path", call);
-		if (!regular_path(path, ""))
+		if (!regular_path(s, path, ""))
 			return 0;
 		if (call[0] != 't') {
 			a2 = stat_size(argv, argc);
@@ -2075,6 +2102,9 @@ static void st_free(struct st *s)
 {
 	unsigned i;
 
+	for (i = 0; i < s->nr_evicted; i++)
+		free(s->evicted[i]);
+	free(s->evicted);
 	for (i = 0; i < MAX_PENDING; i++)
 		free(s->pend[i].text);
 	for (i = 0; i < s->nr_pos; i++)
@@ -2089,6 +2119,36 @@ static void st_free(struct st *s)
 	free(s->cwds);
 	free(s->fss);
 	tb_free(s->tb);
+}
+
+/*
+ * The '# ralab evicted "PATH"' lines of @text (NUL-terminated), into
+ * s->evicted: 'ralab record' appends them after the run, and the opens
+ * they decide come before.  A line that is not a quoted path is an error.
+ */
+static int find_evicted(struct st *s, const char *text)
+{
+	const char *l = text;
+	unsigned line = 1;
+
+	for (; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL, line++) {
+		char path[1024], **n;
+
+		if (strncmp(l, "# ralab evicted ", 16))
+			continue;
+		if (!path_arg(l + 16, path, sizeof(path)) || path[0] != '/') {
+			s->line = line;
+			return serr(s, "'# ralab evicted' needs a quoted absolute path");
+		}
+		n = realloc(s->evicted, (s->nr_evicted + 1) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		s->evicted = n;
+		if (!(n[s->nr_evicted] = strdup(path)))
+			return -ENOMEM;
+		s->nr_evicted++;
+	}
+	return 0;
 }
 
 /* Every line of the log into @s (s->tb made here; st_free() it). */
@@ -2109,6 +2169,9 @@ static int st_parse(struct st *s, const char *text, size_t len)
 		s->line = 1;
 		err = serr(s, "NUL byte in the file: not an strace log");
 	}
+	/* The evicted paths first: they decide which opens are kept. */
+	if (!err)
+		err = find_evicted(s, copy);
 	for (line = copy; !err && line && *line; line = next) {
 		char *cr;
 

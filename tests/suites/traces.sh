@@ -204,6 +204,27 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/munmap 524288 65536/munmap 0 65536/touch 983040 1/munmap 65536/close/"
+# Shared libraries (/lib, /usr/lib) are left out, as the loader reads
+# them cached at every start, unless 'ralab record --evict' dropped them
+# before the run: '# ralab evicted' lines (a file, or a directory the
+# path is under; not a prefix of a name).
+for ev in "/usr/lib/x86_64-linux-gnu" "/usr/lib/x86_64-linux-gnu/libfoo.so.1" "/usr/lib/x86_64" ""; do
+	{ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/usr/lib/x86_64-linux-gnu/libfoo.so.1", O_RDONLY|O_CLOEXEC) = 3 <0.000010>' \
+		'10 100.000200 read(3, "\177ELF"..., 832) = 832 <0.000010>' \
+		'10 100.000300 close(3) = 0 <0.000005>'
+	  [ -n "$ev" ] && printf '# ralab evicted "%s"\n' "$ev"
+	  echo '# ralab file "/usr/lib/x86_64-linux-gnu/libfoo.so.1" size=100000'; } > "$T/ev.strace"
+	"$RALAB" sim --dump-ops "$T/ev.strace" > "$T/out" 2> "$T/err"; rc=$?
+	case $ev in
+	*/x86_64-linux-gnu*) [ $rc = 0 ] && grep -qx 'pread 0 832' "$T/out" ;;
+	*) [ $rc = 2 ] && grep -q 'no reads of a regular file' "$T/err" ;;
+	esac && ok "strace: a library evicted ('$ev')" ||
+		bad "strace: a library evicted ('$ev')" "rc=$rc $(head -c 300 "$T/err")"
+done
+printf '%s\n' '# ralab evicted relative/path' > "$T/ev.strace"
+expect_rc "strace: '# ralab evicted' needs an absolute path" 2 "$RALAB" sim "$T/ev.strace"
+grep -q "ev.strace:1: '# ralab evicted' needs a quoted absolute path" "$T/err" ||
+	bad "strace: '# ralab evicted' error" "$(head -c 300 "$T/err")"
 # ld.so's way with a library: its segments mapped with MAP_FIXED over
 # parts of the first mapping become holes in it and mappings of their
 # own; the data segment, one page off, shares a page with the first
@@ -533,6 +554,7 @@ if command -v strace > /dev/null; then
 			"$RALAB" record -o "$T/ev.strace" --evict "$T/ev" -- cat "$T/ev/sub/a" "$T/ev/b" > /dev/null 2> "$T/err"; rc=$?
 			"$RALAB" record -o "$T/ev2.strace" --evict "$T/ev/none" -- true 2> "$T/err2"; rc2=$?
 			if [ $rc = 0 ] && grep -q "^ralab record: evicted $T/ev (2 files)" "$T/err" &&
+			   grep -qx "# ralab evicted \"$(realpath "$T/ev")\"" "$T/ev.strace" &&
 			   [ "$(grep -c '^# ralab file .*/ev/.*cached=1' "$T/ev.strace")" = 0 ] &&
 			   [ "$(grep -c '^# ralab file .*/ev/' "$T/ev.strace")" = 2 ] &&
 			   "$RALAB" sim "$T/ev.strace" | grep -qx 'bytes_read=8388608' &&
