@@ -411,14 +411,36 @@ int ralab_trace_note_evicted(const char *log, const char *const *paths,
 	if (!m)
 		return aerr(diag, -errno, "%s: %s", log, strerror(errno));
 	for (k = 0; k < n; k++) {
-		char *abs = realpath(paths[k], NULL);
+		/*
+		 * As given (made absolute) and as realpath() gives it: a
+		 * program may open either (ld.so opens
+		 * /lib/x86_64-linux-gnu/libz.so.1, a link into /usr/lib on
+		 * Debian 12).
+		 */
+		char *real = realpath(paths[k], NULL), given[8192];
 
-		if (!abs)
-			continue; /* gone since: nothing of it to keep */
+		/* Gone since (nothing of it to keep), or longer than a path
+		 * the log's reader takes (1023 bytes). */
+		if (!real || strlen(real) > 1000) {
+			free(real);
+			continue;
+		}
+		if (paths[k][0] == '/')
+			snprintf(given, sizeof(given), "%s", paths[k]);
+		else if (!getcwd(given, sizeof(given) / 2))
+			given[0] = '\0';
+		else
+			snprintf(given + strlen(given),
+				 sizeof(given) - strlen(given), "/%s", paths[k]);
+		if (given[0] && strlen(given) <= 1000 && strcmp(given, real)) {
+			fprintf(m, "# ralab evicted ");
+			put_path(m, given);
+			fprintf(m, "\n");
+		}
 		fprintf(m, "# ralab evicted ");
-		put_path(m, abs);
+		put_path(m, real);
 		fprintf(m, "\n");
-		free(abs);
+		free(real);
 	}
 	if (ferror(m))
 		err = aerr(diag, -EIO, "%s: cannot write", log);
