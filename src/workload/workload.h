@@ -31,7 +31,7 @@ enum op_kind {
 	OP_MMAP,         /* mmap OFF LEN: map [OFF, OFF+LEN) shared, read-only */
 	OP_TOUCH,        /* touch OFF LEN [STEP]: read a byte every STEP */
 	OP_MADVISE,      /* madvise OFF LEN ADVICE */
-	OP_MUNMAP,       /* munmap (len 0: all of it; else [off, off+len): a hole) */
+	OP_MUNMAP,       /* munmap (len: that part, a hole; 0: all) */
 	OP_DUMP,         /* dump: the page cache of the current file */
 	OP_PAUSE,        /* pause USEC: the job computes (@len ns, no I/O) */
 	OP_PACE,         /* pace USEC: the next op starts no earlier than
