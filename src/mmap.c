@@ -228,7 +228,8 @@ static int seg_set_flags(struct sim_vma *v, pgoff_t a, pgoff_t b,
 		return -12;
 	for (i = 0; i < v->nseg; i++)
 		if (v->seg[i].start >= a && v->seg[i].end <= b)
-			v->seg[i].vm_flags = (v->seg[i].vm_flags & ~clear) | set;
+			v->seg[i].vm_flags =
+				(v->seg[i].vm_flags & ~clear) | set;
 #undef SEG_CHANGES
 	seg_merge(v);
 	return 0;

@@ -431,7 +431,8 @@ int ralab_trace_note_evicted(const char *log, const char *const *paths,
 			given[0] = '\0';
 		else
 			snprintf(given + strlen(given),
-				 sizeof(given) - strlen(given), "/%s", paths[k]);
+				 sizeof(given) - strlen(given), "/%s",
+				 paths[k]);
 		if (given[0] && strlen(given) <= 1000 && strcmp(given, real)) {
 			fprintf(m, "# ralab evicted ");
 			put_path(m, given);

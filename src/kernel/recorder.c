@@ -2078,9 +2078,10 @@ static int run_job(struct rjob *j)
 				break;
 			/* Part of it (a hole), else all that is left. */
 			if (op->len) {
-				if (munmap((char *)run->map[slot] +
-						   (op->off - run->map_off[slot]),
-					   (size_t)op->len))
+				char *at = (char *)run->map[slot] +
+					   (op->off - run->map_off[slot]);
+
+				if (munmap(at, (size_t)op->len))
 					err = rerr(r, -errno, "munmap: %s",
 						   strerror(errno));
 				break;

@@ -785,8 +785,9 @@ static bool under_evicted(const struct st *s, const char *p)
 	for (i = 0; i < s->nr_evicted; i++) {
 		size_t n = strlen(s->evicted[i]);
 
-		if (!strncmp(p, s->evicted[i], n) &&
-		    (!p[n] || p[n] == '/' || (n && s->evicted[i][n - 1] == '/')))
+		if (strncmp(p, s->evicted[i], n))
+			continue;
+		if (!p[n] || p[n] == '/' || (n && s->evicted[i][n - 1] == '/'))
 			return true;
 	}
 	return false;
@@ -1073,7 +1074,8 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 			return serr(s, "mmap(): %s not a multiple of 4096",
 				    ret % 4096 ? "an address" : "an offset");
 		/* A new mapping replaces what was there (MAP_FIXED). */
-		if ((err = unmap_range(s, as, (uint64_t)ret, (uint64_t)a1, pid)))
+		err = unmap_range(s, as, (uint64_t)ret, (uint64_t)a1, pid);
+		if (err)
 			return err;
 		if (fd < 0 || strstr(argv[3], "MAP_ANONYMOUS") ||
 		    !tb_known(s->tb, table_of(s, pid), (long)fd))
