@@ -115,8 +115,20 @@ kernel_suite() {
 	else
 		skip "kernel: file(1) on its magic database, recorded" "file(1) or /usr/share/misc/magic.mgc missing (package file)"
 	fi
+	# python3 loads a library with dlopen(3) (ld.so maps its segments
+	# over its first mapping; libssl3 comes with python3).  Its script
+	# must be in the page cache (cached=1: not replayed), or its reads,
+	# on another device, would be in the replay but not in the events.
+	local dlopen=
+	if [ -x /usr/bin/python3 ] && [ -f /usr/lib/x86_64-linux-gnu/libcrypto.so.3 ]; then
+		cat tests/tools/dlopen-lib.py > /dev/null
+		dlopen="--copy /usr/lib/x86_64-linux-gnu/libcrypto.so.3 -- /usr/bin/python3 -S tests/tools/dlopen-lib.py @FILE"
+	else
+		skip "kernel: python3 loading libcrypto with dlopen, recorded" "/usr/bin/python3 or /usr/lib/x86_64-linux-gnu/libcrypto.so.3 missing"
+	fi
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
 		    ${magic:+"$magic"} \
+		    ${dlopen:+"$dlopen"} \
 		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
 		    "--size 16 -- $T/mmap-read @FILE wtouch:0:1M:4K touch:4M:256K:4K wtouch:8M:64K:16K msync touch:12M:1M:4K" \
 		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \
