@@ -975,24 +975,28 @@ static int cow_pageout(struct parser *p)
 }
 
 /*
- * Two mappings of the current descriptor, slots *@mine and @k, hold [@a,
- * @b) (ld.so maps a library's data segment over a page its read-only
- * segment maps too): the one 'map OFF' named, into *@mine, if it is
- * either; else an error.
+ * Of the current descriptor's mappings, @nmine of them (the first, slot
+ * @first, and @other, another) hold [@a, @b): more than one (ld.so maps a
+ * library's data segment over a page its read-only segment maps too),
+ * the one 'map OFF' named, if it is one of them (@sel_in), into *@mine;
+ * else an error.
  */
 static int pick_map(struct parser *p, const char *name, uint64_t a,
-		    uint64_t b, unsigned *mine, unsigned k)
+		    uint64_t b, unsigned nmine, bool sel_in, unsigned first,
+		    unsigned other, unsigned *mine)
 {
-	if (p->sel_map == k + 1) {
-		*mine = k;
+	if (nmine < 2) {
+		*mine = first;
 		return 0;
 	}
-	if (p->sel_map == *mine + 1)
+	if (sel_in) {
+		*mine = p->sel_map - 1;
 		return 0;
+	}
 	return perr(p, "'%s' range [%llu, %llu) is in two mappings of the descriptor, from %llu and from %llu: name one with 'map OFF' first",
 		    name, (unsigned long long)a, (unsigned long long)b,
-		    (unsigned long long)p->map[*mine].off,
-		    (unsigned long long)p->map[k].off);
+		    (unsigned long long)p->map[first].off,
+		    (unsigned long long)p->map[other].off);
 }
 
 /*
@@ -1006,7 +1010,8 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		    uint64_t off, uint64_t len)
 {
 	const struct pmap_hole *h, *hole = NULL;
-	unsigned k, found = MAX_MAPS, mine = MAX_MAPS, n = 0;
+	unsigned k, found = MAX_MAPS, n = 0, nmine = 0, first = 0, other = 0;
+	bool sel_in = false;
 	int err;
 
 	for (k = 0; k < MAX_MAPS; k++) {
@@ -1027,18 +1032,20 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 			}
 		}
 		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
-			if (mine < MAX_MAPS && (err = pick_map(p, name, off,
-							  off + len, &mine, k)))
-				return err;
-			if (mine == MAX_MAPS)
-				mine = k;
+			if (!nmine++)
+				first = k;
+			else
+				other = k;
+			sel_in |= p->sel_map == k + 1;
 			continue;
 		}
 		found = k;
 		n++;
 	}
-	if (mine < MAX_MAPS) {
-		found = mine;
+	if (nmine) {
+		if ((err = pick_map(p, name, off, off + len, nmine, sel_in,
+				    first, other, &found)))
+			return err;
 		n = 1;
 	}
 	if (n == 1) {
@@ -1072,7 +1079,8 @@ static int map_find(struct parser *p, const char *name, struct op *op,
  */
 static int munmap_part(struct parser *p, char **tok, struct op *op)
 {
-	unsigned k, found = MAX_MAPS, mine = MAX_MAPS, n = 0;
+	unsigned k, found = MAX_MAPS, n = 0, nmine = 0, first = 0, other = 0;
+	bool sel_in = false;
 	uint64_t a, b, end;
 	struct pmap *m;
 	int err;
@@ -1095,20 +1103,22 @@ static int munmap_part(struct parser *p, char **tok, struct op *op)
 			continue;
 		n++;
 		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
-			if (mine < MAX_MAPS &&
-			    (err = pick_map(p, "munmap", a, b, &mine, k)))
-				return err;
-			if (mine == MAX_MAPS)
-				mine = k;
+			if (!nmine++)
+				first = k;
+			else
+				other = k;
+			sel_in |= p->sel_map == k + 1;
 		}
 		found = k;
 	}
 	if (!n)
 		return perr(p, "'munmap' range [%llu, %llu) holds no mapped page",
 			    (unsigned long long)a, (unsigned long long)b);
-	if (mine < MAX_MAPS)
-		found = mine;
-	else if (n > 1)
+	if (nmine) {
+		if ((err = pick_map(p, "munmap", a, b, nmine, sel_in, first,
+				    other, &found)))
+			return err;
+	} else if (n > 1)
 		return perr(p, "'munmap' range [%llu, %llu) is in mappings made from several descriptors (make one current: use NAME or fd N)",
 			    (unsigned long long)a, (unsigned long long)b);
 	m = &p->map[found];

@@ -204,6 +204,11 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/munmap 524288 65536/munmap 0 65536/touch 983040 1/munmap 65536/close/"
+# Three mappings of one descriptor holding a page: 'map OFF' names the
+# third, whichever order the parser meets them in (found by fuzz_strace).
+printf '%s\n' '# file_size: 1M' 'mmap 0 1M' 'mmap 256K 256K' 'mmap 384K 256K' \
+	'map 384K' 'touch 400K 1' 'munmap 400K 4K' 'map 256K' 'touch 400K 1' > "$T/three.ops"
+expect_rc "ops: 'map OFF' among three mappings holding a page" 0 "$RALAB" sim "$T/three.ops"
 # Shared libraries (/lib, /usr/lib) are left out, as the loader reads
 # them cached at every start, unless 'ralab record --evict' dropped them
 # before the run: '# ralab evicted' lines (a file, or a directory the
