@@ -975,28 +975,44 @@ static int cow_pageout(struct parser *p)
 }
 
 /*
- * Of the current descriptor's mappings, @nmine of them (the first, slot
- * @first, and @other, another) hold [@a, @b): more than one (ld.so maps a
- * library's data segment over a page its read-only segment maps too),
- * the one 'map OFF' named, if it is one of them (@sel_in), into *@mine;
- * else an error.
+ * The current descriptor's mappings holding a range: how many, the first
+ * two met, and whether 'map OFF' named one of them.
+ */
+struct mine {
+	unsigned n, first, other;
+	bool sel_in;
+};
+
+static void mine_add(const struct parser *p, struct mine *c, unsigned k)
+{
+	if (!c->n++)
+		c->first = k;
+	else
+		c->other = k;
+	c->sel_in |= p->sel_map == k + 1;
+}
+
+/*
+ * Of the current descriptor's mappings @c holding [@a, @b) (at least one),
+ * the one, into *@found: more than one (ld.so maps a library's data
+ * segment over a page its read-only segment maps too), the one 'map OFF'
+ * named, if it is one of them; else an error.
  */
 static int pick_map(struct parser *p, const char *name, uint64_t a,
-		    uint64_t b, unsigned nmine, bool sel_in, unsigned first,
-		    unsigned other, unsigned *mine)
+		    uint64_t b, const struct mine *c, unsigned *found)
 {
-	if (nmine < 2) {
-		*mine = first;
+	if (c->n < 2) {
+		*found = c->first;
 		return 0;
 	}
-	if (sel_in) {
-		*mine = p->sel_map - 1;
+	if (c->sel_in) {
+		*found = p->sel_map - 1;
 		return 0;
 	}
 	return perr(p, "'%s' range [%llu, %llu) is in two mappings of the descriptor, from %llu and from %llu: name one with 'map OFF' first",
 		    name, (unsigned long long)a, (unsigned long long)b,
-		    (unsigned long long)p->map[first].off,
-		    (unsigned long long)p->map[other].off);
+		    (unsigned long long)p->map[c->first].off,
+		    (unsigned long long)p->map[c->other].off);
 }
 
 /*
@@ -1010,8 +1026,8 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 		    uint64_t off, uint64_t len)
 {
 	const struct pmap_hole *h, *hole = NULL;
-	unsigned k, found = MAX_MAPS, n = 0, nmine = 0, first = 0, other = 0;
-	bool sel_in = false;
+	unsigned k, found = MAX_MAPS, n = 0;
+	struct mine c = { 0 };
 	int err;
 
 	for (k = 0; k < MAX_MAPS; k++) {
@@ -1032,19 +1048,14 @@ static int map_find(struct parser *p, const char *name, struct op *op,
 			}
 		}
 		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
-			if (!nmine++)
-				first = k;
-			else
-				other = k;
-			sel_in |= p->sel_map == k + 1;
+			mine_add(p, &c, k);
 			continue;
 		}
 		found = k;
 		n++;
 	}
-	if (nmine) {
-		if ((err = pick_map(p, name, off, off + len, nmine, sel_in,
-				    first, other, &found)))
+	if (c.n) {
+		if ((err = pick_map(p, name, off, off + len, &c, &found)))
 			return err;
 		n = 1;
 	}
@@ -1079,8 +1090,8 @@ static int map_find(struct parser *p, const char *name, struct op *op,
  */
 static int munmap_part(struct parser *p, char **tok, struct op *op)
 {
-	unsigned k, found = MAX_MAPS, n = 0, nmine = 0, first = 0, other = 0;
-	bool sel_in = false;
+	unsigned k, found = MAX_MAPS, n = 0;
+	struct mine c = { 0 };
 	uint64_t a, b, end;
 	struct pmap *m;
 	int err;
@@ -1102,21 +1113,15 @@ static int munmap_part(struct parser *p, char **tok, struct op *op)
 		if (!m->live || !pmap_live(m, a, b, NULL))
 			continue;
 		n++;
-		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd) {
-			if (!nmine++)
-				first = k;
-			else
-				other = k;
-			sel_in |= p->sel_map == k + 1;
-		}
+		if (p->cur_fd >= 0 && m->fd == (unsigned)p->cur_fd)
+			mine_add(p, &c, k);
 		found = k;
 	}
 	if (!n)
 		return perr(p, "'munmap' range [%llu, %llu) holds no mapped page",
 			    (unsigned long long)a, (unsigned long long)b);
-	if (nmine) {
-		if ((err = pick_map(p, "munmap", a, b, nmine, sel_in, first,
-				    other, &found)))
+	if (c.n) {
+		if ((err = pick_map(p, "munmap", a, b, &c, &found)))
 			return err;
 	} else if (n > 1)
 		return perr(p, "'munmap' range [%llu, %llu) is in mappings made from several descriptors (make one current: use NAME or fd N)",

@@ -1032,6 +1032,7 @@ struct emit_vm {
 	/* Its TB_MUNMAP_PART ops, by index in the log (owned). */
 	size_t *parts;
 	unsigned nr_parts, cap_parts;
+	unsigned nr_holes; /* its struct emit_holes, in any job */
 };
 
 /*
@@ -1189,7 +1190,7 @@ static uint64_t first_live(const struct emit *e, unsigned j, unsigned vm,
 	if (b > end)
 		b = end;
 	/* Past every hole that holds x, until none does. */
-	while (moved && x < b) {
+	while (moved && x < b && e->vm[vm].nr_holes) {
 		moved = false;
 		for (i = 0; i < e->nr_holes; i++) {
 			const struct emit_hole *h = &e->holes[i];
@@ -1224,6 +1225,8 @@ static bool meets_hole(struct emit *e, unsigned j, unsigned vm, uint64_t a,
 {
 	unsigned i;
 
+	if (!e->vm[vm].nr_holes)
+		return false; /* the common case: a fault, on no hole */
 	for (i = 0; i < e->nr_holes; i++)
 		if (e->holes[i].job == j && e->holes[i].vm == vm &&
 		    e->holes[i].start < b && a < e->holes[i].end) {
@@ -1295,6 +1298,7 @@ static void vm_hole(struct emit *e, unsigned j, const struct tb_op *op)
 	select_fd(e, v->desc);
 	select_vm(e, j, op->vm, a, b);
 	e->holes[e->nr_holes++] = (struct emit_hole){ j, op->vm, a, b };
+	e->vm[op->vm].nr_holes++;
 	ralab__text_printf(&e->b, "munmap %llu %llu\n", (unsigned long long)a,
 	    (unsigned long long)(b - a));
 }
@@ -1379,9 +1383,10 @@ static void vm_unmap(struct emit *e, const struct tb_op *op)
 		e->sel[j] = 0;
 	e->vm[op->vm].jobs &= ~(1ull << j);
 	for (k = 0; k < e->nr_holes;)
-		if (e->holes[k].job == j && e->holes[k].vm == op->vm)
+		if (e->holes[k].job == j && e->holes[k].vm == op->vm) {
 			e->holes[k] = e->holes[--e->nr_holes];
-		else
+			e->vm[op->vm].nr_holes--;
+		} else
 			k++;
 	for (k = 0; k < e->nr_job_vms[j]; k++)
 		if (e->job_vms[j][k] == op->vm) {
