@@ -19,7 +19,7 @@
 #define TRACE_SET "openat,open,openat2,read,pread64,readv,preadv,preadv2,lseek," \
 		  "write,pwrite64,writev,pwritev,pwritev2,fsync,fdatasync,ftruncate,truncate," \
 		  "fallocate,fstat,newfstatat,statx,stat,lstat," \
-		  "mmap,munmap,msync,mlock,mlock2,munlock,mlockall,munlockall," \
+		  "mmap,munmap,mprotect,msync,mlock,mlock2,munlock,mlockall,munlockall," \
 		  "madvise,fadvise64,readahead,close,copy_file_range,sendfile," \
 		  "splice," \
 		  "dup,dup2,dup3,fcntl,clone,clone3,fork,vfork,execve," \

@@ -485,6 +485,8 @@ int sim_run_jobs(struct sim *s, const struct ralab_workload *wl)
 	unsigned i, k, n = 0;
 
 	s->wl = wl;
+	/* 'ralab kernel' maps every mapping of such a case writable. */
+	s->maps_writable = ralab__wl_writes(wl);
 	s->nr_jobs = wl->nr_jobs;
 	s->jobs = calloc(wl->nr_jobs, sizeof(*s->jobs));
 	if (!s->jobs)

@@ -1183,3 +1183,31 @@ void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 	if (seg_set_flags(v, a, b, clear, set))
 		s->host_err = -12;
 }
+
+/*
+ * mprotect_fixup(): as madvise's flags, VMAs whose protections change are
+ * split at the range's ends (a PMD across a split goes) and merge again
+ * with equal neighbours; one already so is left whole.  Present pages
+ * stay mapped (change_protection() rewrites their entries), so nothing
+ * is zapped, not even by PROT_NONE.
+ */
+void sim_mprotect(struct sim *s, struct sim_vma *v, uint64_t off,
+		  uint64_t len, int prot)
+{
+	pgoff_t a = off / RALAB_PAGE_SIZE, b;
+	unsigned set = 0;
+
+	if (!v->active || !len)
+		return;
+	b = a + (len + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE;
+	if (a < v->pgoff || b > v->pgoff + v->npages || a >= b)
+		return;
+	if (!(prot & PROT_R_))
+		set |= VM_NOREAD;
+	if (prot & PROT_W_)
+		set |= VM_WRITE;
+	if (prot & PROT_X_)
+		set |= VM_EXEC;
+	if (seg_set_flags(v, a, b, VM_NOREAD | VM_WRITE | VM_EXEC, set))
+		s->host_err = -12;
+}

@@ -1430,6 +1430,8 @@ void sim_run_op(struct sim *s, const struct op *op)
 		}
 		if (op->exec)
 			v->seg[0].vm_flags |= VM_EXEC;
+		if (op->mwrite || s->maps_writable)
+			v->seg[0].vm_flags |= VM_WRITE;
 		if (op->populate)
 			sim_populate(s, v);
 		else if (op->locked)
@@ -1437,6 +1439,12 @@ void sim_run_op(struct sim *s, const struct op *op)
 			sim_mlock(s, v, op->off, op->len, MLOCK_ON_);
 		break;
 	}
+	case OP_MPROTECT:
+		s->st->syscalls++;
+		sim_spend(s, s->cfg.cpu_syscall_ns);
+		sim_mprotect(s, &s->cur->job->vma[op->map], op->off, op->len,
+			     op->advice);
+		break;
 	case OP_MLOCK:
 		s->st->syscalls++;
 		sim_spend(s, s->cfg.cpu_syscall_ns);

@@ -155,6 +155,12 @@ struct sim_file {
 #define VM_LOCKONFAULT (1u << 6)
 /* Not a VMA: a part 'munmap OFF LEN' took out (nothing faults there). */
 #define VM_HOLE (1u << 7)
+/*
+ * Protections (mprotect(2) splits VMAs where they change): VM_NOREAD is
+ * a VMA without VM_READ (PROT_NONE, PROT_WRITE or PROT_EXEC alone).
+ */
+#define VM_NOREAD (1u << 8)
+#define VM_WRITE (1u << 9)
 
 /*
  * A shared read-only file mapping.  ralab places it at a virtual address
@@ -278,6 +284,7 @@ struct sim {
 	const struct ralab_policy_ops *policy;
 	/* policy->flags & RA_POLICY_READ_PAGEWISE, for filemap_read_fast() */
 	bool read_pagewise;
+	bool maps_writable;      /* VM_WRITE: ralab__wl_writes() */
 	unsigned long patches; /* readahead_control.patches for every call */
 	unsigned batch_size;   /* folios per filemap_get_read_batch() */
 	struct blk_queue q;
@@ -494,6 +501,9 @@ void sim_memcpy(struct sim *s, struct sim_vma *v, uint64_t off, uint64_t len,
 		uint64_t count, uint64_t bufoff, int wfault);
 void sim_madvise(struct sim *s, struct sim_vma *v, uint64_t off,
 		 uint64_t len, int advice);
+/* mprotect(2) of [@off, @off + @len) to @prot (PROT_R_ | PROT_W_ | ...). */
+void sim_mprotect(struct sim *s, struct sim_vma *v, uint64_t off,
+		  uint64_t len, int prot);
 /* ->read_folio of a folio not uptodate that needs no I/O (filemap.c). */
 void sim_folio_read_noio(struct sim *s, struct folio *f);
 int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,

@@ -138,7 +138,8 @@ struct rfile {
 
 struct rec {
 	const struct ralab_workload *wl;
-	bool writes; /* writes(wl): descriptors read-write, mappings writable */
+	bool writes; /* descriptors read-write: maps_writable or 'mmap ... write' */
+	bool maps_writable; /* ralab__wl_writes(): every mapping PROT_WRITE */
 	/*
 	 * dontcache_writes(wl): the folios those writes drop when their
 	 * writeback ends are deleted by a kworker, the workload's own doing.
@@ -1429,6 +1430,23 @@ static bool writes(const struct ralab_workload *wl, bool all)
 	return false;
 }
 
+/*
+ * Does the case map a range writable ('mmap ... write', 'mprotect ... w')?
+ * Its descriptors are then opened read-write (a shared mapping of one
+ * opened read-only cannot get PROT_WRITE).
+ */
+static bool map_writes(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if ((wl->ops[i].kind == OP_MMAP && wl->ops[i].mwrite) ||
+		    (wl->ops[i].kind == OP_MPROTECT &&
+		     (wl->ops[i].advice & PROT_W_)))
+			return true;
+	return false;
+}
+
 /* Does the case lock (an mlock op or a MAP_LOCKED mapping)? */
 static bool mlocks(const struct ralab_workload *wl)
 {
@@ -1797,7 +1815,7 @@ static int run_job(struct rjob *j)
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||
 				 op->kind == OP_MEMCPY ||
 				 op->kind == OP_MADVISE || op->kind == OP_MUNMAP ||
-				 op->kind == OP_MLOCK ||
+				 op->kind == OP_MLOCK || op->kind == OP_MPROTECT ||
 				 op->kind == OP_DUMP || op->kind == OP_PAUSE ||
 				 op->kind == OP_PACE || op->kind == OP_EPOCH ?
 			 -1 :
@@ -1966,7 +1984,9 @@ static int run_job(struct rjob *j)
 			run->map[slot] = mmap((void *)(MAP_BASE + slot * MAP_SPAN +
 						     (op->off & (MAP_ALIGN - 1))),
 					    run->map_len[slot],
-					    PROT_READ | (r->writes ? PROT_WRITE : 0) |
+					    PROT_READ |
+						    (r->maps_writable || op->mwrite ?
+							     PROT_WRITE : 0) |
 						    (op->exec ? PROT_EXEC : 0),
 					    MAP_SHARED | MAP_FIXED_NOREPLACE |
 						    (op->populate ? MAP_POPULATE : 0) |
@@ -2072,6 +2092,18 @@ static int run_job(struct rjob *j)
 					   strerror(errno));
 			break;
 		}
+		case OP_MPROTECT:
+			j->syscalls++;
+			if (run->map[slot] &&
+			    mprotect((char *)run->map[slot] +
+					     (op->off - run->map_off[slot]),
+				     (size_t)op->len,
+				     (op->advice & PROT_R_ ? PROT_READ : 0) |
+					     (op->advice & PROT_W_ ? PROT_WRITE : 0) |
+					     (op->advice & PROT_X_ ? PROT_EXEC : 0)))
+				err = rerr(r, -errno, "mprotect: %s",
+					   strerror(errno));
+			break;
 		case OP_MUNMAP:
 			j->syscalls++;
 			if (!run->map[slot])
@@ -2842,7 +2874,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	if (!r)
 		return -ENOMEM;
 	r->wl = wl;
-	r->writes = writes(wl, true);
+	r->maps_writable = ralab__wl_writes(wl);
+	r->writes = r->maps_writable || map_writes(wl);
 	r->dontcache_writes = dontcache_writes(wl);
 	r->truncates = truncates(wl);
 	r->mlocks = mlocks(wl);

@@ -71,6 +71,10 @@ struct parser {
 		 * apart, inside [off, off + len rounded up to a page). */
 		unsigned nr_holes;
 		struct pmap_hole hole[MAX_HOLES];
+		/* What 'mprotect' set, sorted, apart (the rest: as mapped,
+		 * readable, writable where the case writes). */
+		unsigned nr_prots;
+		struct wl_prot prots[MAX_PROTS];
 	} map[MAX_MAPS];
 	uint64_t map_seq;
 	/*
@@ -1168,6 +1172,145 @@ static int munmap_part(struct parser *p, char **tok, struct op *op)
 	return 0;
 }
 
+bool ralab__wl_writes(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		switch (op->kind) {
+		case OP_WRITE: case OP_PWRITE: case OP_FIO_PWRITE:
+		case OP_FALLOCATE: case OP_TRUNCATE: case OP_PUNCH:
+			return true;
+		case OP_TOUCH: case OP_MEMCPY:
+			/* Not a copy-on-write one: a private mapping's. */
+			if (op->wfault == TOUCH_WRITE)
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/* Onto @t (@k long): @e, joined with the range before it if they meet
+ * and have the same protections (as the VMAs merge). */
+static void prot_push(struct wl_prot *t, unsigned *k, struct wl_prot e)
+{
+	if (*k && t[*k - 1].end == e.start && t[*k - 1].prot == e.prot)
+		t[*k - 1].end = e.end;
+	else
+		t[(*k)++] = e;
+}
+
+int ralab__prot_set(struct wl_prot *v, unsigned *n, uint64_t a, uint64_t b,
+		    unsigned prot)
+{
+	struct wl_prot t[MAX_PROTS + 2];
+	unsigned i, k = 0;
+	bool put = false;
+
+	for (i = 0; i < *n; i++) {
+		const struct wl_prot *e = &v[i];
+
+		if (e->end <= a || e->start >= b) {
+			if (!put && e->start >= b) {
+				prot_push(t, &k, (struct wl_prot){ a, b, prot });
+				put = true;
+			}
+			prot_push(t, &k, *e);
+			continue;
+		}
+		if (e->start < a)
+			prot_push(t, &k, (struct wl_prot){ e->start, a, e->prot });
+		if (!put) {
+			prot_push(t, &k, (struct wl_prot){ a, b, prot });
+			put = true;
+		}
+		if (e->end > b)
+			prot_push(t, &k, (struct wl_prot){ b, e->end, e->prot });
+	}
+	if (!put)
+		prot_push(t, &k, (struct wl_prot){ a, b, prot });
+	if (k > MAX_PROTS)
+		return -ENOSPC;
+	memcpy(v, t, k * sizeof(t[0]));
+	*n = k;
+	return 0;
+}
+
+const struct wl_prot *ralab__prot_denied(const struct wl_prot *v, unsigned n,
+					 uint64_t off, uint64_t len,
+					 uint64_t step, bool write,
+					 uint64_t *at)
+{
+	uint64_t end = off + len;
+	unsigned i;
+
+	if (!step)
+		step = 1;
+	for (i = 0; i < n; i++) {
+		const struct wl_prot *e = &v[i];
+		uint64_t x = off;
+
+		if (write ? (e->prot & PROT_W_) : (e->prot & (PROT_R_ | PROT_W_)))
+			continue;
+		if (e->end <= off || e->start >= end)
+			continue;
+		if (x < e->start)
+			x += (e->start - x + step - 1) / step * step;
+		if (x >= e->end || x >= end)
+			continue;
+		*at = x;
+		return e;
+	}
+	return NULL;
+}
+
+/*
+ * An op that reads (@write: writes) the pages of mapping @op->map at
+ * @op->off, @op->off + @step, ... below @op->off + @len: refused where
+ * 'mprotect' took that access away (the kernel would raise SIGSEGV, or
+ * a populate or an mlock would fail).
+ */
+static int prot_check(struct parser *p, const struct op *op, uint64_t len,
+		      uint64_t step, bool write, const char *what)
+{
+	const struct pmap *m = &p->map[op->map];
+	const struct wl_prot *e;
+	uint64_t x;
+
+	e = ralab__prot_denied(m->prots, m->nr_prots, op->off, len, step,
+			       write, &x);
+	if (!e)
+		return 0;
+	return perr(p, "%s at %llu: [%llu, %llu) is %s since 'mprotect' (not modelled: %s)",
+		    what, (unsigned long long)x, (unsigned long long)e->start,
+		    (unsigned long long)e->end,
+		    write && e->prot ? "not writable" :
+		    e->prot ? "execute-only" : "PROT_NONE",
+		    write ? "a write there raises SIGSEGV" :
+			    "a read there raises SIGSEGV");
+}
+
+/* PROT of 'mprotect': none, or r, w and x in that order (rw, rx, ...). */
+static int parse_prot(struct parser *p, const char *t, int *prot)
+{
+	static const char *const names[] = { "none", "r", "w", "rw",
+					     "x", "rx", "wx", "rwx" };
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (!strcmp(t, names[i])) {
+			*prot = i;
+			return 0;
+		}
+	return perr(p, "unknown protection '%.*s' (none, or r, w, x in that order: r, rw, rx, rwx, x, w, wx)",
+		    TOK(t));
+}
+
 /* OFF LEN of an op on a mapping (touch, madvise, mlock): its mapping. */
 static int map_args(struct parser *p, const char *name, char **tok,
 		    struct op *op)
@@ -1493,13 +1636,15 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 	if (!strcmp(name, "mmap") || !strcmp(name, "mmap-read")) {
 		bool full = name[4] == '-';
 		bool populate = false, locked = false, exec = false;
+		bool mwrite = false;
 		uint64_t size;
 
-		/* mmap OFF LEN [populate|locked] [exec], in either order. */
+		/* mmap OFF LEN [populate|locked] [exec] [write], any order. */
 		while (!full && na > 2) {
 			bool *fl = !strcmp(tok[na], "populate") ? &populate :
 				   !strcmp(tok[na], "locked")	? &locked :
 				   !strcmp(tok[na], "exec")	? &exec :
+				   !strcmp(tok[na], "write")	? &mwrite :
 								  NULL;
 
 			if (!fl || *fl)
@@ -1510,7 +1655,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		if (locked) /* MAP_LOCKED populates: MAP_POPULATE adds nothing */
 			populate = false;
 		if ((err = nargs(p, name, na, 2, full ? 3 : 2,
-				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate|locked] [exec]")) ||
+				 full ? "mmap-read OFF LEN [STEP]" : "mmap OFF LEN [populate|locked] [exec] [write]")) ||
 		    (err = need_fd(p, name, op)) ||
 		    (err = arg_size(p, "mapping offset", tok[1], &op->off)) ||
 		    (err = arg_size(p, "mapping length", tok[2], &op->len)))
@@ -1536,6 +1681,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->locked = locked;
 		/* PROT_EXEC: VM_EXEC, whose faults read ahead their own way. */
 		op->exec = exec;
+		/* PROT_WRITE: VM_WRITE, which 'mprotect' may take away. */
+		op->mwrite = mwrite;
 		if (locked && (err = note_mlock(p)))
 			return err;
 		op->count = RALAB_PAGE_SIZE;
@@ -1603,7 +1750,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->kind = OP_MEMCPY;
 		op->count = n;
 		op->stride = (int64_t)bo;
-		return 0;
+		return prot_check(p, op, op->len * n, 1, op->wfault != 0,
+				  "memcpy");
 	}
 	if (!strcmp(name, "touch") || !strcmp(name, "madvise")) {
 		bool touch = name[0] == 't';
@@ -1632,7 +1780,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				return err;
 			if (!op->count)
 				return perr(p, "step must not be 0");
-			return 0;
+			return prot_check(p, op, op->len, op->count,
+					  op->wfault != 0, "touch");
 		}
 		op->kind = OP_MADVISE;
 		if (na != 3)
@@ -1656,7 +1805,8 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			op->populate = true;
 			op->wfault = tok[3][9] == 'w' ? TOUCH_WRITE
 						      : TOUCH_READ;
-			return 0;
+			return prot_check(p, op, op->len, RALAB_PAGE_SIZE,
+					  op->wfault != 0, "madvise populate");
 		}
 		if (!strcmp(tok[3], "normal")) op->advice = MADV_NORMAL_;
 		else if (!strcmp(tok[3], "random")) op->advice = MADV_RANDOM_;
@@ -1718,7 +1868,38 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			return perr(p, "%s length must not be 0", name);
 		op->kind = OP_MLOCK;
 		op->advice = !on ? MLOCK_OFF_ : onfault ? MLOCK_ONFAULT_ : MLOCK_ON_;
+		if (op->advice == MLOCK_ON_ &&
+		    (err = prot_check(p, op, op->len, RALAB_PAGE_SIZE, false,
+				      "mlock")))
+			return err;
 		return on ? note_mlock(p) : 0;
+	}
+	if (!strcmp(name, "mprotect")) {
+		/*
+		 * mprotect OFF LEN PROT: mprotect(2) of the mapping's file
+		 * range (rounded out to pages, as the kernel rounds the
+		 * address range): VMAs whose protections change are split at
+		 * its ends (fault-around and the exec window stop there, a
+		 * PMD across a split goes); x makes the range VM_EXEC.
+		 */
+		if ((err = nargs(p, name, na, 3, 3, "mprotect OFF LEN none|r|rw|rx|rwx|x|w|wx")) ||
+		    (err = map_args(p, name, tok, op)) ||
+		    (err = parse_prot(p, tok[3], &op->advice)))
+			return err;
+		if (op->off % RALAB_PAGE_SIZE)
+			return perr(p, "mprotect offset %llu is not a multiple of %u (mprotect() would fail with EINVAL)",
+				    (unsigned long long)op->off, RALAB_PAGE_SIZE);
+		if (!op->len)
+			return perr(p, "mprotect length must not be 0");
+		op->len = (op->len + RALAB_PAGE_SIZE - 1) &
+			  ~(uint64_t)(RALAB_PAGE_SIZE - 1);
+		op->kind = OP_MPROTECT;
+		if (ralab__prot_set(p->map[op->map].prots,
+				    &p->map[op->map].nr_prots, op->off,
+				    op->off + op->len, (unsigned)op->advice))
+			return perr(p, "too many 'mprotect' ranges in one mapping (at most %d)",
+				    MAX_PROTS);
+		return 0;
 	}
 	if (!strcmp(name, "pause") || !strcmp(name, "pace")) {
 		if ((err = nargs(p, name, na, 1, 1,
@@ -1845,7 +2026,7 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite") && strcmp(name, "fio-pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, munmap, memcpy, pause, pace, epoch, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, truncate, fallocate, punch, zero-range, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, mlock, munlock, mprotect, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;

@@ -10,7 +10,9 @@
  * its position and readahead state, as dd's dup2(fd, 0) makes stdin;
  * and openat2 and preadv2; fstat, stat, lstat, newfstatat and statx,
  * whose st_size says how large the file was then; truncate, which cuts a
- * file by its path; mlock, mlock2, munlock, mlockall and munlockall).  Reads of a descriptor opened with O_DIRECT go to
+ * file by its path; mlock, mlock2, munlock, mlockall and munlockall;
+ * mprotect, whose VMA splits end fault-around).  Reads of a descriptor
+ * opened with O_DIRECT go to
  * the device, past the page cache ('open ... direct'), and its writes
  * drop the folios they cover (over the file's own blocks only); fcntl
  * F_SETFL sets or clears O_DIRECT on the open file ('setfl'); reads
@@ -1109,7 +1111,9 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 			     (locked ? TB_MAP_LOCKED :
 			      populate ? TB_MAP_POPULATE : 0) |
 				     (strstr(argv[2], "PROT_EXEC") ?
-					      TB_MAP_EXEC : 0));
+					      TB_MAP_EXEC : 0) |
+				     (strstr(argv[2], "PROT_WRITE") ?
+					      TB_MAP_WRITE : 0));
 		if (vm == -ENOMEM)
 			return vm;
 		if (vm < 0)
@@ -1190,6 +1194,47 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		}
 		note_time(s, pid);
 		tb_madvise(s->tb, m->vm, m->off + (lo - m->addr), hi - lo, adv);
+	}
+	return 0;
+}
+
+/*
+ * mprotect(ADDR, LEN, PROT): each mapping of a replayed file the range
+ * covers gets the protections, in file offsets (ld.so's PROT_NONE gap
+ * between a library's segments, RELRO's read-only part of its data).  A
+ * call that failed is left out (one that fails at a gap in the range
+ * after changing the VMAs before it is not followed).
+ */
+static int handle_mprotect(struct st *s, long pid, char **argv, int argc,
+			   long long ret)
+{
+	long as = as_of(s, pid);
+	long long a0, a1;
+	unsigned i;
+	int prot;
+
+	if (ret < 0)
+		return 0;
+	if (argc < 3 || !num(argv[0], &a0) || a0 < 0 || a0 % 4096 ||
+	    !num(argv[1], &a1) || a1 < 0 || a1 > (1ll << 56))
+		return serr(s, "mprotect(): bad arguments");
+	a1 = (a1 + 4095) & ~4095ll;
+	prot = (strstr(argv[2], "PROT_READ") ? PROT_R_ : 0) |
+	       (strstr(argv[2], "PROT_WRITE") ? PROT_W_ : 0) |
+	       (strstr(argv[2], "PROT_EXEC") ? PROT_X_ : 0);
+	for (i = 0; i < s->nr_maps; i++) {
+		const struct smap *m = &s->maps[i];
+		uint64_t lo = (uint64_t)a0, hi = lo + (uint64_t)a1;
+
+		if (m->as != as || hi <= m->addr || lo >= m->addr + m->len)
+			continue;
+		if (lo < m->addr)
+			lo = m->addr;
+		if (hi > m->addr + m->len)
+			hi = m->addr + m->len;
+		note_time(s, pid);
+		tb_mprotect(s->tb, m->vm, m->off + (lo - m->addr), hi - lo,
+			    prot);
 	}
 	return 0;
 }
@@ -1430,6 +1475,8 @@ static int handle_call(struct st *s, long pid, char *call)
 	if (!strcmp(call, "mmap") || !strcmp(call, "munmap") ||
 	    !strcmp(call, "madvise") || !strcmp(call, "execve"))
 		return handle_vm_call(s, pid, call, argv, argc, ret);
+	if (!strcmp(call, "mprotect"))
+		return handle_mprotect(s, pid, argv, argc, ret);
 	if (!strcmp(call, "mlock") || !strcmp(call, "mlock2") ||
 	    !strcmp(call, "munlock") || !strcmp(call, "mlockall") ||
 	    !strcmp(call, "munlockall"))

@@ -47,7 +47,8 @@ struct tb_file {
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
-	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK, TB_MUNMAP_PART
+	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK, TB_MUNMAP_PART,
+	TB_MPROTECT
 };
 
 struct tb_op {
@@ -824,6 +825,18 @@ void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 	}
 }
 
+void tb_mprotect(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
+		 int prot)
+{
+	struct tb_op *op = vm_op(t, vm, TB_MPROTECT);
+
+	if (op) {
+		op->off = off;
+		op->len = len;
+		op->advice = prot;
+	}
+}
+
 void tb_mlock(struct tb *t, unsigned vm, uint64_t off, uint64_t len, int how)
 {
 	struct tb_op *op = vm_op(t, vm, TB_MLOCK);
@@ -1036,6 +1049,15 @@ struct emit_vm {
 };
 
 /*
+ * The protections 'mprotect' gave parts of job @job's copy of mapping
+ * @vm, as the parser keeps them (it refuses a fault they deny).
+ */
+struct emit_prot {
+	unsigned job, vm, n;
+	struct wl_prot p[MAX_PROTS];
+};
+
+/*
  * A hole 'munmap OFF LEN' made in job @job's copy of mapping @vm: the
  * parser's view of that copy is its range less these.
  */
@@ -1086,6 +1108,8 @@ struct emit {
 	bool cow;
 	struct emit_hole *holes; /* owned */
 	unsigned nr_holes, cap_holes;
+	struct emit_prot *prots; /* owned */
+	unsigned nr_prots, cap_prots;
 	/* Per job: the mapping 'map OFF' last named (its number + 1; 0:
 	 * none), as the parser keeps it (select_vm()). */
 	unsigned sel[MAX_JOBS];
@@ -1104,6 +1128,7 @@ struct emit {
 #define NOTED_PAGEOUT_COW 1024u
 #define NOTED_HOLES 2048u
 #define NOTED_IN_HOLE 4096u
+#define NOTED_PROT 8192u
 
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
@@ -1345,17 +1370,19 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	select_fd(e, v->desc);
 	/* MAP_POPULATE: the mmap() call faults the pages in, not a child's. */
 	/*
-	 * PROT_EXEC always (it decides how faults read ahead), MAP_LOCKED
+	 * PROT_EXEC and PROT_WRITE always (how faults read ahead, what an
+	 * mprotect() changes), MAP_LOCKED
 	 * and MAP_POPULATE only where the mmap() call was (a mapping made
 	 * anew for a later op has no populate of its own).
 	 */
-	ralab__text_printf(&e->b, "mmap %llu %llu%s%s\n", (unsigned long long)v->off,
+	ralab__text_printf(&e->b, "mmap %llu %llu%s%s%s\n", (unsigned long long)v->off,
 	    (unsigned long long)ev->len,
 	    op->kind != TB_MMAP		 ? "" :
 	    v->flags & TB_MAP_LOCKED	 ? " locked" :
 	    v->flags & TB_MAP_POPULATE ? " populate" :
 					   "",
-	    v->flags & TB_MAP_EXEC ? " exec" : "");
+	    v->flags & TB_MAP_EXEC ? " exec" : "",
+	    v->flags & TB_MAP_WRITE ? " write" : "");
 	ev->jobs |= 1ull << j;
 	e->job_vms[j][e->nr_job_vms[j]++] = op->vm;
 	e->desc_vms[v->desc]++;
@@ -1387,6 +1414,11 @@ static void vm_unmap(struct emit *e, const struct tb_op *op)
 			e->holes[k] = e->holes[--e->nr_holes];
 			e->vm[op->vm].nr_holes--;
 		} else
+			k++;
+	for (k = 0; k < e->nr_prots;)
+		if (e->prots[k].job == j && e->prots[k].vm == op->vm)
+			e->prots[k] = e->prots[--e->nr_prots];
+		else
 			k++;
 	for (k = 0; k < e->nr_job_vms[j]; k++)
 		if (e->job_vms[j][k] == op->vm) {
@@ -1442,6 +1474,65 @@ static uint64_t vm_op_end(struct emit *e, const struct tb_op *op,
 	return end;
 }
 
+/* Job @j's copy of mapping @vm: what 'mprotect' gave it (@make: new). */
+static struct emit_prot *prot_of(struct emit *e, unsigned j, unsigned vm,
+				 bool make)
+{
+	unsigned i;
+
+	for (i = 0; i < e->nr_prots; i++)
+		if (e->prots[i].job == j && e->prots[i].vm == vm)
+			return &e->prots[i];
+	if (!make || !tb_grow((void **)&e->prots, &e->cap_prots,
+			      e->nr_prots + 1, sizeof(*e->prots)))
+		return NULL;
+	e->prots[e->nr_prots] = (struct emit_prot){ .job = j, .vm = vm };
+	return &e->prots[e->nr_prots++];
+}
+
+/*
+ * Whether an access to [@off, @off + @len) (pages @step apart) through
+ * the current job's copy of mapping @vm is one the program's mprotect()
+ * denied, which the parser refuses (a SIGSEGV the program caught, or a
+ * populate or mlock that failed): then it is left out, with a note.
+ */
+static bool prot_denies(struct emit *e, unsigned vm, uint64_t off,
+			uint64_t len, uint64_t step, bool write)
+{
+	const struct emit_prot *p = prot_of(e, e->job, vm, false);
+	uint64_t at;
+
+	if (!p || !ralab__prot_denied(p->p, p->n, off, len, step, write, &at))
+		return false;
+	note_once(e, NOTED_PROT, "an access the program's mprotect() had denied (a fault it caught, a populate or mlock that failed) is left out");
+	return true;
+}
+
+/* mprotect(): in the job's copy, as the parser keeps it. */
+static void vm_protect(struct emit *e, const struct tb_op *op)
+{
+	const struct tb_vm *v = &e->t->vms[op->vm];
+	uint64_t a = op->off, b = op->off + op->len;
+	uint64_t end = v->off + e->vm[op->vm].len;
+	struct emit_prot *p;
+
+	if (b > end)
+		b = end;
+	if (a >= b || meets_hole(e, e->job, op->vm, a, b))
+		return;
+	p = prot_of(e, e->job, op->vm, true);
+	if (!p || ralab__prot_set(p->p, &p->n, a, b, (unsigned)op->advice)) {
+		note_once(e, NOTED_PROT, "mprotect() of more parts of one mapping than ralab keeps (32) is left out");
+		return;
+	}
+	select_fd(e, v->desc);
+	select_vm(e, e->job, op->vm, a, b);
+	ralab__text_printf(&e->b, "mprotect %llu %llu %s\n",
+	    (unsigned long long)a, (unsigned long long)(b - a),
+	    (const char *const[]){ "none", "r", "w", "rw", "x", "rx", "wx",
+				   "rwx" }[op->advice & 7]);
+}
+
 /* mmap, munmap, madvise, touch (a page fault). */
 static void emit_vm(struct emit *e, const struct tb_op *op)
 {
@@ -1458,6 +1549,10 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 	case TB_MUNMAP_PART:
 		if (e->vm[op->vm].jobs & (1ull << e->job))
 			vm_hole(e, e->job, op);
+		break;
+	case TB_MPROTECT:
+		if (vm_make(e, op))
+			vm_protect(e, op);
 		break;
 	case TB_MADVISE:
 		if (!madvice_name(op->advice) || !vm_make(e, op))
@@ -1477,6 +1572,13 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		if (meets_hole(e, e->job, op->vm, op->off,
 			       op->off + (op->len < end - op->off ?
 						  op->len : end - op->off)))
+			break;
+		if ((op->advice == MADV_POPULATE_READ_ ||
+		     op->advice == MADV_POPULATE_WRITE_) &&
+		    prot_denies(e, op->vm, op->off,
+				op->len < end - op->off ? op->len :
+							  end - op->off,
+				4096, op->advice == MADV_POPULATE_WRITE_))
 			break;
 		select_fd(e, v->desc); /* the mapping is found by it */
 		select_vm(e, e->job, op->vm, op->off,
@@ -1501,6 +1603,12 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			       op->off + (op->len < end - op->off ?
 						  op->len : end - op->off)))
 			break;
+		if (op->advice == MLOCK_ON_ &&
+		    prot_denies(e, op->vm, op->off,
+				op->len < end - op->off ? op->len :
+							  end - op->off,
+				4096, false))
+			break;
 		select_fd(e, v->desc);
 		select_vm(e, e->job, op->vm, op->off,
 			  op->off + (op->len < end - op->off ? op->len :
@@ -1521,7 +1629,8 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 			note_once(e, NOTED_TOUCH_EOF, "a fault past the end the replayed file has then is left out (the replay's writes or truncates differ from the program's)");
 			break;
 		}
-		if (meets_hole(e, e->job, op->vm, op->off, op->off + 1))
+		if (meets_hole(e, e->job, op->vm, op->off, op->off + 1) ||
+		    prot_denies(e, op->vm, op->off, 1, 1, op->advice != 0))
 			break;
 		select_fd(e, v->desc);
 		select_vm(e, e->job, op->vm, op->off, op->off + 1);
@@ -1542,7 +1651,8 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		return; /* a descriptor of a file left out */
 	if (op->kind == TB_MMAP || op->kind == TB_MUNMAP ||
 	    op->kind == TB_MADVISE || op->kind == TB_TOUCH ||
-	    op->kind == TB_MLOCK || op->kind == TB_MUNMAP_PART) {
+	    op->kind == TB_MLOCK || op->kind == TB_MUNMAP_PART ||
+	    op->kind == TB_MPROTECT) {
 		emit_vm(e, op);
 		return;
 	}
@@ -1752,7 +1862,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_PUNCH || op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH || op->kind == TB_MLOCK ||
-		op->kind == TB_MUNMAP_PART) &&
+		op->kind == TB_MUNMAP_PART || op->kind == TB_MPROTECT) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 
@@ -2171,6 +2281,7 @@ done:
 		for (i = 0; i < t->nr_vms; i++)
 			free(e.vm[i].parts);
 	free(e.holes);
+	free(e.prots);
 	free(e.map);
 	free(e.desc_vms);
 	free(e.close_pending);

@@ -171,7 +171,8 @@ void tb_advise(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
  * @off + @len) of the file goes out of it (munmap() of part of it, or a
  * MAP_FIXED mapping made over it), the rest stays.
  */
-enum { TB_MAP_POPULATE = 1, TB_MAP_LOCKED = 2, TB_MAP_EXEC = 4 };
+enum { TB_MAP_POPULATE = 1, TB_MAP_LOCKED = 2, TB_MAP_EXEC = 4,
+       TB_MAP_WRITE = 8 };
 int tb_mmap(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	    unsigned flags);
 void tb_munmap(struct tb *t, unsigned vm);
@@ -181,6 +182,9 @@ void tb_msync(struct tb *t, unsigned vm);
 void tb_madvise(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
 		int advice);
 void tb_touch(struct tb *t, unsigned vm, uint64_t off, int wfault);
+/* mprotect(2) of [@off, @off + @len) of the file through @vm (PROT_*_). */
+void tb_mprotect(struct tb *t, unsigned vm, uint64_t off, uint64_t len,
+		 int prot);
 /* mlock(2) (@how MLOCK_ON_, MLOCK_ONFAULT_) or munlock (MLOCK_OFF_). */
 void tb_mlock(struct tb *t, unsigned vm, uint64_t off, uint64_t len, int how);
 /*

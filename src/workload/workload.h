@@ -61,7 +61,11 @@ enum op_kind {
 			  * FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE */
 	OP_MLOCK,        /* mlock OFF LEN [onfault] (@advice MLOCK_ON_ or
 			  * MLOCK_ONFAULT_), munlock OFF LEN (MLOCK_OFF_) */
+	OP_MPROTECT,     /* mprotect OFF LEN PROT: @advice PROT_R_ | ... */
 };
+
+/* OP_MPROTECT's @advice: PROT_READ, PROT_WRITE, PROT_EXEC (0: none). */
+enum { PROT_R_ = 1, PROT_W_ = 2, PROT_X_ = 4 };
 
 /* OP_MLOCK's @advice: munlock(2), mlock(2), mlock2(MLOCK_ONFAULT). */
 enum { MLOCK_OFF_ = 0, MLOCK_ON_ = 1, MLOCK_ONFAULT_ = 2 };
@@ -137,6 +141,8 @@ struct op {
 			  * loads and stores; mmap: MAP_POPULATE */
 	bool locked;     /* mmap: MAP_LOCKED (mlock()ed, populated) */
 	bool exec;       /* mmap: PROT_EXEC too (VM_EXEC) */
+	bool mwrite;     /* mmap: PROT_WRITE ('write'; every mapping of a
+			  * case that writes is writable anyway) */
 	bool madv_remove; /* punch: madvise(MADV_REMOVE) through mapping
 			   * @map, which punches the file's range */
 	bool direct;     /* open: O_DIRECT (its reads bypass the cache);
@@ -153,6 +159,35 @@ struct op {
  * driven by xorshift64 from @seed.  Returns a malloc'ed array, or NULL.
  */
 uint64_t *ralab__shuffle(uint64_t n, uint64_t seed);
+
+/*
+ * Whether @wl writes its files (write, pwrite, fio-pwrite, truncate,
+ * fallocate, punch, zero-range, write touches and copies through shared
+ * mappings): 'ralab kernel' then opens its descriptors read-write and maps
+ * every mapping PROT_WRITE, so the model's VMAs are VM_WRITE too.
+ */
+bool ralab__wl_writes(const struct ralab_workload *wl);
+
+/*
+ * The protections 'mprotect' gave parts of one mapping: file ranges,
+ * sorted, apart (the rest as mapped).  ralab__prot_set(): [@a, @b) gets
+ * @prot, the ranges it meets cut back; -ENOSPC past MAX_PROTS ranges.
+ * ralab__prot_denied(): the first range that denies a read (@write: a
+ * write) of the bytes @off, @off + @step, ... below @off + @len, and in
+ * *@at the first such byte; NULL if none.  A read needs PROT_READ or
+ * PROT_WRITE (execute-only memory, with protection keys, faults on one).
+ */
+#define MAX_PROTS 32
+struct wl_prot {
+	uint64_t start, end;
+	unsigned prot; /* PROT_R_ | PROT_W_ | PROT_X_; 0: PROT_NONE */
+};
+int ralab__prot_set(struct wl_prot *v, unsigned *n, uint64_t a, uint64_t b,
+		    unsigned prot);
+const struct wl_prot *ralab__prot_denied(const struct wl_prot *v, unsigned n,
+					 uint64_t off, uint64_t len,
+					 uint64_t step, bool write,
+					 uint64_t *at);
 
 /*
  * fio_expand.c: an option line of a fio job file (after its comment) as

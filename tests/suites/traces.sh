@@ -204,6 +204,24 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/munmap 524288 65536/munmap 0 65536/touch 983040 1/munmap 65536/close/"
+# mprotect() of a mapping of a replayed file: 'mprotect OFF LEN PROT' in
+# file offsets, per mapping it covers; a fault it denied (a SIGSEGV the
+# program caught) is left out with a note, as is a failed call; a
+# writable mapping says so ('write').
+printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
+	'10 100.000200 mmap(NULL, 1048576, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0) = 0x10000000 <0.000010>' \
+	'10 100.000300 mprotect(0x10010000, 65536, PROT_NONE) = 0 <0.000005>' \
+	'10 100.000400 mprotect(0x10020000, 4096, PROT_READ|PROT_EXEC) = 0 <0.000005>' \
+	'10 100.000500 mprotect(0x10030000, 4096, PROT_READ) = -1 ENOMEM (Cannot allocate memory) <0.000005>' \
+	'10 100.000600 # ralab fault addr=0x10010010 error_code=0x4' \
+	'10 100.000700 # ralab fault addr=0x10020010 error_code=0x4' \
+	'10 100.000800 mprotect(0x10000000, 8192, PROT_READ) = 0 <0.000005>' \
+	'10 100.000900 # ralab fault addr=0x10001000 error_code=0x6' \
+	'10 100.001000 # ralab fault addr=0x10003000 error_code=0x6' \
+	'# ralab faults recorded=4' \
+	'# ralab file "/d/a" size=1048576' > "$T/mprot.strace"
+got=$("$RALAB" sim --dump-ops "$T/mprot.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: mprotect() of a mapping" "close/open main/mmap 0 1048576 write/mprotect 65536 65536 none/mprotect 131072 4096 rx/# an access the program's mprotect() had denied (a fault it caught, a populate or mlock that failed) is left out/touch 131088 1/mprotect 0 8192 r/touch 12288 1 4096 write/"
 # Three mappings of one descriptor holding a page: 'map OFF' names the
 # third, whichever order the parser meets them in (found by fuzz_strace).
 printf '%s\n' '# file_size: 1M' 'mmap 0 1M' 'mmap 256K 256K' 'mmap 384K 256K' \
@@ -250,7 +268,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/lib", O_RDONLY|O_CLOEXEC) = 3 
 	'# ralab faults recorded=4' \
 	'# ralab file "/d/lib" size=1048576' > "$T/ldso.strace"
 got=$("$RALAB" sim --dump-ops "$T/ldso.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1048576/munmap 65536 262144/mmap 65536 262144 exec/munmap 528384 65536/mmap 524288 65536/map 524288/touch 524304 1 4096 cow/map 0/touch 524304 1/touch 65536 1/# munmap() of part of a mapping another process shares at line 10: the replay keeps the mapping whole until its last page is unmapped/touch 4096 1/"
+tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1048576/munmap 65536 262144/mmap 65536 262144 exec/munmap 528384 65536/mmap 524288 65536 write/map 524288/touch 524304 1 4096 cow/map 0/touch 524304 1/touch 65536 1/# munmap() of part of a mapping another process shares at line 10: the replay keeps the mapping whole until its last page is unmapped/touch 4096 1/"
 # mlock(2) family: each mapping the range covers, in file offsets (rounded
 # out to pages); mlock2(MLOCK_ONFAULT) as onfault; mlockall(MCL_CURRENT)
 # locks the mappings there are, MCL_FUTURE the later ones (MAP_LOCKED
@@ -273,12 +291,12 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab faults recorded=0' \
 	'# ralab file "/d/a" size=4194304' > "$T/mlock.strace"
 got=$("$RALAB" sim --dump-ops "$T/mlock.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause|fs))' | tr '\n' '/')
-tgot "strace: mlock, mlock2, munlock, mlockall, MAP_LOCKED" "close/open main/mmap 0 1048576/mlock 65536 12288/mlock 196608 4096 onfault/madvise 0 1048576 dontneed/munlock 0 1048576/mlock 0 1048576/mmap 1048576 65536 locked/munlock 0 1048576/munlock 1048576 65536/mmap 2097152 65536 locked/mmap 3145728 65536/# mlock() of a private writable mapping at line 13 is not replayed (its populate copies each page)/"
+tgot "strace: mlock, mlock2, munlock, mlockall, MAP_LOCKED" "close/open main/mmap 0 1048576/mlock 65536 12288/mlock 196608 4096 onfault/madvise 0 1048576 dontneed/munlock 0 1048576/mlock 0 1048576/mmap 1048576 65536 locked/munlock 0 1048576/munlock 1048576 65536/mmap 2097152 65536 locked/mmap 3145728 65536 write/# mlock() of a private writable mapping at line 13 is not replayed (its populate copies each page)/"
 # Write faults: through a shared mapping a write touch, through a private
 # one a cow touch; a fault on a present page (bit 0) is nothing; msync of
 # a mapping is an fsync of its file (tests/traces/calls-write-faults.strace).
 got=$("$RALAB" sim --dump-ops tests/traces/calls-write-faults.strace 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: write faults, msync" "close/open main/mmap 0 1048576/open main/mmap 524288 65536/fd 1/touch 16 1 4096 write/touch 4096 1/fd 2/touch 528384 1 4096 cow/fd 1/fsync/"
+tgot "strace: write faults, msync" "close/open main/mmap 0 1048576 write/open main/mmap 524288 65536 write/fd 1/touch 16 1 4096 write/touch 4096 1/fd 2/touch 528384 1 4096 cow/fd 1/fsync/"
 # MADV_PAGEOUT: of a shared mapping, the op; of a private one, noted (its
 # copy-on-write pages are anonymous, which ralab does not track).
 printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' \
@@ -309,7 +327,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab faults recorded=1' \
 	'# ralab file "/d/a" size=1048576' > "$T/mpop.strace"
 got=$("$RALAB" sim --dump-ops "$T/mpop.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: mmap(MAP_POPULATE), shared and private writable" "close/open main/mmap 0 1048576 populate/munmap 0/# mmap(MAP_POPULATE) of a private writable mapping at line 4 is replayed without its populate (it copies each page)/mmap 524288 65536/touch 524288 1/"
+tgot "strace: mmap(MAP_POPULATE), shared and private writable" "close/open main/mmap 0 1048576 populate/munmap 0/# mmap(MAP_POPULATE) of a private writable mapping at line 4 is replayed without its populate (it copies each page)/mmap 524288 65536 write/touch 524288 1/"
 # MADV_REMOVE of a shared writable mapping punches the file's range under
 # it (a punch on the mapping's descriptor, whose close waits for the
 # munmap); the hole it made is not one of the file's own; a failed one is
@@ -324,7 +342,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab faults recorded=1' \
 	'# ralab file "/d/a" size=1048576 holes=65536+65536' > "$T/mremove.strace"
 got=$("$RALAB" sim --dump-ops "$T/mremove.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: MADV_REMOVE is a punch" "close/open main/mmap 0 1048576/touch 16 1/punch 65536 65536/munmap 0/close/"
+tgot "strace: MADV_REMOVE is a punch" "close/open main/mmap 0 1048576 write/touch 16 1/punch 65536 65536/munmap 0/close/"
 # The same log without faults: the mapping is noted, nothing replayed.
 grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
 "$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?
