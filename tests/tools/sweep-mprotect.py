@@ -4,7 +4,8 @@
 # ranges anywhere to PROT_NONE, read, read-exec, exec-only, write-only or
 # read-write (a case that writes maps writable), touches of pages that
 # stay readable (writable, for write faults) around the VMAs that makes,
-# willneed, DONTNEED of the file and preads.  What a changed protection
+# willneed, DONTNEED of the file and preads; from seed 2, madvise advice
+# and mlock2(MLOCK_ONFAULT) / munlock over the same ranges.  What a changed protection
 # splits, fault-around and the exec window stop at, and a split inside a
 # PMD-mapped 2 MiB clears (docs/design.md, "mprotect(2)").
 # Usage: sweep-mprotect.py SEED COUNT OUTDIR -> OUTDIR/pSEED-NN/case.ops
@@ -79,6 +80,16 @@ for i in range(n):
             p = touch_near(True)
             if p is not None:
                 ops.append("touch %dK 1 4K write" % (p * 4))
+        elif c < 0.79 and seed >= 2:
+            # From seed 2: advice and locks over the same VMAs.
+            a, b = a_range()
+            if r.random() < 0.6:
+                ops.append("madvise %dK %dK %s" % (a * 4, (b - a) * 4,
+                           r.choice(['random', 'sequential', 'normal',
+                                     'nohugepage'])))
+            else:
+                ops.append(r.choice(["mlock %dK %dK onfault",
+                                     "munlock %dK %dK"]) % (a * 4, (b - a) * 4))
         elif c < 0.82:
             ops.append("fadvise 0 %dK willneed" % (npg * 4))
             ops.append("pause 100000")

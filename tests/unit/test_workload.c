@@ -180,6 +180,52 @@ static int test_repeat_ns(void)
 	return 0;
 }
 
+/*
+ * The parser's view of what mprotect left: a range cut by a later one
+ * keeps its other parts, equal neighbours join (as the VMAs merge, so 40
+ * calls over one mapping fit), 33 apart do not.
+ */
+static int test_mprotect_ranges(void)
+{
+	struct ralab_workload *wl = NULL;
+	struct ralab_diag d = { 0 };
+	char text[4096];
+	size_t n;
+	int i;
+
+	ASSERT_EQ_U64(load_text("# file_size: 1M\nmmap 0 1M\nmprotect 0 64K none\n"
+				"mprotect 16K 16K r\ntouch 20K 1\ntouch 36K 1\n",
+				&wl, &d), -EINVAL);
+	ASSERT_TRUE(strstr(d.msg, ":6: touch at 36864: [32768, 65536) is PROT_NONE") != NULL);
+	ASSERT_EQ_U64(load_text("# file_size: 1M\nmmap 0 1M\nmprotect 0 64K none\n"
+				"mprotect 16K 16K r\ntouch 12K 8K 8K\n",
+				&wl, &d), -EINVAL);
+	ASSERT_TRUE(strstr(d.msg, "touch at 12288: [0, 16384)") != NULL);
+	/* A step that skips the PROT_NONE pages is fine. */
+	ASSERT_EQ_U64(load_text("# file_size: 1M\nmmap 0 1M\nmprotect 4K 4K none\n"
+				"touch 0 64K 8K\n", &wl, &d), 0);
+	ralab_workload_free(wl);
+	n = (size_t)snprintf(text, sizeof(text), "# file_size: 1M\nmmap 0 1M\n");
+	for (i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "mprotect %dK 4K %s\n", 4 * i,
+				      i % 2 ? "r" : "rx");
+	for (i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "mprotect %dK 4K r\n", 4 * i);
+	text[n] = 0;
+	/* 40 ranges apart: the 33rd is refused. */
+	ASSERT_EQ_U64(load_text(text, &wl, &d), -EINVAL);
+	ASSERT_TRUE(strstr(d.msg, ":35: too many 'mprotect' ranges") != NULL);
+	n = (size_t)snprintf(text, sizeof(text), "# file_size: 1M\nmmap 0 1M\n");
+	for (i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "mprotect %dK 4K rx\n", 4 * i);
+	ASSERT_EQ_U64(load_text(text, &wl, &d), 0);
+	ralab_workload_free(wl);
+	return 0;
+}
+
 int main(void)
 {
 	TEST(test_one_file);
@@ -188,5 +234,6 @@ int main(void)
 	TEST(test_two_files);
 	TEST(test_jobs);
 	TEST(test_breaks);
+	TEST(test_mprotect_ranges);
 	return TEST_SUMMARY("test_workload");
 }
