@@ -888,7 +888,7 @@ for d in tests/traces/app/*/; do
 	# one reading with O_DIRECT, read through the page cache instead;
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
-	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, mmap(MAP_POPULATE), mlock() or mlockall(), PROT_EXEC: without it; dlopen() (ld.so's MAP_FIXED mappings over its first): without those; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
+	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, mmap(MAP_POPULATE), mlock() or mlockall(), PROT_EXEC, mprotect(): without it; dlopen() (ld.so's MAP_FIXED mappings over its first): without those; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
@@ -899,6 +899,7 @@ for d in tests/traces/app/*/; do
 	madvremove-*) grep -v 'MADV_REMOVE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_REMOVE)" ;;
 	exec-*) sed 's/PROT_READ|PROT_EXEC/PROT_READ/' "$T/app.strace" > "$T/app-flat.strace"; what=PROT_EXEC ;;
 	dlopen-*) grep -v 'MAP_FIXED' "$T/app.strace" > "$T/app-flat.strace"; what="mappings made with MAP_FIXED over part of another" ;;
+	mprotect-*) grep -v ' mprotect(' "$T/app.strace" > "$T/app-flat.strace"; what="mprotect()" ;;
 	mlock-*|mlockall-*) grep -Ev ' (mlock|mlock2|munlock|mlockall|munlockall)\(' "$T/app.strace" > "$T/app-flat.strace"; what="mlock()" ;;
 	mmap-*|file-magic-*) grep -v '# ralab fault ' "$T/app.strace" > "$T/app-flat.strace"; what=faults ;;
 	write-*) grep -Ev ' (write|pwrite64|fsync)\(' "$T/app.strace" > "$T/app-flat.strace"; what=writes ;;
