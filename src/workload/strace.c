@@ -1029,6 +1029,20 @@ static void drop_future_lock(struct st *s, long as)
 }
 
 /*
+ * The part [*@lo, *@hi) of addresses [@a, @a + @len) of address space @as
+ * that piece @m maps; false if none.
+ */
+static bool piece_of(const struct smap *m, long as, uint64_t a, uint64_t len,
+		     uint64_t *lo, uint64_t *hi)
+{
+	if (m->as != as || a + len <= m->addr || a >= m->addr + m->len)
+		return false;
+	*lo = a > m->addr ? a : m->addr;
+	*hi = a + len < m->addr + m->len ? a + len : m->addr + m->len;
+	return true;
+}
+
+/*
  * mmap(ADDR, LEN, PROT, FLAGS, FD, OFF) = ADDR, munmap(ADDR, LEN),
  * madvise(ADDR, LEN, ADVICE) and execve() (which empties the address
  * space): the mappings of replayed files, whose page faults the log may
@@ -1146,15 +1160,11 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 	/* madvise: each mapping it covers, in file offsets. */
 	for (i = 0; i < s->nr_maps; i++) {
 		const struct smap *m = &s->maps[i];
-		uint64_t lo = (uint64_t)a0, hi = lo + (uint64_t)a1;
+		uint64_t lo, hi;
 		int adv;
 
-		if (m->as != as || hi <= m->addr || lo >= m->addr + m->len)
+		if (!piece_of(m, as, (uint64_t)a0, (uint64_t)a1, &lo, &hi))
 			continue;
-		if (lo < m->addr)
-			lo = m->addr;
-		if (hi > m->addr + m->len)
-			hi = m->addr + m->len;
 		/*
 		 * MADV_REMOVE (of a shared writable mapping; it fails on
 		 * others) punches the file's range under the mapping.
@@ -1224,14 +1234,10 @@ static int handle_mprotect(struct st *s, long pid, char **argv, int argc,
 	       (strstr(argv[2], "PROT_EXEC") ? PROT_X_ : 0);
 	for (i = 0; i < s->nr_maps; i++) {
 		const struct smap *m = &s->maps[i];
-		uint64_t lo = (uint64_t)a0, hi = lo + (uint64_t)a1;
+		uint64_t lo, hi;
 
-		if (m->as != as || hi <= m->addr || lo >= m->addr + m->len)
+		if (!piece_of(m, as, (uint64_t)a0, (uint64_t)a1, &lo, &hi))
 			continue;
-		if (lo < m->addr)
-			lo = m->addr;
-		if (hi > m->addr + m->len)
-			hi = m->addr + m->len;
 		note_time(s, pid);
 		tb_mprotect(s->tb, m->vm, m->off + (lo - m->addr), hi - lo,
 			    prot);
