@@ -1312,12 +1312,12 @@ static void vm_hole(struct emit *e, unsigned j, const struct tb_op *op)
 		if (e->holes[i].job == j && e->holes[i].vm == op->vm)
 			n++;
 	if (n == MAX_HOLES) {
-		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (16): the later parts stay mapped");
+		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (64): the later parts stay mapped");
 		return;
 	}
 	if (!tb_grow((void **)&e->holes, &e->cap_holes, e->nr_holes + 1,
 		     sizeof(*e->holes))) {
-		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (16): the later parts stay mapped");
+		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (64): the later parts stay mapped");
 		return;
 	}
 	select_fd(e, v->desc);

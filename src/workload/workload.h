@@ -118,7 +118,7 @@ enum {
  */
 #define MAX_MAPS 64
 /* Holes 'munmap OFF LEN' may leave in one mapping at once. */
-#define MAX_HOLES 16
+#define MAX_HOLES 64
 
 struct op {
 	enum op_kind kind;
