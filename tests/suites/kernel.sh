@@ -39,7 +39,8 @@ kernel_suite() {
 		 frag-40-sweep-s19-ext4-read-mix5-e100 frag-59-sweep-s39-xfs-stride-pread-e8 \
 		 frag-07-sweep-s01-xfs-mmap-read-e128 breaks-ext4-uneven \
 		 holes-71-sweep-u21-ext4-file-mix2 holes-75-sweep-v18-ext4-size1234567-mix6 \
-		 holes-77-sweep-v30-xfs-size17825792-mix4 populate-read-xfs; do
+		 holes-77-sweep-v30-xfs-size17825792-mix4 populate-read-xfs \
+		 mprotect-none-dontneed-xfs mprotect-exec-xfs; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else
