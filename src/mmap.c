@@ -932,7 +932,6 @@ static void zap_range(struct sim_vma *v, pgoff_t a, pgoff_t b)
 int sim_munmap_part(struct sim_vma *v, uint64_t off, uint64_t len)
 {
 	pgoff_t a = off / RALAB_PAGE_SIZE, b = (off + len) / RALAB_PAGE_SIZE;
-	unsigned i;
 	int err;
 
 	if (a < v->pgoff)
@@ -941,12 +940,9 @@ int sim_munmap_part(struct sim_vma *v, uint64_t off, uint64_t len)
 		b = v->pgoff + v->npages;
 	if (a >= b)
 		return 0;
-	if ((err = seg_split(v, a)) || (err = seg_split(v, b)))
+	/* Every flag goes: VM_HOLE only (a hole already there stays). */
+	if ((err = seg_set_flags(v, a, b, ~0u, VM_HOLE)))
 		return err;
-	for (i = 0; i < v->nseg; i++)
-		if (v->seg[i].start >= a && v->seg[i].end <= b)
-			v->seg[i].vm_flags = VM_HOLE;
-	seg_merge(v);
 	zap_range(v, a, b);
 	return 0;
 }

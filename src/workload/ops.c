@@ -1210,30 +1210,17 @@ int ralab__prot_set(struct wl_prot *v, unsigned *n, uint64_t a, uint64_t b,
 {
 	struct wl_prot t[MAX_PROTS + 2];
 	unsigned i, k = 0;
-	bool put = false;
 
-	for (i = 0; i < *n; i++) {
-		const struct wl_prot *e = &v[i];
-
-		if (e->end <= a || e->start >= b) {
-			if (!put && e->start >= b) {
-				prot_push(t, &k, (struct wl_prot){ a, b, prot });
-				put = true;
-			}
-			prot_push(t, &k, *e);
-			continue;
-		}
-		if (e->start < a)
-			prot_push(t, &k, (struct wl_prot){ e->start, a, e->prot });
-		if (!put) {
-			prot_push(t, &k, (struct wl_prot){ a, b, prot });
-			put = true;
-		}
-		if (e->end > b)
-			prot_push(t, &k, (struct wl_prot){ b, e->end, e->prot });
-	}
-	if (!put)
-		prot_push(t, &k, (struct wl_prot){ a, b, prot });
+	/* What is before [a, b), the range, what is after (sorted, apart). */
+	for (i = 0; i < *n && v[i].start < a; i++)
+		prot_push(t, &k, (struct wl_prot){ v[i].start,
+				  v[i].end < a ? v[i].end : a, v[i].prot });
+	prot_push(t, &k, (struct wl_prot){ a, b, prot });
+	for (i = 0; i < *n; i++)
+		if (v[i].end > b)
+			prot_push(t, &k, (struct wl_prot){
+				v[i].start > b ? v[i].start : b, v[i].end,
+				v[i].prot });
 	if (k > MAX_PROTS)
 		return -ENOSPC;
 	memcpy(v, t, k * sizeof(t[0]));
@@ -1295,15 +1282,16 @@ static int prot_check(struct parser *p, const struct op *op, uint64_t len,
 			    "a read there raises SIGSEGV");
 }
 
+const char *const ralab__prot_names[8] = { "none", "r", "w", "rw",
+					   "x", "rx", "wx", "rwx" };
+
 /* PROT of 'mprotect': none, or r, w and x in that order (rw, rx, ...). */
 static int parse_prot(struct parser *p, const char *t, int *prot)
 {
-	static const char *const names[] = { "none", "r", "w", "rw",
-					     "x", "rx", "wx", "rwx" };
 	int i;
 
 	for (i = 0; i < 8; i++)
-		if (!strcmp(t, names[i])) {
+		if (!strcmp(t, ralab__prot_names[i])) {
 			*prot = i;
 			return 0;
 		}

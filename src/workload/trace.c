@@ -1311,11 +1311,8 @@ static void vm_hole(struct emit *e, unsigned j, const struct tb_op *op)
 	for (i = 0; i < e->nr_holes; i++)
 		if (e->holes[i].job == j && e->holes[i].vm == op->vm)
 			n++;
-	if (n == MAX_HOLES) {
-		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (64): the later parts stay mapped");
-		return;
-	}
-	if (!tb_grow((void **)&e->holes, &e->cap_holes, e->nr_holes + 1,
+	if (n == MAX_HOLES ||
+	    !tb_grow((void **)&e->holes, &e->cap_holes, e->nr_holes + 1,
 		     sizeof(*e->holes))) {
 		note_once(e, NOTED_HOLES, "munmap() of more parts of one mapping than ralab keeps holes in (64): the later parts stay mapped");
 		return;
@@ -1529,8 +1526,7 @@ static void vm_protect(struct emit *e, const struct tb_op *op)
 	select_vm(e, e->job, op->vm, a, b);
 	ralab__text_printf(&e->b, "mprotect %llu %llu %s\n",
 	    (unsigned long long)a, (unsigned long long)(b - a),
-	    (const char *const[]){ "none", "r", "w", "rw", "x", "rx", "wx",
-				   "rwx" }[op->advice & 7]);
+	    ralab__prot_names[op->advice & 7]);
 }
 
 /* mmap, munmap, madvise, touch (a page fault). */
@@ -1538,6 +1534,7 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 {
 	const struct tb_vm *v = &e->t->vms[op->vm];
 	uint64_t end;
+	bool pop;
 
 	switch (op->kind) {
 	case TB_MMAP:
@@ -1561,33 +1558,25 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		 * A populate faults pages in up to the file's end and fails
 		 * (EFAULT) at the first page past it: to there.
 		 */
-		end = vm_op_end(e, op, op->advice == MADV_POPULATE_READ_ ||
-					       op->advice == MADV_POPULATE_WRITE_);
+		pop = op->advice == MADV_POPULATE_READ_ ||
+		      op->advice == MADV_POPULATE_WRITE_;
+		end = vm_op_end(e, op, pop);
 		if (op->off >= end)
 			break;
+		if (end - op->off > op->len)
+			end = op->off + op->len; /* the range, within the file */
 		if (op->advice == MADV_PAGEOUT_ && e->cow) {
 			note_once(e, NOTED_PAGEOUT_COW, "madvise(MADV_PAGEOUT) is not replayed in a log with write faults through a private mapping (ralab does not track their anonymous copies)");
 			break;
 		}
-		if (meets_hole(e, e->job, op->vm, op->off,
-			       op->off + (op->len < end - op->off ?
-						  op->len : end - op->off)))
-			break;
-		if ((op->advice == MADV_POPULATE_READ_ ||
-		     op->advice == MADV_POPULATE_WRITE_) &&
-		    prot_denies(e, op->vm, op->off,
-				op->len < end - op->off ? op->len :
-							  end - op->off,
-				4096, op->advice == MADV_POPULATE_WRITE_))
+		if (meets_hole(e, e->job, op->vm, op->off, end) ||
+		    (pop && prot_denies(e, op->vm, op->off, end - op->off, 4096,
+					op->advice == MADV_POPULATE_WRITE_)))
 			break;
 		select_fd(e, v->desc); /* the mapping is found by it */
-		select_vm(e, e->job, op->vm, op->off,
-			  op->off + (op->len < end - op->off ? op->len :
-							      end - op->off));
+		select_vm(e, e->job, op->vm, op->off, end);
 		ralab__text_printf(&e->b, "madvise %llu %llu %s\n", (unsigned long long)op->off,
-		    (unsigned long long)(op->len < end - op->off ?
-						 op->len : end - op->off),
-		    madvice_name(op->advice));
+		    (unsigned long long)(end - op->off), madvice_name(op->advice));
 		break;
 	case TB_MLOCK:
 		if (!vm_make(e, op))
@@ -1599,25 +1588,18 @@ static void emit_vm(struct emit *e, const struct tb_op *op)
 		end = vm_op_end(e, op, op->advice == MLOCK_ON_);
 		if (op->off >= end)
 			break;
-		if (meets_hole(e, e->job, op->vm, op->off,
-			       op->off + (op->len < end - op->off ?
-						  op->len : end - op->off)))
-			break;
-		if (op->advice == MLOCK_ON_ &&
-		    prot_denies(e, op->vm, op->off,
-				op->len < end - op->off ? op->len :
-							  end - op->off,
-				4096, false))
+		if (end - op->off > op->len)
+			end = op->off + op->len;
+		if (meets_hole(e, e->job, op->vm, op->off, end) ||
+		    (op->advice == MLOCK_ON_ &&
+		     prot_denies(e, op->vm, op->off, end - op->off, 4096, false)))
 			break;
 		select_fd(e, v->desc);
-		select_vm(e, e->job, op->vm, op->off,
-			  op->off + (op->len < end - op->off ? op->len :
-							      end - op->off));
+		select_vm(e, e->job, op->vm, op->off, end);
 		ralab__text_printf(&e->b, "%s %llu %llu%s\n",
 		    op->advice == MLOCK_OFF_ ? "munlock" : "mlock",
 		    (unsigned long long)op->off,
-		    (unsigned long long)(op->len < end - op->off ?
-						 op->len : end - op->off),
+		    (unsigned long long)(end - op->off),
 		    op->advice == MLOCK_ONFAULT_ ? " onfault" : "");
 		break;
 	case TB_TOUCH:

@@ -182,6 +182,8 @@ struct wl_prot {
 	uint64_t start, end;
 	unsigned prot; /* PROT_R_ | PROT_W_ | PROT_X_; 0: PROT_NONE */
 };
+/* 'mprotect' PROT names, by PROT_R_ | PROT_W_ | PROT_X_ value. */
+extern const char *const ralab__prot_names[8];
 int ralab__prot_set(struct wl_prot *v, unsigned *n, uint64_t a, uint64_t b,
 		    unsigned prot);
 const struct wl_prot *ralab__prot_denied(const struct wl_prot *v, unsigned n,
