@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -104,6 +105,12 @@ int cli_record(int argc, char **argv)
 			       "max_sectors_kb and max_hw_sectors_kb, and where it is not contiguous\n"
 			       "on the disk (FIEMAP: breaks=, holes=), which the replay uses as the\n"
 			       "case's header and extent breaks ('ralab sim --set' still overrides).\n"
+			       "For a program execve() ran, also a '# ralab exec' line: its ELF\n"
+			       "program headers, what the kernel's loader reads and maps of it (the\n"
+			       "program's own code and data, which no system call maps).  COMMAND\n"
+			       "runs without address-space randomization (ADDR_NO_RANDOMIZE, as gdb\n"
+			       "runs a program), so that a position-independent program is where the\n"
+			       "log says and its page faults are read as its file's.\n"
 			       "--annotate does only that, for a log made with strace by hand (right\n"
 			       "after the run, from the directory it ran in).\n\n"
 			       "--evict PATH (repeatable): before the run, drop PATH from the page\n"
@@ -200,6 +207,13 @@ int cli_record(int argc, char **argv)
 		while (read(go[0], &c, 1) < 0 && errno == EINTR)
 			;
 		close(go[0]);
+		/*
+		 * No address-space randomization (as gdb runs a program):
+		 * the kernel maps a position-independent program at a base
+		 * the log can name, so its faults are read as the file's.
+		 */
+		personality(ADDR_NO_RANDOMIZE |
+			    (unsigned long)personality(0xffffffff));
 		execvp("strace", args);
 		_exit(127);
 	}

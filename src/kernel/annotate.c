@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <linux/fiemap.h>
 
+#include "kernel/elf.h"
 #include "kernel/fiemap.h"
 #include "ralab.h"
 #include "workload/trace.h"
@@ -332,13 +333,76 @@ static int describe(FILE *m, const char *path, bool direct,
 	return b.oom ? -ENOMEM : 0;
 }
 
+/*
+ * A '# ralab exec' line for the program at @path, which execve() ran:
+ * what the kernel's ELF loader read and mapped of it (its program
+ * headers, kernel/elf.c), for the replay; elf=0 for a file that is not
+ * ELF (a script: only its first line is read).  @norandom: the program
+ * ran without address-space randomization, so a position-independent
+ * one's load bias is known (bias=).
+ */
+static void exec_note(FILE *m, const char *path, bool norandom)
+{
+	struct kx_elf e;
+	unsigned i;
+	int err = kx_elf_read(path, norandom, &e);
+
+	if (err && err != -ENOEXEC)
+		return;
+	fprintf(m, "# ralab exec ");
+	put_path(m, path);
+	if (err) {
+		fprintf(m, " elf=0\n");
+		return;
+	}
+	fprintf(m, " phdrs=%llu+%llu", (unsigned long long)e.phoff,
+		(unsigned long long)e.phlen);
+	if (e.interp_len)
+		fprintf(m, " interp=%llu+%llu", (unsigned long long)e.interp_off,
+			(unsigned long long)e.interp_len);
+	if (e.have_bias)
+		fprintf(m, " bias=0x%llx", (unsigned long long)e.bias);
+	for (i = 0; i < e.nload; i++)
+		fprintf(m, "%s%llu:0x%llx:%llu:%llu:%s%s%s", i ? "," : " loads=",
+			(unsigned long long)e.load[i].off,
+			(unsigned long long)e.load[i].vaddr,
+			(unsigned long long)e.load[i].filesz,
+			(unsigned long long)e.load[i].memsz,
+			(e.load[i].prot & 1) ? "r" : "-",
+			(e.load[i].prot & 2) ? "w" : "-",
+			(e.load[i].prot & 4) ? "x" : "-");
+	fprintf(m, "\n");
+}
+
+/*
+ * Whether the programs of the log at @text ran without address-space
+ * randomization: 'ralab record', the only writer of '# ralab faults'
+ * lines, runs them so; or the system has it off.
+ */
+static bool ran_norandom(const char *text, size_t len)
+{
+	char buf[8] = "";
+	FILE *f;
+
+	if (!strncmp(text, "# ralab faults ", 15) ||
+	    memmem(text, len, "\n# ralab faults ", 16))
+		return true;
+	f = fopen("/proc/sys/kernel/randomize_va_space", "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return buf[0] == '0';
+}
+
 int ralab_trace_annotate(const char *log, unsigned *nfiles,
 			 unsigned *ncached, struct ralab_diag *diag)
 {
 	unsigned n = 0, k, described = 0, cached = 0;
 	struct added added = { 0 };
 	char **paths = NULL, *text, *out = NULL;
-	bool *direct = NULL;
+	bool *direct = NULL, *exec = NULL, norandom;
 	size_t len, olen = 0;
 	int err, fd;
 	FILE *m;
@@ -359,9 +423,11 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 		free(text);
 		return aerr(diag, -EEXIST, "%s: the log has its files described already", log);
 	}
-	err = ralab__strace_paths(log, text, len, &paths, &direct, &n, diag);
+	err = ralab__strace_paths(log, text, len, &paths, &direct, &exec, &n,
+				  diag);
 	if (!err)
 		err = read_added(text, len, &added);
+	norandom = ran_norandom(text, len);
 	free(text);
 	if (err) {
 		free(added.v);
@@ -369,15 +435,22 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 			free(paths[k]);
 		free(paths);
 		free(direct);
+		free(exec);
 		return err;
 	}
 	m = open_memstream(&out, &olen);
 	err = m ? 0 : -ENOMEM;
-	for (k = 0; !err && k < n; k++)
+	for (k = 0; !err && k < n; k++) {
+		unsigned before = described;
+
 		err = describe(m, paths[k], direct[k], &added, &described,
 			       &cached);
+		if (!err && exec[k] && described > before)
+			exec_note(m, paths[k], norandom);
+	}
 	free(added.v);
 	free(direct);
+	free(exec);
 	for (k = 0; k < n; k++)
 		free(paths[k]);
 	free(paths);

@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel/elf.h"
 #include "kernel/tracefs.h"
 #include "ralab.h"
 
@@ -520,20 +521,95 @@ static unsigned long long file_map_len(const char *p)
 	return fd >= 0 && end != p + 1 ? len : 0;
 }
 
+/*
+ * The path of "execve("PATH", ..." at @p (strace's quoting; a path with
+ * escapes is left out), into @path (@len bytes): false if none.
+ */
+static bool exec_path(const char *p, char *path, size_t len)
+{
+	const char *q;
+
+	p = strstr(p, " execve(\"");
+	if (!p)
+		return false;
+	p += 9;
+	q = strchr(p, '"');
+	if (!q || (size_t)(q - p) >= len || memchr(p, '\\', (size_t)(q - p)))
+		return false;
+	memcpy(path, p, (size_t)(q - p));
+	path[q - p] = '\0';
+	return true;
+}
+
+/*
+ * The ranges the kernel's ELF loader mapped of the program at @path
+ * (execve() maps them, no system call of the log does): 'ralab record'
+ * runs the program without address-space randomization, so a
+ * position-independent one is at its known base.
+ */
+static int exec_maps(const char *path, struct range **v, size_t *n,
+		     size_t *cap)
+{
+	struct kx_elf e;
+	unsigned i;
+
+	if (kx_elf_read(path, true, &e) || !e.have_bias)
+		return 0;
+	for (i = 0; i < e.nload; i++) {
+		const struct kx_elf_load *l = &e.load[i];
+
+		if (!l->filesz)
+			continue;
+		if (!grow((void **)v, cap, *n, sizeof(**v)))
+			return -ENOMEM;
+		(*v)[(*n)++] = (struct range){
+			(e.bias + l->vaddr) & ~4095ull,
+			(e.bias + l->vaddr + l->filesz + 4095) & ~4095ull
+		};
+	}
+	return 0;
+}
+
 static int file_maps(FILE *in, struct range **out, size_t *nr)
 {
 	struct { long pid; unsigned long long len; } pend[64];
+	struct { long pid; char path[1024]; } xpend[16];
 	struct range *v = NULL;
-	size_t n = 0, cap = 0, lcap = 0, i, k, np = 0;
-	char *line = NULL;
+	size_t n = 0, cap = 0, lcap = 0, i, k, np = 0, nx = 0;
+	char *line = NULL, path[1024];
 
 	while (getline(&line, &lcap, in) > 0) {
 		unsigned long long len = 0, addr;
 		const char *m = strstr(line, " mmap("), *eq;
 		long pid;
+		int err = 0;
 
 		if (line_time(line, &pid) < 0)
 			continue;
+		/* execve(), done or resumed: the program's own segments. */
+		if (exec_path(line, path, sizeof(path))) {
+			if (strstr(line, " <unfinished ...>")) {
+				if (nx < 16) {
+					xpend[nx].pid = pid;
+					memcpy(xpend[nx++].path, path,
+					       sizeof(path));
+				}
+			} else if (strstr(line, ") = 0")) {
+				err = exec_maps(path, &v, &n, &cap);
+			}
+		} else if (strstr(line, "<... execve resumed>")) {
+			for (i = 0; i < nx && xpend[i].pid != pid; i++)
+				;
+			if (i < nx && strstr(line, ") = 0"))
+				err = exec_maps(xpend[i].path, &v, &n, &cap);
+			if (i < nx)
+				xpend[i] = xpend[--nx];
+		}
+		if (err) {
+			free(v);
+			free(line);
+			return err;
+		}
 		if (m && strstr(m, " <unfinished ...>")) {
 			len = file_map_len(m + 6);
 			if (len && np < 64) {

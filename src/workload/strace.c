@@ -100,6 +100,25 @@ struct cwd {
 	char *dir; /* owned */
 };
 
+/*
+ * A '# ralab exec' line: how the kernel's ELF loader maps the program at
+ * @path when execve() runs it ('ralab record' reads its program headers
+ * after the run; no system call shows this).
+ */
+#define MAX_EXEC_LOADS 16
+struct sexec {
+	char *path;  /* owned */
+	bool elf;    /* elf=0: a script (binfmt_script reads its first line) */
+	uint64_t phoff, phlen, interp_off, interp_len;
+	bool have_bias; /* bias= given: the load bias is known */
+	uint64_t bias;
+	unsigned nload;
+	struct {
+		uint64_t off, vaddr, filesz, memsz;
+		int prot; /* PROT_R_ | PROT_W_ | PROT_X_ */
+	} load[MAX_EXEC_LOADS];
+};
+
 struct pending {
 	long pid;
 	char *text;
@@ -156,6 +175,17 @@ struct st {
 	unsigned nr_fchdir;       /* fchdir() to directories not seen */
 	long first_pid;           /* the process the log begins with */
 	bool have_first;
+	struct sexec *execs;      /* '# ralab exec' lines */
+	unsigned nr_execs;
+	/*
+	 * Collecting the files to describe (ralab__strace_paths(), before
+	 * 'ralab record' wrote '# ralab exec' lines): a program execve()
+	 * runs is one, and @execd its paths (owned).
+	 */
+	bool collect;
+	char **execd;
+	unsigned nr_execd;
+	long exec_keys;           /* descriptor keys given out to programs */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -802,21 +832,28 @@ static bool under_evicted(const struct st *s, const char *p)
  * record --evict' dropped it from the cache before the run (a program
  * started with its libraries cold: '# ralab evicted' lines).
  */
+static bool pseudo_path(const char *p)
+{
+	static const char *const pseudo[] = { "/dev/", "/proc/", "/sys/" };
+	size_t i;
+
+	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if (!strncmp(p, pseudo[i], strlen(pseudo[i])))
+			return true;
+	return !*p;
+}
+
 static bool regular_path(const struct st *s, const char *p,
 			 const char *flags)
 {
-	static const char *const pseudo[] = { "/dev/", "/proc/", "/sys/" };
 	static const char *const loader[] = {
 		"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/",
 		"/usr/share/locale/", "/etc/ld.so.",
 	};
 	size_t i;
 
-	if (!*p)
+	if (pseudo_path(p))
 		return false;
-	for (i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
-		if (!strncmp(p, pseudo[i], strlen(pseudo[i])))
-			return false;
 	for (i = 0; i < sizeof(loader) / sizeof(loader[0]); i++)
 		if (!strncmp(p, loader[i], strlen(loader[i])) &&
 		    !under_evicted(s, p))
@@ -1042,6 +1079,130 @@ static bool piece_of(const struct smap *m, long as, uint64_t a, uint64_t len,
 	return true;
 }
 
+static const struct sexec *exec_of(const struct st *s, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_execs; i++)
+		if (!strcmp(s->execs[i].path, path))
+			return &s->execs[i];
+	return NULL;
+}
+
+/*
+ * execve() of @path by @pid succeeded: a new address space, and what
+ * the kernel read and mapped of the program (fs/exec.c, fs/binfmt_elf.c).
+ * The exec'd file is a struct file of its own, which the mappings keep:
+ * its readahead state is theirs.
+ *
+ *   prepare_binprm()     kernel_read() of the first 256 bytes
+ *   load_elf_phdrs()     kernel_read() of the program headers
+ *   PT_INTERP            kernel_read() of the interpreter's path
+ *   elf_load(), each PT_LOAD with file bytes, in order:
+ *     elf_map()          mmap(MAP_PRIVATE) of its pages, at bias + p_vaddr
+ *     padzero()          p_memsz > p_filesz and the file part ends inside
+ *                        a page: clear_user() of the rest of that page,
+ *                        a write fault (a copy of the file's page: its
+ *                        read goes through filemap_fault(), no
+ *                        fault-around); a segment not writable faults
+ *                        nothing (the access is refused first)
+ *
+ * The interpreter (ld.so) the kernel maps too is the loader's file, left
+ * out as its reads are.  Without a '# ralab exec' line for @path (a log
+ * 'ralab record' did not describe), only the new address space.
+ */
+static int exec_program(struct st *s, long pid, const char *arg)
+{
+	long as = as_of(s, pid), tab = table_of(s, pid), key;
+	const struct sexec *x;
+	char path[1024];
+	unsigned i;
+	int file, err, vm;
+
+	if (as != pid) {
+		/* A vfork()ed child leaves its parent's memory as it was. */
+		for (i = 0; i < s->nr_vms; i++)
+			if (s->vms[i].pid == pid) {
+				s->vms[i] = s->vms[--s->nr_vms];
+				break;
+			}
+		as = pid;
+	} else {
+		drop_future_lock(s, as);
+		err = unmap_range(s, as, 0, UINT64_MAX, pid);
+		if (err)
+			return err;
+	}
+	/* A program under /usr/lib is one too (not a library the loader
+	 * reads at every start). */
+	if (!at_path(s, pid, NULL, arg, path) || pseudo_path(path))
+		return 0;
+	x = exec_of(s, path);
+	if (!x && !s->collect)
+		return 0;
+	file = tb_file(s->tb, path);
+	if (file == -ENOSPC)
+		return serr(s, "more than %d files", TB_MAX_PATHS);
+	if (file < 0)
+		return file;
+	if (s->collect) {
+		char **n = realloc(s->execd, (s->nr_execd + 1) * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->execd = n;
+		if (!(n[s->nr_execd] = strdup(path)))
+			return -ENOMEM;
+		s->nr_execd++;
+	}
+	/* Not a number a call can name: the program's own open file. */
+	key = -1000000 - s->exec_keys++;
+	err = tb_open(s->tb, tab, key, file);
+	if (err)
+		return err;
+	note_time(s, pid);
+	tb_read(s->tb, tab, key, 0, 256, TB_RET_FILE);
+	if (x && x->elf) {
+		tb_read(s->tb, tab, key, x->phoff, x->phlen, TB_RET_FILE);
+		if (x->interp_len)
+			tb_read(s->tb, tab, key, x->interp_off, x->interp_len,
+				TB_RET_FILE);
+	}
+	for (i = 0; x && x->elf && i < x->nload; i++) {
+		uint64_t pgoff = x->load[i].vaddr % 4096, zero;
+		uint64_t off = x->load[i].off - pgoff;
+		uint64_t len = (x->load[i].filesz + pgoff + 4095) & ~4095ull;
+		/* Where no call can reach: faults go nowhere (bias unknown). */
+		uint64_t addr = (x->have_bias ? x->bias : 1ull << 63) +
+				x->load[i].vaddr - pgoff;
+		int prot = x->load[i].prot;
+
+		if (!x->load[i].filesz)
+			continue;
+		vm = tb_mmap(s->tb, tab, key, off, len,
+			     ((prot & PROT_X_) ? TB_MAP_EXEC : 0) |
+				     ((prot & PROT_W_) ? TB_MAP_WRITE : 0));
+		if (vm == -ENOMEM)
+			return vm;
+		if (vm < 0)
+			break;
+		if (!s->first_mmap)
+			s->first_mmap = s->line;
+		err = add_piece(s, &(struct smap){ as, addr, len, off,
+						    (unsigned)vm, true,
+						    (prot & PROT_W_) != 0 });
+		if (err)
+			return err;
+		zero = x->load[i].off + x->load[i].filesz;
+		if (x->load[i].memsz > x->load[i].filesz && zero % 4096 &&
+		    (prot & PROT_W_))
+			tb_touch(s->tb, (unsigned)vm, zero & ~4095ull,
+				 TOUCH_COW);
+	}
+	tb_close(s->tb, tab, key);
+	return 0;
+}
+
 /*
  * mmap(ADDR, LEN, PROT, FLAGS, FD, OFF) = ADDR, munmap(ADDR, LEN),
  * madvise(ADDR, LEN, ADVICE) and execve() (which empties the address
@@ -1057,13 +1218,8 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 	unsigned i;
 	int err, vm, fut;
 
-	if (call[0] == 'e') {
-		if (!ret) {
-			drop_future_lock(s, as); /* a new mm */
-			return unmap_range(s, as, 0, UINT64_MAX, pid);
-		}
-		return 0;
-	}
+	if (call[0] == 'e')
+		return ret || argc < 1 ? 0 : exec_program(s, pid, argv[0]);
 	/*
 	 * A call that failed changed nothing, but for a madvise() DONTNEED,
 	 * COLD or PAGEOUT that failed with EINVAL at a locked VMA after
@@ -2173,6 +2329,12 @@ static void st_free(struct st *s)
 		free(s->cwds[i].dir);
 	free(s->cwds);
 	free(s->fss);
+	for (i = 0; i < s->nr_execs; i++)
+		free(s->execs[i].path);
+	free(s->execs);
+	for (i = 0; i < s->nr_execd; i++)
+		free(s->execd[i]);
+	free(s->execd);
 	tb_free(s->tb);
 }
 
@@ -2206,6 +2368,164 @@ static int find_evicted(struct st *s, const char *text)
 	return 0;
 }
 
+/* "N" or "0xN" ending at @stop, a space or the end, into *@v. */
+static bool exec_num(const char **p, uint64_t *v, char stop)
+{
+	const char *a = *p;
+	char *end;
+
+	if (*a < '0' || *a > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(a, &end, a[0] == '0' && a[1] == 'x' ? 16 : 10);
+	if (errno || (*end && *end != ' ' && *end != stop))
+		return false;
+	*p = end;
+	return true;
+}
+
+/* "OFF+LEN" */
+static bool exec_range(const char **p, uint64_t *off, uint64_t *len)
+{
+	return exec_num(p, off, '+') && **p == '+' && (++*p, true) &&
+	       exec_num(p, len, ' ') && *len <= 65536;
+}
+
+/*
+ * One '# ralab exec' line (after its prefix), into @x:
+ *   "PATH" elf=0                  (not ELF: a script)
+ *   "PATH" phdrs=OFF+LEN [interp=OFF+LEN] [bias=ADDR]
+ *          loads=OFF:VADDR:FILESZ:MEMSZ:PROT,...
+ * numbers decimal or 0x hexadecimal; PROT: r, w, x letters or '-'.
+ */
+static int exec_line(struct st *s, const char *l, struct sexec *x)
+{
+	char path[1024];
+	bool have_ph = false, have_loads = false;
+
+	memset(x, 0, sizeof(*x));
+	x->elf = true;
+	if (!path_arg(l, path, sizeof(path)) || !*path)
+		return serr(s, "'# ralab exec' needs a quoted path");
+	tidy_path(path);
+	l = strchr(strchr(l, '"') + 1, '"') + 1;
+	while (*l) {
+		if (*l == ' ') {
+			l++;
+		} else if (!strncmp(l, "elf=", 4)) {
+			l += 4;
+			if ((*l != '0' && *l != '1') || (l[1] && l[1] != ' '))
+				return serr(s, "'# ralab exec': elf= 0 or 1");
+			x->elf = *l++ == '1';
+		} else if (!strncmp(l, "phdrs=", 6)) {
+			l += 6;
+			if (!exec_range(&l, &x->phoff, &x->phlen) || !x->phlen)
+				return serr(s, "'# ralab exec': phdrs=OFFSET+LENGTH (1 to 65536 bytes)");
+			have_ph = true;
+		} else if (!strncmp(l, "interp=", 7)) {
+			l += 7;
+			if (!exec_range(&l, &x->interp_off, &x->interp_len))
+				return serr(s, "'# ralab exec': interp=OFFSET+LENGTH (up to 65536 bytes)");
+		} else if (!strncmp(l, "bias=", 5)) {
+			l += 5;
+			if (!exec_num(&l, &x->bias, ' ') || x->bias % 4096 ||
+			    x->bias >= 1ull << 62)
+				return serr(s, "'# ralab exec': bias= a page-aligned user address");
+			x->have_bias = true;
+		} else if (!strncmp(l, "loads=", 6)) {
+			l += 6;
+			for (;;) {
+				uint64_t *f;
+				int prot = 0;
+
+				if (x->nload == MAX_EXEC_LOADS)
+					return serr(s, "'# ralab exec': more than %d loads",
+						    MAX_EXEC_LOADS);
+				f = &x->load[x->nload].off;
+				if (!exec_num(&l, &f[0], ':') || *l++ != ':' ||
+				    !exec_num(&l, &x->load[x->nload].vaddr, ':') ||
+				    *l++ != ':' ||
+				    !exec_num(&l, &x->load[x->nload].filesz, ':') ||
+				    *l++ != ':' ||
+				    !exec_num(&l, &x->load[x->nload].memsz, ':') ||
+				    *l++ != ':')
+					return serr(s, "'# ralab exec': loads=OFFSET:VADDR:FILESZ:MEMSZ:PROT,...");
+				for (; *l == 'r' || *l == 'w' || *l == 'x' ||
+				       *l == '-';
+				     l++)
+					prot |= *l == 'r' ? PROT_R_ :
+						*l == 'w' ? PROT_W_ :
+						*l == 'x' ? PROT_X_ : 0;
+				if (*l && *l != ',' && *l != ' ')
+					return serr(s, "'# ralab exec': a segment's PROT is letters r, w, x (or -)");
+				if (f[0] % 4096 != x->load[x->nload].vaddr % 4096 ||
+				    x->load[x->nload].filesz >
+					    x->load[x->nload].memsz ||
+				    f[0] > 1ull << 48 ||
+				    x->load[x->nload].filesz > 1ull << 48 ||
+				    x->load[x->nload].vaddr > 1ull << 48 ||
+				    x->load[x->nload].memsz > 1ull << 48)
+					return serr(s, "'# ralab exec': segment %u: OFFSET and VADDR differ modulo 4096, or FILESZ > MEMSZ, or past 2^48",
+						    x->nload + 1);
+				x->load[x->nload++].prot = prot;
+				if (*l != ',')
+					break;
+				l++;
+			}
+			have_loads = true;
+		} else {
+			return serr(s, "'# ralab exec': unknown '%.20s' (elf, phdrs, interp, bias, loads)",
+				    l);
+		}
+	}
+	if (x->elf && (!have_ph || !have_loads))
+		return serr(s, "'# ralab exec' of an ELF file needs phdrs= and loads=");
+	x->path = strdup(path);
+	return x->path ? 0 : -ENOMEM;
+}
+
+/*
+ * The '# ralab exec' lines of @text, into s->execs: 'ralab record'
+ * appends them after the run; the execve() calls they describe come
+ * before.
+ */
+static int find_execs(struct st *s, const char *text)
+{
+	const char *l = text;
+	unsigned line = 1;
+
+	for (; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL, line++) {
+		struct sexec x, *n;
+		size_t len = strcspn(l, "\r\n");
+		char *one;
+		int err;
+
+		if (strncmp(l, "# ralab exec ", 13))
+			continue;
+		s->line = line;
+		one = strndup(l + 13, len - 13);
+		if (!one)
+			return -ENOMEM;
+		err = exec_line(s, one, &x);
+		free(one);
+		if (err)
+			return err;
+		if (exec_of(s, x.path)) {
+			free(x.path);
+			return serr(s, "a second '# ralab exec' line for this path");
+		}
+		n = realloc(s->execs, (s->nr_execs + 1) * sizeof(*n));
+		if (!n) {
+			free(x.path);
+			return -ENOMEM;
+		}
+		s->execs = n;
+		n[s->nr_execs++] = x;
+	}
+	s->line = 0;
+	return 0;
+}
+
 /* Every line of the log into @s (s->tb made here; st_free() it). */
 static int st_parse(struct st *s, const char *text, size_t len)
 {
@@ -2227,6 +2547,8 @@ static int st_parse(struct st *s, const char *text, size_t len)
 	/* The evicted paths first: they decide which opens are kept. */
 	if (!err)
 		err = find_evicted(s, copy);
+	if (!err)
+		err = find_execs(s, copy);
 	for (line = copy; !err && line && *line; line = next) {
 		char *cr;
 
@@ -2268,11 +2590,11 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 		}
 		if (err == -ENODATA) {
 			s.line = 0;
-			err = tb_nr_cached(s.tb) ?
-				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run; 'ralab record --evict FILE' records a run that reads it from the device, or set cached=0 on its '# ralab file' line)") :
-			      s.first_mmap && !s.faults ?
+			err = s.first_mmap && !s.faults ?
 				      serr(&s, "no reads of a regular file in this strace log (a file is mapped at line %u, but the log has no page faults: 'ralab record' adds them when run as root)",
 					   s.first_mmap) :
+			      tb_nr_cached(s.tb) ?
+				      serr(&s, "no reads of a regular file to replay: every file this strace log reads is marked cached=1 (in the page cache before the run; 'ralab record --evict FILE' records a run that reads it from the device, or set cached=0 on its '# ralab file' line)") :
 				      serr(&s, "no reads of a regular file in this strace log");
 		}
 	}
@@ -2281,10 +2603,11 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
 }
 
 int ralab__strace_paths(const char *name, const char *text, size_t len,
-			char ***paths, bool **direct, unsigned *n,
-			struct ralab_diag *diag)
+			char ***paths, bool **direct, bool **exec,
+			unsigned *n, struct ralab_diag *diag)
 {
-	struct st s = { .name = name, .diag = diag };
+	struct st s = { .name = name, .diag = diag, .collect = true };
+	bool *ex = NULL;
 	/*
 	 * Every file read, up to all a log can open: the replay takes at
 	 * most TB_MAX_FILES of them, but those marked cached=1
@@ -2303,12 +2626,18 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 		if (nr > TB_MAX_PATHS)
 			nr = TB_MAX_PATHS;
 		out = calloc(nr + 1, sizeof(*out));
-		if (!out)
+		ex = calloc(nr + 1, sizeof(*ex));
+		if (!out || !ex)
 			err = -ENOMEM;
 	}
-	for (k = 0; !err && k < nr; k++)
+	for (k = 0; !err && k < nr; k++) {
+		unsigned j;
+
 		if (!(out[k] = strdup(p[k])))
 			err = -ENOMEM;
+		for (j = 0; j < s.nr_execd; j++)
+			ex[k] |= !strcmp(s.execd[j], p[k]);
+	}
 	free(p);
 	st_free(&s);
 	if (err) {
@@ -2316,10 +2645,12 @@ int ralab__strace_paths(const char *name, const char *text, size_t len,
 			free(out[k]);
 		free(out);
 		free(dir);
+		free(ex);
 		return err;
 	}
 	*paths = out;
 	*direct = dir;
+	*exec = ex;
 	*n = nr;
 	return 0;
 }

@@ -525,10 +525,10 @@ void tb_read_rwf(struct tb *t, long k1, long k2, uint64_t off,
 	f = &t->files[t->descs[d].file];
 	f->reads++;
 	f->direct_reads += t->descs[d].direct;
-	if (ret > 0 && off + (uint64_t)ret > f->max_end)
+	if (ret > 0 && ret != TB_RET_FILE && off + (uint64_t)ret > f->max_end)
 		f->max_end = off + (uint64_t)ret;
 	/* A short read ends at EOF. */
-	if ((uint64_t)ret < count && f->eof == UINT64_MAX)
+	if (ret != TB_RET_FILE && (uint64_t)ret < count && f->eof == UINT64_MAX)
 		f->eof = off + (uint64_t)ret;
 	op = desc_op(t, d, TB_READ, off, count);
 	if (op) {

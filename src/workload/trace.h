@@ -91,9 +91,12 @@ void tb_exit(struct tb *t, long k1);
 /* Whether (@k1, @k2) is a replayed descriptor. */
 bool tb_known(struct tb *t, long k1, long k2);
 /*
- * A read of @count bytes at @off that returned @ret; @dontcache: preadv2(2)
- * with RWF_DONTCACHE (replayed under 'rwf dontcache').
+ * A read of @count bytes at @off that returned @ret (TB_RET_FILE: what
+ * the file holds there, not in the log: the kernel's own reads of a
+ * program execve() runs); @dontcache: preadv2(2) with RWF_DONTCACHE
+ * (replayed under 'rwf dontcache').
  */
+#define TB_RET_FILE INT64_MAX
 void tb_read_rwf(struct tb *t, long k1, long k2, uint64_t off,
 		 uint64_t count, int64_t ret, bool dontcache);
 static inline void tb_read(struct tb *t, long k1, long k2, uint64_t off,

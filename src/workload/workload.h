@@ -359,11 +359,13 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
  * The files an strace log reads, as it names them: *@paths (malloc'ed,
  * each path too, NULL-terminated; the caller frees them) and *@n; and
  * *@direct (malloc'ed, @n of them; the caller frees it): whether each was
- * read only through O_DIRECT descriptors (no folio of it was to be added).
+ * read only through O_DIRECT descriptors (no folio of it was to be added);
+ * *@exec (the same): whether execve() ran it (a program: 'ralab record'
+ * notes how the kernel maps it, a '# ralab exec' line).
  */
 int ralab__strace_paths(const char *name, const char *text, size_t len,
-			char ***paths, bool **direct, unsigned *n,
-			struct ralab_diag *diag);
+			char ***paths, bool **direct, bool **exec,
+			unsigned *n, struct ralab_diag *diag);
 bool ralab__is_iolog(const char *text, size_t len);
 int ralab__iolog_to_ops(const char *name, const char *text, size_t len,
 			char **ops, struct ralab_diag *diag);

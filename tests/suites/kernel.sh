@@ -127,9 +127,18 @@ kernel_suite() {
 	else
 		skip "kernel: python3 loading libcrypto with dlopen, recorded" "/usr/bin/python3 or /usr/lib/x86_64-linux-gnu/libcrypto.so.3 missing"
 	fi
+	# python3's own binary run cold from the loop device: what execve()
+	# reads and maps of it (its '# ralab exec' line), then its start.
+	local pyexec=
+	if [ -x /usr/bin/python3 ]; then
+		pyexec="--copy $(readlink -f /usr/bin/python3) -- @FILE -S -c pass"
+	else
+		skip "kernel: python3's own binary run cold, recorded" "/usr/bin/python3 missing"
+	fi
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
 		    ${magic:+"$magic"} \
 		    ${dlopen:+"$dlopen"} \
+		    ${pyexec:+"$pyexec"} \
 		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
 		    "--size 16 -- $T/mmap-read @FILE wtouch:0:1M:4K touch:4M:256K:4K wtouch:8M:64K:16K msync touch:12M:1M:4K" \
 		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \

@@ -269,6 +269,57 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/lib", O_RDONLY|O_CLOEXEC) = 3 
 	'# ralab file "/d/lib" size=1048576' > "$T/ldso.strace"
 got=$("$RALAB" sim --dump-ops "$T/ldso.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1048576/munmap 65536 262144/mmap 65536 262144 exec/munmap 528384 65536/mmap 524288 65536 write/map 524288/touch 524304 1 4096 cow/map 0/touch 524304 1/touch 65536 1/# munmap() of part of a mapping another process shares at line 10: the replay keeps the mapping whole until its last page is unmapped/touch 4096 1/"
+# execve(): what the kernel reads and maps of the program, from its '#
+# ralab exec' line (the program headers, which 'ralab record' notes):
+# its first 256 bytes, the program headers and the interpreter's path
+# read; each PT_LOAD with file bytes mapped privately at bias + p_vaddr
+# (text PROT_EXEC; data writable), and where a writable segment's file
+# part ends inside a page (bss after it), that page copied on write
+# (padzero()); a segment not writable with bss faults nothing, one with
+# no file bytes maps nothing.  Faults then land on those mappings.  A
+# script (elf=0): its first 256 bytes only.  A vfork()ed child's execve()
+# leaves its parent's mappings as they were; a failed execve() changes
+# nothing.
+printf '%s\n' '10 100.000100 execve("/d/prog", ["prog"], 0x7ffe0000 /* 1 var */) = 0 <0.000500>' \
+	'10 100.000700 # ralab fault addr=0x555555556010 error_code=0x14' \
+	'10 100.000800 # ralab fault addr=0x55555555f010 error_code=0x6' \
+	'10 100.000900 vfork() = 11 <0.000100>' \
+	'11 100.001000 execve("/d/script", ["script"], 0x7ffe0000 /* 1 var */) = 0 <0.000100>' \
+	'10 100.001200 # ralab fault addr=0x555555557010 error_code=0x14' \
+	'10 100.001300 execve("./prog", ["prog"], 0x7ffe0000 /* 1 var */) = -1 ENOENT (No such file or directory) <0.000010>' \
+	'# ralab faults recorded=3' \
+	'# ralab file "/d/prog" size=65536' \
+	'# ralab exec "/d/prog" phdrs=64+448 interp=568+28 bias=0x555555554000 loads=0:0x0:4096:4096:r--,8192:0x2000:16384:16384:r-x,39984:0xac30:1616:2024:rw-,49152:0xc000:100:200:r--,0:0xe000:0:4096:rw-' \
+	'# ralab file "/d/script" size=100' \
+	'# ralab exec "/d/script" elf=0' > "$T/exec.strace"
+got=$("$RALAB" sim --dump-ops "$T/exec.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: execve() of a program and of a script" "# f2_script = /d/script (size as recorded)/close/open main/pread 0 256/pread 64 448/pread 568 28/mmap 0 4096/mmap 8192 16384 exec/mmap 36864 8192 write/touch 40960 1 4096 cow/mmap 49152 4096/touch 8208 1/touch 40976 1 4096 cow/file f2_script 100/pread 0 256/close/fd 1/touch 12304 1/"
+# A '# ralab exec' line that is not one: FILE:LINE, exit 2.
+n=0
+for bad_line in '# ralab exec /d/prog elf=0|needs a quoted path' \
+	'# ralab exec "/d/prog" phdrs=64+448|needs phdrs= and loads=' \
+	'# ralab exec "/d/prog" phdrs=64+448 loads=0:0x10:4096:4096:r--|differ modulo 4096' \
+	'# ralab exec "/d/prog" phdrs=64+448 loads=0:0x0:4096:100:r--|FILESZ > MEMSZ' \
+	'# ralab exec "/d/prog" phdrs=64+448 loads=0:0x0:4096:4096:rq|PROT is letters' \
+	'# ralab exec "/d/prog" phdrs=64+448 loads=0:0x0|loads=OFFSET:VADDR' \
+	'# ralab exec "/d/prog" bias=0x123 phdrs=64+448 loads=0:0x0:1:1:r|page-aligned user address' \
+	'# ralab exec "/d/prog" phdrs=64+0 loads=0:0x0:1:1:r|phdrs=OFFSET+LENGTH' \
+	'# ralab exec "/d/prog" elf=2|elf= 0 or 1' \
+	'# ralab exec "/d/prog" colour=blue|unknown' \
+	'# ralab exec "/d/prog" elf=0|a second'; do
+	n=$((n + 1))
+	{ echo '10 100.000100 execve("/d/prog", ["prog"], 0x7ffe0000 /* 1 var */) = 0 <0.000500>'
+	  echo '# ralab file "/d/prog" size=65536'
+	  echo "${bad_line%%|*}"
+	  case $bad_line in *second) echo '# ralab exec "/d/prog" elf=0' ;; esac; } > "$T/xbad.strace"
+	"$RALAB" sim "$T/xbad.strace" > "$T/out" 2> "$T/err"; rc=$?
+	want=${bad_line#*|}
+	if [ $rc = 2 ] && [ ! -s "$T/out" ] && grep -q "^$T/xbad.strace:[34]: .*$want" "$T/err"; then
+		ok "strace: bad '# ralab exec' line $n"
+	else
+		bad "strace: bad '# ralab exec' line $n" "rc=$rc $(head -c 300 "$T/err")"
+	fi
+done
 # mlock(2) family: each mapping the range covers, in file offsets (rounded
 # out to pages); mlock2(MLOCK_ONFAULT) as onfault; mlockall(MCL_CURRENT)
 # locks the mappings there are, MCL_FUTURE the later ones (MAP_LOCKED
@@ -459,10 +510,18 @@ fi
 # replayed): the files these tests just wrote are evicted first (evict:
 # written back, then dropped with POSIX_FADV_DONTNEED by dd).
 evict() { sync "$1" && dd if="$1" iflag=nocache count=0 status=none; }
+# ralab record describes the programs it runs too (execve() reads and maps
+# them): cat, dd and cmp read whole first, so that they are all in the
+# page cache (cached=1, not replayed) and the replay is the data file's.
+rec() {
+	local p
+	for p in cat dd cmp; do cat "$(command -v $p)" > /dev/null; done
+	"$RALAB" record "$@"
+}
 if command -v strace > /dev/null; then
 	head -c 3000000 /dev/urandom > "$T/data.bin"
 	evict "$T/data.bin"
-	if "$RALAB" record -o "$T/rec.strace" -- cat "$T/data.bin" > /dev/null 2> "$T/err" &&
+	if rec -o "$T/rec.strace" -- cat "$T/data.bin" > /dev/null 2> "$T/err" &&
 	   "$RALAB" sim "$T/rec.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out" &&
 	   grep -q 'read(.* <[0-9]*\.[0-9]*>$' "$T/rec.strace" &&
 	   ! "$RALAB" sim --dump-ops "$T/rec.strace" | grep -q '^# no pauses'; then
@@ -473,7 +532,8 @@ if command -v strace > /dev/null; then
 	# The file described at the end: its size as stat gives it, the
 	# filesystem statfs names, given to the replay; once only.
 	fs_now=$(stat -f -c %T "$T/data.bin")
-	line=$(grep '^# ralab file ' "$T/rec.strace")
+	# (cat itself is described too: execve() reads and maps it.)
+	line=$(grep '^# ralab file .*data.bin' "$T/rec.strace")
 	"$RALAB" sim --dump-ops "$T/rec.strace" > "$T/rec.ops" 2>&1
 	"$RALAB" record --annotate "$T/rec.strace" 2> "$T/err2"; rc=$?
 	if [[ $line == "# ralab file \"$T/data.bin\" size=3000000 "* ]] &&
@@ -487,10 +547,10 @@ if command -v strace > /dev/null; then
 	# A command that fails (cmp: the files differ) has read what it
 	# read: the log is completed (its files described), exit status 1.
 	head -c 3000000 /dev/zero > "$T/zero.bin"
-	"$RALAB" record -o "$T/cmp.strace" --evict "$T/data.bin" --evict "$T/zero.bin" -- \
+	rec -o "$T/cmp.strace" --evict "$T/data.bin" --evict "$T/zero.bin" -- \
 		cmp -s "$T/data.bin" "$T/zero.bin" 2> "$T/err"; rc=$?
 	if [ $rc = 1 ] && grep -q '^ralab record: the command failed (status 1); wrote .* all the same' "$T/err" &&
-	   [ "$(grep -c '^# ralab file ' "$T/cmp.strace")" = 2 ] &&
+	   [ "$(grep -c '^# ralab file .*/\(data\|zero\).bin"' "$T/cmp.strace")" = 2 ] &&
 	   "$RALAB" sim "$T/cmp.strace" > /dev/null; then
 		ok "record: a failing command's log is completed"
 	else
@@ -502,7 +562,7 @@ if command -v strace > /dev/null; then
 	truncate -s 1M "$T/sparse.bin"
 	head -c 65536 /dev/urandom | dd of="$T/sparse.bin" bs=64k seek=8 conv=notrunc,fsync status=none
 	evict "$T/sparse.bin"
-	"$RALAB" record -o "$T/sparse.strace" -- cat "$T/sparse.bin" > /dev/null 2> "$T/err"
+	rec -o "$T/sparse.strace" -- cat "$T/sparse.bin" > /dev/null 2> "$T/err"
 	if grep -q '^# ralab: FIEMAP on .*sparse.bin' "$T/sparse.strace"; then
 		skip "record: a sparse file" "$(grep -m1 '^# ralab: FIEMAP' "$T/sparse.strace" | sed 's/^# ralab: //')"
 	elif grep -q "^# ralab file .*sparse.bin\" size=1048576 .* holes=0+524288,589824+458752\$" "$T/sparse.strace" &&
@@ -514,7 +574,7 @@ if command -v strace > /dev/null; then
 	fi
 	# dd reads through dup2(fd, 0): the copy is the same open file.
 	evict "$T/data.bin"
-	if "$RALAB" record -o "$T/dd.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k 2> "$T/err" &&
+	if rec -o "$T/dd.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k 2> "$T/err" &&
 	   grep -q '^[0-9]* .*dup2(' "$T/dd.strace" &&
 	   "$RALAB" sim "$T/dd.strace" > "$T/out" && grep -qx 'bytes_read=3000000' "$T/out"; then
 		ok "record: reads through a dup()ed descriptor"
@@ -544,6 +604,20 @@ if command -v strace > /dev/null; then
 		else
 			bad "record: page faults" "rc=$rc touches=$n $(head -3 "$T/err")"
 		fi
+		# The program itself: ralab record runs it without
+		# address-space randomization and notes where the kernel's ELF
+		# loader put it ('# ralab exec ... bias='): cat (a
+		# position-independent program) prints its own maps, whose
+		# first line is its first segment, at that base.
+		rec -o "$T/self.strace" -- cat /proc/self/maps > "$T/self.maps" 2> "$T/err"; rc=$?
+		base=$(head -1 "$T/self.maps" | cut -d- -f1)
+		xline=$(grep '^# ralab exec ' "$T/self.strace")
+		if [ $rc = 0 ] && [ -n "$base" ] && [[ $xline == *" bias=0x$base "* ]] &&
+		   grep -q "^# ralab file \"$(head -1 "$T/self.maps" | awk '{print $6}')\" " "$T/self.strace"; then
+			ok "record: the program's own mappings (at 0x$base)"
+		else
+			bad "record: the program's own mappings" "rc=$rc base=$base '$xline' $(head -3 "$T/err")"
+		fi
 		# A file the run found all in the page cache (map.bin, just
 		# read): cached=1, not replayed, and record says how to get
 		# it replayed; evicted by record --evict, it is replayed.
@@ -552,18 +626,18 @@ if command -v strace > /dev/null; then
 			# pages of the file between the two cats: design.md.)
 			for try in 1 2; do
 				cat "$T/map.bin" > /dev/null
-				"$RALAB" record -o "$T/warm.strace" -- cat "$T/map.bin" > /dev/null 2> "$T/err"; rc=$?
+				rec -o "$T/warm.strace" -- cat "$T/map.bin" > /dev/null 2> "$T/err"; rc=$?
 				grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" && break
 			done
 			"$RALAB" sim "$T/warm.strace" > /dev/null 2> "$T/err2"; rc2=$?
-			grep -q '^ralab record: 1 of them was all in the page cache .* record again with --evict PATH' "$T/err"; advice=$?
-			"$RALAB" record -o "$T/cold.strace" --evict "$T/map.bin" -- cat "$T/map.bin" > /dev/null 2>> "$T/err"
+			grep -q '^ralab record: [0-9] of them w[a-z]* all in the page cache .* record again with --evict PATH' "$T/err"; advice=$?
+			rec -o "$T/cold.strace" --evict "$T/map.bin" -- cat "$T/map.bin" > /dev/null 2>> "$T/err"
 			if [ $rc = 0 ] && [ $advice = 0 ] && grep -q '^# ralab file .*map.bin" .* cached=1$' "$T/warm.strace" &&
 			   grep -q "^ralab record: evicted $T/map.bin (1 file)" "$T/err" &&
 			   grep -q '^# ralab pages-added traced ' "$T/warm.strace" &&
 			   [ $rc2 = 2 ] && grep -q 'every file this strace log reads is marked cached=1' "$T/err2" &&
 			   grep -q '^# ralab file .*map.bin" ' "$T/cold.strace" &&
-			   ! grep -q 'cached=1' "$T/cold.strace" &&
+			   ! grep -q 'map.bin" .*cached=1' "$T/cold.strace" &&
 			   "$RALAB" sim "$T/cold.strace" | grep -qx 'bytes_read=4194304' &&
 			   ! ls -d /sys/kernel/tracing/instances/ralab-* > /dev/null 2>&1; then
 				ok "record: a file found in the page cache is cached=1"
@@ -574,7 +648,7 @@ if command -v strace > /dev/null; then
 			# links inside not followed); a missing one is an error.
 			mkdir -p "$T/ev/sub" && cp "$T/map.bin" "$T/ev/sub/a" &&
 				cp "$T/map.bin" "$T/ev/b" && ln -sf /etc/passwd "$T/ev/link"
-			"$RALAB" record -o "$T/ev.strace" --evict "$T/ev" -- cat "$T/ev/sub/a" "$T/ev/b" > /dev/null 2> "$T/err"; rc=$?
+			rec -o "$T/ev.strace" --evict "$T/ev" -- cat "$T/ev/sub/a" "$T/ev/b" > /dev/null 2> "$T/err"; rc=$?
 			"$RALAB" record -o "$T/ev2.strace" --evict "$T/ev/none" -- true 2> "$T/err2"; rc2=$?
 			if [ $rc = 0 ] && grep -q "^ralab record: evicted $T/ev (2 files)" "$T/err" &&
 			   grep -qx "# ralab evicted \"$(realpath "$T/ev")\"" "$T/ev.strace" &&
@@ -735,7 +809,7 @@ fi
 # replay opens the file O_DIRECT too, and its 46 reads (the last one
 # short, at EOF) are device reads, with no folio and no readahead.
 if command -v strace > /dev/null && [ -f "$T/data.bin" ] && evict "$T/data.bin" &&
-   "$RALAB" record -o "$T/direct.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k iflag=direct 2> /dev/null; then
+   rec -o "$T/direct.strace" -- dd if="$T/data.bin" of=/dev/null bs=64k iflag=direct 2> /dev/null; then
 	"$RALAB" sim "$T/direct.strace" > "$T/out" 2> "$T/err"; rc=$?
 	"$RALAB" sim --dump-ops "$T/direct.strace" > "$T/direct.ops" 2>> "$T/err"
 	dr=$(sed -n 's/^data_reads=//p' "$T/out")
@@ -898,6 +972,7 @@ for d in tests/traces/app/*/; do
 	mappopulate-*) sed 's/|MAP_POPULATE//' "$T/app.strace" > "$T/app-flat.strace"; what=MAP_POPULATE ;;
 	madvremove-*) grep -v 'MADV_REMOVE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_REMOVE)" ;;
 	exec-*) sed 's/PROT_READ|PROT_EXEC/PROT_READ/' "$T/app.strace" > "$T/app-flat.strace"; what=PROT_EXEC ;;
+	execve-*) grep -v '^# ralab exec ' "$T/app.strace" > "$T/app-flat.strace"; what="'# ralab exec' lines (the program's own mappings)" ;;
 	dlopen-*) grep -v 'MAP_FIXED' "$T/app.strace" > "$T/app-flat.strace"; what="mappings made with MAP_FIXED over part of another" ;;
 	mprotect-*) grep -v ' mprotect(' "$T/app.strace" > "$T/app-flat.strace"; what="mprotect()" ;;
 	mlock-*|mlockall-*) grep -Ev ' (mlock|mlock2|munlock|mlockall|munlockall)\(' "$T/app.strace" > "$T/app-flat.strace"; what="mlock()" ;;

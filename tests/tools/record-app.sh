@@ -198,6 +198,11 @@ for ev in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
 done
 args=()
 for a in "$@"; do args+=("${a//@FILE/$f}"); done
+# The program itself is read whole first, unless it is the file: all in
+# the page cache, cached=1 in the log (execve() reads and maps it, on
+# another device than the one traced here).
+prog=$(command -v "${args[0]}" || true)
+[ -z "$prog" ] || [ "$prog" = "$f" ] || cat "$prog" > /dev/null
 rm -f "$out/app.strace"
 echo 1 > "$inst/tracing_on"
 "$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
