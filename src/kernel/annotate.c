@@ -360,6 +360,11 @@ static void exec_note(FILE *m, const char *path, bool norandom)
 	if (e.interp_len)
 		fprintf(m, " interp=%llu+%llu", (unsigned long long)e.interp_off,
 			(unsigned long long)e.interp_len);
+	if (e.interp[0] && !strchr(e.interp, '\n')) {
+		fprintf(m, " interp_path=");
+		put_path(m, e.interp);
+	}
+	fprintf(m, " entry=0x%llx", (unsigned long long)e.entry);
 	if (e.have_bias)
 		fprintf(m, " bias=0x%llx", (unsigned long long)e.bias);
 	for (i = 0; i < e.nload; i++)
@@ -375,6 +380,70 @@ static void exec_note(FILE *m, const char *path, bool norandom)
 }
 
 /*
+ * Whether @path is under a '# ralab evicted "DIR"' line of @text (a file
+ * or directory 'ralab record --evict' dropped before the run).
+ */
+static bool evicted_in(const char *text, size_t len, const char *path)
+{
+	const char *l = text, *end = text + len;
+
+	while (l < end) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l)), *p, *q;
+		size_t n, plen = strlen(path);
+
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - l) > 17 &&
+		    !memcmp(l, "# ralab evicted \"", 17)) {
+			p = l + 17;
+			q = memchr(p, '"', (size_t)(nl - p));
+			n = q ? (size_t)(q - p) : 0;
+			if (n && n <= plen && !memcmp(path, p, n) &&
+			    (!path[n] || path[n] == '/' || p[n - 1] == '/'))
+				return true;
+		}
+		l = nl + 1;
+	}
+	return false;
+}
+
+/*
+ * The interpreter of the program at @path (ld.so), described too when
+ * the replay reads it (it is not where the loader's files are, or it was
+ * evicted): execve() reads and maps it from its file.  Once per path
+ * (@done, @ndone, up to 16).
+ */
+static int interp_note(FILE *m, const char *path, const char *text,
+		       size_t len, struct added *added, unsigned *described,
+		       unsigned *cached, char (*done)[256], unsigned *ndone,
+		       char *const *paths, unsigned npaths)
+{
+	struct kx_elf e;
+	unsigned k, before = *described;
+	int err;
+
+	if (kx_elf_read(path, true, &e) || !e.interp[0] ||
+	    strchr(e.interp, '\n') ||
+	    (ralab__loader_path(e.interp) &&
+	     !evicted_in(text, len, e.interp)))
+		return 0;
+	/* Once, and not if the log reads it itself (described as such). */
+	for (k = 0; k < *ndone; k++)
+		if (!strcmp(done[k], e.interp))
+			return 0;
+	for (k = 0; k < npaths; k++)
+		if (!strcmp(paths[k], e.interp))
+			return 0;
+	if (*ndone == 16)
+		return 0;
+	memcpy(done[(*ndone)++], e.interp, sizeof(e.interp));
+	err = describe(m, e.interp, false, added, described, cached);
+	if (!err && *described > before)
+		exec_note(m, e.interp, true);
+	return err;
+}
+
+/*
  * Whether the programs of the log at @text ran without address-space
  * randomization: 'ralab record', the only writer of '# ralab faults'
  * lines, runs them so; or the system has it off.
@@ -384,7 +453,7 @@ static bool ran_norandom(const char *text, size_t len)
 	char buf[8] = "";
 	FILE *f;
 
-	if (!strncmp(text, "# ralab faults ", 15) ||
+	if ((len >= 15 && !strncmp(text, "# ralab faults ", 15)) ||
 	    memmem(text, len, "\n# ralab faults ", 16))
 		return true;
 	f = fopen("/proc/sys/kernel/randomize_va_space", "re");
@@ -403,6 +472,8 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	struct added added = { 0 };
 	char **paths = NULL, *text, *out = NULL;
 	bool *direct = NULL, *exec = NULL, norandom;
+	char interps[16][256];
+	unsigned ninterps = 0;
 	size_t len, olen = 0;
 	int err, fd;
 	FILE *m;
@@ -428,8 +499,8 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	if (!err)
 		err = read_added(text, len, &added);
 	norandom = ran_norandom(text, len);
-	free(text);
 	if (err) {
+		free(text);
 		free(added.v);
 		for (k = 0; paths && k < n; k++)
 			free(paths[k]);
@@ -445,9 +516,14 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 
 		err = describe(m, paths[k], direct[k], &added, &described,
 			       &cached);
-		if (!err && exec[k] && described > before)
+		if (!err && exec[k] && described > before) {
 			exec_note(m, paths[k], norandom);
+			err = interp_note(m, paths[k], text, len, &added,
+					  &described, &cached, interps,
+					  &ninterps, paths, n);
+		}
 	}
+	free(text);
 	free(added.v);
 	free(direct);
 	free(exec);

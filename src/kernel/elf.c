@@ -65,6 +65,8 @@ int kx_elf_read(const char *path, bool norandom, struct kx_elf *e)
 	}
 	type = le(eh + 16, 2);
 	machine = le(eh + 18, 2);
+	e->entry = le(eh + 24, 8);
+	e->dyn = type == ET_DYN_;
 	e->phoff = le(eh + 32, 8);
 	phnum = le(eh + 56, 2);
 	e->phlen = phnum * PHDR_SIZE;
@@ -86,6 +88,13 @@ int kx_elf_read(const char *path, bool norandom, struct kx_elf *e)
 		if (pt == PT_INTERP_ && !e->interp_len) {
 			e->interp_off = le(ph + 8, 8);
 			e->interp_len = le(ph + 32, 8);
+			/* NUL-terminated, as load_elf_binary() requires. */
+			if (e->interp_len >= 2 &&
+			    e->interp_len <= sizeof(e->interp) &&
+			    (!read_at(fd, e->interp, e->interp_len,
+				      e->interp_off) ||
+			     e->interp[e->interp_len - 1]))
+				e->interp[0] = '\0';
 			continue;
 		}
 		if (pt != PT_LOAD_)

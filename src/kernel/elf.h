@@ -21,6 +21,9 @@ struct kx_elf_load {
 struct kx_elf {
 	uint64_t phoff, phlen;       /* the program headers (elf_read()) */
 	uint64_t interp_off, interp_len; /* PT_INTERP (0 length: none) */
+	char interp[256];            /* its path ("" if none or too long) */
+	uint64_t entry;              /* e_entry: where it starts running */
+	bool dyn;                    /* ET_DYN (position-independent) */
 	/*
 	 * What the load bias is: 0 for ET_EXEC; for a position-independent
 	 * program (ET_DYN with PT_INTERP) started without address-space

@@ -541,39 +541,81 @@ static bool exec_path(const char *p, char *path, size_t len)
 	return true;
 }
 
-/*
- * The ranges the kernel's ELF loader mapped of the program at @path
- * (execve() maps them, no system call of the log does): 'ralab record'
- * runs the program without address-space randomization, so a
- * position-independent one is at its known base.
- */
-static int exec_maps(const char *path, struct range **v, size_t *n,
-		     size_t *cap)
+/* The segments of image @e, loaded at @bias, into *@v. */
+static int image_maps(const struct kx_elf *e, uint64_t bias,
+		      struct range **v, size_t *n, size_t *cap)
 {
-	struct kx_elf e;
 	unsigned i;
 
-	if (kx_elf_read(path, true, &e) || !e.have_bias)
-		return 0;
-	for (i = 0; i < e.nload; i++) {
-		const struct kx_elf_load *l = &e.load[i];
+	for (i = 0; i < e->nload; i++) {
+		const struct kx_elf_load *l = &e->load[i];
 
 		if (!l->filesz)
 			continue;
 		if (!grow((void **)v, cap, *n, sizeof(**v)))
 			return -ENOMEM;
 		(*v)[(*n)++] = (struct range){
-			(e.bias + l->vaddr) & ~4095ull,
-			(e.bias + l->vaddr + l->filesz + 4095) & ~4095ull
+			(bias + l->vaddr) & ~4095ull,
+			(bias + l->vaddr + l->filesz + 4095) & ~4095ull
 		};
 	}
 	return 0;
 }
 
-static int file_maps(FILE *in, struct range **out, size_t *nr)
+/*
+ * Where the image that starts running after an execve() of @pid at @t
+ * was loaded: its first fault is the first instruction it runs, at its
+ * entry (an instruction fetch, error code bit 4), so the bias is that
+ * address less e_entry; false if the faults do not show it.
+ */
+static bool entry_bias(const struct fault *f, size_t nf, long pid, int64_t t,
+		       uint64_t entry, uint64_t *bias)
+{
+	size_t i;
+
+	for (i = 0; i < nf; i++)
+		if (f[i].pid == pid && f[i].us >= t)
+			break;
+	if (i == nf || !(f[i].code & 0x10) || f[i].addr < entry ||
+	    (f[i].addr - entry) % 4096)
+		return false;
+	*bias = f[i].addr - entry;
+	return true;
+}
+
+/*
+ * The ranges the kernel's ELF loader mapped of the program at @path that
+ * @pid's execve() at @t ran (no system call of the log maps them), and
+ * of its interpreter: 'ralab record' runs the program without
+ * address-space randomization, so a position-independent one is at its
+ * known base; the interpreter (or a program without one) starts running
+ * at its entry, which its first fault shows.
+ */
+static int exec_maps(const char *path, long pid, int64_t t,
+		     const struct fault *f, size_t nf, struct range **v,
+		     size_t *n, size_t *cap)
+{
+	struct kx_elf e, ie;
+	uint64_t bias;
+	int err = 0;
+
+	if (kx_elf_read(path, true, &e))
+		return 0;
+	if (e.have_bias)
+		err = image_maps(&e, e.bias, v, n, cap);
+	else if (!e.interp_len && entry_bias(f, nf, pid, t, e.entry, &bias))
+		err = image_maps(&e, bias, v, n, cap);
+	if (!err && e.interp[0] && !kx_elf_read(e.interp, true, &ie) &&
+	    entry_bias(f, nf, pid, t, ie.entry, &bias))
+		err = image_maps(&ie, bias, v, n, cap);
+	return err;
+}
+
+static int file_maps(FILE *in, const struct fault *f, size_t nf,
+		     struct range **out, size_t *nr)
 {
 	struct { long pid; unsigned long long len; } pend[64];
-	struct { long pid; char path[1024]; } xpend[16];
+	struct { long pid; int64_t t; char path[1024]; } xpend[16];
 	struct range *v = NULL;
 	size_t n = 0, cap = 0, lcap = 0, i, k, np = 0, nx = 0;
 	char *line = NULL, path[1024];
@@ -582,26 +624,30 @@ static int file_maps(FILE *in, struct range **out, size_t *nr)
 		unsigned long long len = 0, addr;
 		const char *m = strstr(line, " mmap("), *eq;
 		long pid;
+		int64_t t;
 		int err = 0;
 
-		if (line_time(line, &pid) < 0)
+		if ((t = line_time(line, &pid)) < 0)
 			continue;
 		/* execve(), done or resumed: the program's own segments. */
 		if (exec_path(line, path, sizeof(path))) {
 			if (strstr(line, " <unfinished ...>")) {
 				if (nx < 16) {
 					xpend[nx].pid = pid;
+					xpend[nx].t = t;
 					memcpy(xpend[nx++].path, path,
 					       sizeof(path));
 				}
 			} else if (strstr(line, ") = 0")) {
-				err = exec_maps(path, &v, &n, &cap);
+				err = exec_maps(path, pid, t, f, nf, &v, &n,
+						&cap);
 			}
 		} else if (strstr(line, "<... execve resumed>")) {
 			for (i = 0; i < nx && xpend[i].pid != pid; i++)
 				;
 			if (i < nx && strstr(line, ") = 0"))
-				err = exec_maps(xpend[i].path, &v, &n, &cap);
+				err = exec_maps(xpend[i].path, pid, xpend[i].t,
+						f, nf, &v, &n, &cap);
 			if (i < nx)
 				xpend[i] = xpend[--nx];
 		}
@@ -787,7 +833,7 @@ int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 		goto done;
 	}
 	if ((err = log_procs(in, &procs, &nprocs, &lines, &nlines)) ||
-	    (err = file_maps(in, &maps, &nmaps)) ||
+	    (err = file_maps(in, r->f, r->nr, &maps, &nmaps)) ||
 	    (err = fault_waits(r, lines, nlines))) {
 		kx_err(diag, err, "reading %s: %s", log, strerror(-err));
 		goto done;

@@ -112,8 +112,11 @@ struct sexec {
 	uint64_t phoff, phlen, interp_off, interp_len;
 	bool have_bias; /* bias= given: the load bias is known */
 	uint64_t bias;
+	uint64_t entry;       /* entry= (e_entry); have_entry: given */
+	bool have_entry;
+	char *interp_path;    /* interp_path= (owned; NULL: none given) */
 	unsigned nload;
-	struct {
+	struct sexec_load {
 		uint64_t off, vaddr, filesz, memsz;
 		int prot; /* PROT_R_ | PROT_W_ | PROT_X_ */
 	} load[MAX_EXEC_LOADS];
@@ -186,6 +189,15 @@ struct st {
 	char **execd;
 	unsigned nr_execd;
 	long exec_keys;           /* descriptor keys given out to programs */
+	/*
+	 * Images execve() loaded whose place only their first fault tells
+	 * (an interpreter; a position-independent program without one):
+	 * its mappings wait at @base (beyond user addresses) until @pid's
+	 * first fault, at its entry.
+	 */
+	struct { long pid; uint64_t base, entry; } *placing;
+	unsigned nr_placing;
+	unsigned images;          /* such images given a base so far */
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -843,8 +855,7 @@ static bool pseudo_path(const char *p)
 	return !*p;
 }
 
-static bool regular_path(const struct st *s, const char *p,
-			 const char *flags)
+bool ralab__loader_path(const char *p)
 {
 	static const char *const loader[] = {
 		"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/",
@@ -852,12 +863,17 @@ static bool regular_path(const struct st *s, const char *p,
 	};
 	size_t i;
 
-	if (pseudo_path(p))
-		return false;
 	for (i = 0; i < sizeof(loader) / sizeof(loader[0]); i++)
-		if (!strncmp(p, loader[i], strlen(loader[i])) &&
-		    !under_evicted(s, p))
-			return false;
+		if (!strncmp(p, loader[i], strlen(loader[i])))
+			return true;
+	return false;
+}
+
+static bool regular_path(const struct st *s, const char *p,
+			 const char *flags)
+{
+	if (pseudo_path(p) || (ralab__loader_path(p) && !under_evicted(s, p)))
+		return false;
 	/* Write-only too: what it writes is what a later read finds. */
 	return !strstr(flags, "O_DIRECTORY") && !strstr(flags, "O_PATH");
 }
@@ -1079,6 +1095,12 @@ static bool piece_of(const struct smap *m, long as, uint64_t a, uint64_t len,
 	return true;
 }
 
+static void exec_free(struct sexec *x)
+{
+	free(x->path);
+	free(x->interp_path);
+}
+
 static const struct sexec *exec_of(const struct st *s, const char *path)
 {
 	unsigned i;
@@ -1111,14 +1133,108 @@ static const struct sexec *exec_of(const struct st *s, const char *path)
  * out as its reads are.  Without a '# ralab exec' line for @path (a log
  * 'ralab record' did not describe), only the new address space.
  */
+/*
+ * The segments of image @x (a program, or its interpreter) that execve()
+ * of @pid mapped, on descriptor (@tab, @key): each PT_LOAD with file
+ * bytes mapped privately (elf_map()), and padzero()'s copy of the page
+ * its file bytes end in.  Placed at the bias its line gives, else (@runs:
+ * the image that starts running, at its entry) where its first fault
+ * shows, else nowhere a fault can reach.
+ */
+static int exec_image(struct st *s, long pid, long as, long tab, long key,
+		      const struct sexec *x, bool runs)
+{
+	/*
+	 * Beyond user addresses, 2^48 apart (a stand-in per image, taken
+	 * round again after 32766): no call or fault of the log lands there.
+	 */
+	uint64_t base = (1ull << 63) +
+			((uint64_t)(s->images++ % 32766 + 1) << 48);
+	unsigned i;
+	int err, vm;
+
+	if (x->have_bias) {
+		base = x->bias;
+	} else if (runs && x->have_entry) {
+		void *n = realloc(s->placing,
+				  (s->nr_placing + 1) * sizeof(*s->placing));
+
+		if (!n)
+			return -ENOMEM;
+		s->placing = n;
+		s->placing[s->nr_placing].pid = pid;
+		s->placing[s->nr_placing].base = base;
+		s->placing[s->nr_placing++].entry = x->entry;
+	}
+	for (i = 0; i < x->nload; i++) {
+		uint64_t pgoff = x->load[i].vaddr % 4096, zero;
+		uint64_t off = x->load[i].off - pgoff;
+		uint64_t len = (x->load[i].filesz + pgoff + 4095) & ~4095ull;
+		uint64_t addr = base + x->load[i].vaddr - pgoff;
+		int prot = x->load[i].prot;
+
+		if (!x->load[i].filesz)
+			continue;
+		vm = tb_mmap(s->tb, tab, key, off, len,
+			     ((prot & PROT_X_) ? TB_MAP_EXEC : 0) |
+				     ((prot & PROT_W_) ? TB_MAP_WRITE : 0));
+		if (vm == -ENOMEM)
+			return vm;
+		if (vm < 0)
+			break;
+		if (!s->first_mmap)
+			s->first_mmap = s->line;
+		err = add_piece(s, &(struct smap){ as, addr, len, off,
+						    (unsigned)vm, true,
+						    (prot & PROT_W_) != 0 });
+		if (err)
+			return err;
+		zero = x->load[i].off + x->load[i].filesz;
+		if (x->load[i].memsz > x->load[i].filesz && zero % 4096 &&
+		    (prot & PROT_W_))
+			tb_touch(s->tb, (unsigned)vm, zero & ~4095ull,
+				 TOUCH_COW);
+	}
+	return 0;
+}
+
+/*
+ * @pid's first fault after its execve() placed an image there (its
+ * entry, an instruction fetch): its mappings move from their stand-in
+ * base to the address the fault shows.
+ */
+static void place_image(struct st *s, long pid, uint64_t addr,
+			uint64_t code)
+{
+	unsigned i, k;
+
+	for (k = 0; k < s->nr_placing && s->placing[k].pid != pid; k++)
+		;
+	if (k == s->nr_placing)
+		return;
+	if ((code & 0x10) && addr >= s->placing[k].entry &&
+	    !((addr - s->placing[k].entry) % 4096)) {
+		uint64_t lo = s->placing[k].base;
+		uint64_t bias = addr - s->placing[k].entry;
+		long as = as_of(s, pid);
+
+		for (i = 0; i < s->nr_maps; i++)
+			if (s->maps[i].as == as && s->maps[i].addr >= lo &&
+			    s->maps[i].addr - lo < 1ull << 48)
+				s->maps[i].addr = s->maps[i].addr - lo + bias;
+	}
+	s->placing[k] = s->placing[--s->nr_placing];
+}
+
 static int exec_program(struct st *s, long pid, const char *arg)
 {
-	long as = as_of(s, pid), tab = table_of(s, pid), key;
-	const struct sexec *x;
+	long as = as_of(s, pid), tab = table_of(s, pid), key, ikey = 0;
+	const struct sexec *x, *ix;
 	char path[1024];
 	unsigned i;
-	int file, err, vm;
+	int file, ifile, err;
 
+	place_image(s, pid, 0, 0); /* a new image: the old one never ran */
 	if (as != pid) {
 		/* A vfork()ed child leaves its parent's memory as it was. */
 		for (i = 0; i < s->nr_vms; i++)
@@ -1168,39 +1284,42 @@ static int exec_program(struct st *s, long pid, const char *arg)
 			tb_read(s->tb, tab, key, x->interp_off, x->interp_len,
 				TB_RET_FILE);
 	}
-	for (i = 0; x && x->elf && i < x->nload; i++) {
-		uint64_t pgoff = x->load[i].vaddr % 4096, zero;
-		uint64_t off = x->load[i].off - pgoff;
-		uint64_t len = (x->load[i].filesz + pgoff + 4095) & ~4095ull;
-		/* Where no call can reach: faults go nowhere (bias unknown). */
-		uint64_t addr = (x->have_bias ? x->bias : 1ull << 63) +
-				x->load[i].vaddr - pgoff;
-		int prot = x->load[i].prot;
-
-		if (!x->load[i].filesz)
-			continue;
-		vm = tb_mmap(s->tb, tab, key, off, len,
-			     ((prot & PROT_X_) ? TB_MAP_EXEC : 0) |
-				     ((prot & PROT_W_) ? TB_MAP_WRITE : 0));
-		if (vm == -ENOMEM)
-			return vm;
-		if (vm < 0)
-			break;
-		if (!s->first_mmap)
-			s->first_mmap = s->line;
-		err = add_piece(s, &(struct smap){ as, addr, len, off,
-						    (unsigned)vm, true,
-						    (prot & PROT_W_) != 0 });
+	/*
+	 * The interpreter, from a file replayed too (its directory
+	 * evicted): open_exec(), its ELF header and program headers read,
+	 * then mapped after the program's segments (load_elf_interp()),
+	 * where the mmap region has room: its first fault, at its entry,
+	 * tells where.
+	 */
+	ix = x && x->elf && x->interp_path &&
+			     regular_path(s, x->interp_path, "") ?
+		     exec_of(s, x->interp_path) :
+		     NULL;
+	if (ix && (!ix->elf || !ix->have_entry))
+		ix = NULL;
+	if (ix) {
+		ifile = tb_file(s->tb, ix->path);
+		if (ifile < 0)
+			return ifile == -ENOSPC ?
+				       serr(s, "more than %d files",
+					    TB_MAX_PATHS) :
+				       ifile;
+		ikey = -1000000 - s->exec_keys++;
+		err = tb_open(s->tb, tab, ikey, ifile);
 		if (err)
 			return err;
-		zero = x->load[i].off + x->load[i].filesz;
-		if (x->load[i].memsz > x->load[i].filesz && zero % 4096 &&
-		    (prot & PROT_W_))
-			tb_touch(s->tb, (unsigned)vm, zero & ~4095ull,
-				 TOUCH_COW);
+		tb_read(s->tb, tab, ikey, 0, 64, TB_RET_FILE);
+		tb_read(s->tb, tab, ikey, ix->phoff, ix->phlen, TB_RET_FILE);
 	}
+	err = x && x->elf ?
+		      exec_image(s, pid, as, tab, key, x, !x->interp_len) :
+		      0;
+	if (!err && ix)
+		err = exec_image(s, pid, as, tab, ikey, ix, true);
 	tb_close(s->tb, tab, key);
-	return 0;
+	if (ix)
+		tb_close(s->tb, tab, ikey);
+	return err;
 }
 
 /*
@@ -1509,6 +1628,8 @@ static int handle_fault(struct st *s, long pid, int64_t t, const char *l)
 	    (l[n] && (sscanf(l + n, " wait_us=%llu%n", &wait, &wn) != 1 ||
 		      wn < 0 || l[n + wn] || wait > 1000000000000ull)))
 		return serr(s, "'# ralab fault' needs addr=0xADDRESS error_code=0xCODE [wait_us=N]");
+	if (s->nr_placing)
+		place_image(s, pid, addr, code);
 	if (code & 1)
 		return 0;
 	for (i = 0; i < s->nr_maps; i++) {
@@ -2330,8 +2451,9 @@ static void st_free(struct st *s)
 	free(s->cwds);
 	free(s->fss);
 	for (i = 0; i < s->nr_execs; i++)
-		free(s->execs[i].path);
+		exec_free(&s->execs[i]);
 	free(s->execs);
+	free(s->placing);
 	for (i = 0; i < s->nr_execd; i++)
 		free(s->execd[i]);
 	free(s->execd);
@@ -2392,13 +2514,46 @@ static bool exec_range(const char **p, uint64_t *off, uint64_t *len)
 }
 
 /*
+ * One segment of 'loads=', "OFFSET:VADDR:FILESZ:MEMSZ:PROT" at *@l, into
+ * @x; *@l moves past it.
+ */
+static int exec_load(struct st *s, const char **l, struct sexec *x)
+{
+	struct sexec_load *ld = &x->load[x->nload];
+	uint64_t *f[4] = { &ld->off, &ld->vaddr, &ld->filesz, &ld->memsz };
+	unsigned k;
+	int prot = 0;
+
+	if (x->nload == MAX_EXEC_LOADS)
+		return serr(s, "'# ralab exec': more than %d loads",
+			    MAX_EXEC_LOADS);
+	for (k = 0; k < 4; k++)
+		if (!exec_num(l, f[k], ':') || *(*l)++ != ':')
+			return serr(s, "'# ralab exec': loads=OFFSET:VADDR:FILESZ:MEMSZ:PROT,...");
+	for (; **l == 'r' || **l == 'w' || **l == 'x' || **l == '-'; (*l)++)
+		prot |= **l == 'r' ? PROT_R_ :
+			**l == 'w' ? PROT_W_ :
+			**l == 'x' ? PROT_X_ : 0;
+	if (**l && **l != ',' && **l != ' ')
+		return serr(s, "'# ralab exec': a segment's PROT is letters r, w, x (or -)");
+	if (ld->off % 4096 != ld->vaddr % 4096 || ld->filesz > ld->memsz ||
+	    ld->off > 1ull << 48 || ld->filesz > 1ull << 48 ||
+	    ld->vaddr > 1ull << 48 || ld->memsz > 1ull << 48)
+		return serr(s, "'# ralab exec': segment %u: OFFSET and VADDR differ modulo 4096, or FILESZ > MEMSZ, or past 2^48",
+			    x->nload + 1);
+	ld->prot = prot;
+	x->nload++;
+	return 0;
+}
+
+/*
  * One '# ralab exec' line (after its prefix), into @x:
  *   "PATH" elf=0                  (not ELF: a script)
  *   "PATH" phdrs=OFF+LEN [interp=OFF+LEN] [bias=ADDR]
  *          loads=OFF:VADDR:FILESZ:MEMSZ:PROT,...
  * numbers decimal or 0x hexadecimal; PROT: r, w, x letters or '-'.
  */
-static int exec_line(struct st *s, const char *l, struct sexec *x)
+static int exec_fields(struct st *s, const char *l, struct sexec *x)
 {
 	char path[1024];
 	bool have_ph = false, have_loads = false;
@@ -2426,6 +2581,24 @@ static int exec_line(struct st *s, const char *l, struct sexec *x)
 			l += 7;
 			if (!exec_range(&l, &x->interp_off, &x->interp_len))
 				return serr(s, "'# ralab exec': interp=OFFSET+LENGTH (up to 65536 bytes)");
+		} else if (!strncmp(l, "entry=", 6)) {
+			l += 6;
+			if (!exec_num(&l, &x->entry, ' ') ||
+			    x->entry >= 1ull << 48)
+				return serr(s, "'# ralab exec': entry= an address below 2^48");
+			x->have_entry = true;
+		} else if (!strncmp(l, "interp_path=", 12)) {
+			char ip[1024];
+
+			l += 12;
+			if (!path_arg(l, ip, sizeof(ip)) || ip[0] != '/' ||
+			    x->interp_path)
+				return serr(s, "'# ralab exec': interp_path= a quoted absolute path, once");
+			tidy_path(ip);
+			x->interp_path = strdup(ip);
+			if (!x->interp_path)
+				return -ENOMEM;
+			l = strchr(strchr(l, '"') + 1, '"') + 1;
 		} else if (!strncmp(l, "bias=", 5)) {
 			l += 5;
 			if (!exec_num(&l, &x->bias, ' ') || x->bias % 4096 ||
@@ -2434,47 +2607,15 @@ static int exec_line(struct st *s, const char *l, struct sexec *x)
 			x->have_bias = true;
 		} else if (!strncmp(l, "loads=", 6)) {
 			l += 6;
-			for (;;) {
-				uint64_t *f;
-				int prot = 0;
+			do {
+				int err = exec_load(s, &l, x);
 
-				if (x->nload == MAX_EXEC_LOADS)
-					return serr(s, "'# ralab exec': more than %d loads",
-						    MAX_EXEC_LOADS);
-				f = &x->load[x->nload].off;
-				if (!exec_num(&l, &f[0], ':') || *l++ != ':' ||
-				    !exec_num(&l, &x->load[x->nload].vaddr, ':') ||
-				    *l++ != ':' ||
-				    !exec_num(&l, &x->load[x->nload].filesz, ':') ||
-				    *l++ != ':' ||
-				    !exec_num(&l, &x->load[x->nload].memsz, ':') ||
-				    *l++ != ':')
-					return serr(s, "'# ralab exec': loads=OFFSET:VADDR:FILESZ:MEMSZ:PROT,...");
-				for (; *l == 'r' || *l == 'w' || *l == 'x' ||
-				       *l == '-';
-				     l++)
-					prot |= *l == 'r' ? PROT_R_ :
-						*l == 'w' ? PROT_W_ :
-						*l == 'x' ? PROT_X_ : 0;
-				if (*l && *l != ',' && *l != ' ')
-					return serr(s, "'# ralab exec': a segment's PROT is letters r, w, x (or -)");
-				if (f[0] % 4096 != x->load[x->nload].vaddr % 4096 ||
-				    x->load[x->nload].filesz >
-					    x->load[x->nload].memsz ||
-				    f[0] > 1ull << 48 ||
-				    x->load[x->nload].filesz > 1ull << 48 ||
-				    x->load[x->nload].vaddr > 1ull << 48 ||
-				    x->load[x->nload].memsz > 1ull << 48)
-					return serr(s, "'# ralab exec': segment %u: OFFSET and VADDR differ modulo 4096, or FILESZ > MEMSZ, or past 2^48",
-						    x->nload + 1);
-				x->load[x->nload++].prot = prot;
-				if (*l != ',')
-					break;
-				l++;
-			}
+				if (err)
+					return err;
+			} while (*l == ',' && (l++, true));
 			have_loads = true;
 		} else {
-			return serr(s, "'# ralab exec': unknown '%.20s' (elf, phdrs, interp, bias, loads)",
+			return serr(s, "'# ralab exec': unknown '%.20s' (elf, phdrs, interp, interp_path, entry, bias, loads)",
 				    l);
 		}
 	}
@@ -2482,6 +2623,15 @@ static int exec_line(struct st *s, const char *l, struct sexec *x)
 		return serr(s, "'# ralab exec' of an ELF file needs phdrs= and loads=");
 	x->path = strdup(path);
 	return x->path ? 0 : -ENOMEM;
+}
+
+static int exec_line(struct st *s, const char *l, struct sexec *x)
+{
+	int err = exec_fields(s, l, x);
+
+	if (err)
+		exec_free(x);
+	return err;
 }
 
 /*
@@ -2511,12 +2661,12 @@ static int find_execs(struct st *s, const char *text)
 		if (err)
 			return err;
 		if (exec_of(s, x.path)) {
-			free(x.path);
+			exec_free(&x);
 			return serr(s, "a second '# ralab exec' line for this path");
 		}
 		n = realloc(s->execs, (s->nr_execs + 1) * sizeof(*n));
 		if (!n) {
-			free(x.path);
+			exec_free(&x);
 			return -ENOMEM;
 		}
 		s->execs = n;

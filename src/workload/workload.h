@@ -363,6 +363,12 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
  * *@exec (the same): whether execve() ran it (a program: 'ralab record'
  * notes how the kernel maps it, a '# ralab exec' line).
  */
+/*
+ * Whether @p is where the dynamic loader and libc read at every start
+ * (libraries, the loader cache, locales): left out of a replay unless
+ * '# ralab evicted' names it.
+ */
+bool ralab__loader_path(const char *p);
 int ralab__strace_paths(const char *name, const char *text, size_t len,
 			char ***paths, bool **direct, bool **exec,
 			unsigned *n, struct ralab_diag *diag);

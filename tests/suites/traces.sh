@@ -294,6 +294,23 @@ printf '%s\n' '10 100.000100 execve("/d/prog", ["prog"], 0x7ffe0000 /* 1 var */)
 	'# ralab exec "/d/script" elf=0' > "$T/exec.strace"
 got=$("$RALAB" sim --dump-ops "$T/exec.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
 tgot "strace: execve() of a program and of a script" "# f2_script = /d/script (size as recorded)/close/open main/pread 0 256/pread 64 448/pread 568 28/mmap 0 4096/mmap 8192 16384 exec/mmap 36864 8192 write/touch 40960 1 4096 cow/mmap 49152 4096/touch 8208 1/touch 40976 1 4096 cow/file f2_script 100/pread 0 256/close/fd 1/touch 12304 1/"
+# The program's interpreter from a replayed file (interp_path= names it,
+# its own '# ralab exec' line describes it): its ELF header and program
+# headers read after the program's, its segments mapped after the
+# program's (with padzero()'s copy), each on a descriptor of its own;
+# the first fault after execve(), an instruction fetch at its entry,
+# places it (bias = address - entry), and later faults land on it.
+printf '%s\n' '10 100.000100 execve("/d/prog", ["prog"], 0x7ffe0000 /* 1 var */) = 0 <0.000500>' \
+	'10 100.000700 # ralab fault addr=0x7ffff7fc4540 error_code=0x14' \
+	'10 100.000800 # ralab fault addr=0x7ffff7fc5010 error_code=0x4' \
+	'10 100.000900 # ralab fault addr=0x555555556010 error_code=0x14' \
+	'# ralab faults recorded=3' \
+	'# ralab file "/d/prog" size=65536' \
+	'# ralab exec "/d/prog" phdrs=64+448 interp=568+28 interp_path="/d/ld.so" entry=0x2100 bias=0x555555554000 loads=0:0x0:4096:4096:r--,8192:0x2000:16384:16384:r-x' \
+	'# ralab file "/d/ld.so" size=262144' \
+	'# ralab exec "/d/ld.so" phdrs=64+616 entry=0x1540 loads=0:0x0:4096:4096:r--,4096:0x1000:131072:131072:r-x,207936:0x33c40:8000:8600:rw-' > "$T/interp.strace"
+got=$("$RALAB" sim --dump-ops "$T/interp.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
+tgot "strace: execve() of a program with its interpreter replayed" "# f2_ld.so = /d/ld.so (size as recorded)/close/open main/pread 0 256/pread 64 448/pread 568 28/file f2_ld.so 262144/pread 0 64/pread 64 616/fd 1/mmap 0 4096/mmap 8192 16384 exec/fd 2/mmap 0 4096/mmap 4096 131072 exec/mmap 204800 12288 write/touch 212992 1 4096 cow/touch 5440 1/touch 8208 1/fd 1/touch 8208 1/"
 # A '# ralab exec' line that is not one: FILE:LINE, exit 2.
 n=0
 for bad_line in '# ralab exec /d/prog elf=0|needs a quoted path' \
@@ -305,6 +322,8 @@ for bad_line in '# ralab exec /d/prog elf=0|needs a quoted path' \
 	'# ralab exec "/d/prog" bias=0x123 phdrs=64+448 loads=0:0x0:1:1:r|page-aligned user address' \
 	'# ralab exec "/d/prog" phdrs=64+0 loads=0:0x0:1:1:r|phdrs=OFFSET+LENGTH' \
 	'# ralab exec "/d/prog" elf=2|elf= 0 or 1' \
+	'# ralab exec "/d/prog" entry=0x1000000000000 elf=0|entry= an address' \
+	'# ralab exec "/d/prog" interp_path="ld.so" elf=0|interp_path= a quoted absolute path' \
 	'# ralab exec "/d/prog" colour=blue|unknown' \
 	'# ralab exec "/d/prog" elf=0|a second'; do
 	n=$((n + 1))
