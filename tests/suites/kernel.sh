@@ -135,10 +135,19 @@ kernel_suite() {
 	else
 		skip "kernel: python3's own binary run cold, recorded" "/usr/bin/python3 missing"
 	fi
+	# glibc's ld.so run as the program from a cold copy: placed by its
+	# first fault, at its entry.
+	local ldso=
+	if [ -f /lib64/ld-linux-x86-64.so.2 ] && [ -x /usr/bin/true ]; then
+		ldso="--copy /lib64/ld-linux-x86-64.so.2 -- @FILE /usr/bin/true"
+	else
+		skip "kernel: ld.so run as a program, recorded" "/lib64/ld-linux-x86-64.so.2 or /usr/bin/true missing"
+	fi
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
 		    ${magic:+"$magic"} \
 		    ${dlopen:+"$dlopen"} \
 		    ${pyexec:+"$pyexec"} \
+		    ${ldso:+"$ldso"} \
 		    "--size 16 -- $T/mmap-read @FILE seq touch:0:16M:4K" \
 		    "--size 16 -- $T/mmap-read @FILE wtouch:0:1M:4K touch:4M:256K:4K wtouch:8M:64K:16K msync touch:12M:1M:4K" \
 		    "--fs ext4 --size 32 -- $T/mmap-read @FILE rand:200:3 pread:0:1M fork:touch:4M:4M:4K" \

@@ -198,11 +198,15 @@ for ev in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
 done
 args=()
 for a in "$@"; do args+=("${a//@FILE/$f}"); done
-# The program itself is read whole first, unless it is the file: all in
-# the page cache, cached=1 in the log (execve() reads and maps it, on
-# another device than the one traced here).
+# The program itself, and files named by absolute path in its arguments
+# (a program ld.so is to run), are read whole first, unless one is the
+# file: all in the page cache, cached=1 in the log (execve() reads and
+# maps them, on another device than the one traced here).
 prog=$(command -v "${args[0]}" || true)
 [ -z "$prog" ] || [ "$prog" = "$f" ] || cat "$prog" > /dev/null
+for a in "${args[@]:1}"; do
+	[[ $a == /* ]] && [ "$a" != "$f" ] && [ -f "$a" ] && cat "$a" > /dev/null
+done
 rm -f "$out/app.strace"
 echo 1 > "$inst/tracing_on"
 "$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
