@@ -1095,6 +1095,20 @@ static bool piece_of(const struct smap *m, long as, uint64_t a, uint64_t len,
 	return true;
 }
 
+/* A copy of @p appended to *@v (of *@n, owned): 0 or -ENOMEM. */
+static int push_path(char ***v, unsigned *n, const char *p)
+{
+	char **m = realloc(*v, (*n + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	*v = m;
+	if (!(m[*n] = strdup(p)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
 static void exec_free(struct sexec *x)
 {
 	free(x->path);
@@ -1261,16 +1275,8 @@ static int exec_program(struct st *s, long pid, const char *arg)
 		return serr(s, "more than %d files", TB_MAX_PATHS);
 	if (file < 0)
 		return file;
-	if (s->collect) {
-		char **n = realloc(s->execd, (s->nr_execd + 1) * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		s->execd = n;
-		if (!(n[s->nr_execd] = strdup(path)))
-			return -ENOMEM;
-		s->nr_execd++;
-	}
+	if (s->collect && push_path(&s->execd, &s->nr_execd, path))
+		return -ENOMEM;
 	/* Not a number a call can name: the program's own open file. */
 	key = -1000000 - s->exec_keys++;
 	err = tb_open(s->tb, tab, key, file);
@@ -2471,7 +2477,7 @@ static int find_evicted(struct st *s, const char *text)
 	unsigned line = 1;
 
 	for (; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL, line++) {
-		char path[1024], **n;
+		char path[1024];
 
 		if (strncmp(l, "# ralab evicted ", 16))
 			continue;
@@ -2479,13 +2485,8 @@ static int find_evicted(struct st *s, const char *text)
 			s->line = line;
 			return serr(s, "'# ralab evicted' needs a quoted absolute path");
 		}
-		n = realloc(s->evicted, (s->nr_evicted + 1) * sizeof(*n));
-		if (!n)
+		if (push_path(&s->evicted, &s->nr_evicted, path))
 			return -ENOMEM;
-		s->evicted = n;
-		if (!(n[s->nr_evicted] = strdup(path)))
-			return -ENOMEM;
-		s->nr_evicted++;
 	}
 	return 0;
 }
