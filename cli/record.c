@@ -202,6 +202,7 @@ int cli_record(int argc, char **argv)
 		return 1;
 	}
 	if (!pid) {
+		int persona;
 		char c;
 
 		close(go[1]);
@@ -213,8 +214,9 @@ int cli_record(int argc, char **argv)
 		 * the kernel maps a position-independent program at a base
 		 * the log can name, so its faults are read as the file's.
 		 */
-		personality(ADDR_NO_RANDOMIZE |
-			    (unsigned long)personality(0xffffffff));
+		persona = personality(0xffffffff);
+		if (persona >= 0)
+			personality((unsigned long)persona | ADDR_NO_RANDOMIZE);
 		execvp("strace", args);
 		_exit(127);
 	}
