@@ -1126,28 +1126,6 @@ static const struct sexec *exec_of(const struct st *s, const char *path)
 }
 
 /*
- * execve() of @path by @pid succeeded: a new address space, and what
- * the kernel read and mapped of the program (fs/exec.c, fs/binfmt_elf.c).
- * The exec'd file is a struct file of its own, which the mappings keep:
- * its readahead state is theirs.
- *
- *   prepare_binprm()     kernel_read() of the first 256 bytes
- *   load_elf_phdrs()     kernel_read() of the program headers
- *   PT_INTERP            kernel_read() of the interpreter's path
- *   elf_load(), each PT_LOAD with file bytes, in order:
- *     elf_map()          mmap(MAP_PRIVATE) of its pages, at bias + p_vaddr
- *     padzero()          p_memsz > p_filesz and the file part ends inside
- *                        a page: clear_user() of the rest of that page,
- *                        a write fault (a copy of the file's page: its
- *                        read goes through filemap_fault(), no
- *                        fault-around); a segment not writable faults
- *                        nothing (the access is refused first)
- *
- * The interpreter (ld.so) the kernel maps too is the loader's file, left
- * out as its reads are.  Without a '# ralab exec' line for @path (a log
- * 'ralab record' did not describe), only the new address space.
- */
-/*
  * The segments of image @x (a program, or its interpreter) that execve()
  * of @pid mapped, on descriptor (@tab, @key): each PT_LOAD with file
  * bytes mapped privately (elf_map()), and padzero()'s copy of the page
@@ -1240,6 +1218,29 @@ static void place_image(struct st *s, long pid, uint64_t addr,
 	s->placing[k] = s->placing[--s->nr_placing];
 }
 
+/*
+ * execve() of @path by @pid succeeded: a new address space, and what
+ * the kernel read and mapped of the program (fs/exec.c, fs/binfmt_elf.c).
+ * The exec'd file is a struct file of its own, which the mappings keep:
+ * its readahead state is theirs.
+ *
+ *   prepare_binprm()     kernel_read() of the first 256 bytes
+ *   load_elf_phdrs()     kernel_read() of the program headers
+ *   PT_INTERP            kernel_read() of the interpreter's path
+ *   elf_load(), each PT_LOAD with file bytes, in order:
+ *     elf_map()          mmap(MAP_PRIVATE) of its pages, at bias + p_vaddr
+ *     padzero()          p_memsz > p_filesz and the file part ends inside
+ *                        a page: clear_user() of the rest of that page,
+ *                        a write fault (a copy of the file's page: its
+ *                        read goes through filemap_fault(), no
+ *                        fault-around); a segment not writable faults
+ *                        nothing (the access is refused first)
+ *
+ * The interpreter (ld.so) likewise, when its file is replayed too: its
+ * 64-byte ELF header and program headers read after the program's, its
+ * segments mapped after the program's (exec_image()).  Without a '# ralab exec' line for @path (a log 'ralab record' did not
+ * describe), only the new address space.
+ */
 static int exec_program(struct st *s, long pid, const char *arg)
 {
 	long as = as_of(s, pid), tab = table_of(s, pid), key, ikey = 0;
