@@ -336,16 +336,14 @@ static int describe(FILE *m, const char *path, bool direct,
 /*
  * A '# ralab exec' line for the program at @path, which execve() ran:
  * what the kernel's ELF loader read and mapped of it (its program
- * headers, kernel/elf.c), for the replay; elf=0 for a file that is not
- * ELF (a script: only its first line is read).  @norandom: the program
- * ran without address-space randomization, so a position-independent
- * one's load bias is known (bias=).
+ * headers @e, as kx_elf_read() gave them with result @err), for the
+ * replay; elf=0 for a file that is not ELF (a script: only its first
+ * line is read).
  */
-static void exec_note(FILE *m, const char *path, bool norandom)
+static void exec_note(FILE *m, const char *path, int err,
+		      const struct kx_elf *e)
 {
-	struct kx_elf e;
 	unsigned i;
-	int err = kx_elf_read(path, norandom, &e);
 
 	if (err && err != -ENOEXEC)
 		return;
@@ -355,27 +353,27 @@ static void exec_note(FILE *m, const char *path, bool norandom)
 		fprintf(m, " elf=0\n");
 		return;
 	}
-	fprintf(m, " phdrs=%llu+%llu", (unsigned long long)e.phoff,
-		(unsigned long long)e.phlen);
-	if (e.interp_len)
-		fprintf(m, " interp=%llu+%llu", (unsigned long long)e.interp_off,
-			(unsigned long long)e.interp_len);
-	if (e.interp[0] && !strchr(e.interp, '\n')) {
+	fprintf(m, " phdrs=%llu+%llu", (unsigned long long)e->phoff,
+		(unsigned long long)e->phlen);
+	if (e->interp_len)
+		fprintf(m, " interp=%llu+%llu", (unsigned long long)e->interp_off,
+			(unsigned long long)e->interp_len);
+	if (e->interp[0] && !strchr(e->interp, '\n')) {
 		fprintf(m, " interp_path=");
-		put_path(m, e.interp);
+		put_path(m, e->interp);
 	}
-	fprintf(m, " entry=0x%llx", (unsigned long long)e.entry);
-	if (e.have_bias)
-		fprintf(m, " bias=0x%llx", (unsigned long long)e.bias);
-	for (i = 0; i < e.nload; i++)
+	fprintf(m, " entry=0x%llx", (unsigned long long)e->entry);
+	if (e->have_bias)
+		fprintf(m, " bias=0x%llx", (unsigned long long)e->bias);
+	for (i = 0; i < e->nload; i++)
 		fprintf(m, "%s%llu:0x%llx:%llu:%llu:%s%s%s", i ? "," : " loads=",
-			(unsigned long long)e.load[i].off,
-			(unsigned long long)e.load[i].vaddr,
-			(unsigned long long)e.load[i].filesz,
-			(unsigned long long)e.load[i].memsz,
-			(e.load[i].prot & 1) ? "r" : "-",
-			(e.load[i].prot & 2) ? "w" : "-",
-			(e.load[i].prot & 4) ? "x" : "-");
+			(unsigned long long)e->load[i].off,
+			(unsigned long long)e->load[i].vaddr,
+			(unsigned long long)e->load[i].filesz,
+			(unsigned long long)e->load[i].memsz,
+			(e->load[i].prot & 1) ? "r" : "-",
+			(e->load[i].prot & 2) ? "w" : "-",
+			(e->load[i].prot & 4) ? "x" : "-");
 	fprintf(m, "\n");
 }
 
@@ -413,33 +411,32 @@ static bool evicted_in(const char *text, size_t len, const char *path)
  * evicted): execve() reads and maps it from its file.  Once per path
  * (@done, @ndone, up to 16).
  */
-static int interp_note(FILE *m, const char *path, const char *text,
+static int interp_note(FILE *m, const struct kx_elf *prog, const char *text,
 		       size_t len, struct added *added, unsigned *described,
 		       unsigned *cached, char (*done)[256], unsigned *ndone,
 		       char *const *paths, unsigned npaths)
 {
+	const char *ip = prog->interp;
 	struct kx_elf e;
 	unsigned k, before = *described;
 	int err;
 
-	if (kx_elf_read(path, true, &e) || !e.interp[0] ||
-	    strchr(e.interp, '\n') ||
-	    (ralab__loader_path(e.interp) &&
-	     !evicted_in(text, len, e.interp)))
+	if (!ip[0] || strchr(ip, '\n') ||
+	    (ralab__loader_path(ip) && !evicted_in(text, len, ip)))
 		return 0;
 	/* Once, and not if the log reads it itself (described as such). */
 	for (k = 0; k < *ndone; k++)
-		if (!strcmp(done[k], e.interp))
+		if (!strcmp(done[k], ip))
 			return 0;
 	for (k = 0; k < npaths; k++)
-		if (!strcmp(paths[k], e.interp))
+		if (!strcmp(paths[k], ip))
 			return 0;
 	if (*ndone == 16)
 		return 0;
-	memcpy(done[(*ndone)++], e.interp, sizeof(e.interp));
-	err = describe(m, e.interp, false, added, described, cached);
+	memcpy(done[(*ndone)++], ip, sizeof(prog->interp));
+	err = describe(m, ip, false, added, described, cached);
 	if (!err && *described > before)
-		exec_note(m, e.interp, true);
+		exec_note(m, ip, kx_elf_read(ip, true, &e), &e);
 	return err;
 }
 
@@ -474,6 +471,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	bool *direct = NULL, *exec = NULL, norandom;
 	char interps[16][256];
 	unsigned ninterps = 0;
+	struct kx_elf e;
 	size_t len, olen = 0;
 	int err, fd;
 	FILE *m;
@@ -517,10 +515,14 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 		err = describe(m, paths[k], direct[k], &added, &described,
 			       &cached);
 		if (!err && exec[k] && described > before) {
-			exec_note(m, paths[k], norandom);
-			err = interp_note(m, paths[k], text, len, &added,
-					  &described, &cached, interps,
-					  &ninterps, paths, n);
+			int xerr = kx_elf_read(paths[k], norandom, &e);
+
+			exec_note(m, paths[k], xerr, &e);
+			if (!xerr)
+				err = interp_note(m, &e, text, len, &added,
+						  &described, &cached,
+						  interps, &ninterps, paths,
+						  n);
 		}
 	}
 	free(text);

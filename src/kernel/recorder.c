@@ -1411,19 +1411,18 @@ static bool write_call(const struct op *op)
 }
 
 /*
- * Does the case write (write, pwrite, touch ... write, fallocate; with
- * @all, truncate, punch and zero-range too)?  Then (@all) its
- * descriptors are opened read-write and its mappings are writable.
+ * Does the case write data (write, pwrite, touch ... write, fallocate)?
+ * Not truncate, punch or zero-range, which move none; those count for
+ * ralab__wl_writes(), which decides read-write descriptors and writable
+ * mappings.
  */
-static bool writes(const struct ralab_workload *wl, bool all)
+static bool data_writes_of(const struct ralab_workload *wl)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
 		if (write_call(&wl->ops[i]) ||
 		    wl->ops[i].kind == OP_FALLOCATE ||
-		    (all && (wl->ops[i].kind == OP_TRUNCATE ||
-			     wl->ops[i].kind == OP_PUNCH)) ||
 		    ((wl->ops[i].kind == OP_TOUCH ||
 		      wl->ops[i].kind == OP_MEMCPY) && wl->ops[i].wfault))
 			return true;
@@ -2907,7 +2906,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	 * zero-range's unwritten extents in a hole are never read, and
 	 * what a truncate frees is a hole): not a write here.
 	 */
-	data_writes = writes(wl, false);
+	data_writes = data_writes_of(wl);
 	for (i = 0; i < wl->nr_files; i++)
 		if (wl->files[i].nhole && data_writes) {
 			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");
