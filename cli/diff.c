@@ -482,7 +482,8 @@ static bool next_run(const struct output *o, unsigned *i, struct rq *run,
  * same folios, that is the block layer's merging, which depends on where
  * the pages lie in memory (physically adjacent pages share a segment, so
  * a request may hold more than max_segments pages, and a bio more than
- * 256): not modelled (docs/design.md, known differences).
+ * 256): the model places them by its phys_merge setting (docs/design.md,
+ * "Where folios lie in memory"), which 'ralab check' tries both ways.
  */
 static void note_split_only(FILE *out, const struct output *a,
 			    const struct output *b)
@@ -503,7 +504,7 @@ static void note_split_only(FILE *out, const struct output *a,
 		    ra.n != rb.n)
 			return;
 	}
-	fprintf(out, "request stream: the same sectors in the same order, cut into requests differently (largest: %llu KiB in %s, %llu KiB in %s): the block layer merges physically adjacent pages, whose placement ralab does not know (docs/design.md, known differences)\n",
+	fprintf(out, "request stream: the same sectors in the same order, cut into requests differently (largest: %llu KiB in %s, %llu KiB in %s): the block layer merges pages adjacent in memory, where the model places them by phys_merge (docs/design.md, \"Where folios lie in memory\")\n",
 		la / 2, a->name, lb / 2, b->name);
 }
 

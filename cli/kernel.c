@@ -460,6 +460,63 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 		name);
 }
 
+/*
+ * A difference in how requests were cut alone (the same events and
+ * folios): where the kernel's folios lay in memory decides it (see
+ * ralab_config.phys_merge).  Run the model again with the other
+ * placement and say so if that matches.  @ktext: the recording (a copy
+ * made before the first comparison, which takes its text apart), taken
+ * over; @label: the policy's.  True if the note was given.
+ */
+static bool hint_phys_merge(struct ralab_workload *wl,
+			    const struct ralab_run_opts *ro0, const char *label,
+			    char *ktext, const struct cli_cmp *cmp,
+			    const char *name)
+{
+	bool pm = !ralab_workload_config(wl)->phys_merge;
+	struct ralab_run_opts ro = *ro0;
+	struct ralab_stats st;
+	char *stext = NULL, *dtext = NULL;
+	size_t slen = 0, dlen = 0;
+	FILE *sf, *df = NULL;
+	int r = -1;
+
+	if (!ktext || cli_apply_set(wl, pm ? "phys_merge=1" : "phys_merge=0")) {
+		free(ktext);
+		return false;
+	}
+	sf = open_memstream(&stext, &slen);
+	if (sf) {
+		ro.on_event = cli_print_event;
+		ro.event_arg = sf;
+		if (!ralab_run(wl, &ro, &st))
+			cli_print_summary(sf, wl, label, &st, false);
+		if (fclose(sf) == 0 && stext)
+			df = open_memstream(&dtext, &dlen);
+	}
+	if (df) {
+		/* Takes both texts over. */
+		r = cli_compare_texts(df, "kernel", ktext, "ralab", stext, cmp,
+				      NULL);
+		fclose(df);
+	} else {
+		free(ktext);
+		free(stext);
+	}
+	free(dtext);
+	cli_apply_set(wl, pm ? "phys_merge=0" : "phys_merge=1");
+	if (r)
+		return false;
+	fflush(stdout);
+	fprintf(stderr, "ralab check: note: %s: with --set phys_merge=%d (%s) the model matches: %s\n",
+		name, pm,
+		pm ? "the folios of a read one after another in memory" :
+		     "no two folios adjacent in memory",
+		pm ? "the kernel's pages lay together, as in memory not yet fragmented, and merged into larger segments" :
+		     "the kernel's pages lay apart in memory");
+	return true;
+}
+
 /* A recording's evicted_by_others= (pages), 0 if it has none. */
 static unsigned long long evicted_pages(const char *ktext)
 {
@@ -988,6 +1045,9 @@ int cli_check(int argc, char **argv)
 		cli_progress_end(&prog);
 		if (fmt == CLI_FMT_TEXT) {
 			char note[512];
+			char *kcopy = ktext ? strdup(ktext) : NULL;
+			struct cli_verdict vd = { 0 };
+			bool placed = false;
 
 			printf("== %s\n", cases[c]);
 			if (!rec[c] && !policy)
@@ -996,9 +1056,19 @@ int cli_check(int argc, char **argv)
 			evicted_note(ktext, cases[c], note, sizeof(note));
 			r = cli_compare_texts(stdout, "kernel", ktext, "ralab",
 					      stext, rec[c] ? &cmp : &live_cmp,
-					      NULL);
+					      &vd);
+			if (r == 1 && vd.ra && vd.folio_orders &&
+			    vd.folio_stream && !vd.rq_stream)
+				placed = hint_phys_merge(wl, &ro, cp->label,
+							 kcopy,
+							 rec[c] ? &cmp :
+								  &live_cmp,
+							 cases[c]);
+			else
+				free(kcopy);
 			if (r == 1) {
-				hint_device(wl, cases[c]);
+				if (!placed)
+					hint_device(wl, cases[c]);
 				fflush(stdout);
 				fputs(note, stderr);
 			}

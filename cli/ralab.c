@@ -93,7 +93,8 @@ static void usage_sim(FILE *out)
 		"                      alloc_fail_seed), the C library's memcpy\n"
 		"                      (memcpy_back_min, memcpy_back_max), the files'\n"
 		"                      layout (extent_kb, extent_breaks, holes) and the\n"
-		"                      filesystem's block_size (4K; XFS to 64K: no writes)\n"
+		"                      filesystem's block_size (4K; XFS to 64K: no writes),\n"
+		"                      phys_merge=1 (a read's folios adjacent in memory)\n"
 		"                      (repeatable; applied in order, checked as headers are);\n"
 		"                      and for a fio job file fio_files=fresh (no file\n"
 		"                      exists before the run) or existing (an earlier run\n"
@@ -424,6 +425,8 @@ void cli_print_summary(FILE *out, const struct ralab_workload *wl,
 		fprintf(out, "extent_kb=%u\n", c->extent_kb);
 	if (c->block_size > RALAB_PAGE_SIZE)
 		fprintf(out, "block_size=%u\n", c->block_size);
+	if (c->phys_merge)
+		fprintf(out, "phys_merge=%u\n", c->phys_merge);
 	fprintf(out, "data_reads=%llu\n", (unsigned long long)st->data_reads);
 	fprintf(out, "data_sectors=%llu\n",
 		(unsigned long long)st->data_sectors);
@@ -523,6 +526,8 @@ void cli_print_json(FILE *out, const struct ralab_workload *wl,
 		fprintf(out, "  \"extent_kb\": %u,\n", c->extent_kb);
 	if (c->block_size > RALAB_PAGE_SIZE)
 		fprintf(out, "  \"block_size\": %u,\n", c->block_size);
+	if (c->phys_merge)
+		fprintf(out, "  \"phys_merge\": %u,\n", c->phys_merge);
 	fprintf(out, "  \"device_reads\": %llu,\n  \"device_bytes\": %llu,\n",
 		(unsigned long long)st->data_reads,
 		(unsigned long long)st->data_sectors * 512);

@@ -72,6 +72,23 @@ struct ralab_config {
 	 * a block: mapping_min_folio_order() is log2(block_size / 4096).
 	 */
 	uint32_t block_size;
+	/*
+	 * Where the page cache's folios lie in memory, which decides how the
+	 * block layer cuts a read into requests: bio_add_folio() merges a
+	 * folio into the bio vector before it when the two are adjacent
+	 * physically (bvec_try_merge_page()), and a request holds at most
+	 * max_segments segments, so 256 order-0 folios are two requests of
+	 * 512 KiB (128 segments each) or, adjacent, one of 1 MiB
+	 * (max_sectors_kb 1024).  0 (the default): no two folios adjacent.
+	 * 1: the folios one read allocates lie one after another, as the
+	 * buddy allocator hands out pages of memory not yet fragmented.  The
+	 * kernel's own placement depends on what was freed before (its
+	 * per-CPU lists hand freed pages out first, last freed first), so a
+	 * recording may match either, or neither where it had some of both.
+	 * Only where segments, not max_sectors_kb, cut a request does it
+	 * matter: order-0 (or order-1) folios at max_sectors_kb above 512.
+	 */
+	uint32_t phys_merge;
 
 	/*
 	 * The time model (none of it changes a readahead decision of a

@@ -4,8 +4,9 @@
  * loop device (no scheduler, one hardware queue).
  *
  *   read_pages() batch: folio folio folio ... (file order)
- *        |  iomap: one bio vector per folio, a new bio when the next folio
- *        |  is not disk-contiguous or the bio holds 256 vectors
+ *        |  iomap: one bio vector per folio (phys_merge: folios adjacent
+ *        |  in memory share one), a new bio when the next folio is not
+ *        |  disk-contiguous or the bio holds 256 vectors
  *        v
  *   bio  [vvvvvvvv....]  --split at max_sectors / max_segments-->  pieces
  *        |  each piece: back-merge into the last plugged request if it
@@ -217,6 +218,7 @@ int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg)
 		return -EINVAL;
 	blk_set_read_ahead_kb(q, cfg->read_ahead_kb);
 	q->by_block = cfg->fs == RALAB_FS_EXT4;
+	q->phys_merge = cfg->phys_merge;
 	return 0;
 }
 
@@ -493,29 +495,83 @@ static __always_inline void submit_bio(struct blk_queue *q,
 
 #define PV_PLAIN 1   /* read as a plain read (no REQ_RAHEAD) */
 #define PV_END_BIO 2 /* the bio is submitted after this vector */
+#define PV_NEW_MEM 4 /* not after the vector before it in memory (a hole) */
+
+/*
+ * Whether bio_add_folio() merges vector @i into vector @i - 1 before it
+ * (bvec_try_merge_page()): only where the folios lie together in memory
+ * (q->phys_merge: a read's folios one after another, so vectors next to
+ * each other in the file), and a vector's length stays below 4 GiB.
+ */
+static __always_inline bool pv_merges(const struct blk_queue *q,
+				      const struct blk_vec *v,
+				      const uint8_t *plain, unsigned i,
+				      uint64_t len)
+{
+	return q->phys_merge && !(plain && (plain[i] & PV_NEW_MEM)) &&
+	       len + v[i].bytes <= UINT32_MAX - RALAB_PAGE_SIZE;
+}
+
+/* A bio of @n vectors whose neighbours in memory merge (q->phys_merge). */
+static __attribute__((noinline)) void
+submit_merged(struct blk_queue *q, const struct blk_vec *v,
+	      const uint8_t *plain, unsigned n, bool ra)
+{
+	struct blk_vec mv[BIO_MAX_VECS];
+	unsigned k, m = 0;
+
+	for (k = 0; k < n; k++) {
+		if (m && pv_merges(q, v, plain, k, mv[m - 1].bytes))
+			mv[m - 1].bytes += v[k].bytes;
+		else
+			mv[m++] = v[k];
+	}
+	submit_bio(q, mv, m, ra);
+}
 
 /*
  * Bios of up to 256 disk-contiguous vectors, then the plug is flushed.
  * @plain (or NULL): PV_* flags; a vector read as a plain read is a bio of
  * its own (block_read_full_folio() submits a bio per buffer head, each
- * merged in the plug on its own), and a bio ends at PV_END_BIO.
+ * merged in the plug on its own), and a bio ends at PV_END_BIO.  Where
+ * folios merge in memory (q->phys_merge) the 256 count merged vectors,
+ * which the bio is split with.
  */
 static __always_inline void submit_vecs(struct blk_queue *q,
 					const struct blk_vec *vecs,
 					const uint8_t *plain, unsigned n,
 					bool readahead)
 {
-	unsigned first = 0, i;
+	unsigned first = 0, i, nb = 1;
+	uint64_t len = n ? vecs[0].bytes : 0; /* the last merged vector's */
 
 	for (i = 1; i <= n; i++) {
-		if (i < n && i - first < BIO_MAX_VECS &&
+		bool ra = readahead &&
+			  !(plain && (plain[first] & PV_PLAIN));
+
+		if (i < n &&
 		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
 			    vecs[i].sector &&
-		    (!plain || (!plain[i - 1] && !(plain[i] & PV_PLAIN))))
-			continue;
-		submit_bio(q, vecs + first, i - first,
-			   readahead && !(plain && (plain[first] & PV_PLAIN)));
+		    (!plain || (!(plain[i - 1] & (PV_PLAIN | PV_END_BIO)) &&
+				!(plain[i] & PV_PLAIN)))) {
+			if (pv_merges(q, vecs, plain, i, len)) {
+				len += vecs[i].bytes;
+				continue;
+			}
+			if (nb < BIO_MAX_VECS) {
+				nb++;
+				len = vecs[i].bytes;
+				continue;
+			}
+		}
+		if (q->phys_merge)
+			submit_merged(q, vecs + first, plain ? plain + first : NULL,
+				      i - first, ra);
+		else
+			submit_bio(q, vecs + first, i - first, ra);
 		first = i;
+		nb = 1;
+		len = i < n ? vecs[i].bytes : 0;
 	}
 	if (!q->held)
 		plug_flush(q);
@@ -677,6 +733,7 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 	int err;
 	/* XFS: the current bio's disk end, its vectors and their room. */
 	uint64_t bio_end = UINT64_MAX;
+	uint64_t mem_end = UINT64_MAX; /* file sector after the last vector */
 	unsigned nvec = 0, cap = 0;
 	uint64_t batch_end = n ? vecs[n - 1].sector + vecs[n - 1].bytes / 512 : 0;
 
@@ -690,6 +747,7 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 		if (!q->by_block) {
 			while (piece_next(&it, &pc)) {
 				uint64_t d;
+				bool mem;
 
 				if (pc.hole)
 					continue;
@@ -697,15 +755,21 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 					return err;
 				/* A new bio, sized where it starts. */
 				d = disk_of(l, pc.s);
-				if (d != bio_end || nvec == cap) {
+				mem = pc.s == mem_end;
+				if (d != bio_end ||
+				    (nvec == cap && !(mem && q->phys_merge))) {
 					if (np)
 						q->pv_plain[np - 1] |= PV_END_BIO;
 					cap = iomap_bio_vecs(l, pc.s, batch_end);
 					nvec = 0;
+					mem = false;
 				}
-				pv_add(q, l, &np, pc.s, pc.e, i, 0);
-				nvec++;
+				pv_add(q, l, &np, pc.s, pc.e, i,
+				       mem ? 0 : PV_NEW_MEM);
+				if (!(mem && q->phys_merge))
+					nvec++;
 				bio_end = d + (pc.e - pc.s);
+				mem_end = pc.e;
 			}
 			continue;
 		}
@@ -726,7 +790,9 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 			/* Contiguous data, then holes (or holes alone). */
 			if (prefix > s)
 				pv_add(q, l, &np, s, prefix, i,
-				       prefix < s + len ? PV_END_BIO : 0);
+				       (prefix < s + len ? PV_END_BIO : 0) |
+					       (s == mem_end ? 0 : PV_NEW_MEM));
+			mem_end = prefix;
 			continue;
 		}
 		/* Block by block, the mapped blocks only. */
@@ -739,6 +805,7 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 			}
 			pv_add(q, l, &np, s, s + 8, i, PV_PLAIN);
 		}
+		mem_end = UINT64_MAX;
 	}
 	*out = np;
 	return 0;

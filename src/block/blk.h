@@ -95,6 +95,14 @@ struct blk_queue {
 	 */
 	bool nomerges;
 	/*
+	 * The folios of one read lie one after another in memory
+	 * (ralab_config.phys_merge): bio_add_folio() merges each into the
+	 * vector before it (bvec_try_merge_page()), so a bio of
+	 * disk-contiguous folios is one vector, counted in segments of
+	 * max_segment_size.  False: every folio a vector and a segment.
+	 */
+	bool phys_merge;
+	/*
 	 * @lay: the layout of the file of the current submission (NULL: one
 	 * extent).  @by_block: the filesystem reads a folio across an
 	 * extent's end block by block (ext4's mpage; XFS's iomap does not).

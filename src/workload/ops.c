@@ -2537,6 +2537,13 @@ static int set_key(struct parser *p, struct ralab_workload *wl,
 		wl->hdr_line[HDR_HOLES] = p->line;
 		return 0;
 	}
+	if (!strcmp(key, "phys_merge")) {
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return perr(p, "phys_merge must be 0 (no two folios adjacent in memory) or 1 (a read's folios one after another), not '%.*s'",
+				    TOK(val));
+		wl->cfg.phys_merge = val[0] == '1';
+		return 0;
+	}
 	if (!strcmp(key, "unwritten")) {
 		if (strcmp(val, "yes") && strcmp(val, "no"))
 			return perr(p, "unwritten must be yes or no, not '%.*s'",
@@ -2788,7 +2795,7 @@ int ralab_workload_set(struct ralab_workload *wl, const char *key,
 	err = set_key(&p, wl, key, value);
 	if (err > 0) {
 		p.name = "option";
-		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, dev_iops, dev_contention_ns, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, memcpy_back_min, memcpy_back_max, extent_kb, block_size, extent_breaks, holes, unwritten)",
+		return perr(&p, "unknown setting '%.*s' (settings: fs, file_size, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, device, dev_latency_us, dev_bandwidth_mb, dev_queue_depth, dev_iops, dev_contention_ns, cpu_syscall_ns, cpu_folio_ns, cpu_page_ns, cpu_request_ns, alloc_fail_ppm, alloc_fail_order, alloc_fail_seed, memcpy_back_min, memcpy_back_max, extent_kb, block_size, extent_breaks, holes, unwritten, phys_merge)",
 			    TOK(key));
 	}
 	if (!err)

@@ -177,3 +177,38 @@ if [ $rc = 1 ] && ! cmp -s <(zcat tests/recordings/physmerge-msk1280/kernel.out.
 else
 	bad "diff: a moved request is not called merging" "rc=$rc $(head -20 "$T/pm.out")"
 fi
+
+# Where the kernel's folios lay in memory (phys_merge): with 1, a read's
+# folios one after another, merged into 64 KiB segments.  The recording
+# above (1 MiB requests of order-0 pages at max_sectors_kb 1280) matches
+# strictly with phys_merge 1, and 'ralab check' says so when run with 0;
+# a case recorded with its pages apart (seedshape seed 15, ss-00: its
+# first 1 MiB read two requests of 512 KiB) differs with 1, and the note
+# names 0.  At max_sectors_kb 512, 128 page segments never cut a request
+# before max_sectors_kb does: seed 000's case matches either way.
+d=tests/recordings/physmerge-msk1280
+"$RALAB" check --strict "$d" > "$T/pm0.out" 2> "$T/pm0.err"; r0=$?
+"$RALAB" check --strict --set phys_merge=1 "$d" > "$T/pm1.out" 2> "$T/pm1.err"; r1=$?
+if [ $r0 = 1 ] && [ $r1 = 0 ] && grep -q '^request stream: MATCH' "$T/pm1.out" &&
+   grep -q 'with --set phys_merge=1 (the folios of a read one after another in memory) the model matches' "$T/pm0.err" &&
+   ! grep -q 'try --set device=loop' "$T/pm0.err"; then
+	ok "check: phys_merge=1 matches pages merged in memory"
+else
+	bad "check: phys_merge=1 matches pages merged in memory" "rc=$r0 $r1 $(cat "$T/pm0.err" "$T/pm1.out" | head -20)"
+fi
+C=$(ls -d tests/cases/seedshape-s15-ss-00-*/)
+"$RALAB" check --strict "$C" > /dev/null 2>&1; r0=$?
+"$RALAB" check --strict --set phys_merge=1 "$C" > "$T/pm1.out" 2> "$T/pm1.err"; r1=$?
+if [ $r0 = 0 ] && [ $r1 = 1 ] &&
+   grep -q '^data_reads: DIFFER (kernel: 65; ralab: 64)' "$T/pm1.out" &&
+   grep -q 'with --set phys_merge=0 (no two folios adjacent in memory) the model matches' "$T/pm1.err"; then
+	ok "check: phys_merge=0 matches pages apart in memory"
+else
+	bad "check: phys_merge=0 matches pages apart in memory" "rc=$r0 $r1 $(cat "$T/pm1.out" "$T/pm1.err" | head -20)"
+fi
+if "$RALAB" check --strict --set phys_merge=1 tests/cases/seed000-4k-then-1m > /dev/null 2>&1 &&
+   "$RALAB" check --strict --set phys_merge=1 tests/cases/seed000-1m-from-0 > /dev/null 2>&1; then
+	ok "check: phys_merge=1 changes nothing at max_sectors_kb 512"
+else
+	bad "check: phys_merge=1 changes nothing at max_sectors_kb 512" "seed 000's cases differ with phys_merge=1"
+fi
