@@ -799,6 +799,10 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 		free(win.w);
 		return fail("sim", err, NULL);
 	}
+	/* Where the placement of pages in memory decides the requests. */
+	if (st.seg_splits && !cfg->phys_merge)
+		fprintf(stderr, "ralab sim: note: max_segments (%u) cut %llu bio(s) of small folios that max_sectors_kb had room for; where the kernel's pages lie together in memory they merge and it makes fewer requests: --set phys_merge=1 gives that end (docs/design.md, \"Where folios lie in memory\")\n",
+			cfg->max_segments, (unsigned long long)st.seg_splits);
 	if (json && !in_array) {
 		cli_print_json(stdout, wl, pol->label, &st, &win, NULL);
 	} else if (json || csv) {

@@ -438,6 +438,12 @@ struct ralab_stats {
 	uint64_t write_reads;   /* reads a write made of blocks it covers
 				   only in part (each its own submission) */
 	uint64_t cache_nodes;   /* XArray nodes at the end */
+	/*
+	 * Bios split at max_segments where max_sectors_kb had room (folios
+	 * of a page or two at max_sectors_kb above 512): where the kernel's
+	 * pages lie together in memory, fewer requests (phys_merge).
+	 */
+	uint64_t seg_splits;
 
 	/* The time model (device and CPU costs of the case's config). */
 	uint64_t elapsed_ns;    /* the last job's end */

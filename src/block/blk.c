@@ -479,6 +479,12 @@ static __always_inline void submit_bio(struct blk_queue *q,
 				i++;
 				continue;
 			}
+			/*
+			 * Cut by max_segments where max_sectors had room:
+			 * where the pages lie together in memory, fewer.
+			 */
+			if (take)
+				q->st->seg_splits++;
 			/* Split here, aligned to the logical block size. */
 			bytes &= ~(uint64_t)(q->logical_block_size - 1);
 			submit_piece(q, pos / 512, (uint32_t)(bytes / 512),

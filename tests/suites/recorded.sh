@@ -212,3 +212,15 @@ if "$RALAB" check --strict --set phys_merge=1 tests/cases/seed000-4k-then-1m > /
 else
 	bad "check: phys_merge=1 changes nothing at max_sectors_kb 512" "seed 000's cases differ with phys_merge=1"
 fi
+# 'ralab sim' says when max_segments cut bios (phys_merge 0) and how many;
+# not where max_sectors_kb cuts first (seed 000 at 512), nor with 1.
+C=tests/cases/physmerge-rand1m-msk1024/case.ops
+"$RALAB" sim --set phys_merge=0 "$C" > /dev/null 2> "$T/n0"
+"$RALAB" sim "$C" > /dev/null 2> "$T/n1"
+"$RALAB" sim tests/cases/seed000-4k-then-1m/case.ops > /dev/null 2> "$T/n2"
+if grep -q 'note: max_segments (128) cut 212 bio(s) of small folios' "$T/n0" &&
+   ! grep -q 'max_segments' "$T/n1" "$T/n2"; then
+	ok "sim: note where max_segments cuts bios"
+else
+	bad "sim: note where max_segments cuts bios" "$(cat "$T/n0" "$T/n1" "$T/n2" | head -5)"
+fi
