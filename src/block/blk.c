@@ -481,9 +481,10 @@ static __always_inline void submit_bio(struct blk_queue *q,
 			}
 			/*
 			 * Cut by max_segments where max_sectors had room:
-			 * where the pages lie together in memory, fewer.
+			 * where the page cache's pages lie together in
+			 * memory, fewer (not a direct read's buffer pages).
 			 */
-			if (take)
+			if (take && !q->rq_sync)
 				q->st->seg_splits++;
 			/* Split here, aligned to the logical block size. */
 			bytes &= ~(uint64_t)(q->logical_block_size - 1);

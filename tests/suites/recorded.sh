@@ -213,13 +213,19 @@ else
 	bad "check: phys_merge=1 changes nothing at max_sectors_kb 512" "seed 000's cases differ with phys_merge=1"
 fi
 # 'ralab sim' says when max_segments cut bios (phys_merge 0) and how many;
-# not where max_sectors_kb cuts first (seed 000 at 512), nor with 1.
+# not where max_sectors_kb cuts first (seed 000 at 512), nor with 1, nor
+# for an O_DIRECT read (its buffer's pages are no page cache folios: the
+# same 8 requests with either setting).
 C=tests/cases/physmerge-rand1m-msk1024/case.ops
 "$RALAB" sim --set phys_merge=0 "$C" > /dev/null 2> "$T/n0"
 "$RALAB" sim "$C" > /dev/null 2> "$T/n1"
 "$RALAB" sim tests/cases/seed000-4k-then-1m/case.ops > /dev/null 2> "$T/n2"
+printf '# file_size: 64M\n# max_sectors_kb: 1024\nopen direct\npread 0 4M\n' > "$T/d.ops"
+"$RALAB" sim "$T/d.ops" > "$T/d0" 2> "$T/n3"
+"$RALAB" sim --set phys_merge=1 "$T/d.ops" > "$T/d1" 2>&1
 if grep -q 'note: max_segments (128) cut 212 bio(s) of small folios' "$T/n0" &&
-   ! grep -q 'max_segments' "$T/n1" "$T/n2"; then
+   ! grep -q 'max_segments' "$T/n1" "$T/n2" "$T/n3" &&
+   grep -q '^data_reads=8$' "$T/d0" && grep -q '^data_reads=8$' "$T/d1"; then
 	ok "sim: note where max_segments cuts bios"
 else
 	bad "sim: note where max_segments cuts bios" "$(cat "$T/n0" "$T/n1" "$T/n2" | head -5)"
