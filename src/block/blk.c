@@ -553,8 +553,7 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 	uint64_t len = n ? vecs[0].bytes : 0; /* the last merged vector's */
 
 	for (i = 1; i <= n; i++) {
-		bool ra = readahead &&
-			  !(plain && (plain[first] & PV_PLAIN));
+		bool ra;
 
 		if (i < n &&
 		    vecs[i - 1].sector + vecs[i - 1].bytes / 512 ==
@@ -571,6 +570,7 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 				continue;
 			}
 		}
+		ra = readahead && !(plain && (plain[first] & PV_PLAIN));
 		if (q->phys_merge)
 			submit_merged(q, vecs + first, plain ? plain + first : NULL,
 				      i - first, ra);

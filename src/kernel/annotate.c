@@ -387,7 +387,6 @@ static bool evicted_in(const char *text, size_t len, const char *path)
 
 	while (l < end) {
 		const char *nl = memchr(l, '\n', (size_t)(end - l)), *p, *q;
-		size_t n, plen = strlen(path);
 
 		if (!nl)
 			nl = end;
@@ -395,9 +394,7 @@ static bool evicted_in(const char *text, size_t len, const char *path)
 		    !memcmp(l, "# ralab evicted \"", 17)) {
 			p = l + 17;
 			q = memchr(p, '"', (size_t)(nl - p));
-			n = q ? (size_t)(q - p) : 0;
-			if (n && n <= plen && !memcmp(path, p, n) &&
-			    (!path[n] || path[n] == '/' || p[n - 1] == '/'))
+			if (q && ralab__path_under(path, p, (size_t)(q - p)))
 				return true;
 		}
 		l = nl + 1;

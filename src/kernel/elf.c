@@ -49,8 +49,7 @@ static bool read_at(int fd, void *buf, size_t len, uint64_t off)
 int kx_elf_read(const char *path, bool norandom, struct kx_elf *e)
 {
 	unsigned char eh[64], ph[PHDR_SIZE];
-	uint64_t type, machine, phnum, align = PAGE, first = 0, i;
-	bool first_set = false;
+	uint64_t type, machine, phnum, align = PAGE, i;
 	int fd, err = 0;
 
 	memset(e, 0, sizeof(*e));
@@ -115,10 +114,6 @@ int kx_elf_read(const char *path, bool norandom, struct kx_elf *e)
 		/* maximum_alignment(): powers of two only. */
 		if (pa && !(pa & (pa - 1)) && pa > align)
 			align = pa;
-		if (!first_set) {
-			first = l->vaddr;
-			first_set = true;
-		}
 		/* p_offset and p_vaddr agree modulo the page. */
 		if ((l->off ^ l->vaddr) % PAGE || l->filesz > l->memsz)
 			err = -ENOEXEC;
@@ -131,7 +126,7 @@ int kx_elf_read(const char *path, bool norandom, struct kx_elf *e)
 	if (type == ET_EXEC_) {
 		e->have_bias = true;
 	} else if (e->interp_len && norandom && machine == EM_X86_64_) {
-		e->bias = ((ET_DYN_BASE_X86_64 & ~(align - 1)) - first) &
+		e->bias = ((ET_DYN_BASE_X86_64 & ~(align - 1)) - e->load[0].vaddr) &
 			  ~(PAGE - 1);
 		e->have_bias = true;
 	}

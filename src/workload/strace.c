@@ -822,18 +822,20 @@ static bool path_arg(const char *a, char *out, size_t len)
 }
 
 /* Whether @p is one of the '# ralab evicted' paths or under one. */
+bool ralab__path_under(const char *p, const char *dir, size_t n)
+{
+	return n && !strncmp(p, dir, n) &&
+	       (!p[n] || p[n] == '/' || dir[n - 1] == '/');
+}
+
 static bool under_evicted(const struct st *s, const char *p)
 {
 	unsigned i;
 
-	for (i = 0; i < s->nr_evicted; i++) {
-		size_t n = strlen(s->evicted[i]);
-
-		if (strncmp(p, s->evicted[i], n))
-			continue;
-		if (!p[n] || p[n] == '/' || (n && s->evicted[i][n - 1] == '/'))
+	for (i = 0; i < s->nr_evicted; i++)
+		if (ralab__path_under(p, s->evicted[i],
+				      strlen(s->evicted[i])))
 			return true;
-	}
 	return false;
 }
 
@@ -1219,6 +1221,22 @@ static void place_image(struct st *s, long pid, uint64_t addr,
 }
 
 /*
+ * The struct file open_exec() gives the image at @path, on descriptor
+ * key *@key of table @tab: a key no call can name.
+ */
+static int open_image(struct st *s, long tab, const char *path, long *key)
+{
+	int file = tb_file(s->tb, path);
+
+	if (file == -ENOSPC)
+		return serr(s, "more than %d files", TB_MAX_PATHS);
+	if (file < 0)
+		return file;
+	*key = -1000000 - s->exec_keys++;
+	return tb_open(s->tb, tab, *key, file);
+}
+
+/*
  * execve() of @path by @pid succeeded: a new address space, and what
  * the kernel read and mapped of the program (fs/exec.c, fs/binfmt_elf.c).
  * The exec'd file is a struct file of its own, which the mappings keep:
@@ -1238,8 +1256,9 @@ static void place_image(struct st *s, long pid, uint64_t addr,
  *
  * The interpreter (ld.so) likewise, when its file is replayed too: its
  * 64-byte ELF header and program headers read after the program's, its
- * segments mapped after the program's (exec_image()).  Without a '# ralab exec' line for @path (a log 'ralab record' did not
- * describe), only the new address space.
+ * segments mapped after the program's (exec_image()).  Without a
+ * '# ralab exec' line for @path (a log 'ralab record' did not describe),
+ * only the new address space.
  */
 static int exec_program(struct st *s, long pid, const char *arg)
 {
@@ -1247,7 +1266,7 @@ static int exec_program(struct st *s, long pid, const char *arg)
 	const struct sexec *x, *ix;
 	char path[1024];
 	unsigned i;
-	int file, ifile, err;
+	int err;
 
 	place_image(s, pid, 0, 0); /* a new image: the old one never ran */
 	if (as != pid) {
@@ -1264,23 +1283,18 @@ static int exec_program(struct st *s, long pid, const char *arg)
 		if (err)
 			return err;
 	}
-	/* A program under /usr/lib is one too (not a library the loader
-	 * reads at every start). */
+	/*
+	 * A program under /usr/lib is one too (not a library the loader
+	 * reads at every start).
+	 */
 	if (!at_path(s, pid, NULL, arg, path) || pseudo_path(path))
 		return 0;
 	x = exec_of(s, path);
 	if (!x && !s->collect)
 		return 0;
-	file = tb_file(s->tb, path);
-	if (file == -ENOSPC)
-		return serr(s, "more than %d files", TB_MAX_PATHS);
-	if (file < 0)
-		return file;
 	if (s->collect && push_path(&s->execd, &s->nr_execd, path))
 		return -ENOMEM;
-	/* Not a number a call can name: the program's own open file. */
-	key = -1000000 - s->exec_keys++;
-	err = tb_open(s->tb, tab, key, file);
+	err = open_image(s, tab, path, &key);
 	if (err)
 		return err;
 	note_time(s, pid);
@@ -1305,14 +1319,7 @@ static int exec_program(struct st *s, long pid, const char *arg)
 	if (ix && (!ix->elf || !ix->have_entry))
 		ix = NULL;
 	if (ix) {
-		ifile = tb_file(s->tb, ix->path);
-		if (ifile < 0)
-			return ifile == -ENOSPC ?
-				       serr(s, "more than %d files",
-					    TB_MAX_PATHS) :
-				       ifile;
-		ikey = -1000000 - s->exec_keys++;
-		err = tb_open(s->tb, tab, ikey, ifile);
+		err = open_image(s, tab, ix->path, &ikey);
 		if (err)
 			return err;
 		tb_read(s->tb, tab, ikey, 0, 64, TB_RET_FILE);

@@ -369,6 +369,11 @@ int ralab__strace_to_ops(const char *name, const char *text, size_t len,
  * '# ralab evicted' names it.
  */
 bool ralab__loader_path(const char *p);
+/*
+ * Whether @p is the path @dir (its first @n bytes, n > 0; need not end
+ * in NUL) or a path under it: the rule of '# ralab evicted' lines.
+ */
+bool ralab__path_under(const char *p, const char *dir, size_t n);
 int ralab__strace_paths(const char *name, const char *text, size_t len,
 			char ***paths, bool **direct, bool **exec,
 			unsigned *n, struct ralab_diag *diag);
