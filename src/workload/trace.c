@@ -1325,6 +1325,10 @@ static void vm_hole(struct emit *e, unsigned j, const struct tb_op *op)
 	    (unsigned long long)(b - a));
 }
 
+/* The notes of vm_make() and of a munmap() give these numbers. */
+_Static_assert(MAX_MAPS == 64 && MAX_HOLES == 64,
+	       "the replay's notes name 64 mappings and 64 holes");
+
 /*
  * Make mapping @op->vm in the current job, if it is not: a thread using
  * another's mapping, or a child its parent's, gets one of its own (the
@@ -1351,7 +1355,8 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	}
 	ev->len = v->len < size - v->off ? v->len : size - v->off;
 	if (e->nr_job_vms[j] == MAX_MAPS) {
-		note_once(e, NOTED_TOO_MANY, "a process held more mappings at once than a job can (8): the later ones are not replayed");
+		/* The number is MAX_MAPS (asserted below vm_make()). */
+		note_once(e, NOTED_TOO_MANY, "a process held more mappings at once than a job can (64): the later ones are not replayed");
 		ev->skip = true;
 		return false;
 	}
