@@ -1325,9 +1325,10 @@ static void vm_hole(struct emit *e, unsigned j, const struct tb_op *op)
 	    (unsigned long long)(b - a));
 }
 
-/* The notes of vm_make() and of a munmap() give these numbers. */
-_Static_assert(MAX_MAPS == 64 && MAX_HOLES == 64,
-	       "the replay's notes name 64 mappings and 64 holes");
+/* The replay's notes give these numbers in their text. */
+_Static_assert(MAX_MAPS == 64 && MAX_HOLES == 64 && MAX_PROTS == 32 &&
+		       MAX_JOBS == 64,
+	       "the replay's notes name 64 mappings, 64 holes, 32 mprotect() parts and 64 jobs");
 
 /*
  * Make mapping @op->vm in the current job, if it is not: a thread using
@@ -1355,7 +1356,7 @@ static bool vm_make(struct emit *e, const struct tb_op *op)
 	}
 	ev->len = v->len < size - v->off ? v->len : size - v->off;
 	if (e->nr_job_vms[j] == MAX_MAPS) {
-		/* The number is MAX_MAPS (asserted below vm_make()). */
+		/* The number is MAX_MAPS (asserted above). */
 		note_once(e, NOTED_TOO_MANY, "a process held more mappings at once than a job can (64): the later ones are not replayed");
 		ev->skip = true;
 		return false;
