@@ -803,6 +803,10 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 	if (st.seg_splits && !cfg->phys_merge)
 		fprintf(stderr, "ralab sim: note: max_segments (%u) cut %llu bio(s) of small folios that max_sectors_kb had room for; where the kernel's pages lie together in memory they merge and it makes fewer requests: --set phys_merge=1 gives that end (docs/design.md, \"Where folios lie in memory\")\n",
 			cfg->max_segments, (unsigned long long)st.seg_splits);
+	/* What the recorder refuses, the model does not follow either. */
+	if (st.hole_writes)
+		fprintf(stderr, "ralab sim: note: %llu write(s) reached into a file's own holes (# holes): the filesystem allocates blocks there where ralab does not model, and the model keeps them holes: once evicted, what was written there reads without I/O (docs/design.md, \"Known differences\")\n",
+			(unsigned long long)st.hole_writes);
 	if (json && !in_array) {
 		cli_print_json(stdout, wl, pol->label, &st, &win, NULL);
 	} else if (json || csv) {

@@ -444,6 +444,13 @@ struct ralab_stats {
 	 * pages lie together in memory, fewer requests (phys_merge).
 	 */
 	uint64_t seg_splits;
+	/*
+	 * Writes (calls, and write faults on clean folios) into a file's
+	 * own holes (`# holes:`) of a file never truncated: the filesystem
+	 * allocates blocks there where ralab does not model, and the model
+	 * keeps them holes (docs/design.md, "Known differences").
+	 */
+	uint64_t hole_writes;
 
 	/* The time model (device and CPU costs of the case's config). */
 	uint64_t elapsed_ns;    /* the last job's end */

@@ -1068,6 +1068,8 @@ repeat:
 		done += n;
 	}
 	s->st->bytes_written += done;
+	if (done && inode_meets_own_hole(in, (uint64_t)pos - done, (uint64_t)pos))
+		s->st->hole_writes++;
 	if (s->cur->dontcache && done)
 		dontcache_write_end(s, in, (uint64_t)pos - done, (uint64_t)pos);
 	return done;

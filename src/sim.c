@@ -673,6 +673,22 @@ void inode_unwritten(struct sim_inode *in, uint64_t a, uint64_t b)
 	in->lay_stale = true;
 }
 
+bool inode_meets_own_hole(const struct sim_inode *in, uint64_t a, uint64_t b)
+{
+	const struct blk_layout *l = &in->lay;
+	unsigned k;
+
+	if (in->fresh)
+		return false; /* its holes are tracked as written ranges */
+	for (k = 0; k < l->nh; k++) {
+		/* Space-less: an own hole (a punched one keeps its space). */
+		if (l->hcum[k + 1] != l->hcum[k] && l->hole[2 * k] * 512 < b &&
+		    a < l->hole[2 * k + 1] * 512)
+			return true;
+	}
+	return false;
+}
+
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end)
 {
 	/* A block is written whole: a large block's zeroed rest too. */

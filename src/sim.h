@@ -577,6 +577,14 @@ static inline pgoff_t block_end_page(const struct sim_inode *in, uint64_t b)
  * now.
  */
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
+/*
+ * Whether bytes [@a, @b) of @in, never truncated, meet one of the file's
+ * own holes (`# holes:`, space-less).  A write there makes the
+ * filesystem allocate blocks where ralab does not model (the recorder
+ * refuses such cases), and the model keeps them holes: counted in
+ * ralab_stats.hole_writes, and `ralab sim` says so.
+ */
+bool inode_meets_own_hole(const struct sim_inode *in, uint64_t a, uint64_t b);
 /* Bytes [a, b) of @in (whole blocks) are a hole from now: a punch. */
 void inode_unwritten(struct sim_inode *in, uint64_t a, uint64_t b);
 

@@ -119,3 +119,32 @@ PY
 then ok "sim several cases, json: one array"
 else bad "sim several cases, json: one array" "$(tail -2 "$T/sj.err")"; fi
 expect_rc "sim several cases, csv" 2 "$RALAB" sim --format csv "$c1" "$c2"
+
+# A write into a file's own holes (# holes): the filesystem allocates
+# blocks there, which ralab does not model (and `ralab kernel` refuses to
+# record), so 'ralab sim' says so and counts the writes: write(2),
+# pwrite(2), write faults on clean folios (a touch, MADV_POPULATE_WRITE;
+# an O_DIRECT write there is refused, tests/errors).  Not for
+# writes beside the holes, nor into a file truncated first (its holes are
+# modelled as written ranges).
+hw=0
+for body in 'pwrite 1048576 4096' 'seek 1040000\nwrite 16384' \
+	'mmap 0 4M\ntouch 1048576 1 4096 write\nmunmap 0' \
+	'mmap 0 4M\nmadvise 1052672 8192 populate_write\nmunmap 0' 'pwrite 1048576 4096\npwrite 1064960 4096'; do
+	hw=$((hw + 1))
+	printf "# fs: xfs\n# file_size: 4M\n# holes: 1M+64K\n$body\nfsync\nfadvise 0 0 dontneed\npread 1M 64K\n" > "$T/hw$hw.ops"
+done
+printf '# file_size: 4M\n# holes: 1M+64K\npwrite 0 8192\npwrite 1200000 4096\nmmap 0 4M\ntouch 1114112 1 4096 write\n' > "$T/hw-beside.ops"
+printf '# file_size: 4M\n# holes: 1M+64K\ntruncate 0\npwrite 1048576 4096\n' > "$T/hw-trunc.ops"
+note=
+for k in 1 2 3 4 5; do
+	"$RALAB" sim "$T/hw$k.ops" > /dev/null 2> "$T/hw.err" || note="$note hw$k:rc"
+	want=1; [ $k -ge 4 ] && want=2
+	grep -q "^ralab sim: note: $want write(s) reached into a file's own holes (# holes)" "$T/hw.err" || note="$note hw$k:$(head -c 100 "$T/hw.err")"
+done
+for k in beside trunc; do
+	"$RALAB" sim "$T/hw-$k.ops" > /dev/null 2> "$T/hw.err" || note="$note $k:rc"
+	! grep -q "own holes" "$T/hw.err" || note="$note $k:noted"
+done
+if [ -z "$note" ]; then ok "sim: note on writes into a file's own holes"
+else bad "sim: note on writes into a file's own holes" "$note"; fi
