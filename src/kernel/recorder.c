@@ -1429,6 +1429,65 @@ static bool data_writes_of(const struct ralab_workload *wl)
 	return false;
 }
 
+/* Does the case fallocate (unwritten extents: in a hole, allocated)? */
+static bool fallocates(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_FALLOCATE)
+			return true;
+	return false;
+}
+
+/*
+ * Does a write of @wl reach into a file's own holes?  The filesystem then
+ * allocates blocks there, where the model does not follow
+ * (ralab_stats.hole_writes).  Writes beside the holes overwrite blocks in
+ * place and leave the layout as it is.  Which writes reach a hole depends
+ * on the file position and on the folios that faults find, so the
+ * model's own run tells (and after the run, holes_kept() checks it).
+ */
+static bool writes_reach_holes(const struct ralab_workload *wl)
+{
+	const struct ralab_run_opts ro = { .policy = "linux-6.18" };
+	struct ralab_stats st;
+
+	return ralab_run(wl, &ro, &st) || st.hole_writes;
+}
+
+/*
+ * Are @rf's holes still where the case has them, now that its writes are
+ * written back?  A block allocated in one moved data where the recording
+ * does not say: -EIO, the run not kept.
+ */
+static int holes_kept(struct rec *r, const struct rfile *rf)
+{
+	struct kx_extent *ext = NULL;
+	unsigned n = 0, i, j;
+	int fd = open(rf->path, O_RDONLY | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return rerr(r, -errno, "%s: %s", rf->path, strerror(errno));
+	err = kx_extents(fd, &ext, &n);
+	close(fd);
+	if (err)
+		return rerr(r, err, "FIEMAP on %s: %s", rf->path, strerror(-err));
+	for (i = 0; i < n && !err; i++)
+		for (j = 0; j < rf->nh; j++)
+			if (ext[i].logical < rf->hole[2 * j + 1] &&
+			    rf->hole[2 * j] < ext[i].logical + ext[i].length) {
+				err = rerr(r, -EIO,
+					   "%s: the run allocated blocks in the file's hole at byte %llu, which the model said no write reaches: not recorded",
+					   rf->path,
+					   (unsigned long long)rf->hole[2 * j]);
+				break;
+			}
+	free(ext);
+	return err;
+}
+
 /*
  * Does the case map a range writable ('mmap ... write', 'mprotect ... w')?
  * Its descriptors are then opened read-write (a shared mapping of one
@@ -2908,8 +2967,9 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	 */
 	data_writes = data_writes_of(wl);
 	for (i = 0; i < wl->nr_files; i++)
-		if (wl->files[i].nhole && data_writes) {
-			err = rerr(r, -EINVAL, "the case writes to a file with holes: writes there would allocate blocks and change the layout, which is not recorded");
+		if (wl->files[i].nhole && data_writes &&
+		    (fallocates(wl) || writes_reach_holes(wl))) {
+			err = rerr(r, -EINVAL, "the case writes into a file's own holes, or fallocates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
 			goto out;
 		}
 	/*
@@ -3030,6 +3090,10 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 		if (fd >= 0)
 			close(fd);
 	}
+	/* Written back now: no block may have gone into a hole. */
+	for (i = 0; !err && r->writes && i < r->nr_files; i++)
+		if (r->files[i].nh)
+			err = holes_kept(r, &r->files[i]);
 out:
 	cleanup(r);
 	if (!err && stopped(r))

@@ -40,13 +40,24 @@ kernel_suite() {
 		 frag-07-sweep-s01-xfs-mmap-read-e128 breaks-ext4-uneven \
 		 holes-71-sweep-u21-ext4-file-mix2 holes-75-sweep-v18-ext4-size1234567-mix6 \
 		 holes-77-sweep-v30-xfs-size17825792-mix4 populate-read-xfs \
-		 mprotect-none-dontneed-xfs mprotect-exec-xfs; do
+		 mprotect-none-dontneed-xfs mprotect-exec-xfs \
+		 holewrite-xfs-touch-write-beside holewrite-ext4-pwrite-beside; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else
 			bad "kernel check $c" "$(tail -n 20 "$T/check")"
 		fi
 	done
+
+	# Writes beside a file's own holes are recorded (above); one that
+	# reaches into a hole, where the filesystem allocates blocks the model
+	# does not place, is refused before anything runs.
+	printf '# fs: xfs\n# file_size: 4M\n# holes: 1M+64K\nread 64K 4\npwrite 1044480 8192\nread 64K eof\n' > "$T/hole-write.ops"
+	expect_rc "kernel: a write into a file's own hole, refused" 2 \
+		"$RALAB" kernel --workdir "$wd" "$T/hole-write.ops"
+	grep -q "the case writes into a file's own holes" "$T/err" ||
+		bad "kernel: a write into a file's own hole: message" "$(head -c 300 "$T/err")"
+	[ -s "$T/out" ] && bad "kernel: a write into a file's own hole: output" "$(head -c 200 "$T/out")"
 
 	# The recorder's fallback where the files' inode numbers are too
 	# scattered for a tracefs filter (--device-filter forces it): tracefs
