@@ -1429,13 +1429,18 @@ static bool data_writes_of(const struct ralab_workload *wl)
 	return false;
 }
 
-/* Does the case fallocate (unwritten extents: in a hole, allocated)? */
-static bool fallocates(const struct ralab_workload *wl)
+/*
+ * Does the case fallocate (unwritten extents: in a hole, allocated), or
+ * truncate file @ino (grown back, its holes are filled where the model
+ * takes its blocks to go, not the file's own holes of the layout)?
+ */
+static bool resizes(const struct ralab_workload *wl, unsigned ino)
 {
 	unsigned i;
 
 	for (i = 0; i < wl->nr_ops; i++)
-		if (wl->ops[i].kind == OP_FALLOCATE)
+		if (wl->ops[i].kind == OP_FALLOCATE ||
+		    (wl->ops[i].kind == OP_TRUNCATE && wl->ops[i].ino == ino))
 			return true;
 	return false;
 }
@@ -1453,6 +1458,7 @@ static bool writes_reach_holes(const struct ralab_workload *wl)
 	const struct ralab_run_opts ro = { .policy = "linux-6.18" };
 	struct ralab_stats st;
 
+	/* A run that fails (out of memory) cannot tell: refused too. */
 	return ralab_run(wl, &ro, &st) || st.hole_writes;
 }
 
@@ -2968,8 +2974,8 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	data_writes = data_writes_of(wl);
 	for (i = 0; i < wl->nr_files; i++)
 		if (wl->files[i].nhole && data_writes &&
-		    (fallocates(wl) || writes_reach_holes(wl))) {
-			err = rerr(r, -EINVAL, "the case writes into a file's own holes, or fallocates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
+		    (resizes(wl, i) || writes_reach_holes(wl))) {
+			err = rerr(r, -EINVAL, "the case writes into a file's own holes, or writes and fallocates or truncates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
 			goto out;
 		}
 	/*

@@ -58,6 +58,11 @@ kernel_suite() {
 	grep -q "the case writes into a file's own holes" "$T/err" ||
 		bad "kernel: a write into a file's own hole: message" "$(head -c 300 "$T/err")"
 	[ -s "$T/out" ] && bad "kernel: a write into a file's own hole: output" "$(head -c 200 "$T/out")"
+	# Truncated and written, its holes fill where the model puts the
+	# blocks, not as the layout has them: refused as well.
+	printf '# fs: xfs\n# file_size: 4M\n# holes: 1M+64K\ntruncate 0\npwrite 0 8192\nread 64K eof\n' > "$T/hole-trunc.ops"
+	expect_rc "kernel: a file with holes truncated and written, refused" 2 \
+		"$RALAB" kernel --workdir "$wd" "$T/hole-trunc.ops"
 
 	# The recorder's fallback where the files' inode numbers are too
 	# scattered for a tracefs filter (--device-filter forces it): tracefs
