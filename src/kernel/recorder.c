@@ -2889,7 +2889,7 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	struct utsname u;
 	struct stat st;
 	int err, *fds = NULL;
-	bool frag = false, data_writes;
+	bool frag = false, data_writes, holed = false, resized = false;
 	char bs[16];
 	unsigned i;
 
@@ -2972,12 +2972,16 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	 * what a truncate frees is a hole): not a write here.
 	 */
 	data_writes = data_writes_of(wl);
-	for (i = 0; i < wl->nr_files; i++)
-		if (wl->files[i].nhole && data_writes &&
-		    (resizes(wl, i) || writes_reach_holes(wl))) {
-			err = rerr(r, -EINVAL, "the case writes into a file's own holes, or writes and fallocates or truncates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
-			goto out;
+	for (i = 0; data_writes && i < wl->nr_files; i++)
+		if (wl->files[i].nhole) {
+			holed = true;
+			resized |= resizes(wl, i);
 		}
+	/* The model's run, once for all files, only where none resizes. */
+	if (holed && (resized || writes_reach_holes(wl))) {
+		err = rerr(r, -EINVAL, "the case writes into a file's own holes, or writes and fallocates or truncates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
+		goto out;
+	}
 	/*
 	 * Fragmented layouts (extent_kb) leave single free blocks behind,
 	 * where the filesystem would later put parts of other files: they
