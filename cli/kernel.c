@@ -444,8 +444,9 @@ static const char *policy_for_kernel(const char *release)
 
 /*
  * A difference where the model's I/O took no time and the case drops
- * pages: the kernel's DONTNEED may have met readahead I/O in flight
- * (it keeps those folios), which only a device that takes time can.
+ * pages: the kernel's DONTNEED may have met readahead I/O or writeback
+ * in flight (it keeps those folios), which only a device that takes
+ * time can.
  */
 static void hint_device(const struct ralab_workload *wl, const char *name)
 {
@@ -456,7 +457,7 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 	    !strstr(ops, "dontneed"))
 		return;
 	fflush(stdout);
-	fprintf(stderr, "ralab check: note: %s: the model's device completes I/O at once; if the kernel's DONTNEED met readahead I/O still in flight (it keeps those folios), only a device that takes time matches: try --set device=loop (docs/design.md)\n",
+	fprintf(stderr, "ralab check: note: %s: the model's device completes I/O at once; if the kernel's DONTNEED met readahead I/O or writeback still in flight (it keeps those folios), only a device that takes time matches: try --set device=loop (docs/design.md)\n",
 		name);
 }
 

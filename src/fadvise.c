@@ -32,15 +32,19 @@ static void invalidate(struct sim *s, struct sim_inode *in, pgoff_t start,
 		next = f->index + folio_nr_pages(f);
 		/*
 		 * A written folio: DONTNEED starts its writeback first
-		 * (WB_SYNC_NONE) and cannot drop it under writeback; the
-		 * next DONTNEED finds it clean (writeback taken as done).
-		 * Its requests keep the device busy; nobody waits for them.
+		 * (WB_SYNC_NONE) and cannot drop it under writeback, nor
+		 * can the next DONTNEED until the writeback is done (at
+		 * once on a device whose I/O takes no time).  Its requests
+		 * keep the device busy; nobody waits for them.  One written
+		 * again under writeback stays dirty: WB_SYNC_NONE skips it.
 		 */
-		if (f->flags & PG_dirty)
-			wb_folio(s, in, &wb, f);
-		else if (f->index >= start && next - 1 <= end &&
-			 !folio_locked(in->sim, f) &&
-			 !(nv && sim_folio_mapped(vmas, nv, f)))
+		if (f->flags & PG_dirty) {
+			if (!folio_test_writeback(s, f))
+				wb_folio(s, in, &wb, f);
+		} else if (f->index >= start && next - 1 <= end &&
+			   !folio_locked(in->sim, f) &&
+			   !folio_test_writeback(s, f) &&
+			   !(nv && sim_folio_mapped(vmas, nv, f)))
 			sim_remove_folio(in, f);
 		if (next <= index)
 			break;

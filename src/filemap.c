@@ -131,7 +131,7 @@ static void ra_async(struct sim *s, struct sim_file *file,
 	struct ra_folio rf = {
 		.index = folio->index,
 		.order = folio->order,
-		.writeback = folio->flags & PG_writeback,
+		.writeback = folio_test_writeback(s, folio),
 	};
 
 	s->policy->async_ra(&ractl, &rf, req_count);
@@ -209,8 +209,8 @@ retry:
 static void folio_end_dropbehind(struct sim *s, struct sim_inode *in,
 				 struct folio *f)
 {
-	if (!(f->flags & PG_dropbehind) ||
-	    (f->flags & (PG_dirty | PG_writeback)) || folio_locked(s, f))
+	if (!(f->flags & PG_dropbehind) || (f->flags & PG_dirty) ||
+	    folio_test_writeback(s, f) || folio_locked(s, f))
 		return;
 	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
 	sim_remove_folio(in, f);
@@ -879,7 +879,7 @@ again:
 	 * cached over it (6.18's folio batch).
 	 */
 	if (hole && s->cfg.fs == RALAB_FS_XFS &&
-	    (!fo || !(fo->flags & (PG_dirty | PG_writeback))))
+	    (!fo || !((fo->flags & PG_dirty) || folio_test_writeback(s, fo))))
 		return false;
 	if (hole && s->cfg.fs != RALAB_FS_XFS) {
 		if (fo && !folio_ready(s, fo))
@@ -1103,15 +1103,26 @@ void wb_folio(struct sim *s, struct sim_inode *in, struct wb_run *wb,
 	/* xfs_vm_writepages() */
 	if (s->cfg.fs == RALAB_FS_XFS)
 		in->truncated = false;
-	if (wb->bytes && f->index != wb->next)
+	if (wb->bytes && (f->index != wb->next || in != wb->in))
 		wb_flush(s, wb);
+	/*
+	 * PG_readahead is cleared as writeback starts, not as it ends: a
+	 * read meeting the mark meanwhile starts no readahead either
+	 * (page_cache_async_ra() returns for a folio under writeback).
+	 */
 	f->flags &= (uint16_t)~(PG_dirty | PG_readahead);
+	if (!wb->bytes) {
+		wb->in = in;
+		wb->first = f->index;
+	}
 	wb->bytes += RALAB_PAGE_SIZE << f->order;
 	wb->next = f->index + folio_nr_pages(f);
 }
 
 void wb_flush(struct sim *s, struct wb_run *wb)
 {
+	struct sim_inode *in = wb->in;
+	struct folio *f;
 	uint64_t t;
 
 	if (!wb->bytes)
@@ -1120,6 +1131,17 @@ void wb_flush(struct sim *s, struct wb_run *wb)
 	if (t > wb->done)
 		wb->done = t;
 	wb->bytes = 0;
+	if (t <= s->cur->now)
+		return;
+	if (t > in->wb_end)
+		in->wb_end = t;
+	/* A folio dropped meanwhile (dropbehind) is no longer there. */
+	f = xa_find_after(&in->pc.i_pages, wb->first);
+	while (f && f->index < wb->next) {
+		f->wb_done_ns = t;
+		f = xa_find_after(&in->pc.i_pages,
+				  f->index + folio_nr_pages(f));
+	}
 }
 
 /* Are pages [@a, @b) of @in on blocks that hold data (not to convert)? */
@@ -1133,6 +1155,13 @@ static bool xr_all_written(const struct sim_inode *in, uint64_t a, uint64_t b)
 		a = r->end;
 	}
 	return true;
+}
+
+/* The caller sleeps until writeback is @done: not a read's wait. */
+static void wb_wait(struct sim *s, uint64_t done)
+{
+	if (done > s->cur->now)
+		sim_spend(s, done - s->cur->now);
 }
 
 /*
@@ -1161,6 +1190,24 @@ static uint64_t writeback_range(struct sim *s, struct sim_inode *in,
 	while (f && f->index < hi) {
 		pgoff_t next = f->index + folio_nr_pages(f);
 
+		if ((f->flags & PG_dirty) && folio_test_writeback(s, f)) {
+			pgoff_t index = f->index;
+
+			/*
+			 * Written again under writeback: the kick
+			 * (WB_SYNC_NONE) skips it, fsync's WB_SYNC_ALL
+			 * waits for that writeback to end first.
+			 */
+			if (dropbehind) {
+				f = xa_find_after(&in->pc.i_pages, next);
+				continue;
+			}
+			wb_flush(s, &wb);
+			wb_wait(s, f->wb_done_ns);
+			/* Others may have run: look again. */
+			f = xa_find_after(&in->pc.i_pages, index);
+			continue;
+		}
 		if (f->flags & PG_dirty) {
 			/* Asked before writeback makes the blocks written. */
 			bool task = dropbehind &&
@@ -1196,20 +1243,14 @@ static uint64_t write_dirty_range(struct sim *s, struct sim_inode *in,
  * which ext4 makes unwritten first), and ends the others in interrupt
  * context, skipping the drop: there the folio stays, clean and marked,
  * until a read or DONTNEED drops it (checked on 6.18.44:
- * tests/cases/dcwrite-*).  The model's writeback is done at once.
+ * tests/cases/dcwrite-*).  The model drops the folio as its writeback
+ * starts, not as it ends (the same on the ideal device).
  */
 static void dontcache_write_end(struct sim *s, struct sim_inode *in,
 				uint64_t start, uint64_t end)
 {
 	writeback_range(s, in, start / RALAB_PAGE_SIZE,
 			(end + RALAB_PAGE_SIZE - 1) / RALAB_PAGE_SIZE, true);
-}
-
-/* The caller sleeps until writeback is @done: not a read's wait. */
-static void wb_wait(struct sim *s, uint64_t done)
-{
-	if (done > s->cur->now)
-		sim_spend(s, done - s->cur->now);
 }
 
 /*
@@ -1245,6 +1286,10 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 {
 	uint64_t done = write_dirty(s, in);
 
+	/* And for the writeback started before (file_write_and_wait_range()). */
+	if (in->wb_end > done)
+		done = in->wb_end;
+
 	/* xfs_file_fsync(), whether anything was dirty or not. */
 	if (s->cfg.fs == RALAB_FS_XFS)
 		in->truncated = false;
@@ -1267,6 +1312,12 @@ static void drop_folios(struct sim *s, struct sim_inode *in, pgoff_t start,
 
 		if (sim_folio_lock_wait(s, f, false)) {
 			/* Others ran: what is cached there now? */
+			f = xa_find_after(&in->pc.i_pages, index);
+			continue;
+		}
+		if (folio_test_writeback(s, f)) {
+			/* folio_wait_writeback(); others may run meanwhile. */
+			wb_wait(s, f->wb_done_ns);
 			f = xa_find_after(&in->pc.i_pages, index);
 			continue;
 		}
@@ -1528,7 +1579,7 @@ int sim_split_folio(struct sim *s, struct sim_inode *in, struct folio *f)
 		return 0;
 	if (in->mapping.min_order)
 		return -EINVAL;
-	if ((f->flags & PG_writeback) || split_refused(s, f))
+	if (folio_test_writeback(s, f) || split_refused(s, f))
 		return -EBUSY;
 	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
 	old = split_begin(in, f);

@@ -503,7 +503,7 @@ static bool async_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 		struct ra_folio rf = {
 			.index = folio->index,
 			.order = folio->order,
-			.writeback = folio->flags & PG_writeback,
+			.writeback = folio_test_writeback(s, folio),
 		};
 
 		/* The index is the faulting page, not the folio's head. */
@@ -1021,7 +1021,8 @@ static void pageout_folio(struct sim *s, struct sim_vma *v, struct folio *f,
 
 	if ((!pmd && nothers && sim_folio_mapped(others, nothers, f)) ||
 	    (pmd && folio_mlocked(others, nothers, f)) ||
-	    (f->flags & PG_locked) || folio_locked(s, f))
+	    (f->flags & PG_locked) || folio_locked(s, f) ||
+	    folio_test_writeback(s, f))
 		return;
 	sim_unmap_range(s, in, f->index, f->index + folio_nr_pages(f));
 	if (f->flags & PG_dirty) {

@@ -54,6 +54,8 @@ struct sim_inode {
 	 * not the whole cache at every O_SYNC write.
 	 */
 	pgoff_t dirty_lo, dirty_hi;
+	/* When the last of the writeback started on the file ends (ns). */
+	uint64_t wb_end;
 	/*
 	 * The file's declared size: its blocks (lay) and the range of the
 	 * ops' offset generators.  mapping.i_size is the current size,
@@ -451,6 +453,16 @@ static inline bool folio_locked(const struct sim *s, const struct folio *f)
 	return (f->flags & PG_locked) || !folio_ready(s, f);
 }
 
+/*
+ * folio_test_writeback(): its writeback not done yet at the current
+ * worker's time (never, on a device whose I/O takes no time).
+ */
+static inline bool folio_test_writeback(const struct sim *s,
+					const struct folio *f)
+{
+	return f->wb_done_ns > s->cur->now;
+}
+
 static inline bool folio_late(const struct sim *s, const struct folio *f)
 {
 	return (f->flags & PG_from_ra) && f->added_call != s->cur->call;
@@ -660,12 +672,16 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		       uint64_t count);
 
 /*
- * Writeback: runs of contiguous dirty folios, each written back as one
- * run of requests through the device model (wb_folio, then wb_flush at
- * the end); @done is when the last request is done.
+ * Writeback: runs of contiguous dirty folios of @in, pages [@first,
+ * @next), each written back as one run of requests of up to
+ * max_sectors_kb through the device model (wb_folio, then wb_flush at the
+ * end).  Every folio of a run is under writeback until its last request
+ * is done, as an ioend ends all its folios at once; @done is when the
+ * last run's is.
  */
 struct wb_run {
-	uint64_t next, bytes, done;
+	struct sim_inode *in; /* not owned */
+	uint64_t first, next, bytes, done;
 };
 void wb_folio(struct sim *s, struct sim_inode *in, struct wb_run *wb,
 	      struct folio *f);

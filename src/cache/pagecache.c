@@ -72,6 +72,7 @@ int pc_add_folio(struct page_cache *pc, uint64_t index, unsigned order,
 		return -ENOMEM;
 	f->index = index;
 	f->done_ns = 0;
+	f->wb_done_ns = 0;
 	f->order = (uint8_t)order;
 	f->flags = (uint16_t)flags;
 	f->pad = 0;

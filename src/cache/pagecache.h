@@ -14,7 +14,7 @@
 #define PG_uptodate (1u << 0)
 #define PG_readahead (1u << 1)
 #define PG_locked (1u << 2) /* I/O in flight */
-#define PG_writeback (1u << 3)
+/* (1u << 3): writeback is a time, folio->wb_done_ns (folio_test_writeback()) */
 #define PG_from_ra (1u << 4) /* ralab's: added by readahead, for accounting */
 #define PG_used (1u << 5)    /* ralab's: the application has read from it */
 #define PG_dirty (1u << 6)   /* written, not yet under writeback */
@@ -46,6 +46,11 @@ struct folio {
 	uint64_t index; /* first page; aligned to 1 << order */
 	uint64_t done_ns; /* I/O complete (PG_locked cleared) at this time */
 	uint64_t added_ns; /* when readahead added it */
+	/*
+	 * Writeback started on it ends at this time (PG_writeback cleared);
+	 * 0: none started.
+	 */
+	uint64_t wb_done_ns;
 	uint8_t order;
 	uint8_t pad;
 	uint16_t flags;
