@@ -11,7 +11,11 @@
 # the folios they cover); from seed 5 on, a quarter of the files are
 # preallocated and never written ('# unwritten: yes'), which direct
 # pwrites turn into data where they write; from seed 12 on, every file is
-# on XFS with blocks of 8 to 64 KiB (large block sizes: holes of 64 KiB).
+# on XFS with blocks of 8 to 64 KiB (large block sizes: holes of 64 KiB);
+# from seed 37 on, fcntl(F_SETFL) sets and clears O_DIRECT on the
+# current descriptor ('setfl direct', after a seek to a 512-byte
+# multiple, and 'setfl buffered'), so that either descriptor reads
+# either way with its own position and readahead state.
 # Each case was recorded twice
 # ('ralab check --strict CASE.ops', 'ralab kernel --trace CASE.ops |
 # gzip > kernel.out.gz').
@@ -56,23 +60,33 @@ for i in range(n):
     dwrites = seed >= 2 and lay >= 0.35
     ops.append('open direct')
     cur = 1
+    # Whether each descriptor is O_DIRECT now: only setfl changes it.
+    direct = [False, True]
     for k in range(R.randrange(5, 16)):
+        if seed >= 37 and R.random() < 0.12:
+            if direct[cur]:
+                ops.append('setfl buffered')
+            else:
+                ops.append('seek %d' % (R.randrange(0, size // 512) * 512))
+                ops.append('setfl direct')
+            direct[cur] = not direct[cur]
+            continue
         c = R.random()
-        if cur == 1 and c < 0.25:
+        if direct[cur] and c < 0.25:
             ops.append('read %d %s' % (dlen(), R.choice(['1', '2', '5', 'eof'] if size <= 16 * M else ['1', '3', '8'])))
-        elif cur == 1 and c < 0.4:
+        elif direct[cur] and c < 0.4:
             ops.append('pread %d %d' % (R.randrange(0, (size + 8192) // 512) * 512, dlen()))
-        elif cur == 1 and c < 0.45:
+        elif direct[cur] and c < 0.45:
             ops.append('seek %d' % (R.randrange(0, size // 512) * 512))
-        elif cur == 1 and c < 0.5:
+        elif direct[cur] and c < 0.5:
             ln = R.choice([4096, 65536, 512])
             off, st, cnt = R.randrange(0, size // 2 // 4096) * 4096, R.choice([-1, 1]) * ln * R.randrange(1, 5), R.randrange(2, 20)
             if off + st * (cnt - 1) < 0:
                 cnt = off // -st + 1
             ops.append('stride-pread %d %d %d %d' % (off, ln, st, cnt))
-        elif cur == 1 and c < 0.55:
+        elif direct[cur] and c < 0.55:
             ops.append('rand-pread %d %d %d' % (R.choice([4096, 16384, 65536]), R.randrange(5, 50), R.randrange(1, 1 << 30)))
-        elif cur == 1 and dwrites and c < 0.62:
+        elif direct[cur] and dwrites and c < 0.62:
             ln = R.choice([512, 4096, 8192, 65536, 102400, M])
             top = size // 512 * 512 - ln
             if top > 0:
@@ -80,14 +94,14 @@ for i in range(n):
         elif c < 0.62:
             ops.append('fd %d' % (1 - cur))
             cur = 1 - cur
-        elif cur == 0 and c < 0.75:
+        elif not direct[cur] and c < 0.75:
             ops.append(R.choice(['read %d %d' % (R.choice([4096, 65536, 100000, M]), R.randrange(1, 10)),
                                 'pread %d %d' % (R.randrange(0, size), R.choice([4096, 65536, M]))]))
         elif c < 0.8:
             ops.append('readahead %d %d' % (R.randrange(0, size), R.choice([64 * K, M, 2 * M])))
         elif c < 0.85:
             ops.append('fadvise %d %d %s' % (R.randrange(0, size), R.choice([0, M]), R.choice(['willneed', 'dontneed', 'sequential', 'random'])))
-        elif cur == 0 and c < 0.93:
+        elif not direct[cur] and c < 0.93:
             ops.append('pwrite %d %d' % (R.randrange(0, size - 1), R.choice([1, 4096, 10000, 65536, 300000])))
         elif c < 0.96:
             ops.append('fsync')
@@ -95,5 +109,5 @@ for i in range(n):
             off = R.randrange(0, size // 4096) * 4096
             ops.append('mmap-read %d %d' % (off, min(R.choice([64 * K, M]), size - off)))
     write_case('%s/d%02d-%s-ra%d-msk%d%s' % (out, i, fs, ra, msk, '-b%dK' % (bs // K) if bs else ''),
-               'O_DIRECT sweep (%s), seed %d case %d' % ('2026-12-05' if seed >= 12 else '2026-12-04' if seed >= 5 else '2026-12-02', seed, i),
+               'O_DIRECT sweep (%s), seed %d case %d' % ('2026-12-07' if seed >= 37 else '2026-12-05' if seed >= 12 else '2026-12-04' if seed >= 5 else '2026-12-02', seed, i),
                fs, size, ra, msk, ops, bs)
