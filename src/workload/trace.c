@@ -57,6 +57,7 @@ struct tb_op {
 	uint64_t off, len;
 	int advice;
 	bool dontcache;     /* TB_READ, TB_WRITE: RWF_DONTCACHE */
+	bool mapped;        /* TB_PUNCH: MADV_REMOVE through mapping @vm */
 	unsigned vm;        /* mapping ops: the mapping (tb_mmap's number) */
 	char *note;
 	unsigned job;       /* the process that made the call (tb_call) */
@@ -643,8 +644,11 @@ void tb_punch_vm(struct tb *t, unsigned vm, uint64_t off, uint64_t len)
 	if (vm >= t->nr_vms || !len)
 		return;
 	op = desc_op(t, (int)t->vms[vm].desc, TB_PUNCH, off, len);
-	if (op)
+	if (op) {
 		op->advice = false;
+		op->mapped = true;
+		op->vm = vm;
+	}
 }
 
 void tb_stat(struct tb *t, long k1, long k2, uint64_t size)
@@ -1653,6 +1657,13 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	 * by now): its writes were not either.
 	 */
 	if (op->kind == TB_FSYNC && op->advice &&
+	    !(e->vm[op->vm].jobs & (1ull << e->job)))
+		return;
+	/*
+	 * So is an madvise(MADV_REMOVE) of one: its descriptor may be closed
+	 * too (fuzz_strace: a mapping replaced at its start, not replayed).
+	 */
+	if (op->kind == TB_PUNCH && op->mapped &&
 	    !(e->vm[op->vm].jobs & (1ull << e->job)))
 		return;
 	select_fd(e, op->desc);
