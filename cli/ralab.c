@@ -805,7 +805,7 @@ static int sim_one(struct ralab_workload *wl, struct ralab_run_opts *ro,
 			cfg->max_segments, (unsigned long long)st.seg_splits);
 	/* What the recorder refuses, the model does not follow either. */
 	if (st.hole_writes)
-		fprintf(stderr, "ralab sim: note: %llu write(s) reached into a file's own holes (# holes): the filesystem allocates blocks there where ralab does not model, and the model keeps them holes: once evicted, what was written there reads without I/O (docs/design.md, \"Known differences\")\n",
+		fprintf(stderr, "ralab sim: note: %llu write(s) reached into a file's own holes (# holes) or ranges the case punched (or, on XFS, zeroed): the filesystem allocates blocks there where ralab does not model (docs/design.md, \"Known differences\")\n",
 			(unsigned long long)st.hole_writes);
 	if (json && !in_array) {
 		cli_print_json(stdout, wl, pol->label, &st, &win, NULL);

@@ -1157,6 +1157,30 @@ static bool xr_all_written(const struct sim_inode *in, uint64_t a, uint64_t b)
 	return true;
 }
 
+/*
+ * ext4's zero-range makes the blocks unwritten in place; XFS's frees them
+ * and allocates unwritten ones again (xfs_falloc_zero_range()), not where
+ * they were (freed blocks are busy until the log commits): recorded, a
+ * write there and fsync, then a read of it from outside the file's
+ * extents.  So on XFS only data blocks count (a preallocated file's
+ * unwritten extents are not told apart from those: a write into them in
+ * a punched file is counted too).
+ */
+bool inode_blocks_held(const struct sim_inode *in, pgoff_t a, pgoff_t b)
+{
+	bool xfs = in->sim->cfg.fs == RALAB_FS_XFS;
+
+	while (a < b) {
+		const struct xfs_rec *r = xr_find(in, a);
+
+		if (!r || r->start > a || r->state == XR_DELALLOC ||
+		    (xfs && r->state == XR_UNWRITTEN))
+			return false;
+		a = r->end;
+	}
+	return true;
+}
+
 /* The caller sleeps until writeback is @done: not a read's wait. */
 static void wb_wait(struct sim *s, uint64_t done)
 {
@@ -1817,10 +1841,12 @@ static struct folio *folio_across(struct sim *s, struct sim_inode *in,
  * by readahead, holes starting or ending inside them): XFS drops the
  * folio across either end whole, ext4 keeps what lies outside the hole.
  * Why XFS's split fails here is not known (a truncate to a size inside
- * such a folio splits it on both).  The folio is clean: the case writes
- * nothing (check_punches()).
+ * such a folio splits it on both).  On XFS the folio is clean (written
+ * back first, filemap_punch()); on ext4 a dirty one with dirty block
+ * state is not split (split_refused()): it stays whole, unmapped, as a
+ * truncate leaves it.  Returns whether @f stays.
  */
-static void punch_partial_folio(struct sim *s, struct sim_inode *in,
+static bool punch_partial_folio(struct sim *s, struct sim_inode *in,
 				struct folio *f, pgoff_t start, pgoff_t end)
 {
 	pgoff_t next = f->index + folio_nr_pages(f);
@@ -1829,43 +1855,79 @@ static void punch_partial_folio(struct sim *s, struct sim_inode *in,
 	if (s->cfg.fs == RALAB_FS_XFS) {
 		sim_unmap_range(s, in, f->index, next);
 		sim_remove_folio(in, f);
-		return;
+		return false;
+	}
+	if (split_refused(s, f)) {
+		sim_unmap_range(s, in, f->index, next);
+		return true;
 	}
 	split_folio_at(s, in, f, f->index < start ? start : f->index);
 	if (next <= end)
-		return;
+		return false;
 	g = pc_lookup(&in->pc, end);
 	if (g && g->index < end && g->order > in->mapping.min_order)
 		split_folio_at(s, in, g, end);
+	return false;
+}
+
+/* When the writeback of the folios over pages [@lo, @hi) ends (0: none). */
+static uint64_t writeback_end(struct sim *s, struct sim_inode *in, pgoff_t lo,
+			      pgoff_t hi)
+{
+	struct folio *f = pc_lookup(&in->pc, lo);
+	uint64_t done = 0;
+
+	if (!f)
+		f = xa_find_after(&in->pc.i_pages, lo);
+	while (f && f->index < hi) {
+		if (folio_test_writeback(s, f) && f->wb_done_ns > done)
+			done = f->wb_done_ns;
+		f = xa_find_after(&in->pc.i_pages,
+				  f->index + folio_nr_pages(f));
+	}
+	return done;
 }
 
 /*
  * fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) of bytes [off,
- * off + len), whole blocks, in a file the case does not write: nothing
- * dirty to write back first (xfs_flush_unmap_range(),
- * ext4_truncate_page_cache_block_range()), then truncate_pagecache_range()
- * (the range unmapped, reads in flight waited for, large folios across its
- * ends split, the folios inside dropped), then the blocks freed: a hole,
- * which reads zero-fill without I/O; the data around it stays where it is
- * on the disk.
+ * off + len), whole blocks: XFS writes back the dirty folios over the
+ * range and waits (xfs_flush_unmap_range()); ext4 does not
+ * (ext4_truncate_page_cache_block_range(), data=ordered: since Zhang
+ * Yi's 2024-12 series, "ext4: don't write back data before punch hole");
+ * then truncate_pagecache_range() (the range unmapped, reads in flight
+ * and writeback waited for, large folios across its ends split, the
+ * folios inside dropped, dirty or not), then the blocks freed: a hole,
+ * which reads zero-fill without I/O; the data around it stays where it
+ * is on the disk.  A write into the hole later would allocate blocks anywhere:
+ * counted (inode_meets_own_hole()), refused by the recorder.
  *
  *   order-4 folio [16,32), punch pages [20,40):
  *     ext4: [16,20) o2 kept | [20,40) dropped | [40,..) kept
+ *           (dirty: [16,32) kept whole, unmapped)
  *     XFS:  [16,32) dropped whole | [32,40) dropped | [40,..) kept
  */
 void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		   uint64_t len, bool zero)
 {
 	const uint64_t ps = RALAB_PAGE_SIZE, bs = inode_block_size(in);
-	pgoff_t start = off / ps, end = (off + len) / ps;
+	pgoff_t start = off / ps, end = (off + len) / ps, drop_end = end;
+	uint64_t done = 0, t;
 	struct folio *f;
 
+	if (s->cfg.fs == RALAB_FS_XFS)
+		done = write_dirty_range(s, in, start, end);
+	/* And any writeback started before, the edge folios' too. */
+	t = writeback_end(s, in, start, end);
+	wb_wait(s, t > done ? t : done);
+	in->punched = true;
 	sim_unmap_range(s, in, start, end);
 	if ((f = folio_across(s, in, start)))
 		punch_partial_folio(s, in, f, start, end);
-	if ((f = folio_across(s, in, end)) && f->index >= start)
-		punch_partial_folio(s, in, f, start, end);
-	drop_folios(s, in, start, end, false);
+	/* A folio kept across the end stays out of the range dropped. */
+	if ((f = folio_across(s, in, end)) && f->index >= start &&
+	    punch_partial_folio(s, in, f, start, end))
+		drop_end = f->index;
+	drop_folios(s, in, start, drop_end, false);
 	/*
 	 * The blocks: a file with its own blocks becomes written ranges up
 	 * to its EOF block (as a truncate makes it), less its own holes and

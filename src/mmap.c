@@ -685,12 +685,19 @@ static void touch_dirty(struct sim_vma *v, pgoff_t p)
 	struct folio *f = pc_lookup(&in->pc, p);
 
 	if (f) {
-		uint64_t a = f->index * RALAB_PAGE_SIZE;
+		uint64_t a = f->index * RALAB_PAGE_SIZE,
+			 b = a + folio_nr_pages(f) * RALAB_PAGE_SIZE;
 
-		/* ->page_mkwrite() allocates the clean folio's blocks. */
-		if (!(f->flags & PG_dirty) &&
-		    inode_meets_own_hole(in, a,
-					 a + folio_nr_pages(f) * RALAB_PAGE_SIZE))
+		/*
+		 * ->page_mkwrite() allocates the clean folio's blocks; of a
+		 * dirty one, which a punch left whole (ext4), the page's.
+		 */
+		if (f->flags & PG_dirty) {
+			a = p * RALAB_PAGE_SIZE;
+			b = a + RALAB_PAGE_SIZE;
+		}
+		if ((!(f->flags & PG_dirty) || in->punched) &&
+		    inode_meets_own_hole(in, a, b))
 			in->sim->st->hole_writes++;
 		/* iomap_page_mkwrite(): per-block dirty state. */
 		f->flags = (uint16_t)((f->flags | PG_dirty) &

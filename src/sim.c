@@ -678,8 +678,15 @@ bool inode_meets_own_hole(const struct sim_inode *in, uint64_t a, uint64_t b)
 	const struct blk_layout *l = &in->lay;
 	unsigned k;
 
+	/*
+	 * A truncated file's holes are tracked as written ranges, filled as
+	 * it grows back; a punched one's would be allocated anywhere.
+	 */
 	if (in->fresh)
-		return false; /* its holes are tracked as written ranges */
+		return in->punched &&
+		       !inode_blocks_held(in, a / RALAB_PAGE_SIZE,
+					  (b + RALAB_PAGE_SIZE - 1) /
+						  RALAB_PAGE_SIZE);
 	for (k = 0; k < l->nh; k++) {
 		/* Space-less: an own hole (a punched one keeps its space). */
 		if (l->hcum[k + 1] != l->hcum[k] && l->hole[2 * k] * 512 < b &&

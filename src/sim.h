@@ -80,6 +80,12 @@ struct sim_inode {
 	 * from them when stale (inode_layout()).
 	 */
 	bool fresh, lay_stale;
+	/*
+	 * Punched (or zero-ranged) by the case: fresh from then on, and a
+	 * write outside the blocks it holds (inode_blocks_held()) allocates
+	 * blocks where the model does not follow (inode_meets_own_hole()).
+	 */
+	bool punched;
 	uint64_t *wr;
 	unsigned nwr, cap_wr;
 	/*
@@ -591,12 +597,18 @@ static inline pgoff_t block_end_page(const struct sim_inode *in, uint64_t b)
 void inode_written(struct sim_inode *in, uint64_t pos, uint64_t end);
 /*
  * Whether bytes [@a, @b) of @in, never truncated, meet one of the file's
- * own holes (`# holes:`, space-less).  A write there makes the
- * filesystem allocate blocks where ralab does not model (the recorder
- * refuses such cases), and the model keeps them holes: counted in
- * ralab_stats.hole_writes, and `ralab sim` says so.
+ * own holes (`# holes:`, space-less), or, once punched, a block that
+ * inode_blocks_held() does not hold (a punched hole, an own hole, on XFS
+ * a zeroed range).  A write there makes the filesystem allocate blocks
+ * where ralab does not model (the recorder refuses such cases): counted
+ * in ralab_stats.hole_writes, and `ralab sim` says so.
  */
 bool inode_meets_own_hole(const struct sim_inode *in, uint64_t a, uint64_t b);
+/*
+ * Are pages [@a, @b) of fresh @in all on blocks a write keeps where they
+ * are: data, or (ext4) unwritten extents?
+ */
+bool inode_blocks_held(const struct sim_inode *in, pgoff_t a, pgoff_t b);
 /* Bytes [a, b) of @in (whole blocks) are a hole from now: a punch. */
 void inode_unwritten(struct sim_inode *in, uint64_t a, uint64_t b);
 

@@ -1546,6 +1546,17 @@ static bool truncates(const struct ralab_workload *wl)
 	return false;
 }
 
+/* Does the case punch holes (or zero a range) in file @ino? */
+static bool punches(const struct ralab_workload *wl, unsigned ino)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_PUNCH && wl->ops[i].ino == ino)
+			return true;
+	return false;
+}
+
 #define MAP_BASE 0x200000000000ull
 #define MAP_ALIGN (2ull << 20)
 /*
@@ -2972,14 +2983,17 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	 * what a truncate frees is a hole): not a write here.
 	 */
 	data_writes = data_writes_of(wl);
-	for (i = 0; data_writes && i < wl->nr_files; i++)
+	for (i = 0; data_writes && i < wl->nr_files; i++) {
 		if (wl->files[i].nhole) {
 			holed = true;
 			resized |= resizes(wl, i);
 		}
+		/* The parser refuses a punched file truncated or fallocated. */
+		holed |= punches(wl, i);
+	}
 	/* The model's run, once for all files, only where none resizes. */
 	if (holed && (resized || writes_reach_holes(wl))) {
-		err = rerr(r, -EINVAL, "the case writes into a file's own holes, or writes and fallocates or truncates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
+		err = rerr(r, -EINVAL, "the case writes into a file's own or punched holes, or writes and fallocates or truncates where a file has holes: that would allocate blocks and change the layout, which is not recorded");
 		goto out;
 	}
 	/*

@@ -812,12 +812,14 @@ static bool changes_file(const struct op *op)
 }
 
 /*
- * A punched hole is modelled in a file that keeps its blocks otherwise:
- * the case does not write it (where a write into the hole would put its
- * new blocks is the allocator's choice, as after a truncate, and dirty
- * folios in the range would be written back or dropped first).  Its own
- * holes may be there: they stay, space-less, where the punched ones keep
- * their space (struct blk_layout).
+ * A punched hole is modelled in a file that keeps its size and blocks
+ * otherwise: the case does not truncate or fallocate it.  Its writes
+ * overwrite data in place (dirty folios in a punched range are written
+ * back first on XFS, dropped on ext4); one that reaches into a punched
+ * hole would have the filesystem allocate blocks where the allocator
+ * chooses, which the model's run counts (hole_writes) and the recorder
+ * refuses.  Its own holes may be there: they stay, space-less, where the
+ * punched ones keep their space (struct blk_layout).
  */
 static int check_punches(struct parser *p, const struct ralab_workload *wl)
 {
@@ -830,10 +832,13 @@ static int check_punches(struct parser *p, const struct ralab_workload *wl)
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 
-		if (punched[op->ino] && changes_file(op)) {
+		if (punched[op->ino] &&
+		    (op->kind == OP_TRUNCATE || op->kind == OP_FALLOCATE)) {
 			p->line = op->line;
-			return perr(p, "file '%s' is punched (or zero-ranged) and written (or truncated, fallocated): punch and zero-range are modelled in files the case does not write",
-				    wl->files[op->ino].name);
+			return perr(p, "file '%s' is punched (or zero-ranged) and %s: punch and zero-range are modelled in files the case does not resize or allocate in",
+				    wl->files[op->ino].name,
+				    op->kind == OP_TRUNCATE ? "truncated"
+							    : "fallocated");
 		}
 	}
 	return 0;

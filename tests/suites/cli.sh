@@ -148,3 +148,29 @@ for k in beside trunc; do
 done
 if [ -z "$note" ]; then ok "sim: note on writes into a file's own holes"
 else bad "sim: note on writes into a file's own holes" "$note"; fi
+# The same for holes the case punched (and on XFS zeroed: its blocks are
+# allocated again elsewhere), once they are there (a write fault into the
+# dirty large folio ext4 keeps across the hole's start too): not for a
+# write into a range punched later, beside it, or into ext4's zeroed range
+# (unwritten in place).
+note=
+for fs in xfs ext4; do
+	for body in 'punch 1M 64K\npwrite 1052672 100' 'punch 1M 64K\nmmap 0 4M\ntouch 1056768 1 4096 write\nmunmap 0' \
+		'zero-range 1M 64K\npwrite 1052672 100' 'pwrite 1052672 100\npunch 1M 64K\npwrite 1114112 4096' \
+		'punch 1M 64K\npwrite 1044480 4096' \
+		'read 2M 1\npwrite 1052672 180000\npunch 1064960 131072\nmmap 0 4M\ntouch 1069056 1 4096 write\nmunmap 0'; do
+		printf "# fs: $fs\n# file_size: 4M\nread 64K 20\n$body\nfsync\nfadvise 0 0 dontneed\npread 1M 128K\n" > "$T/pw.ops"
+		want=1
+		case $fs/$body in
+		*/pwrite\ 1052672*|*/punch\ 1M\ 64K\\npwrite\ 1044480*|ext4/zero-range*) want=0 ;;
+		esac
+		"$RALAB" sim "$T/pw.ops" > /dev/null 2> "$T/pw.err" || note="$note $fs:rc"
+		if [ $want = 1 ]; then
+			grep -q "^ralab sim: note: 1 write(s) reached into a file's own holes (# holes) or ranges the case punched" "$T/pw.err" || note="$note [$fs $body]:missed"
+		else
+			! grep -q "reached into" "$T/pw.err" || note="$note [$fs $body]:noted"
+		fi
+	done
+done
+if [ -z "$note" ]; then ok "sim: note on writes into punched holes"
+else bad "sim: note on writes into punched holes" "$note"; fi

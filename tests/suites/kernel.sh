@@ -41,7 +41,8 @@ kernel_suite() {
 		 holes-71-sweep-u21-ext4-file-mix2 holes-75-sweep-v18-ext4-size1234567-mix6 \
 		 holes-77-sweep-v30-xfs-size17825792-mix4 populate-read-xfs \
 		 mprotect-none-dontneed-xfs mprotect-exec-xfs \
-		 holewrite-xfs-touch-write-beside holewrite-ext4-pwrite-beside; do
+		 holewrite-xfs-touch-write-beside holewrite-ext4-pwrite-beside \
+		 punch-written-dirty-edge-ext4; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else
@@ -55,9 +56,13 @@ kernel_suite() {
 	printf '# fs: xfs\n# file_size: 4M\n# holes: 1M+64K\nread 64K 4\npwrite 1044480 8192\nread 64K eof\n' > "$T/hole-write.ops"
 	expect_rc "kernel: a write into a file's own hole, refused" 2 \
 		"$RALAB" kernel --workdir "$wd" "$T/hole-write.ops"
-	grep -q "the case writes into a file's own holes" "$T/err" ||
+	grep -q "the case writes into a file's own or punched holes" "$T/err" ||
 		bad "kernel: a write into a file's own hole: message" "$(head -c 300 "$T/err")"
 	[ -s "$T/out" ] && bad "kernel: a write into a file's own hole: output" "$(head -c 200 "$T/out")"
+	# So is one into a hole the case punched (or, on XFS, zeroed).
+	printf '# fs: xfs\n# file_size: 4M\nread 64K 4\nzero-range 1M 64K\npwrite 1052672 100\nread 64K eof\n' > "$T/punch-write.ops"
+	expect_rc "kernel: a write into a zeroed range on XFS, refused" 2 \
+		"$RALAB" kernel --workdir "$wd" "$T/punch-write.ops"
 	# Truncated and written, its holes fill where the model puts the
 	# blocks, not as the layout has them: refused as well.
 	printf '# fs: xfs\n# file_size: 4M\n# holes: 1M+64K\ntruncate 0\npwrite 0 8192\nread 64K eof\n' > "$T/hole-trunc.ops"

@@ -19,7 +19,12 @@
 # times once more down before the last read (named tNN: the file cut
 # short keeps its data and its own holes below, what it frees is a hole
 # that keeps its space).  From seed 18 on, half the punches a mapping
-# covers are madvise(MADV_REMOVE) of the mapping instead.
+# covers are madvise(MADV_REMOVE) of the mapping instead.  From seed 29
+# on, the punching cases write too: pwrite(2) of 1 byte to 300 KB and
+# fsync among the ops, never into a block punched or zeroed before nor
+# into the file's own holes (where the filesystem would allocate blocks;
+# docs/design.md), but into blocks punched later (dirty folios a punch
+# drops, after writing them back on XFS); the own holes are drawn first.
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/{p,t}NN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -45,6 +50,38 @@ for i in range(n):
     ops = []
     maps = []
     trunc = seed >= 10 and R.random() < 0.5
+    # Byte ranges a write must not reach: own holes, blocks punched.
+    holes, punched = [], []
+
+    def gen_holes():
+        hdr = ['# extent_kb: %d' % extent] if extent else []
+        if trunc or (seed >= 6 and R.random() < 0.4):
+            hs, at = [], 0
+            for _ in range(R.randrange(1, 5)):
+                a = R.randrange(at, nb) if at < nb else nb
+                ln = R.choice([1, 1, 4, 16, 64, 256]) * max(1, P // bs)
+                ln = min(ln, nb - a)
+                if ln <= 0:
+                    break
+                hs.append('%d+%d' % (a * bs, ln * bs))
+                holes.append((a * bs, ln * bs))
+                at = a + ln + 1
+            if hs:
+                hdr.append('# holes: ' + ','.join(hs))
+        return hdr
+
+    writes = seed >= 29 and not trunc
+    if writes:
+        hdr = gen_holes()
+
+    def a_write():
+        for _ in range(10):
+            off = R.choice([R.randrange(0, size), R.randrange(0, nb) * bs])
+            ln = min(size - off, R.choice([1, P, 10000, 65536, 300000]))
+            a, b = off // bs * bs, (off + ln + bs - 1) // bs * bs
+            if ln > 0 and all(b <= o or o + l <= a for (o, l) in holes + punched):
+                ops.append('pwrite %d %d' % (off, ln))
+                return
 
     def a_trunc():
         t = R.choice([R.randrange(0, nb) * bs, R.randrange(0, size // P) * P,
@@ -76,8 +113,15 @@ for i in range(n):
             ops.append('madvise %d %d remove' % (b * bs, ln * bs))
         else:
             ops.append('%s %d %d' % (op, b * bs, ln * bs))
+        punched.append((b * bs, ln * bs))
 
     for k in range(R.randrange(4, 14)):
+        if writes and R.random() < 0.2:
+            if R.random() < 0.2:
+                ops.append('fsync')
+            else:
+                a_write()
+            continue
         c = R.random()
         if c < 0.22:
             if trunc:
@@ -132,19 +176,8 @@ for i in range(n):
     name = '%s/%s%02d-%s-ra%d-msk%d' % (out, 't' if trunc else 'p', i, fs, ra, msk)
     if bs > P:
         name += '-b%dK' % (bs // 1024)
-    hdr = ['# extent_kb: %d' % extent] if extent else []
-    if trunc or (seed >= 6 and R.random() < 0.4):
-        hs, at = [], 0
-        for _ in range(R.randrange(1, 5)):
-            a = R.randrange(at, nb) if at < nb else nb
-            ln = R.choice([1, 1, 4, 16, 64, 256]) * max(1, P // bs)
-            ln = min(ln, nb - a)
-            if ln <= 0:
-                break
-            hs.append('%d+%d' % (a * bs, ln * bs))
-            at = a + ln + 1
-        if hs:
-            hdr.append('# holes: ' + ','.join(hs))
+    if not writes:
+        hdr = gen_holes()
     hdr_ops = hdr + ops
     write_case(name, 'punched-hole sweep, seed %d' % seed, fs, size, ra, msk, hdr_ops,
                bs if bs > P else None)
