@@ -1102,8 +1102,11 @@ struct emit {
 	 */
 	uint64_t *size;
 	bool *no_trunc;
-	/* Per file: written, truncated or fallocated somewhere in the log. */
-	bool *changed;
+	/*
+	 * Per file: truncated or fallocated somewhere in the log (its size
+	 * or its blocks change: a punch there is not replayed).
+	 */
+	bool *resized;
 	/*
 	 * The log has a write fault through a private mapping (a cow
 	 * touch): its MADV_PAGEOUT calls are left out (cow_pageout() in
@@ -1738,9 +1741,10 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	case TB_PUNCH: {
 		/*
 		 * A hole is replayed in whole 4 KiB blocks of a file the log
-		 * does not write, up to its declared size (what the parser
-		 * models; check_punches()), whose holes left in the layout are
-		 * its own (unpunch_layouts()).
+		 * does not truncate or fallocate, up to its declared size
+		 * (what the parser models; check_punches()), whose holes left
+		 * in the layout are its own (unpunch_layouts()).  A write
+		 * into it later is the model's to count (hole_writes).
 		 */
 		unsigned fi = e->t->descs[op->desc].file;
 		const struct tb_file *pf = &e->t->files[fi];
@@ -1749,10 +1753,10 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		n = op->off < size ? (op->len < size - op->off ? op->len :
 								  size - op->off) :
 				     0;
-		if (e->changed[fi] ||
+		if (e->resized[fi] ||
 		    (pf->has_lay && pf->lay.nhole && !pf->unpunched) ||
 		    ((op->off | n) & 4095)) {
-			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log writes, truncates or fallocates, or in part of a 4 KiB block");
+			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log truncates or fallocates, or in part of a 4 KiB block");
 			break;
 		}
 		if (n)
@@ -2044,7 +2048,7 @@ static int cmp_range(const void *a, const void *b)
  *   recorded:  data [ own  |punched]| data      | a break
  *   replayed:  data [ own ] data-to-be-punched  data
  */
-static int unpunch_layouts(struct tb *t, const bool *changed)
+static int unpunch_layouts(struct tb *t, const bool *resized)
 {
 	uint64_t *r = NULL;
 	size_t *npunch, n, m, c;
@@ -2062,7 +2066,7 @@ static int unpunch_layouts(struct tb *t, const bool *changed)
 	for (fi = 0; fi < t->nr_files; fi++) {
 		struct tb_layout *l = &t->files[fi].lay;
 
-		if (!t->files[fi].has_lay || changed[fi] || !l->nhole ||
+		if (!t->files[fi].has_lay || resized[fi] || !l->nhole ||
 		    !(n = npunch[fi]))
 			continue;
 		/* The file's punches as [start, end) pairs, sorted, merged. */
@@ -2186,10 +2190,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	active = calloc(t->nr_jobs + 1, sizeof(*active));
 	e.size = calloc(t->nr_files + 1, sizeof(*e.size));
 	e.no_trunc = calloc(t->nr_files + 1, sizeof(*e.no_trunc));
-	e.changed = calloc(t->nr_files + 1, sizeof(*e.changed));
+	e.resized = calloc(t->nr_files + 1, sizeof(*e.resized));
 	if (!e.map || !e.desc_vms || !e.close_pending || !e.direct || !e.rwf ||
 	    !e.vm ||
-	    !active || !e.size || !e.no_trunc || !e.changed) {
+	    !active || !e.size || !e.no_trunc || !e.resized) {
 		err = -ENOMEM;
 		goto done;
 	}
@@ -2227,12 +2231,10 @@ int tb_emit(struct tb *t, const char *what, const char *source, char **ops)
 	for (k = 0; k < t->nr_ops; k++) {
 		const struct tb_op *op = &t->ops[k];
 
-		if (op->kind == TB_WRITE || op->kind == TB_TRUNCATE ||
-		    op->kind == TB_FALLOCATE ||
-		    (op->kind == TB_TOUCH && op->advice == TOUCH_WRITE))
-			e.changed[t->descs[op->desc].file] = true;
+		if (op->kind == TB_TRUNCATE || op->kind == TB_FALLOCATE)
+			e.resized[t->descs[op->desc].file] = true;
 	}
-	if ((err = unpunch_layouts(t, e.changed)))
+	if ((err = unpunch_layouts(t, e.resized)))
 		goto done;
 	if (jobs)
 		find_no_trunc(&e);
@@ -2289,7 +2291,7 @@ done:
 	free(e.vm);
 	free(e.size);
 	free(e.no_trunc);
-	free(e.changed);
+	free(e.resized);
 	free(active);
 	if (!err && e.b.oom)
 		err = -ENOMEM;
