@@ -765,8 +765,9 @@ static int check_mapped_sizes(struct parser *p,
  * O_DIRECT writes are modelled over the file's own blocks and over a
  * preallocated file's unwritten extents (what they write becomes data:
  * filemap_write_direct()); where the filesystem would allocate (a hole,
- * a file truncated or fallocated by the case) it places new blocks and
- * may write zeroes around the data, which ralab does not follow.
+ * a file truncated, fallocated or punched by the case) it places new
+ * blocks and may write zeroes around the data, which ralab does not
+ * follow.
  */
 static int check_direct_writes(struct parser *p,
 			       const struct ralab_workload *wl)
@@ -776,7 +777,8 @@ static int check_direct_writes(struct parser *p,
 
 	for (i = 0; i < wl->nr_ops; i++)
 		if (wl->ops[i].kind == OP_TRUNCATE ||
-		    wl->ops[i].kind == OP_FALLOCATE)
+		    wl->ops[i].kind == OP_FALLOCATE ||
+		    wl->ops[i].kind == OP_PUNCH)
 			resized[wl->ops[i].ino] = true;
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
@@ -791,7 +793,7 @@ static int check_direct_writes(struct parser *p,
 			return perr(p, "an O_DIRECT write to file '%s', which %s: direct writes are modelled over a file's own blocks and a preallocated file's unwritten extents only",
 				    f->name,
 				    f->nhole ? "has holes" :
-					       "is truncated or fallocated");
+					       "is truncated, fallocated or punched");
 		}
 	}
 	return 0;
