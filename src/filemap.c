@@ -1849,6 +1849,7 @@ static struct folio *folio_across(struct sim *s, struct sim_inode *in,
 static bool punch_partial_folio(struct sim *s, struct sim_inode *in,
 				struct folio *f, pgoff_t start, pgoff_t end)
 {
+	/* @start: the first page the hole reaches, in part or whole. */
 	pgoff_t next = f->index + folio_nr_pages(f);
 	struct folio *g;
 
@@ -1910,35 +1911,76 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		   uint64_t len, bool zero)
 {
 	const uint64_t ps = RALAB_PAGE_SIZE, bs = inode_block_size(in);
-	pgoff_t start = off / ps, end = (off + len) / ps, drop_end = end;
-	uint64_t done = 0, t;
+	const bool xfs = s->cfg.fs == RALAB_FS_XFS;
+	uint64_t e = off + len, ab, eb, done = 0, t;
+	pgoff_t start, end, drop_end;
 	struct folio *f;
 
-	if (s->cfg.fs == RALAB_FS_XFS)
+	/* ext4 frees the EOF block whole (ext4_punch_hole()). */
+	if (!xfs && e >= in->mapping.i_size)
+		e = (e + bs - 1) & ~(bs - 1);
+	ab = (off + bs - 1) & ~(bs - 1);
+	eb = e & ~(bs - 1);
+	/*
+	 * The pages that go: XFS's over every block the range reaches
+	 * (xfs_flush_unmap_range()), ext4's inside the range; a page the
+	 * range covers in part stays there, zeroed in place
+	 * (truncate_inode_partial_folio()).
+	 */
+	start = xfs ? (off & ~(bs - 1)) / ps : (off + ps - 1) / ps;
+	end = xfs ? ((e + bs - 1) & ~(bs - 1)) / ps : e / ps;
+	drop_end = end;
+	if (xfs)
 		done = write_dirty_range(s, in, start, end);
 	/* And any writeback started before, the edge folios' too. */
-	t = writeback_end(s, in, start, end);
+	t = writeback_end(s, in, off / ps, (e + ps - 1) / ps);
 	wb_wait(s, t > done ? t : done);
 	in->punched = true;
 	sim_unmap_range(s, in, start, end);
 	if ((f = folio_across(s, in, start)))
-		punch_partial_folio(s, in, f, start, end);
+		punch_partial_folio(s, in, f, xfs ? start : off / ps, end);
 	/* A folio kept across the end stays out of the range dropped. */
 	if ((f = folio_across(s, in, end)) && f->index >= start &&
 	    punch_partial_folio(s, in, f, start, end))
 		drop_end = f->index;
+	/*
+	 * ext4, an end inside a page: the large folio starting there is
+	 * split around it too (the page stays, zeroed in part).
+	 */
+	if (!xfs && (e & (ps - 1)) && (f = pc_lookup(&in->pc, end)) &&
+	    f->index == end && f->index >= start &&
+	    f->order > in->mapping.min_order && !split_refused(s, f))
+		split_folio_at(s, in, f, end);
 	drop_folios(s, in, start, drop_end, false);
 	/*
 	 * The blocks: a file with its own blocks becomes written ranges up
 	 * to its EOF block (as a truncate makes it), less its own holes and
-	 * this one.
+	 * the whole blocks of this one.
 	 */
 	inode_make_fresh(in, (in->mapping.i_size + bs - 1) & ~(bs - 1));
-	inode_unwritten(in, off, off + len);
-	if (zero)
-		xr_assign(in, start, end, XR_UNWRITTEN);
-	else
-		xr_remove(in, start, end);
+	if (ab < eb) {
+		inode_unwritten(in, ab, eb);
+		if (zero)
+			xr_assign(in, ab / ps, eb / ps, XR_UNWRITTEN);
+		else
+			xr_remove(in, ab / ps, eb / ps);
+	}
+	/*
+	 * The blocks it covers in part are zeroed there, as a write of
+	 * zeroes (xfs_zero_range(), ext4_zero_partial_blocks()): read
+	 * first if not cached, then dirty; on XFS not over a hole.
+	 */
+	if (off & (bs - 1))
+		zero_eof_block(s, in, off);
+	if ((e & (bs - 1)) && (eb >= ab || !(off & (bs - 1))))
+		zero_eof_block(s, in, e);
+	/*
+	 * XFS, zeroed up to an EOF inside a page: that page is written
+	 * back and waited for (xfs_free_file_space()), so that its tail
+	 * past EOF is zeroed on the disk too.
+	 */
+	if (xfs && e >= in->mapping.i_size && (e & (ps - 1)))
+		wb_wait(s, write_dirty_range(s, in, e / ps, (pgoff_t)-1));
 }
 
 /*

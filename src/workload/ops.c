@@ -474,18 +474,6 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len),
 			    (unsigned long long)size);
-	/*
-	 * Whole blocks only: a punch that ends inside a block zeroes the
-	 * rest of it (a write into the page cache), not modelled.
-	 */
-	if (op->kind == OP_PUNCH &&
-	    ((op->off | op->len) & (wl->cfg.block_size - 1)))
-		return perr(p, "%s %llu %llu: offset and length must be multiples of the block size (%u bytes); a range that ends inside a block zeroes part of it, which is not modelled",
-			    op->madv_remove ? "madvise remove" :
-			    op->advice	    ? "zero-range" :
-					      "punch",
-			    (unsigned long long)op->off,
-			    (unsigned long long)op->len, wl->cfg.block_size);
 	if (op->kind == OP_TRUNCATE && op->off > size)
 		return perr(p, "truncate to %llu bytes: past the file's declared size (%llu bytes), which is as far as it has blocks",
 			    (unsigned long long)op->off,

@@ -42,7 +42,7 @@ kernel_suite() {
 		 holes-77-sweep-v30-xfs-size17825792-mix4 populate-read-xfs \
 		 mprotect-none-dontneed-xfs mprotect-exec-xfs \
 		 holewrite-xfs-touch-write-beside holewrite-ext4-pwrite-beside \
-		 punch-written-dirty-edge-ext4; do
+		 punch-written-dirty-edge-fsync-ext4; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else

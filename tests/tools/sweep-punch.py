@@ -25,6 +25,8 @@
 # into the file's own holes (where the filesystem would allocate blocks;
 # docs/design.md), but into blocks punched later (dirty folios a punch
 # drops, after writing them back on XFS); the own holes are drawn first.
+# From seed 32 on, a third of the punches and zero-ranges start and end
+# anywhere in a block (whole blocks freed, the ends zeroed in place).
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/{p,t}NN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -111,9 +113,16 @@ for i in range(n):
                 op = 'madvise'
         if op == 'madvise':
             ops.append('madvise %d %d remove' % (b * bs, ln * bs))
+        elif seed >= 32 and R.random() < 1 / 3:
+            o = b * bs + R.randrange(0, bs)
+            e = min(size, (b + ln) * bs - R.randrange(0, bs) + R.choice([0, bs // 2]))
+            if e <= o:
+                e = min(size, o + R.randrange(1, bs))
+            ops.append('%s %d %d' % (op, o, e - o))
         else:
             ops.append('%s %d %d' % (op, b * bs, ln * bs))
-        punched.append((b * bs, ln * bs))
+        # (From seed 32 on, a block more: an end may reach into it.)
+        punched.append((b * bs, ln * bs + (bs if seed >= 32 else 0)))
 
     for k in range(R.randrange(4, 14)):
         if writes and R.random() < 0.2:
