@@ -857,8 +857,12 @@ static void zeroed_clean_folio(struct sim *s, struct sim_inode *in,
  *
  *   | data  :.....|      hole       |[pos ... write
  *           ^ EOF: zeroed up to the block's end
+ *
+ * A punch or zero-range zeroes the blocks it covers in part the same way
+ * (filemap_punch()): which part of the block is zeroed does not matter
+ * here, only that the block is read if not cached and dirtied.
  */
-static bool zero_eof_block(struct sim *s, struct sim_inode *in,
+static bool zero_block_part(struct sim *s, struct sim_inode *in,
 			   uint64_t isize)
 {
 	const uint64_t bs = inode_block_size(in), blk = isize & ~(bs - 1);
@@ -952,7 +956,7 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 	if (count > in->size - (uint64_t)pos)
 		count = in->size - (uint64_t)pos;
 	if (zero_eof && s->cfg.fs == RALAB_FS_XFS) {
-		zero_eof_block(s, in, old_size);
+		zero_block_part(s, in, old_size);
 		zero_eof = false;
 	}
 	while (count) {
@@ -1057,7 +1061,7 @@ repeat:
 		if ((uint64_t)pos + n > m->i_size)
 			m->i_size = (uint64_t)pos + n;
 		if (zero_eof) {
-			zero_eof_block(s, in, old_size);
+			zero_block_part(s, in, old_size);
 			zero_eof = false;
 		}
 		sim_spend(s, (((uint64_t)pos & (RALAB_PAGE_SIZE - 1)) + n +
@@ -1310,7 +1314,7 @@ void filemap_writeback(struct sim *s, struct sim_inode *in)
 {
 	uint64_t done = write_dirty(s, in);
 
-	/* And for the writeback started before (file_write_and_wait_range()). */
+	/* And for writeback started before (file_write_and_wait_range()). */
 	if (in->wb_end > done)
 		done = in->wb_end;
 
@@ -1767,7 +1771,7 @@ static void blocks_truncate(struct sim *s, struct sim_inode *in,
  *     past it, flush at close
  *
  * Zeroing a block with data reads it when not cached, into a new folio of
- * the block, and dirties it (zero_eof_block()).  On large blocks the EOF
+ * the block, and dirties it (zero_block_part()).  On large blocks the EOF
  * block is the unit throughout: zeroed from SIZE to its end, kept whole in
  * the page cache (no split below it), freed past it.
  */
@@ -1778,14 +1782,14 @@ static void truncate_to(struct sim *s, struct sim_inode *in, uint64_t size)
 	bool xfs = s->cfg.fs == RALAB_FS_XFS, zeroed = false;
 
 	if (size > old && (old & (bs - 1))) {
-		zeroed = zero_eof_block(s, in, old);
+		zeroed = zero_block_part(s, in, old);
 	} else if (xfs && size <= old && (size & (bs - 1))) {
 		/*
 		 * No writeback of the folio holding the new EOF first (6.18:
 		 * iomap's zeroing finds a dirty folio over an unwritten block
 		 * by itself; recorded: no write during such a truncate).
 		 */
-		zeroed = zero_eof_block(s, in, size);
+		zeroed = zero_block_part(s, in, size);
 	}
 	in->mapping.i_size = size;
 	layout_rebreaks(s, in);
@@ -1798,7 +1802,7 @@ static void truncate_to(struct sim *s, struct sim_inode *in, uint64_t size)
 		setattr_write_and_wait(s, in, size);
 	if (size <= old) {
 		if (!xfs && (size & (bs - 1)))
-			zero_eof_block(s, in, size);
+			zero_block_part(s, in, size);
 		blocks_truncate(s, in, size);
 		if (xfs)
 			in->truncated = true;
@@ -1844,12 +1848,12 @@ static struct folio *folio_across(struct sim *s, struct sim_inode *in,
  * such a folio splits it on both).  On XFS the folio is clean (written
  * back first, filemap_punch()); on ext4 a dirty one with dirty block
  * state is not split (split_refused()): it stays whole, unmapped, as a
- * truncate leaves it.  Returns whether @f stays.
+ * truncate leaves it.  @start: the first page the hole reaches, in part
+ * or whole.  Returns whether @f stays.
  */
 static bool punch_partial_folio(struct sim *s, struct sim_inode *in,
 				struct folio *f, pgoff_t start, pgoff_t end)
 {
-	/* @start: the first page the hole reaches, in part or whole. */
 	pgoff_t next = f->index + folio_nr_pages(f);
 	struct folio *g;
 
@@ -1971,9 +1975,9 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	 * first if not cached, then dirty; on XFS not over a hole.
 	 */
 	if (off & (bs - 1))
-		zero_eof_block(s, in, off);
+		zero_block_part(s, in, off);
 	if ((e & (bs - 1)) && (eb >= ab || !(off & (bs - 1))))
-		zero_eof_block(s, in, e);
+		zero_block_part(s, in, e);
 	/*
 	 * XFS, zeroed up to an EOF inside a page: that page is written
 	 * back and waited for (xfs_free_file_space()), so that its tail
@@ -2019,7 +2023,7 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 	/* Mode 0 past EOF moves it, as a truncate up would. */
 	if (!keep && off + len > in->mapping.i_size) {
 		uint64_t isize = in->mapping.i_size, nsize = off + len;
-		bool zeroed = (isize & (bs - 1)) && zero_eof_block(s, in, isize);
+		bool zeroed = (isize & (bs - 1)) && zero_block_part(s, in, isize);
 
 		in->mapping.i_size = nsize;
 		/*
