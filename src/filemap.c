@@ -1894,6 +1894,21 @@ static uint64_t writeback_end(struct sim *s, struct sim_inode *in, pgoff_t lo,
 }
 
 /*
+ * A punch's or zero-range's end inside a block, zeroed there: past the
+ * EOF block (an ext4 zero-range, which made it unwritten) the folio is
+ * made and left clean, as over a hole.
+ */
+static void zero_punch_end(struct sim *s, struct sim_inode *in, uint64_t pos)
+{
+	const uint64_t bs = inode_block_size(in);
+
+	if ((pos & ~(bs - 1)) >= ((in->mapping.i_size + bs - 1) & ~(bs - 1)))
+		zeroed_clean_folio(s, in, pos / RALAB_PAGE_SIZE);
+	else
+		zero_block_part(s, in, pos);
+}
+
+/*
  * fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE) of bytes [off,
  * off + len), whole blocks: XFS writes back the dirty folios over the
  * range and waits (xfs_flush_unmap_range()); ext4 does not
@@ -1916,13 +1931,33 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 {
 	const uint64_t ps = RALAB_PAGE_SIZE, bs = inode_block_size(in);
 	const bool xfs = s->cfg.fs == RALAB_FS_XFS;
-	uint64_t e = off + len, ab, eb, done = 0, t;
+	const uint64_t isize = in->mapping.i_size;
+	uint64_t e = off + len, ab, eb, ez, fe, done = 0, t;
 	pgoff_t start, end, drop_end;
 	struct folio *f;
 
-	/* ext4 frees the EOF block whole (ext4_punch_hole()). */
-	if (!xfs && e >= in->mapping.i_size)
-		e = (e + bs - 1) & ~(bs - 1);
+	/*
+	 * Past EOF (recorded on 6.18): ext4 does nothing from EOF on, and a
+	 * range reaching past it ends after the page EOF lies in, that block
+	 * freed whole (ext4_punch_hole()); one ending at EOF zeroes the EOF
+	 * block's part as any other end.  XFS frees the blocks of the whole
+	 * range, the EOF block's too, but zeroes only up to EOF
+	 * (xfs_free_file_space()):
+	 *
+	 *   punch [off, e), EOF inside block B, e past B's end:
+	 *     ext4: [off, B+1) as a punch ending at a block
+	 *     XFS:  blocks [off, e) freed, B with them; nothing zeroed past
+	 *           EOF, and no block past it read
+	 *
+	 * An ext4 zero-range is not cut at EOF (ext4_zero_range()): a block
+	 * past the EOF block that it covers in part is made unwritten, and
+	 * zeroing it makes its folio, clean (recorded: no read).
+	 */
+	if (!xfs && !zero && off >= isize)
+		return;
+	if (!xfs && !zero && e > isize)
+		e = (isize + ps - 1) & ~(ps - 1);
+	ez = e < isize ? e : isize;
 	ab = (off + bs - 1) & ~(bs - 1);
 	eb = e & ~(bs - 1);
 	/*
@@ -1961,30 +1996,39 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	 * to its EOF block (as a truncate makes it), less its own holes and
 	 * the whole blocks of this one.
 	 */
-	inode_make_fresh(in, (in->mapping.i_size + bs - 1) & ~(bs - 1));
-	if (ab < eb) {
-		inode_unwritten(in, ab, eb);
+	fe = (isize + bs - 1) & ~(bs - 1);
+	inode_make_fresh(in, fe);
+	/* (Those past the EOF block are never read: not kept.) */
+	if (eb < fe)
+		fe = eb;
+	if (ab < fe) {
+		inode_unwritten(in, ab, fe);
 		if (zero)
-			xr_assign(in, ab / ps, eb / ps, XR_UNWRITTEN);
+			xr_assign(in, ab / ps, fe / ps, XR_UNWRITTEN);
 		else
-			xr_remove(in, ab / ps, eb / ps);
+			xr_remove(in, ab / ps, fe / ps);
 	}
+	if (xfs && off >= isize)
+		return;
 	/*
 	 * The blocks it covers in part are zeroed there, as a write of
 	 * zeroes (xfs_zero_range(), ext4_zero_partial_blocks()): read
-	 * first if not cached, then dirty; on XFS not over a hole.
+	 * first if not cached, then dirty; on XFS not over a hole.  On XFS
+	 * an end past EOF zeroes nothing (the EOF block went with the
+	 * range); an ext4 zero-range's makes a clean folio past EOF.
 	 */
 	if (off & (bs - 1))
-		zero_block_part(s, in, off);
-	if ((e & (bs - 1)) && (eb >= ab || !(off & (bs - 1))))
-		zero_block_part(s, in, e);
+		zero_punch_end(s, in, off);
+	if ((e == ez || !xfs) && (e & (bs - 1)) &&
+	    (eb >= ab || !(off & (bs - 1))))
+		zero_punch_end(s, in, e);
 	/*
 	 * XFS, zeroed up to an EOF inside a page: that page is written
 	 * back and waited for (xfs_free_file_space()), so that its tail
 	 * past EOF is zeroed on the disk too.
 	 */
-	if (xfs && e >= in->mapping.i_size && (e & (ps - 1)))
-		wb_wait(s, write_dirty_range(s, in, e / ps, (pgoff_t)-1));
+	if (xfs && ez == isize && (ez & (ps - 1)))
+		wb_wait(s, write_dirty_range(s, in, ez / ps, (pgoff_t)-1));
 }
 
 /*

@@ -445,6 +445,9 @@ static uint64_t write_span(const struct op *op)
 	return op->kind == OP_FIO_PWRITE ? op->blocks * op->len : op->len;
 }
 
+/* 16 TiB: ext4's s_maxbytes with 4 KiB blocks (2^32 blocks), rounded. */
+#define MAX_PUNCH_END (1ULL << 44)
+
 /* Checks that depend on the file size (re-run when it is overridden). */
 static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			      const struct op *op)
@@ -465,7 +468,18 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + write_span(op)),
 			    (unsigned long long)size);
-	if (op->kind == OP_PUNCH &&
+	/*
+	 * A punch or zero-range may reach past EOF (filemap_punch()), not
+	 * past ext4's largest file (fallocate(2) fails with EFBIG there;
+	 * XFS's is 8 EiB); an madvise(MADV_REMOVE) is made through a
+	 * mapping, which ends at the file's size.
+	 */
+	if (op->kind == OP_PUNCH && op->off + op->len > MAX_PUNCH_END)
+		return perr(p, "%s [%llu, %llu) ends past 16 TiB, ext4's largest file (fallocate(2) fails there with EFBIG): not modelled",
+			    op->advice ? "zero-range" : "punch",
+			    (unsigned long long)op->off,
+			    (unsigned long long)(op->off + op->len));
+	if (op->kind == OP_PUNCH && op->madv_remove &&
 	    (op->off > size || op->len > size - op->off))
 		return perr(p, "%s [%llu, %llu) ends past the file's declared size (%llu bytes)",
 			    op->madv_remove ? "madvise remove" :

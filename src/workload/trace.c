@@ -1137,6 +1137,9 @@ struct emit {
 #define NOTED_IN_HOLE 4096u
 #define NOTED_PROT 8192u
 
+/* Where the parser stops punches: 16 TiB, ext4's largest file. */
+#define TB_PUNCH_MAX (1ULL << 44)
+
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
 	if (!(e->noted & what))
@@ -1740,29 +1743,29 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	}
 	case TB_PUNCH: {
 		/*
-		 * A hole is replayed in whole 4 KiB blocks of a file the log
-		 * does not truncate or fallocate, up to its declared size
-		 * (what the parser models; check_punches()), whose holes left
-		 * in the layout are its own (unpunch_layouts()).  A write
-		 * into it later is the model's to count (hole_writes).
+		 * A punch is replayed as made, inside blocks and past EOF too,
+		 * in a file the log does not truncate or fallocate (what the
+		 * parser models; check_punches()), whose holes left in the
+		 * layout are its own (unpunch_layouts()).  A write into it
+		 * later is the model's to count (hole_writes).  Past 16 TiB,
+		 * which only XFS allows, nothing is left to punch: cut there.
 		 */
 		unsigned fi = e->t->descs[op->desc].file;
 		const struct tb_file *pf = &e->t->files[fi];
-		uint64_t size = tb_size(pf) & ~(uint64_t)4095, n;
+		uint64_t n = op->len;
 
-		n = op->off < size ? (op->len < size - op->off ? op->len :
-								  size - op->off) :
-				     0;
 		if (e->resized[fi] ||
-		    (pf->has_lay && pf->lay.nhole && !pf->unpunched) ||
-		    ((op->off | n) & 4095)) {
-			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log truncates or fallocates, or in part of a 4 KiB block");
+		    (pf->has_lay && pf->lay.nhole && !pf->unpunched)) {
+			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log truncates or fallocates");
 			break;
 		}
-		if (n)
-			ralab__text_printf(&e->b, "%s %llu %llu\n",
-			    op->advice ? "zero-range" : "punch",
-			    (unsigned long long)op->off, (unsigned long long)n);
+		if (!n || op->off >= TB_PUNCH_MAX)
+			break;
+		if (n > TB_PUNCH_MAX - op->off)
+			n = TB_PUNCH_MAX - op->off;
+		ralab__text_printf(&e->b, "%s %llu %llu\n",
+		    op->advice ? "zero-range" : "punch",
+		    (unsigned long long)op->off, (unsigned long long)n);
 		break;
 	}
 	case TB_TRUNCATE: {
@@ -2037,13 +2040,12 @@ static int cmp_range(const void *a, const void *b)
  * program punched are in its layout, each with a break at its end (the
  * data after a hole is not the disk block after the data before it, in
  * the layout's terms).  The replay punches them itself, so a file with
- * punches (whole 4 KiB blocks each) and no other change starts without
- * them: its holes less the punches are its own, which stay (with a
- * break at the end of one the punches do not reach), and the breaks at
- * the ends of holes they reach go (the punched part, read as data
- * before its punch, keeps its space).  Punches not in whole blocks
- * leave the layout as recorded, and are noted as not replayed
- * (emit_call()).
+ * punches and no other change starts without them: its holes less the
+ * punches are its own, which stay (with a break at the end of one the
+ * punches do not reach), and the breaks at the ends of holes they reach
+ * go (the punched part, read as data before its punch, keeps its
+ * space).  A punch frees the whole 4 KiB blocks inside its range, and
+ * one reaching past EOF the EOF block too (filemap_punch()).
  *
  *   recorded:  data [ own  |punched]| data      | a break
  *   replayed:  data [ own ] data-to-be-punched  data
@@ -2052,9 +2054,8 @@ static int unpunch_layouts(struct tb *t, const bool *resized)
 {
 	uint64_t *r = NULL;
 	size_t *npunch, n, m, c;
-	uint64_t *nh;
+	uint64_t *nh, size;
 	unsigned fi, i, j, k;
-	bool all;
 
 	/* Each file's punches, counted in one pass over the log. */
 	npunch = calloc(t->nr_files + 1, sizeof(*npunch));
@@ -2076,19 +2077,24 @@ static int unpunch_layouts(struct tb *t, const bool *resized)
 			free(npunch);
 			return -ENOMEM;
 		}
-		all = true;
+		size = tb_size(&t->files[fi]);
 		for (c = m = 0; c < t->nr_ops; c++) {
 			const struct tb_op *op = &t->ops[c];
+			uint64_t a = (op->off + 4095) & ~(uint64_t)4095;
+			uint64_t b = op->off + op->len > size ?
+					     UINT64_MAX :
+					     (op->off + op->len) & ~(uint64_t)4095;
 
 			if (op->kind != TB_PUNCH ||
-			    t->descs[op->desc].file != fi)
+			    t->descs[op->desc].file != fi || a >= b)
 				continue;
-			all &= !((op->off | op->len) & 4095);
-			r[2 * m] = op->off;
-			r[2 * m++ + 1] = op->off + op->len;
+			r[2 * m] = a;
+			r[2 * m++ + 1] = b;
 		}
-		if (!all)
+		if (!m) {
+			t->files[fi].unpunched = true;
 			continue;
+		}
 		qsort(r, m, 2 * sizeof(*r), cmp_range);
 		for (c = 1, n = 1; c < m; c++) {
 			if (r[2 * c] <= r[2 * (n - 1) + 1]) {
