@@ -979,9 +979,18 @@ uint64_t filemap_write(struct sim *s, struct sim_file *f, int64_t pos,
 		mend = inode_mapping_end(in, (uint64_t)pos / 512, &hole, &oom);
 		if (oom)
 			break; /* out of memory: host_err is set */
-		if (in->fresh && s->cfg.fs == RALAB_FS_XFS)
-			mend = xfs_map(in, (uint64_t)pos,
-				       (uint64_t)pos + count) / 512;
+		if (in->fresh && s->cfg.fs == RALAB_FS_XFS) {
+			uint64_t xm = xfs_map(in, (uint64_t)pos,
+					      (uint64_t)pos + count) / 512;
+
+			/*
+			 * A punched file keeps the extents it had: the iomap
+			 * of its data ends where its extent does too
+			 * (recorded: a 64 KiB write across a break of 64 KiB
+			 * extents made order-3 folios, not one of order 4).
+			 */
+			mend = in->punched && mend < xm ? mend : xm;
+		}
 		if (s->cfg.fs == RALAB_FS_XFS && mend != UINT64_MAX &&
 		    mend * 512 - (uint64_t)pos < len)
 			len = mend * 512 - (uint64_t)pos;
@@ -1932,7 +1941,7 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	const uint64_t ps = RALAB_PAGE_SIZE, bs = inode_block_size(in);
 	const bool xfs = s->cfg.fs == RALAB_FS_XFS;
 	const uint64_t isize = in->mapping.i_size;
-	uint64_t e = off + len, ab, eb, ez, fe, done = 0, t;
+	uint64_t e = off + len, ab, eb, ez, fe, zb, done = 0, t;
 	pgoff_t start, end, drop_end;
 	struct folio *f;
 
@@ -1940,14 +1949,14 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	 * Past EOF (recorded on 6.18): ext4 does nothing from EOF on, and a
 	 * range reaching past it ends after the page EOF lies in, that block
 	 * freed whole (ext4_punch_hole()); one ending at EOF zeroes the EOF
-	 * block's part as any other end.  XFS frees the blocks of the whole
-	 * range, the EOF block's too, but zeroes only up to EOF
-	 * (xfs_free_file_space()):
+	 * block's part as any other end.  XFS frees the blocks the whole
+	 * range covers, but zeroes only up to EOF (xfs_free_file_space()):
 	 *
-	 *   punch [off, e), EOF inside block B, e past B's end:
+	 *   punch [off, e), EOF inside block B:
 	 *     ext4: [off, B+1) as a punch ending at a block
-	 *     XFS:  blocks [off, e) freed, B with them; nothing zeroed past
-	 *           EOF, and no block past it read
+	 *     XFS:  e past B's end: blocks [off, e) freed, B with them;
+	 *           e inside B: B zeroed up to EOF (read, dirtied);
+	 *           nothing zeroed past EOF, and no block past it read
 	 *
 	 * An ext4 zero-range is not cut at EOF (ext4_zero_range()): a block
 	 * past the EOF block that it covers in part is made unwritten, and
@@ -2013,15 +2022,16 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	/*
 	 * The blocks it covers in part are zeroed there, as a write of
 	 * zeroes (xfs_zero_range(), ext4_zero_partial_blocks()): read
-	 * first if not cached, then dirty; on XFS not over a hole.  On XFS
-	 * an end past EOF zeroes nothing (the EOF block went with the
-	 * range); an ext4 zero-range's makes a clean folio past EOF.
+	 * first if not cached, then dirty; on XFS not over a hole.  XFS
+	 * zeroes up to EOF, the EOF block's part unless it went with the
+	 * range; an ext4 zero-range's end past EOF makes a clean folio.
 	 */
 	if (off & (bs - 1))
 		zero_punch_end(s, in, off);
-	if ((e == ez || !xfs) && (e & (bs - 1)) &&
-	    (eb >= ab || !(off & (bs - 1))))
-		zero_punch_end(s, in, e);
+	zb = (xfs ? ez : e) & ~(bs - 1);
+	if (((xfs ? ez : e) & (bs - 1)) && (zb >= ab || !(off & (bs - 1))) &&
+	    !(zb >= ab && zb + bs <= eb))
+		zero_punch_end(s, in, xfs ? ez : e);
 	/*
 	 * XFS, zeroed up to an EOF inside a page: that page is written
 	 * back and waited for (xfs_free_file_space()), so that its tail

@@ -27,6 +27,10 @@
 # drops, after writing them back on XFS); the own holes are drawn first.
 # From seed 32 on, a third of the punches and zero-ranges start and end
 # anywhere in a block (whole blocks freed, the ends zeroed in place).
+# From seed 34 on, a third of the files of 4 KiB blocks end inside a
+# block, and a fifth of the punches and zero-ranges reach past EOF
+# (ext4 stops after EOF's page, its zero-range makes a clean folio past
+# EOF, XFS frees the EOF block with the range), mostly from near it.
 # Usage: sweep-punch.py SEED COUNT OUTDIR -> OUTDIR/{p,t}NN-FS-raR-mskM[-bB]/case.ops
 import os
 import sys
@@ -48,6 +52,8 @@ for i in range(n):
     if extent * 1024 % bs:
         extent = 0
     size -= size % bs
+    if seed >= 34 and bs == P and R.random() < 1 / 3:
+        size -= R.randrange(1, P)
     nb = size // bs
     ops = []
     maps = []
@@ -113,6 +119,12 @@ for i in range(n):
                 op = 'madvise'
         if op == 'madvise':
             ops.append('madvise %d %d remove' % (b * bs, ln * bs))
+        elif seed >= 34 and R.random() < 0.2:
+            b = max(0, nb - R.choice([1, 2, 8, 64, nb]))
+            o = b * bs + R.choice([0, R.randrange(0, bs)])
+            e = size + R.choice([1, R.randrange(1, bs), R.randrange(1, 1 << 20)])
+            ops.append('%s %d %d' % (op, o, e - o))
+            ln = (size + bs - 1) // bs - b
         elif seed >= 32 and R.random() < 1 / 3:
             o = b * bs + R.randrange(0, bs)
             e = min(size, (b + ln) * bs - R.randrange(0, bs) + R.choice([0, bs // 2]))
