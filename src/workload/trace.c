@@ -2044,8 +2044,8 @@ static int cmp_range(const void *a, const void *b)
  * punches are its own, which stay (with a break at the end of one the
  * punches do not reach), and the breaks at the ends of holes they reach
  * go (the punched part, read as data before its punch, keeps its
- * space).  A punch frees the whole 4 KiB blocks inside its range, and
- * one reaching past EOF the EOF block too (filemap_punch()).
+ * space).  A punch frees the whole 4 KiB blocks inside its range, and on
+ * ext4 one reaching past EOF the EOF block too (filemap_punch()).
  *
  *   recorded:  data [ own  |punched]| data      | a break
  *   replayed:  data [ own ] data-to-be-punched  data
@@ -2056,6 +2056,7 @@ static int unpunch_layouts(struct tb *t, const bool *resized)
 	size_t *npunch, n, m, c;
 	uint64_t *nh, size;
 	unsigned fi, i, j, k;
+	bool ext4;
 
 	/* Each file's punches, counted in one pass over the log. */
 	npunch = calloc(t->nr_files + 1, sizeof(*npunch));
@@ -2078,12 +2079,15 @@ static int unpunch_layouts(struct tb *t, const bool *resized)
 			return -ENOMEM;
 		}
 		size = tb_size(&t->files[fi]);
+		ext4 = !strcmp(l->fs, "ext4");
 		for (c = m = 0; c < t->nr_ops; c++) {
 			const struct tb_op *op = &t->ops[c];
 			uint64_t a = (op->off + 4095) & ~(uint64_t)4095;
-			uint64_t b = op->off + op->len > size ?
-					     UINT64_MAX :
-					     (op->off + op->len) & ~(uint64_t)4095;
+			uint64_t b = (op->off + op->len) & ~(uint64_t)4095;
+
+			/* ext4 ends one reaching past EOF after EOF's page. */
+			if (ext4 && op->off + op->len > size)
+				b = UINT64_MAX;
 
 			if (op->kind != TB_PUNCH ||
 			    t->descs[op->desc].file != fi || a >= b)
