@@ -1365,6 +1365,22 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_PUNCH:
 		sys_enter(s);
+		if (op->madv_remove) {
+			/*
+			 * MADV_REMOVE stops at the first VM_LOCKED VMA, with
+			 * EINVAL, after punching the VMAs before it
+			 * (madvise_remove(), sim_unlocked_end()).
+			 */
+			pgoff_t a = op->off / RALAB_PAGE_SIZE;
+			pgoff_t b = sim_unlocked_end(&s->cur->job->vma[op->map],
+						     a, a + op->len /
+							    RALAB_PAGE_SIZE);
+
+			if (a < b)
+				filemap_punch(s, f->inode, op->off,
+					      (b - a) * RALAB_PAGE_SIZE, false);
+			break;
+		}
 		filemap_punch(s, f->inode, op->off, op->len, op->advice);
 		break;
 	case OP_READ:

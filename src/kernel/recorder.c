@@ -1953,10 +1953,15 @@ static int run_job(struct rjob *j)
 		case OP_PUNCH:
 			j->syscalls++;
 			if (op->madv_remove) {
+				/*
+				 * EINVAL at a locked VMA, having punched the
+				 * VMAs before it, as DONTNEED below.
+				 */
 				if (run->map[slot] &&
 				    madvise((char *)run->map[slot] +
 						    (op->off - run->map_off[slot]),
-					    (size_t)op->len, MADV_REMOVE))
+					    (size_t)op->len, MADV_REMOVE) &&
+				    !(errno == EINVAL && r->mlocks))
 					err = rerr(r, -errno,
 						   "madvise(MADV_REMOVE): %s",
 						   strerror(errno));

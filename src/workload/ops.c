@@ -89,7 +89,6 @@ struct parser {
 	 * together (cow_pageout()).
 	 */
 	unsigned cow_line, pageout_line;
-	unsigned mlock_line, remove_line; /* the first of each (note_mlock()) */
 	unsigned last_ino;         /* file of the last current descriptor */
 	unsigned close_line;       /* where the current one was closed */
 	unsigned char fd_open[MAX_FDS];
@@ -960,21 +959,6 @@ static int map_new(struct parser *p, struct op *op)
 }
 
 /*
- * MADV_REMOVE fails with EINVAL on a VM_LOCKED VMA, after punching the
- * part of the range before it: a punch that may end inside a block, which
- * is not modelled (whole blocks only).
- */
-static int note_mlock(struct parser *p)
-{
-	if (!p->mlock_line)
-		p->mlock_line = p->line;
-	if (p->remove_line)
-		return perr(p, "'madvise ... remove' (line %u) and mlock (line %u) in one case are not modelled: MADV_REMOVE stops at a locked VMA, cutting its punch anywhere in a block",
-			    p->remove_line, p->mlock_line);
-	return 0;
-}
-
-/*
  * MADV_PAGEOUT reclaims the folios a mapping's page tables point to; a
  * copy-on-write touch leaves an anonymous copy there, which ralab does not
  * track (its page tables say "mapped", not by what).
@@ -1680,8 +1664,6 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->exec = exec;
 		/* PROT_WRITE: VM_WRITE, which 'mprotect' may take away. */
 		op->mwrite = mwrite;
-		if (locked && (err = note_mlock(p)))
-			return err;
 		op->count = RALAB_PAGE_SIZE;
 		if (full && na == 3 &&
 		    (err = arg_size(p, "step", tok[3], &op->count)))
@@ -1825,11 +1807,6 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 			op->kind = OP_PUNCH;
 			op->advice = 0;
 			op->madv_remove = true;
-			if (!p->remove_line)
-				p->remove_line = p->line;
-			if (p->mlock_line)
-				return perr(p, "'madvise ... remove' and mlock (line %u) in one case are not modelled: MADV_REMOVE stops at a locked VMA, cutting its punch anywhere in a block",
-					    p->mlock_line);
 			op->len = (op->len + RALAB_PAGE_SIZE - 1) &
 				  ~(uint64_t)(RALAB_PAGE_SIZE - 1);
 			if (!op->len)
@@ -1869,7 +1846,7 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		    (err = prot_check(p, op, op->len, RALAB_PAGE_SIZE, false,
 				      "mlock")))
 			return err;
-		return on ? note_mlock(p) : 0;
+		return 0;
 	}
 	if (!strcmp(name, "mprotect")) {
 		/*
