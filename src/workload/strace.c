@@ -159,6 +159,8 @@ struct st {
 	unsigned first_mmap;   /* line of the first mmap of a replayed file */
 	bool faults;           /* the log has page faults */
 	unsigned nr_part_unmap, nr_madv_other, nr_priv_populate;
+	unsigned nr_remove_failed; /* failed MADV_REMOVE calls (noted once) */
+	bool locks_seen;           /* an mlock*() or MAP_LOCKED so far */
 	unsigned nr_priv_mlock;
 	struct future_lock *futures;
 	unsigned nr_futures, cap_futures;
@@ -1359,6 +1361,14 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 	 * doing the VMAs before it (or with ENOMEM at a gap): replayed,
 	 * the model stops where the kernel did.
 	 */
+	/*
+	 * A failed madvise(MADV_REMOVE) may have punched the VMAs before a
+	 * locked one (EINVAL there): not replayed, noted if the log locks.
+	 */
+	if (ret < 0 && call[1] == 'a' && argc >= 3 && s->locks_seen &&
+	    !strcmp(argv[2], "MADV_REMOVE") && !s->nr_remove_failed++)
+		tb_note(s->tb, "madvise(MADV_REMOVE) failed at line %u (at a locked VMA it punches the VMAs before it): not replayed",
+			s->line);
 	if (ret < 0 &&
 	    (call[1] != 'a' || argc < 3 ||
 	     (madv_of(argv[2]) != MADV_DONTNEED_ &&
@@ -1399,6 +1409,7 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 		fut = future_lock_of(s, as);
 		locked = strstr(argv[3], "MAP_LOCKED") != NULL ||
 			 fut == MLOCK_ON_;
+		s->locks_seen |= locked || fut >= 0;
 		privwr = strstr(argv[3], "MAP_PRIVATE") &&
 			 strstr(argv[2], "PROT_WRITE");
 		if ((populate || locked) && privwr) {
@@ -1554,6 +1565,7 @@ static int handle_mlock(struct st *s, long pid, const char *call,
 
 	if (ret < 0)
 		return 0; /* failed: a lock it may have set is not followed */
+	s->locks_seen |= call[0] == 'm' && call[1] == 'l';
 	if (!strcmp(call, "mlockall") || !strcmp(call, "munlockall")) {
 		bool on = call[1] == 'l';
 		const char *fl = argc >= 1 ? argv[0] : "";
