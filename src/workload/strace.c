@@ -1939,7 +1939,8 @@ static int handle_call(struct st *s, long pid, char *call)
 		/*
 		 * Mode 0 or KEEP_SIZE allocate; PUNCH_HOLE (with KEEP_SIZE,
 		 * as it must be: 3) makes a hole, ZERO_RANGE with KEEP_SIZE
-		 * (17) unwritten extents; ZERO_RANGE that may move EOF,
+		 * (17) unwritten extents, ZERO_RANGE alone (16) too inside
+		 * the file (one moving EOF is not replayed: emit_call());
 		 * collapsing and inserting are not replayed.
 		 */
 		if ((num(argv[1], &a1) && a1 == 0) ||
@@ -1950,12 +1951,16 @@ static int handle_call(struct st *s, long pid, char *call)
 			   !strcmp(argv[1],
 				   "FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE")) {
 			tb_punch(s->tb, tab, (long)fd, (uint64_t)a2,
-				 (uint64_t)a3, false);
+				 (uint64_t)a3, TB_PUNCH_HOLE);
 		} else if ((num(argv[1], &a1) && a1 == 17) ||
 			   !strcmp(argv[1],
 				   "FALLOC_FL_KEEP_SIZE|FALLOC_FL_ZERO_RANGE")) {
 			tb_punch(s->tb, tab, (long)fd, (uint64_t)a2,
-				 (uint64_t)a3, true);
+				 (uint64_t)a3, TB_ZERO_KEEP);
+		} else if ((num(argv[1], &a1) && a1 == 16) ||
+			   !strcmp(argv[1], "FALLOC_FL_ZERO_RANGE")) {
+			tb_punch(s->tb, tab, (long)fd, (uint64_t)a2,
+				 (uint64_t)a3, TB_ZERO_GROW);
 		} else if (!s->nr_falloc_mode++) {
 			tb_note(s->tb, "fallocate() with %.60s at line %u is not replayed",
 				argv[1], s->line);

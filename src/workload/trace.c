@@ -625,7 +625,7 @@ void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 }
 
 void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
-	      bool zero)
+	      int zero)
 {
 	int d = replayed_desc(t, k1, k2);
 	struct tb_op *op;
@@ -1136,6 +1136,7 @@ struct emit {
 #define NOTED_HOLES 2048u
 #define NOTED_IN_HOLE 4096u
 #define NOTED_PROT 8192u
+#define NOTED_ZERO_GROW 16384u
 
 /* Where the parser stops punches: 16 TiB, ext4's largest file. */
 #define TB_PUNCH_MAX (1ULL << 44)
@@ -1757,6 +1758,19 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		if (e->resized[fi] ||
 		    (pf->has_lay && pf->lay.nhole && !pf->unpunched)) {
 			note_once(e, NOTED_PUNCH, "a hole punched or a range zeroed (fallocate(2) with FALLOC_FL_PUNCH_HOLE or FALLOC_FL_ZERO_RANGE) is not replayed in a file the log truncates or fallocates");
+			break;
+		}
+		/*
+		 * FALLOC_FL_ZERO_RANGE without KEEP_SIZE is the same inside
+		 * the file (xfs_falloc_newsize(), ext4_zero_range(): the
+		 * size moves only for a range past EOF), which is not
+		 * replayed.  The size known is the one the log ends with: a
+		 * range up to it may have made it, and is not replayed
+		 * either.
+		 */
+		if (op->advice == TB_ZERO_GROW &&
+		    (op->off >= e->size[fi] || n >= e->size[fi] - op->off)) {
+			note_once(e, NOTED_ZERO_GROW, "fallocate(2) with FALLOC_FL_ZERO_RANGE and without FALLOC_FL_KEEP_SIZE up to or past EOF (which may have moved EOF) is not replayed");
 			break;
 		}
 		if (!n || op->off >= TB_PUNCH_MAX)

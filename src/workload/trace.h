@@ -126,11 +126,14 @@ static inline void tb_write(struct tb *t, long k1, long k2, uint64_t off,
 void tb_fallocate(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 		  bool keep);
 /*
- * fallocate(2) with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, or
- * (@zero) FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE.
+ * fallocate(2) with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE (@zero
+ * TB_PUNCH_HOLE), FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE
+ * (TB_ZERO_KEEP) or FALLOC_FL_ZERO_RANGE alone (TB_ZERO_GROW: it moves
+ * EOF if the range passes it).
  */
+enum { TB_PUNCH_HOLE = 0, TB_ZERO_KEEP = 1, TB_ZERO_GROW = 2 };
 void tb_punch(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
-	      bool zero);
+	      int zero);
 /*
  * madvise(MADV_REMOVE) through mapping @vm: a punch of [@off, @off +
  * @len) of its file (madvise_remove() calls vfs_fallocate(PUNCH_HOLE |

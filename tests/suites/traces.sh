@@ -467,6 +467,20 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
 	'100 1.000005 close(3) = 0 <0.000010>' '# ralab file "/d/t" size=1048576 fs=xfs' > "$T/rmfail.strace"
 got=$("$RALAB" sim --dump-ops "$T/rmfail.strace" | grep -c '^# madvise(MADV_REMOVE) failed at line 4 .*not replayed$')
 tgot "strace: a failed MADV_REMOVE is noted" 1
+# FALLOC_FL_ZERO_RANGE without KEEP_SIZE is replayed inside the file (the
+# same as with it there); up to the size the log ends with, which it may
+# have made, it is noted and not replayed.
+for len in 300000 9000000; do
+	printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
+		'100 1.000002 pread64(3, ""..., 1048576, 0) = 1048576 <0.000100>' \
+		"100 1.000003 fallocate(3, FALLOC_FL_ZERO_RANGE, 1000000, $len) = 0 <0.000010>" \
+		'100 1.000005 close(3) = 0 <0.000010>' '# ralab file "/d/t" size=10000000 fs=xfs' > "$T/zgrow.strace"
+	got=$("$RALAB" sim --dump-ops "$T/zgrow.strace" | grep -E '^zero-range|FALLOC_FL_ZERO_RANGE' | tr '\n' '/')
+	case $len in
+	300000) tgot "strace: ZERO_RANGE without KEEP_SIZE inside the file" "zero-range 1000000 300000/" ;;
+	*) tgot "strace: ZERO_RANGE without KEEP_SIZE up to EOF" "# fallocate(2) with FALLOC_FL_ZERO_RANGE and without FALLOC_FL_KEEP_SIZE up to or past EOF (which may have moved EOF) is not replayed/" ;;
+	esac
+done
 # ... but not through a mapping that is not replayed (one from where
 # another starts), whose descriptor may be closed by then: here the fd is
 # reused without a close in the log (fuzz_strace made the replay select
