@@ -1356,12 +1356,6 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 	if (call[0] == 'e')
 		return ret || argc < 1 ? 0 : exec_program(s, pid, argv[0]);
 	/*
-	 * A call that failed changed nothing, but for a madvise() DONTNEED,
-	 * COLD or PAGEOUT that failed with EINVAL at a locked VMA after
-	 * doing the VMAs before it (or with ENOMEM at a gap): replayed,
-	 * the model stops where the kernel did.
-	 */
-	/*
 	 * A failed madvise(MADV_REMOVE) may have punched the VMAs before a
 	 * locked one (EINVAL there): not replayed, noted if the log locks.
 	 */
@@ -1369,6 +1363,12 @@ static int handle_vm_call(struct st *s, long pid, const char *call,
 	    !strcmp(argv[2], "MADV_REMOVE") && !s->nr_remove_failed++)
 		tb_note(s->tb, "madvise(MADV_REMOVE) failed at line %u (at a locked VMA it punches the VMAs before it): not replayed",
 			s->line);
+	/*
+	 * A call that failed changed nothing, but for a madvise() DONTNEED,
+	 * COLD or PAGEOUT that failed with EINVAL at a locked VMA after
+	 * doing the VMAs before it (or with ENOMEM at a gap): replayed,
+	 * the model stops where the kernel did.
+	 */
 	if (ret < 0 &&
 	    (call[1] != 'a' || argc < 3 ||
 	     (madv_of(argv[2]) != MADV_DONTNEED_ &&
