@@ -470,23 +470,14 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	/*
 	 * A punch or zero-range may reach past EOF (filemap_punch()), not
 	 * past ext4's largest file (fallocate(2) fails with EFBIG there;
-	 * XFS's is 8 EiB); an madvise(MADV_REMOVE) is made through a
-	 * mapping, which ends at the file's size.
+	 * XFS's is 8 EiB); an madvise(MADV_REMOVE) past EOF into the EOF
+	 * page's tail, as its mapping may.
 	 */
 	if (op->kind == OP_PUNCH && op->off + op->len > MAX_PUNCH_END)
 		return perr(p, "%s [%llu, %llu) ends past 16 TiB, ext4's largest file (fallocate(2) fails there with EFBIG): not modelled",
 			    op->advice ? "zero-range" : "punch",
 			    (unsigned long long)op->off,
 			    (unsigned long long)(op->off + op->len));
-	if (op->kind == OP_PUNCH && op->madv_remove &&
-	    (op->off > size || op->len > size - op->off))
-		return perr(p, "%s [%llu, %llu) ends past the file's declared size (%llu bytes)",
-			    op->madv_remove ? "madvise remove" :
-			    op->advice	    ? "zero-range" :
-					      "punch",
-			    (unsigned long long)op->off,
-			    (unsigned long long)(op->off + op->len),
-			    (unsigned long long)size);
 	if (op->kind == OP_TRUNCATE && op->off > size)
 		return perr(p, "truncate to %llu bytes: past the file's declared size (%llu bytes), which is as far as it has blocks",
 			    (unsigned long long)op->off,

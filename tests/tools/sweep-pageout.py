@@ -9,7 +9,9 @@
 # reads show which folios went (from seed 2 on, often at once).  From
 # seed 4 on, madvise(MADV_REMOVE) too, in cases that write nothing.  From
 # seed 5 on, mlock(2), mlock2(MLOCK_ONFAULT), munlock(2) and MAP_LOCKED
-# mappings too, in cases without MADV_REMOVE (the parser refuses both).
+# mappings too, in cases without MADV_REMOVE (the parser refused both;
+# from seed 20 on, locking cases remove too: MADV_REMOVE stops at a
+# locked VMA).
 # From seed 7 on, half the mappings are PROT_EXEC ('exec': the exec
 # window).  File sizes not a multiple of 2 MiB too.
 # Usage: sweep-pageout.py SEED COUNT OUTDIR -> OUTDIR/pNN-FS-raR-mskM/case.ops
@@ -59,15 +61,17 @@ for i in range(n):
             w = ' write' if R.random() < 0.1 and not removed else ''
             wrote = wrote or bool(w)
             ops.append('touch %d %d %d%s' % (a, ln, step, w))
-        elif locks and c < 0.42:
+        elif locks and c < (0.36 if seed >= 20 else 0.42):
             # Seeds from 5 on: mlock, mlock onfault, munlock.
             a, ln = a_range()
             how = R.choice(['mlock', 'mlock', 'mlock onfault', 'munlock'])
             ops.append('%s %d %d%s' % (how.split()[0], a, ln,
                                         ' onfault' if ' ' in how else ''))
-        elif seed >= 4 and c < 0.36 and not wrote and not locks:
+        elif (seed >= 4 and c < (0.42 if locks else 0.36) and not wrote and
+              (not locks or seed >= 20)):
             # Seeds from 4 on: madvise(MADV_REMOVE), a punch through the
-            # mapping (in a case that writes nothing).
+            # mapping (in a case that writes nothing); from 20 on in
+            # locking cases too.
             a, ln = a_range()
             ops.append('madvise %d %d remove' % (a, ln))
             removed = True
