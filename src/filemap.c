@@ -1941,7 +1941,7 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	const uint64_t ps = RALAB_PAGE_SIZE, bs = inode_block_size(in);
 	const bool xfs = s->cfg.fs == RALAB_FS_XFS;
 	const uint64_t isize = in->mapping.i_size;
-	uint64_t e = off + len, ab, eb, ez, fe, zb, done = 0, t;
+	uint64_t e = off + len, ab, eb, ze, fe, zb, done = 0, t;
 	pgoff_t start, end, drop_end;
 	struct folio *f;
 
@@ -1966,7 +1966,8 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		return;
 	if (!xfs && !zero && e > isize)
 		e = (isize + ps - 1) & ~(ps - 1);
-	ez = e < isize ? e : isize;
+	/* Where the zeroing ends: XFS's at EOF. */
+	ze = xfs && e > isize ? isize : e;
 	ab = (off + bs - 1) & ~(bs - 1);
 	eb = e & ~(bs - 1);
 	/*
@@ -2028,17 +2029,17 @@ void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 	 */
 	if (off & (bs - 1))
 		zero_punch_end(s, in, off);
-	zb = (xfs ? ez : e) & ~(bs - 1);
-	if (((xfs ? ez : e) & (bs - 1)) && (zb >= ab || !(off & (bs - 1))) &&
+	zb = ze & ~(bs - 1);
+	if ((ze & (bs - 1)) && (zb >= ab || !(off & (bs - 1))) &&
 	    !(zb >= ab && zb + bs <= eb))
-		zero_punch_end(s, in, xfs ? ez : e);
+		zero_punch_end(s, in, ze);
 	/*
 	 * XFS, zeroed up to an EOF inside a page: that page is written
 	 * back and waited for (xfs_free_file_space()), so that its tail
 	 * past EOF is zeroed on the disk too.
 	 */
-	if (xfs && ez == isize && (ez & (ps - 1)))
-		wb_wait(s, write_dirty_range(s, in, ez / ps, (pgoff_t)-1));
+	if (xfs && ze == isize && (ze & (ps - 1)))
+		wb_wait(s, write_dirty_range(s, in, ze / ps, (pgoff_t)-1));
 }
 
 /*

@@ -444,9 +444,6 @@ static uint64_t write_span(const struct op *op)
 	return op->kind == OP_FIO_PWRITE ? op->blocks * op->len : op->len;
 }
 
-/* 16 TiB: ext4's s_maxbytes with 4 KiB blocks (2^32 blocks), rounded. */
-#define MAX_PUNCH_END (1ULL << 44)
-
 /* Checks that depend on the file size (re-run when it is overridden). */
 static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 			      const struct op *op)
@@ -473,7 +470,7 @@ static int check_op_vs_config(struct parser *p, const struct ralab_workload *wl,
 	 * XFS's is 8 EiB); an madvise(MADV_REMOVE) past EOF into the EOF
 	 * page's tail, as its mapping may.
 	 */
-	if (op->kind == OP_PUNCH && op->off + op->len > MAX_PUNCH_END)
+	if (op->kind == OP_PUNCH && op->off + op->len > WL_PUNCH_MAX)
 		return perr(p, "%s [%llu, %llu) ends past 16 TiB, ext4's largest file (fallocate(2) fails there with EFBIG): not modelled",
 			    op->advice ? "zero-range" : "punch",
 			    (unsigned long long)op->off,

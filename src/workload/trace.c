@@ -1138,9 +1138,6 @@ struct emit {
 #define NOTED_PROT 8192u
 #define NOTED_ZERO_GROW 16384u
 
-/* Where the parser stops punches: 16 TiB, ext4's largest file. */
-#define TB_PUNCH_MAX (1ULL << 44)
-
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
 	if (!(e->noted & what))
@@ -1773,10 +1770,10 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 			note_once(e, NOTED_ZERO_GROW, "fallocate(2) with FALLOC_FL_ZERO_RANGE and without FALLOC_FL_KEEP_SIZE up to or past EOF (which may have moved EOF) is not replayed");
 			break;
 		}
-		if (!n || op->off >= TB_PUNCH_MAX)
+		if (!n || op->off >= WL_PUNCH_MAX)
 			break;
-		if (n > TB_PUNCH_MAX - op->off)
-			n = TB_PUNCH_MAX - op->off;
+		if (n > WL_PUNCH_MAX - op->off)
+			n = WL_PUNCH_MAX - op->off;
 		ralab__text_printf(&e->b, "%s %llu %llu\n",
 		    op->advice ? "zero-range" : "punch",
 		    (unsigned long long)op->off, (unsigned long long)n);
@@ -2096,15 +2093,17 @@ static int unpunch_layouts(struct tb *t, const bool *resized)
 		ext4 = !strcmp(l->fs, "ext4");
 		for (c = m = 0; c < t->nr_ops; c++) {
 			const struct tb_op *op = &t->ops[c];
-			uint64_t a = (op->off + 4095) & ~(uint64_t)4095;
-			uint64_t b = (op->off + op->len) & ~(uint64_t)4095;
+			uint64_t a, b;
 
+			if (op->kind != TB_PUNCH ||
+			    t->descs[op->desc].file != fi)
+				continue;
+			a = (op->off + 4095) & ~(uint64_t)4095;
+			b = (op->off + op->len) & ~(uint64_t)4095;
 			/* ext4 ends one reaching past EOF after EOF's page. */
 			if (ext4 && op->off + op->len > size)
 				b = UINT64_MAX;
-
-			if (op->kind != TB_PUNCH ||
-			    t->descs[op->desc].file != fi || a >= b)
+			if (a >= b)
 				continue;
 			r[2 * m] = a;
 			r[2 * m++ + 1] = b;

@@ -95,6 +95,14 @@ enum {
 	MADV_DONTNEED_LOCKED_ = 24, /* MADV_DONTNEED, locked VMAs too (5.18) */
 };
 
+/*
+ * Where a punch or zero-range may end: 16 TiB, ext4's s_maxbytes with
+ * 4 KiB blocks (2^32 blocks), rounded; fallocate(2) fails with EFBIG past
+ * it there (XFS's is 8 EiB).  The parser refuses more, the strace replay
+ * cuts there.
+ */
+#define WL_PUNCH_MAX (1ULL << 44)
+
 /* POSIX_FADV_* values, as the kernel numbers them on x86-64. */
 enum {
 	FADV_NORMAL = 0,
