@@ -117,6 +117,8 @@ static void usage_sim(FILE *out)
 		"  # max_hw_sectors_kb: N    (default 1280, the loop device's limit)\n"
 		"  read LEN [COUNT|eof]      read(2) from the file position\n"
 		"  pread OFF LEN\n"
+		"  splice OFF LEN [PAGES]               splice(2) into a pipe, PAGES free (16)\n"
+		"  sendfile OFF LEN [BYTES]             sendfile(2): splices until BYTES (LEN)\n"
 		"  seek OFF\n"
 		"  rand-pread LEN COUNT [SEED]          xorshift64 offsets, LEN-aligned\n"
 		"  stride-pread OFF LEN STRIDE COUNT    STRIDE may be negative\n"

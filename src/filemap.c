@@ -137,8 +137,15 @@ static void ra_async(struct sim *s, struct sim_file *file,
 	s->policy->async_ra(&ractl, &rf, req_count);
 }
 
+/*
+ * filemap_get_pages(): the folios from @pos on, up to @count bytes, read
+ * ahead as needed.  @need_uptodate (a splice: a pipe cannot take a folio
+ * only partly uptodate) reads a folio not uptodate with ->read_folio even
+ * where the buffers it covers are uptodate.
+ */
 static unsigned get_pages(struct sim *s, struct sim_file *file, int64_t pos,
-			  uint64_t count, struct folio **batch)
+			  uint64_t count, struct folio **batch,
+			  bool need_uptodate)
 {
 	/*
 	 * The end on a boundary of the mapping's smallest folio (large
@@ -195,7 +202,8 @@ retry:
 	 * (ext4's zeroed EOF block) is copied from where its buffer is
 	 * uptodate, else read by ->read_folio (a hole: zeroes, no I/O).
 	 */
-	if (!(folio->flags & (PG_uptodate | PG_bh_uptodate)))
+	if (!(folio->flags &
+	      (need_uptodate ? PG_uptodate : PG_uptodate | PG_bh_uptodate)))
 		sim_folio_read_noio(s, folio);
 	return n;
 }
@@ -252,7 +260,7 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 
 		if ((uint64_t)pos >= isize)
 			break;
-		n = get_pages(s, f, pos, count, batch);
+		n = get_pages(s, f, pos, count, batch, false);
 		end_offset = (uint64_t)pos + count < isize ?
 				     (uint64_t)pos + count :
 				     isize;
@@ -288,6 +296,88 @@ filemap_read_slow(struct sim *s, struct sim_file *f, int64_t pos,
 	} while (count && (uint64_t)pos < f->inode->mapping.i_size);
 	ra->prev_pos = last_pos;
 	return already;
+}
+
+/*
+ * filemap_splice_read(): splice(2) from the page cache into a pipe with
+ * @slots free buffers.  What differs from a read:
+ *
+ *   - it asks for min(@len, @slots pages) whatever @pos is, while each
+ *     page it takes, whole or in part, fills a buffer: 64 KiB at byte
+ *     1000 into a new pipe (16 buffers) asks readahead for 17 pages and
+ *     returns 64536 bytes, the first and last pages' parts
+ *
+ *       pages   0    1        15   16
+ *              |.xxx|xxxx|...|xxxx|x...|   req_count 17, 16 buffers
+ *
+ *   - ra->prev_pos follows each folio it takes (a read sets it once, at
+ *     its end), so the next batch's readahead sees where the last ended;
+ *   - a folio not uptodate is read by ->read_folio even where the blocks
+ *     asked for are (need_uptodate: ext4's zeroed EOF block);
+ *   - no drop-behind of RWF_DONTCACHE folios (filemap_read() only).
+ *
+ * Recorded on 6.18.44: tests/cases/splice-* and the splice and sendfile
+ * logs of tests/traces/app.
+ */
+uint64_t filemap_splice_read(struct sim *s, struct sim_file *f, int64_t pos,
+			     uint64_t len, unsigned slots)
+{
+	struct folio *batch[FOLIO_BATCH_SIZE];
+	uint64_t total = 0, pages = 0;
+
+	if ((uint64_t)pos >= s->s_maxbytes)
+		return 0;
+	if (len > MAX_RW_COUNT)
+		len = MAX_RW_COUNT;
+	if (len > (uint64_t)slots * RALAB_PAGE_SIZE)
+		len = (uint64_t)slots * RALAB_PAGE_SIZE;
+	while (len) {
+		uint64_t isize = f->inode->mapping.i_size, end_offset;
+		unsigned i, n;
+
+		if ((uint64_t)pos >= isize)
+			break;
+		n = get_pages(s, f, pos, len, batch, true);
+		isize = f->inode->mapping.i_size;
+		if ((uint64_t)pos >= isize)
+			break;
+		end_offset = (uint64_t)pos + len < isize ? (uint64_t)pos + len :
+							   isize;
+		for (i = 0; i < n; i++) {
+			struct folio *folio = batch[i];
+			uint64_t fsize = RALAB_PAGE_SIZE << folio->order;
+			uint64_t offset = (uint64_t)pos & (fsize - 1);
+			uint64_t size = end_offset - (uint64_t)pos, done = 0;
+
+			if (folio->index * RALAB_PAGE_SIZE >= end_offset)
+				goto out;
+			folio_use(s, folio);
+			/* splice_folio_into_pipe(): a buffer per page part. */
+			if (size > fsize - offset)
+				size = fsize - offset;
+			while (done < size && slots) {
+				uint64_t part = RALAB_PAGE_SIZE -
+						(offset + done) % RALAB_PAGE_SIZE;
+
+				done += part < size - done ? part : size - done;
+				slots--;
+				pages++;
+			}
+			if (!done)
+				goto out;
+			used_mark(&f->inode->used, (uint64_t)pos / RALAB_PAGE_SIZE,
+				  ((uint64_t)pos + done - 1) / RALAB_PAGE_SIZE);
+			len -= done;
+			total += done;
+			pos += (int64_t)done;
+			f->ra.prev_pos = pos;
+			if (!slots)
+				goto out;
+		}
+	}
+out:
+	sim_spend(s, pages * s->cfg.cpu_page_ns);
+	return total;
 }
 
 /*

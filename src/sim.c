@@ -1114,6 +1114,65 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 	return sys_read_slow(s, f, pos, len);
 }
 
+/*
+ * One splice of up to @len bytes at @pos into a pipe with @slots free
+ * buffers: filemap_splice_read(), or through an O_DIRECT descriptor
+ * copy_splice_read(), a direct read of what the buffers take.
+ */
+static int64_t splice_read(struct sim *s, struct sim_file *f, int64_t pos,
+			   uint64_t len, unsigned slots)
+{
+	struct sim_job *j = s->cur->job;
+	uint64_t t0 = s->cur->now, n;
+
+	if (f->direct) {
+		int64_t d;
+
+		if (len > (uint64_t)slots * RALAB_PAGE_SIZE)
+			len = (uint64_t)slots * RALAB_PAGE_SIZE;
+		d = filemap_read_direct(s, f, pos, len);
+		if (d < 0)
+			return d;
+		n = (uint64_t)d;
+	} else {
+		n = filemap_splice_read(s, f, pos, len, slots);
+	}
+	s->st->bytes_read += n;
+	j->reads++;
+	j->bytes += n;
+	lat_add(j, s->cur->now - t0);
+	return (int64_t)n;
+}
+
+/*
+ * splice OFF LEN PAGES: one splice(2); sendfile OFF LEN BYTES: one
+ * sendfile(2), whose do_splice_direct() splices what is left of LEN into
+ * its own pipe (16 buffers), emptied into the destination each time,
+ * until BYTES went through (the destination took less) or EOF.
+ */
+static void sys_splice(struct sim *s, struct sim_file *f, const struct op *op)
+{
+	/* do_sendfile() and copy_file_range() move MAX_RW_COUNT at most. */
+	uint64_t done = 0, len = op->len < MAX_RW_COUNT ? op->len : MAX_RW_COUNT;
+	uint64_t stop = op->count < len ? op->count : len;
+
+	s->st->syscalls++;
+	s->cur->call++;
+	sim_spend(s, s->cfg.cpu_syscall_ns);
+	if (op->kind == OP_SPLICE) {
+		splice_read(s, f, (int64_t)op->off, op->len, (unsigned)op->count);
+		return;
+	}
+	while (done < stop) {
+		int64_t n = splice_read(s, f, (int64_t)(op->off + done),
+					len - done, PIPE_DEF_BUFFERS);
+
+		if (n <= 0)
+			break;
+		done += (uint64_t)n;
+	}
+}
+
 int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 {
 	return sys_read(s, f, pos, len);
@@ -1394,6 +1453,11 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	case OP_PREAD:
 		read_think(s, f, (int64_t)op->off, op->len);
+		break;
+	case OP_SPLICE:
+	case OP_SENDFILE:
+		sys_splice(s, f, op);
+		sim_think(s);
 		break;
 	case OP_SEEK:
 		f->f_pos = (int64_t)op->off;

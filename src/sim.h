@@ -666,6 +666,13 @@ uint64_t filemap_read(struct sim *s, struct sim_file *f, int64_t pos,
 		      uint64_t count);
 
 /*
+ * filemap.c: splice(2) of up to @len bytes at @pos into a pipe with
+ * @slots free buffers (filemap_splice_read()); bytes spliced.
+ */
+uint64_t filemap_splice_read(struct sim *s, struct sim_file *f, int64_t pos,
+			     uint64_t len, unsigned slots);
+
+/*
  * filemap.c: read(2)/pread(2) through an O_DIRECT descriptor: bytes read,
  * or -1 (EINVAL: not aligned to the logical block size).
  */

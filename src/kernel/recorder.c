@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -1635,6 +1636,77 @@ struct rrun {
 	pthread_cond_t ended;
 };
 
+/*
+ * splice OFF LEN PAGES: splice(2) from the file into a pipe of its own
+ * with PAGES free buffers (F_SETPIPE_SZ to the power of two at or above
+ * PAGES, the rest taken by whole pages written first), emptied and closed
+ * after; sendfile OFF LEN: sendfile(2) to /dev/null.  Timed as reads.
+ */
+static int sys_splice(struct rjob *j, int fd, const struct op *op, char *buf,
+		      size_t bufsz)
+{
+	struct timespec t0, t1;
+	unsigned bufs = PIPE_DEF_BUFFERS, k;
+	uint64_t left;
+	ssize_t n = -1;
+	loff_t off = (loff_t)op->off;
+	int p[2] = { -1, -1 }, out = -1, err = 0;
+
+	if (op->kind == OP_SENDFILE) {
+		out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (out < 0)
+			return rerr(j->r, -errno, "/dev/null: %s", strerror(errno));
+	} else {
+		if (pipe2(p, O_CLOEXEC))
+			return rerr(j->r, -errno, "pipe: %s", strerror(errno));
+		while (bufs < op->count)
+			bufs *= 2;
+		while (bufs / 2 >= op->count)
+			bufs /= 2;
+		if (bufs != PIPE_DEF_BUFFERS &&
+		    fcntl(p[1], F_SETPIPE_SZ, (int)(bufs * 4096u)) < 0)
+			err = rerr(j->r, -errno, "F_SETPIPE_SZ: %s", strerror(errno));
+		memset(buf, 0, bufsz < 4096 ? bufsz : 4096);
+		for (k = 0; !err && k < bufs - op->count; k++)
+			if (write(p[1], buf, 4096) != 4096)
+				err = rerr(j->r, -EIO, "filling a pipe: %s", strerror(errno));
+	}
+	j->syscalls++;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!err)
+		n = op->kind == OP_SENDFILE ?
+			    sendfile(out, fd, &off, (size_t)op->len) :
+			    splice(fd, &off, p[1], NULL, (size_t)op->len, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!err) {
+		j->lat[lat_bucket((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+				  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec)]++;
+		j->reads++;
+		if (n > 0)
+			j->bytes += (uint64_t)n;
+		else if (n < 0 && errno == EINTR)
+			err = -EINTR;
+	}
+	/* Empty the pipe: what was written first, then what was spliced. */
+	left = (uint64_t)(bufs - op->count) * 4096 + (n > 0 ? (uint64_t)n : 0);
+	while (!err && p[0] >= 0 && left) {
+		ssize_t r = read(p[0], buf, bufsz < left ? bufsz : left);
+
+		if (r <= 0) {
+			err = rerr(j->r, -EIO, "emptying a pipe: %s", strerror(errno));
+			break;
+		}
+		left -= (uint64_t)r;
+	}
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	if (out >= 0)
+		close(out);
+	return err;
+}
+
 static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
 {
@@ -1921,6 +1993,10 @@ static int run_job(struct rjob *j)
 			break;
 		case OP_PREAD:
 			err = sys_read(j, fd, (int64_t)op->off, op->len, true, buf, (size_t)bufsz, &got);
+			break;
+		case OP_SPLICE:
+		case OP_SENDFILE:
+			err = sys_splice(j, fd, op, buf, (size_t)bufsz);
 			break;
 		case OP_SEEK:
 			if (lseek(fd, (off_t)op->off, SEEK_SET) < 0)
@@ -2918,6 +2994,23 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 					 "%s:%u: job '%s' has a runtime: where it stops depends on time, so 'ralab kernel' cannot record it (use counts: size, loops or number_ios in fio)",
 					 ralab_workload_name(wl),
 					 wl->jobs[i].runtime_line, wl->jobs[i].name);
+			return -EINVAL;
+		}
+	}
+	/*
+	 * sendfile(2) to /dev/null takes all it is given: a destination that
+	 * stops early (a socket's buffer full) is not reproduced.
+	 */
+	for (i = 0; i < wl->nr_ops; i++) {
+		const struct op *op = &wl->ops[i];
+
+		if (op->kind == OP_SENDFILE && op->count < op->len) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s:%u: sendfile that stops after %llu of %llu bytes: 'ralab kernel' sends to /dev/null, which takes them all",
+					 ralab_workload_name(wl), op->line,
+					 (unsigned long long)op->count,
+					 (unsigned long long)op->len);
 			return -EINVAL;
 		}
 	}

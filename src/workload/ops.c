@@ -1984,11 +1984,12 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	if (err != -ENOENT)
 		return err;
 	if (strcmp(name, "read") && strcmp(name, "pread") &&
+	    strcmp(name, "splice") && strcmp(name, "sendfile") &&
 	    strcmp(name, "seek") && strcmp(name, "rand-pread") &&
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite") && strcmp(name, "fio-pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, truncate, fallocate, punch, zero-range, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, mlock, munlock, mprotect, munmap, memcpy, pause, pace, epoch, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, splice, sendfile, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, truncate, fallocate, punch, zero-range, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, mlock, munlock, mprotect, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
@@ -2016,6 +2017,37 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 			return err;
 		if (op.len > RALAB_MAX_POS - op.off)
 			return perr(p, "pread range ends past 2^63 - 1");
+	} else if (!strcmp(name, "splice") || !strcmp(name, "sendfile")) {
+		/*
+		 * splice OFF LEN [PAGES]: splice(2) from the file at OFF into
+		 * a pipe with PAGES free buffers (16: a new pipe, emptied);
+		 * sendfile OFF LEN [BYTES]: sendfile(2) (or copy_file_range(2)
+		 * falling back to splicing), whose pipe is emptied after each
+		 * splice, stopping once BYTES (LEN) went through.
+		 */
+		bool sf = name[1] == 'e';
+
+		op.kind = sf ? OP_SENDFILE : OP_SPLICE;
+		if ((err = nargs(p, name, na, 2, 3,
+				 sf ? "sendfile OFF LEN [BYTES]"
+				    : "splice OFF LEN [PAGES]")) ||
+		    (err = arg_size(p, sf ? "sendfile offset" : "splice offset",
+				    tok[1], &op.off)) ||
+		    (err = arg_size(p, sf ? "sendfile length" : "splice length",
+				    tok[2], &op.len)))
+			return err;
+		if (op.len > RALAB_MAX_POS - op.off)
+			return perr(p, "%s range ends past 2^63 - 1", name);
+		op.count = sf ? op.len : PIPE_DEF_BUFFERS;
+		if (na == 3 && sf &&
+		    (parse_u64(tok[3], &op.count, true) || op.count > op.len))
+			return perr(p, "sendfile bytes must be a size up to its length (%llu), not '%.*s'",
+				    (unsigned long long)op.len, TOK(tok[3]));
+		if (na == 3 && !sf &&
+		    (parse_u64(tok[3], &op.count, false) || !op.count ||
+		     op.count > PIPE_MAX_BUFFERS))
+			return perr(p, "splice pages must be a number of free pipe buffers from 1 to %u, not '%.*s'",
+				    PIPE_MAX_BUFFERS, TOK(tok[3]));
 	} else if (!strcmp(name, "write")) {
 		op.kind = OP_WRITE;
 		op.count = 1;

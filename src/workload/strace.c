@@ -28,9 +28,9 @@
  *
  * Each (process, descriptor) opened on a regular file becomes a descriptor
  * of the case; reads become preads at the offset they had (file positions
- * are tracked through read, lseek and the rest).  copy_file_range() and
- * sendfile() read their source in 64 KiB pieces, as splicing through a
- * 16-page pipe does.  Reads through mmap() are page faults, not system
+ * are tracked through read, lseek and the rest).  splice() becomes
+ * 'splice', sendfile() and copy_file_range() 'sendfile' (splicing
+ * through a pipe of their own).  Reads through mmap() are page faults, not system
  * calls: 'ralab record' puts them into the log (handle_fault), and the
  * mappings of replayed files (mmap, munmap, madvise, execve) are
  * followed per address space so that each fault becomes a touch at its
@@ -50,7 +50,6 @@
 
 #define MAX_ARGS 8
 #define MAX_PENDING 256
-#define SPLICE_CHUNK 65536
 
 struct pos {
 	long pid, fd;
@@ -1878,6 +1877,16 @@ static int handle_call(struct st *s, long pid, char *call)
 		if (argc < 4 || !num(argv[1], &fd))
 			return serr(s, "sendfile() with %d arguments", argc);
 	}
+	if ((!strcmp(call, "splice") || !strcmp(call, "sendfile") ||
+	     !strcmp(call, "copy_file_range")) && ret > 0) {
+		/* Into a replayed file: a write, not replayed. */
+		long long out;
+
+		if (argc >= 3 && num(argv[call[1] == 'e' ? 0 : 2], &out) &&
+		    tb_known(s->tb, tab, (long)out))
+			tb_note(s->tb, "%s() into a replayed file at line %u (a write) is not replayed",
+				call, s->line);
+	}
 	if (!tb_known(s->tb, tab, (long)fd))
 		return 0;
 	note_time(s, pid);
@@ -2064,17 +2073,22 @@ static int handle_call(struct st *s, long pid, char *call)
 	} else if (!strcmp(call, "copy_file_range") ||
 		   !strcmp(call, "sendfile") || !strcmp(call, "splice")) {
 		/*
-		 * Splice reads the source through a 16-page pipe (splice(),
-		 * from a file: filemap_splice_read()).
+		 * Splice reads the source into a pipe (splice(), from a file:
+		 * filemap_splice_read()); sendfile() and copy_file_range()
+		 * (which splices where it cannot share blocks) through one of
+		 * their own, until their count or EOF.
 		 */
 		const char *offp;
-		uint64_t at = p->pos, left = ret > 0 ? (uint64_t)ret : 0;
-		long long o;
-		bool own = false;
+		uint64_t at = p->pos;
+		long long o, len;
+		bool own = false, sf = call[1] == 'e';
 
-		if (argc < (call[1] == 'e' ? 4 : 6))
+		if (argc < (sf ? 4 : 6))
 			return serr(s, "%s() with %d arguments", call, argc);
-		offp = call[1] == 'e' ? argv[2] : argv[1];
+		if (!num(argv[sf ? 3 : 4], &len) || len < 0)
+			return serr(s, "%s(): bad length '%.30s'", call,
+				    argv[sf ? 3 : 4]);
+		offp = sf ? argv[2] : argv[1];
 		while (*offp == ' ')
 			offp++;
 		if (*offp == '[' && num(offp + 1, &o) == false) {
@@ -2089,15 +2103,10 @@ static int handle_call(struct st *s, long pid, char *call)
 				own = true;
 			}
 		}
-		if (left / SPLICE_CHUNK > TB_MAX_OPS)
-			return serr(s, "%s() of %lld bytes is too large to replay", call, ret);
-		while (left) {
-			uint64_t n = left < SPLICE_CHUNK ? left : SPLICE_CHUNK;
-
-			tb_read(s->tb, tab, (long)fd, at, n, (int64_t)n);
-			at += n;
-			left -= n;
-		}
+		if ((uint64_t)len > RALAB_MAX_POS - at)
+			return serr(s, "%s(): offset and length past 2^63 - 1", call);
+		tb_splice(s->tb, tab, (long)fd, at, (uint64_t)len, ret,
+			  call[0] != 's' || sf);
 		if (!own && ret > 0)
 			set_pos(s, p, p->pos + (uint64_t)ret);
 	}

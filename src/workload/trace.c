@@ -48,7 +48,7 @@ enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
 	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK, TB_MUNMAP_PART,
-	TB_MPROTECT
+	TB_MPROTECT, TB_SPLICE, TB_SENDFILE
 };
 
 struct tb_op {
@@ -57,6 +57,7 @@ struct tb_op {
 	uint64_t off, len;
 	int advice;
 	bool dontcache;     /* TB_READ, TB_WRITE: RWF_DONTCACHE */
+	uint64_t ret;       /* TB_SPLICE, TB_SENDFILE: bytes it moved */
 	bool mapped;        /* TB_PUNCH: MADV_REMOVE through mapping @vm */
 	unsigned vm;        /* mapping ops: the mapping (tb_mmap's number) */
 	char *note;
@@ -535,6 +536,30 @@ void tb_read_rwf(struct tb *t, long k1, long k2, uint64_t off,
 	if (op) {
 		op->advice = t->descs[d].direct; /* O_DIRECT (emit_direct) */
 		op->dontcache = dontcache;
+	}
+}
+
+void tb_splice(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+	       int64_t ret, bool direct_pipe)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_file *f;
+	struct tb_op *op;
+
+	if (d < 0 || ret < 0)
+		return;
+	if (direct_unaligned(t, d, off, len))
+		return;
+	f = &t->files[t->descs[d].file];
+	f->reads++;
+	f->direct_reads += t->descs[d].direct;
+	/* A short splice need not be at EOF (a full pipe): no eof here. */
+	if (ret > 0 && off + (uint64_t)ret > f->max_end)
+		f->max_end = off + (uint64_t)ret;
+	op = desc_op(t, d, direct_pipe ? TB_SENDFILE : TB_SPLICE, off, len);
+	if (op) {
+		op->advice = t->descs[d].direct;
+		op->ret = (uint64_t)ret;
 	}
 }
 
@@ -1682,6 +1707,37 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		ralab__text_printf(&e->b, "pread %llu %llu\n", (unsigned long long)op->off,
 		    (unsigned long long)op->len);
 		break;
+	case TB_SPLICE:
+	case TB_SENDFILE: {
+		const struct tb_file *sf = &e->t->files[e->t->descs[op->desc].file];
+		/* Short of what it asked, before EOF: the pipe filled. */
+		bool cut = op->ret < op->len && op->off + op->ret < tb_size(sf);
+		uint64_t span = op->ret ? (op->off % 4096 + op->ret + 4095) / 4096 : 0;
+
+		emit_direct(e, op);
+		if (op->kind == TB_SENDFILE) {
+			ralab__text_printf(&e->b, "sendfile %llu %llu",
+			    (unsigned long long)op->off, (unsigned long long)op->len);
+			if (cut)
+				ralab__text_printf(&e->b, " %llu",
+				    (unsigned long long)op->ret);
+			ralab__text_printf(&e->b, "\n");
+			break;
+		}
+		/*
+		 * Each page it took filled a buffer: a pipe larger than a new
+		 * one's 16 buffers if it took more, one with that many free
+		 * if it filled sooner.
+		 */
+		if (!cut && span < PIPE_DEF_BUFFERS)
+			span = PIPE_DEF_BUFFERS;
+		if (span > PIPE_MAX_BUFFERS)
+			span = PIPE_MAX_BUFFERS;
+		ralab__text_printf(&e->b, "splice %llu %llu %llu\n",
+		    (unsigned long long)op->off, (unsigned long long)op->len,
+		    (unsigned long long)(span ? span : PIPE_DEF_BUFFERS));
+		break;
+	}
 	case TB_WRITE: {
 		/* A file has blocks up to its declared size: cut there. */
 		const struct tb_file *wf = &e->t->files[e->t->descs[op->desc].file];
@@ -1879,7 +1935,8 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_PUNCH || op->kind == TB_MMAP ||
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH || op->kind == TB_MLOCK ||
-		op->kind == TB_MUNMAP_PART || op->kind == TB_MPROTECT) &&
+		op->kind == TB_MUNMAP_PART || op->kind == TB_MPROTECT ||
+		op->kind == TB_SPLICE || op->kind == TB_SENDFILE) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 

@@ -104,6 +104,15 @@ static inline void tb_read(struct tb *t, long k1, long k2, uint64_t off,
 {
 	tb_read_rwf(t, k1, k2, off, count, ret, false);
 }
+/*
+ * splice(2) from the file at @off of @len bytes into a pipe, which took
+ * @ret (replayed as 'splice', the pipe's free buffers told from @ret:
+ * 16, a new pipe, unless it filled before @len and before EOF); with
+ * @direct_pipe, sendfile(2) or copy_file_range(2), which splice through
+ * a pipe of their own until @len or EOF ('sendfile').
+ */
+void tb_splice(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
+	       int64_t ret, bool direct_pipe);
 /* fsync(2) or fdatasync(2): the file's written folios go back clean. */
 void tb_fsync(struct tb *t, long k1, long k2);
 /* fcntl(F_SETFL): O_DIRECT set (@direct) or cleared on the open file. */

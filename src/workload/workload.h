@@ -62,7 +62,20 @@ enum op_kind {
 	OP_MLOCK,        /* mlock OFF LEN [onfault] (@advice MLOCK_ON_ or
 			  * MLOCK_ONFAULT_), munlock OFF LEN (MLOCK_OFF_) */
 	OP_MPROTECT,     /* mprotect OFF LEN PROT: @advice PROT_R_ | ... */
+	OP_SPLICE,       /* splice OFF LEN [PAGES]: splice(2) from the file
+			  * into a pipe with @count free buffers (16) */
+	OP_SENDFILE,     /* sendfile OFF LEN [BYTES]: sendfile(2), splices
+			  * through an emptied 16-buffer pipe until @count
+			  * bytes (LEN) have gone through, or EOF */
 };
+
+/*
+ * A pipe's buffers: 16 in a new one (PIPE_DEF_BUFFERS), up to 256 by
+ * F_SETPIPE_SZ within /proc/sys/fs/pipe-max-size's default 1 MiB.  Each
+ * holds at most a page of a spliced file: OP_SPLICE's limit.
+ */
+#define PIPE_DEF_BUFFERS 16
+#define PIPE_MAX_BUFFERS 256
 
 /* OP_MPROTECT's @advice: PROT_READ, PROT_WRITE, PROT_EXEC (0: none). */
 enum { PROT_R_ = 1, PROT_W_ = 2, PROT_X_ = 4 };

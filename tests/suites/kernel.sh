@@ -42,7 +42,8 @@ kernel_suite() {
 		 holes-77-sweep-v30-xfs-size17825792-mix4 populate-read-xfs \
 		 mprotect-none-dontneed-xfs mprotect-exec-xfs \
 		 holewrite-xfs-touch-write-beside holewrite-ext4-pwrite-beside \
-		 punch-written-dirty-edge-fsync-ext4; do
+		 punch-written-dirty-edge-fsync-ext4 sendfile-unaligned-xfs \
+		 splice-ext4-ra512; do
 		if kcheck tests/cases/$c/case.ops; then
 			ok "kernel check $c$retried"
 		else
@@ -63,6 +64,13 @@ kernel_suite() {
 	printf '# fs: xfs\n# file_size: 4M\nread 64K 4\nzero-range 1M 64K\npwrite 1052672 100\nread 64K eof\n' > "$T/punch-write.ops"
 	expect_rc "kernel: a write into a zeroed range on XFS, refused" 2 \
 		"$RALAB" kernel --workdir "$wd" "$T/punch-write.ops"
+	# sendfile(2) goes to /dev/null, which takes all it is given: one
+	# that stops short (a socket's full buffer) is refused.
+	printf '# file_size: 1M\nsendfile 0 65536 4096\n' > "$T/sendfile-short.ops"
+	expect_rc "kernel: a sendfile stopping short, refused" 2 \
+		"$RALAB" kernel --workdir "$wd" "$T/sendfile-short.ops"
+	grep -q "sendfile that stops after 4096 of 65536 bytes" "$T/err" ||
+		bad "kernel: a sendfile stopping short: message" "$(head -c 300 "$T/err")"
 	# Truncated and written, its holes fill where the model puts the
 	# blocks, not as the layout has them: refused as well.
 	printf '# fs: xfs\n# file_size: 4M\n# holes: 1M+64K\ntruncate 0\npwrite 0 8192\nread 64K eof\n' > "$T/hole-trunc.ops"

@@ -13,7 +13,7 @@ while IFS='|' read -r file line text; do
 done < tests/traces/errors/expected.txt
 
 # strace logs of real programs on this machine: cp of a 20 MB file
-# (copy_file_range, read through a 16-page pipe), tar of 40 files, sqlite3
+# (copy_file_range, spliced through a 16-page pipe), tar of 40 files, sqlite3
 # queries on a 100 MiB database (4 KiB preads).
 zcat tests/traces/sqlite-100mb-query.strace.gz > "$T/sqlite.strace"
 for t in tests/traces/cp-20mb.strace tests/traces/tar-40-files.strace "$T/sqlite.strace"; do
@@ -30,8 +30,11 @@ done
 [ "$(grep -c '^# f.* = tardir/f[0-9]*\.dat' "$T/tar.ops")" = 40 ] && ! grep -q '= tardir (' "$T/tar.ops" &&
 	ok "strace tar files" || bad "strace tar files" "$(head -12 "$T/tar.ops")"
 "$RALAB" sim --dump-ops tests/traces/cp-20mb.strace > "$T/cp.ops"
-grep -qx 'fadvise 0 0 sequential' "$T/cp.ops" && [ "$(grep -c '^pread [0-9]* 65536$' "$T/cp.ops")" = 305 ] &&
-	ok "strace cp copy_file_range" || bad "strace cp copy_file_range" "$(grep -c pread "$T/cp.ops") preads"
+# One copy_file_range() of the whole file, through a pipe of its own,
+# then one at EOF (which returned 0).
+grep -qx 'fadvise 0 0 sequential' "$T/cp.ops" &&
+	[ "$(grep '^sendfile ' "$T/cp.ops" | tr '\n' ,)" = 'sendfile 0 9223372035781033984,sendfile 20000000 9223372035781033984,' ] &&
+	ok "strace cp copy_file_range" || bad "strace cp copy_file_range" "$(grep -v '^#' "$T/cp.ops" | head -5)"
 
 # iologs: version 2 and 3 of one fio run are the same workload; version 3
 # also keeps the run's pace (fio's replay waits for each line's time
@@ -467,6 +470,19 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
 	'100 1.000005 close(3) = 0 <0.000010>' '# ralab file "/d/t" size=1048576 fs=xfs' > "$T/rmfail.strace"
 got=$("$RALAB" sim --dump-ops "$T/rmfail.strace" | grep -c '^# madvise(MADV_REMOVE) failed at line 4 .*not replayed$')
 tgot "strace: a failed MADV_REMOVE is noted" 1
+# splice(2) at an offset inside a page into a new pipe: 16 free buffers;
+# one that stopped short of its length before EOF: as many as the pages
+# it took (a pipe partly full); sendfile(2) whole, then one that stopped
+# short (BYTES); splice(2) from a pipe into the file, a write: noted.
+printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
+	'100 1.000002 splice(3, [1000], 5, NULL, 65536, 0) = 64536 <0.000100>' \
+	'100 1.000003 splice(3, [70000], 5, NULL, 65536, SPLICE_F_MORE) = 20000 <0.000100>' \
+	'100 1.000004 sendfile(6, 3, [200000] => [300000], 100000) = 100000 <0.000100>' \
+	'100 1.000005 sendfile(6, 3, NULL, 100000) = 4096 <0.000100>' \
+	'100 1.000006 splice(4, NULL, 3, [0], 4096, 0) = 4096 <0.000010>' \
+	'100 1.000007 close(3) = 0 <0.000010>' '# ralab file "/d/t" size=1048576 fs=xfs' > "$T/splice.strace"
+got=$("$RALAB" sim --dump-ops "$T/splice.strace" | grep -E '^(splice|sendfile|# splice)' | tr '\n' '/')
+tgot "strace: splice(2) and sendfile(2)" "splice 1000 65536 16/splice 70000 65536 5/sendfile 200000 100000/sendfile 0 100000 4096/# splice() into a replayed file at line 6 (a write) is not replayed/"
 # FALLOC_FL_ZERO_RANGE without KEEP_SIZE is replayed inside the file (the
 # same as with it there); up to the size the log ends with, which it may
 # have made, it is noted and not replayed.
@@ -1047,8 +1063,10 @@ fi
 # record' made, with the layout it noted, replays as the kernel read the
 # file, event for event; without the layout (breaks= and holes= taken
 # out) it does not.
+napp=0
 for d in tests/traces/app/*/; do
 	n=$(basename "$d")
+	napp=$((napp + 1))
 	zcat "$d/app.strace.gz" > "$T/app.strace"
 	zcat "$d/kernel.events.gz" > "$T/app.kernel"
 	"$RALAB" sim --trace "$T/app.strace" 2> "$T/err" |
@@ -1064,7 +1082,8 @@ for d in tests/traces/app/*/; do
 	# a program that posix_spawn()s cat on its open file (the child's
 	# dup2() shown before the parent's clone3() returns): without that
 	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, mmap(MAP_POPULATE), mlock() or mlockall(), PROT_EXEC, mprotect(): without it; dlopen() (ld.so's MAP_FIXED mappings over its first): without those; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
-	# as 0x80): without it; others: without their layout.
+	# as 0x80): without it; splice() and sendfile(): as reads of what they
+	# returned; others: without their layout.
 	case $n in
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
 	mmap-dontneed-*) grep -v 'MADV_DONTNEED' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_DONTNEED)" ;;
@@ -1088,6 +1107,14 @@ for d in tests/traces/app/*/; do
 	spawn-*) grep -v ' dup2(3, 0)' "$T/app.strace" > "$T/app-flat.strace"; what="child's dup2()" ;;
 	dontcache-*) sed 's|0x80 /\* RWF_??? \*/|0|' "$T/app.strace" > "$T/app-flat.strace"; what=RWF_DONTCACHE ;;
 	tar-*|python-*) sed 's/ cached=1$//' "$T/app.strace" > "$T/app-flat.strace"; what="cached=1 marks" ;;
+	sendfile-splice-*)
+		# Each splice() and sendfile() as a read of what it returned.
+		sed -E 's/ splice\(([0-9]+), \[([0-9]+)\], [0-9]+, NULL, [0-9]+, [0-9A-Z_|]+\) = ([0-9]+)/ pread64(\1, "", \3, \2) = \3/
+			s/ splice\(([0-9]+), NULL, [0-9]+, NULL, [0-9]+, [0-9A-Z_|]+\) = ([0-9]+)/ read(\1, "", \2) = \2/
+			s/ sendfile\([0-9]+, ([0-9]+), \[([0-9]+)\]( => \[[0-9]+\])?, [0-9]+\) = ([0-9]+)/ pread64(\1, "", \4, \2) = \4/
+			s/ sendfile\([0-9]+, ([0-9]+), NULL, [0-9]+\) = ([0-9]+)/ read(\1, "", \2) = \2/' \
+			"$T/app.strace" > "$T/app-flat.strace"
+		what="splice() and sendfile() semantics (replayed as reads of what they returned)" ;;
 	*) sed 's/ breaks=[0-9,]*//; s/ holes=[0-9+,]*//' "$T/app.strace" > "$T/app-flat.strace"; what=layout ;;
 	esac
 	"$RALAB" sim --trace "$T/app-flat.strace" 2> /dev/null |
@@ -1109,6 +1136,7 @@ for d in tests/traces/app/*/; do
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi
 done
+[ $napp -ge 110 ] || bad "app traces" "only $napp in tests/traces/app (want 110)"
 
 # Traces may be larger than 64 MiB (up to 1 GiB): a 70 MB strace log of
 # 340000 reads replays; an .ops file past 64 MiB is refused.
