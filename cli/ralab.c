@@ -119,6 +119,7 @@ static void usage_sim(FILE *out)
 		"  pread OFF LEN\n"
 		"  splice OFF LEN [PAGES]               splice(2) into a pipe, PAGES free (16)\n"
 		"  sendfile OFF LEN [BYTES]             sendfile(2): splices until BYTES (LEN)\n"
+		"  via splice|read                      the descriptor's reads splice (fio's)\n"
 		"  seek OFF\n"
 		"  rand-pread LEN COUNT [SEED]          xorshift64 offsets, LEN-aligned\n"
 		"  stride-pread OFF LEN STRIDE COUNT    STRIDE may be negative\n"

@@ -1057,6 +1057,46 @@ static void dump_inode(struct sim *s, unsigned ino, unsigned line)
 	free(v);
 }
 
+/*
+ * One splice of up to @len bytes at @pos into a pipe with @slots free
+ * buffers: filemap_splice_read(), or through an O_DIRECT descriptor
+ * copy_splice_read(), a direct read of what the buffers take.
+ */
+static int64_t splice_data(struct sim *s, struct sim_file *f, int64_t pos,
+			   uint64_t len, unsigned slots)
+{
+	if (f->direct) {
+		if (len > (uint64_t)slots * RALAB_PAGE_SIZE)
+			len = (uint64_t)slots * RALAB_PAGE_SIZE;
+		return filemap_read_direct(s, f, pos, len);
+	}
+	return (int64_t)filemap_splice_read(s, f, pos, len, slots);
+}
+
+/*
+ * do_splice_direct() (sendfile(2), copy_file_range(2)) and fio's splice
+ * engine: splices of what is left of @len into a pipe of 16 buffers,
+ * emptied after each, until @stop bytes went through or EOF; bytes, or
+ * -1 if the first failed.
+ */
+static int64_t splice_until(struct sim *s, struct sim_file *f, int64_t pos,
+			    uint64_t len, uint64_t stop)
+{
+	uint64_t done = 0;
+
+	while (done < stop) {
+		int64_t n = splice_data(s, f, pos + (int64_t)done, len - done,
+					PIPE_DEF_BUFFERS);
+
+		if (n < 0)
+			return done ? (int64_t)done : n;
+		if (!n)
+			break;
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
+}
+
 /* read(2)/pread(2) after rw_verify_area(): -1 when the call fails. */
 static int64_t __attribute__((noinline))
 sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
@@ -1070,7 +1110,14 @@ sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 		return -1;
 	if (len > MAX_RW_COUNT)
 		len = MAX_RW_COUNT;
-	if (f->direct) {
+	if (s->cur->splice) {
+		/* 'via splice': fio's splice engine, 64 KiB a splice. */
+		int64_t d = splice_until(s, f, pos, len, len);
+
+		if (d < 0)
+			return d;
+		n = (uint64_t)d;
+	} else if (f->direct) {
 		int64_t d = filemap_read_direct(s, f, pos, len);
 
 		if (d < 0)
@@ -1115,62 +1162,34 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
 }
 
 /*
- * One splice of up to @len bytes at @pos into a pipe with @slots free
- * buffers: filemap_splice_read(), or through an O_DIRECT descriptor
- * copy_splice_read(), a direct read of what the buffers take.
- */
-static int64_t splice_read(struct sim *s, struct sim_file *f, int64_t pos,
-			   uint64_t len, unsigned slots)
-{
-	struct sim_job *j = s->cur->job;
-	uint64_t t0 = s->cur->now, n;
-
-	if (f->direct) {
-		int64_t d;
-
-		if (len > (uint64_t)slots * RALAB_PAGE_SIZE)
-			len = (uint64_t)slots * RALAB_PAGE_SIZE;
-		d = filemap_read_direct(s, f, pos, len);
-		if (d < 0)
-			return d;
-		n = (uint64_t)d;
-	} else {
-		n = filemap_splice_read(s, f, pos, len, slots);
-	}
-	s->st->bytes_read += n;
-	j->reads++;
-	j->bytes += n;
-	lat_add(j, s->cur->now - t0);
-	return (int64_t)n;
-}
-
-/*
  * splice OFF LEN PAGES: one splice(2); sendfile OFF LEN BYTES: one
- * sendfile(2), whose do_splice_direct() splices what is left of LEN into
- * its own pipe (16 buffers), emptied into the destination each time,
- * until BYTES went through (the destination took less) or EOF.
+ * sendfile(2) (splice_until()).
  */
 static void sys_splice(struct sim *s, struct sim_file *f, const struct op *op)
 {
-	/* do_sendfile() and copy_file_range() move MAX_RW_COUNT at most. */
-	uint64_t done = 0, len = op->len < MAX_RW_COUNT ? op->len : MAX_RW_COUNT;
-	uint64_t stop = op->count < len ? op->count : len;
+	struct sim_job *j = s->cur->job;
+	uint64_t t0, n;
+	int64_t d;
 
 	s->st->syscalls++;
 	s->cur->call++;
 	sim_spend(s, s->cfg.cpu_syscall_ns);
+	t0 = s->cur->now;
 	if (op->kind == OP_SPLICE) {
-		splice_read(s, f, (int64_t)op->off, op->len, (unsigned)op->count);
-		return;
-	}
-	while (done < stop) {
-		int64_t n = splice_read(s, f, (int64_t)(op->off + done),
-					len - done, PIPE_DEF_BUFFERS);
+		d = splice_data(s, f, (int64_t)op->off, op->len,
+				(unsigned)op->count);
+	} else {
+		/* do_sendfile() and copy_file_range(): MAX_RW_COUNT at most. */
+		uint64_t len = op->len < MAX_RW_COUNT ? op->len : MAX_RW_COUNT;
 
-		if (n <= 0)
-			break;
-		done += (uint64_t)n;
+		d = splice_until(s, f, (int64_t)op->off, len,
+				 op->count < len ? op->count : len);
 	}
+	n = d > 0 ? (uint64_t)d : 0;
+	s->st->bytes_read += n;
+	j->reads++;
+	j->bytes += n;
+	lat_add(j, s->cur->now - t0);
 }
 
 int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
@@ -1398,8 +1417,9 @@ void sim_run_op(struct sim *s, const struct op *op)
 
 	if (op->kind != OP_PACE)
 		s->cur->op_start = s->cur->now;
-	/* Its read calls' RWF_DONTCACHE, for the op's length. */
+	/* Its read calls' RWF_DONTCACHE and splicing, for the op's length. */
 	s->cur->dontcache = op->dontcache;
+	s->cur->splice = op->splice;
 	switch (op->kind) {
 	case OP_OPEN:
 		f = sim_file_open(s, op->fd, op->ino);
@@ -1618,6 +1638,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 	}
 	}
 	s->cur->dontcache = false;
+	s->cur->splice = false;
 }
 
 /* A latency percentile from a job's histogram (bucket midpoints). */

@@ -262,6 +262,8 @@ struct sim_worker {
 	 * (readahead_control.dropbehind, filemap_create_folio()).
 	 */
 	bool dontcache;
+	/* Its current read call is made by splicing (fio's splice engine). */
+	bool splice;
 	/* Folios added since the last read_pages(), in order: per task,
 	 * since a worker can be preempted in the middle of a window. */
 	struct folio **batch;
@@ -764,7 +766,7 @@ filemap_read_fast(struct sim *s, struct sim_file *f, int64_t pos,
 	struct folio *hit;
 
 	if (!count || (uint64_t)pos + count > in->mapping.i_size ||
-	    s->read_pagewise || s->cur->dontcache)
+	    s->read_pagewise || s->cur->dontcache || s->cur->splice)
 		return false;
 	hit = in->last_hit;
 	if (!hit || index - hit->index >= folio_nr_pages(hit))

@@ -1618,6 +1618,7 @@ struct rjob {
 	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	struct fio_carry carry; /* its fio-pread generator (cont) */
 	int rwf; /* the current op's preadv2(2) flags (RWF_DONTCACHE) */
+	bool splice; /* the current op's reads splice ('via splice') */
 	int err;
 };
 
@@ -1707,6 +1708,47 @@ static int sys_splice(struct rjob *j, int fd, const struct op *op, char *buf,
 	return err;
 }
 
+/*
+ * A read made as fio's splice engine makes it ('via splice'): splice(2)
+ * of 64 KiB at most into a pipe of 16 buffers, emptied after each, until
+ * @len or EOF; at @pos, or at the file position.  What it read, or -1.
+ */
+static ssize_t splice_read_call(struct rjob *j, int fd, int64_t pos,
+				uint64_t len, bool use_pos, char *buf,
+				size_t bufsz)
+{
+	loff_t off = (loff_t)pos;
+	uint64_t done = 0;
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	while (done < len) {
+		size_t ask = len - done < 65536 ? (size_t)(len - done) : 65536;
+		ssize_t n = splice(fd, use_pos ? &off : NULL, p[1], NULL, ask, 0),
+			left;
+
+		if (n <= 0) {
+			if (n < 0 && !done)
+				done = UINT64_MAX;
+			break;
+		}
+		for (left = n; left > 0;) {
+			ssize_t r = read(p[0], buf, bufsz < (size_t)left ?
+							    bufsz :
+							    (size_t)left);
+
+			if (r <= 0)
+				break;
+			left -= r;
+		}
+		done += (uint64_t)n;
+	}
+	close(p[0]);
+	close(p[1]);
+	return done == UINT64_MAX ? -1 : (ssize_t)done;
+}
+
 static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		    bool use_pos, char *buf, size_t bufsz, int64_t *got)
 {
@@ -1720,7 +1762,9 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 		return rerr(j->r, -E2BIG, "a read of %llu bytes is larger than the recorder's buffer",
 			    (unsigned long long)len);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (j->rwf) {
+	if (j->splice) {
+		n = splice_read_call(j, fd, pos, len, use_pos, buf, bufsz);
+	} else if (j->rwf) {
 		struct iovec iov = { buf, len };
 
 		/* Offset -1: at the file position, as read(2). */
@@ -1957,6 +2001,7 @@ static int run_job(struct rjob *j)
 		if (op->kind != OP_PACE)
 			clock_gettime(CLOCK_MONOTONIC, &op_t0);
 		j->rwf = op->dontcache ? RWF_DONTCACHE : 0;
+		j->splice = op->splice;
 
 		unsigned slot = j->job * MAX_MAPS + op->map;
 		int fd = op->kind == OP_OPEN || op->kind == OP_TOUCH ||

@@ -741,6 +741,7 @@ struct job {
 	unsigned openfiles;  /* files open at once (fio's open_files) */
 	bool invalidate, norandommap, stonewall;
 	bool direct;          /* direct=1: O_DIRECT reads, past the cache */
+	bool splice;          /* ioengine=splice: reads splice (via splice) */
 	bool libaio;
 	unsigned direct_line;
 	bool pre_read;          /* pre_read=1: the files read first */
@@ -870,9 +871,16 @@ static int check_direct(struct fio *f, const struct job *j)
 	return 0;
 }
 
-/* The suffix of a job's open ops: its files opened with O_DIRECT. */
+/*
+ * The suffix of a job's open ops: its files opened with O_DIRECT, and for
+ * the splice engine a 'via splice' line after (its reads splice(2) into a
+ * pipe, 64 KiB at most each, emptied after each: fio 3.33's
+ * engines/splice.c).
+ */
 static const char *odirect(const struct job *j)
 {
+	if (j->splice)
+		return j->direct ? " direct\nvia splice" : "\nvia splice";
 	return j->direct ? " direct" : "";
 }
 
@@ -1742,12 +1750,14 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 			 !strcmp(e, "pvsync2") || !strcmp(e, "libaio") ||
 			 !strcmp(e, "posixaio"))
 			j->engine = 1;
+		else if (!strcmp(e, "splice"))
+			j->engine = 1, j->splice = true;
 		else if (!strcmp(e, "io_uring"))
 			j->engine = 3; /* preads from io-wq workers */
 		else if (!strcmp(e, "mmap"))
 			j->engine = 2;
 		else
-			return ferr(f, o->line, "ioengine=%s is not supported (sync, vsync, psync, pvsync, libaio, posixaio, io_uring, mmap)",
+			return ferr(f, o->line, "ioengine=%s is not supported (sync, vsync, psync, pvsync, libaio, posixaio, io_uring, mmap, splice)",
 				    e);
 	}
 	/*
@@ -1965,6 +1975,19 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	if (j->offset_pct_line || j->inc_pct_line)
 		return ferr(f, j->offset_pct_line ? j->offset_pct_line : j->inc_pct_line,
 			    "offset and offset_increment as percents are not modelled (fio 3.33 takes them of the size a file has before the job: 0 for files it lays out, else what an earlier run left)");
+	/*
+	 * The splice engine's writes vmsplice() fio's buffer into a pipe, in
+	 * pieces that depend on where the buffer lies in memory (a page's
+	 * worth each: 63936 bytes from one 1600 bytes into a page), then
+	 * splice() them into the file: not modelled; its reads are.
+	 */
+	if (j->splice && j->rw) {
+		const struct opt *oe = get(f, sec, "ioengine");
+
+		return ferr(f, oe ? oe->line : sec->line,
+			    "job [%s]: ioengine=splice with writes is not modelled (fio vmsplices its buffer into a pipe in pieces that depend on where the buffer lies in memory); its reads are",
+			    sec->name);
+	}
 	/*
 	 * openfiles with I/Os in flight: a done file stays open until fio
 	 * reaps its I/Os, so which file opens next depends on the reaping.

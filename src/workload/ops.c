@@ -95,6 +95,7 @@ struct parser {
 	unsigned char fd_ino[MAX_FDS];
 	unsigned char fd_direct[MAX_FDS]; /* opened with O_DIRECT */
 	unsigned char fd_rwf[MAX_FDS];    /* 'rwf dontcache': its calls */
+	unsigned char fd_splice[MAX_FDS]; /* 'via splice': its reads */
 	/* 'wait-for' names, resolved when every job is known (wait_for()). */
 	struct pwait {
 		unsigned job, line;
@@ -1319,6 +1320,7 @@ static int new_fd(struct parser *p, struct ralab_workload *wl, unsigned ino,
 	p->fd_open[o->fd] = 1;
 	p->fd_direct[o->fd] = o->direct;
 	p->fd_rwf[o->fd] = 0;
+	p->fd_splice[o->fd] = 0;
 	p->fd_ino[o->fd] = (unsigned char)ino;
 	wl->fd_ino[o->fd] = (unsigned char)ino;
 	p->cur_fd = (int)o->fd;
@@ -1417,6 +1419,24 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 				    "rwf: '%.*s' is not 'dontcache' or 'none'",
 				    TOK(tok[1]));
 		p->fd_rwf[op->fd] = tok[1][0] == 'd';
+		return 1;
+	}
+	if (!strcmp(name, "via")) {
+		/*
+		 * via splice: the descriptor's reads from here on are made
+		 * as fio's splice engine makes them, splice(2) into a pipe of
+		 * 16 buffers, 64 KiB at most each, emptied after each, until
+		 * the read's length or EOF (read at the file position, the
+		 * rest at their offsets); via read: read(2) and pread(2)
+		 * again.  A parser state, as 'rwf'.
+		 */
+		if ((err = nargs(p, name, na, 1, 1, "via splice|read")) ||
+		    (err = need_fd(p, name, op)))
+			return err;
+		if (strcmp(tok[1], "splice") && strcmp(tok[1], "read"))
+			return perr(p, "via: '%.*s' is not 'splice' or 'read'",
+				    TOK(tok[1]));
+		p->fd_splice[op->fd] = tok[1][0] == 's';
 		return 1;
 	}
 	if (!strcmp(name, "fsync")) {
@@ -1989,12 +2009,13 @@ static int parse_op(struct parser *p, struct ralab_workload *wl, char **tok,
 	    strcmp(name, "stride-pread") && strcmp(name, "shuffle-pread") &&
 	    strcmp(name, "fio-pread") && strcmp(name, "write") &&
 	    strcmp(name, "pwrite") && strcmp(name, "fio-pwrite"))
-		return perr(p, "unknown op '%.*s' (ops: read, pread, splice, sendfile, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, truncate, fallocate, punch, zero-range, open, close, setfl, rwf, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, mlock, munlock, mprotect, munmap, memcpy, pause, pace, epoch, dump)",
+		return perr(p, "unknown op '%.*s' (ops: read, pread, splice, sendfile, seek, rand-pread, stride-pread, shuffle-pread, fio-pread, write, pwrite, fio-pwrite, fsync, truncate, fallocate, punch, zero-range, open, close, setfl, rwf, via, fd, file, use, fadvise, readahead, mmap, mmap-read, map, touch, madvise, mlock, munlock, mprotect, munmap, memcpy, pause, pace, epoch, dump)",
 			    TOK(name));
 	if ((err = need_fd(p, name, &op)))
 		return err;
 	op.direct = p->fd_direct[op.fd];
 	op.dontcache = p->fd_rwf[op.fd];
+	op.splice = p->fd_splice[op.fd];
 
 	if (!strcmp(name, "read")) {
 		op.kind = OP_READ;

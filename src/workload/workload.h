@@ -170,6 +170,8 @@ struct op {
 			  * other ops: on such a descriptor */
 	bool dontcache;  /* read ops: preadv2(2) with RWF_DONTCACHE (the
 			  * descriptor's 'rwf dontcache') */
+	bool splice;     /* read ops: made by splicing, as fio's splice
+			  * engine does (the descriptor's 'via splice') */
 };
 
 #define MAX_FILES 256
