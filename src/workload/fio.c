@@ -1910,8 +1910,16 @@ static int read_job(struct fio *f, struct section *sec, struct job *j)
 	 * 'epoch' op after them), and with it the cache is not
 	 * invalidated (fixup_options()).
 	 */
-	if (j->pre_read)
+	if (j->pre_read) {
 		j->invalidate = false;
+		/*
+		 * An engine that cannot seek (FIO_PIPEIO: the splice engine)
+		 * reads nothing first ("cannot pre-read files with an IO
+		 * engine that isn't seekable"): pre_read only keeps the cache.
+		 */
+		if (j->splice)
+			j->pre_read = false;
+	}
 	/*
 	 * size=N%: N percent of each file's size, which filesize= gives
 	 * (fio 3.33 refuses the job without it: "you need to specify
