@@ -73,7 +73,8 @@ for i in range(n):
                 continue
             ops.append('pread %d %d' % (R.randrange(0, size), size_of(1 << 20)))
         elif c < 0.62:
-            ops.append('seek %d' % R.randrange(0, size))
+            # (an O_DIRECT descriptor's position on a 512-byte boundary)
+            ops.append('seek %d' % (R.randrange(0, size // 512) * 512 if dio else R.randrange(0, size)))
         elif c < 0.68:
             if dio:
                 continue
