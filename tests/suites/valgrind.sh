@@ -12,12 +12,14 @@ valgrind_test() {
 		return
 	fi
 	zcat tests/traces/app/mmap-fork-xfs/app.strace.gz > "$T/vg-faults.strace"
+	zcat tests/traces/app/sendfile-splice-python-ext4/app.strace.gz > "$T/vg-splice.strace"
 	for c in tests/cases/dontneed-then-reread/case.ops tests/cases/mmap-hugepage/case.ops \
 		 tests/jobs/race-patch01.ops tests/fio/mixed-small.fio \
 		 tests/traces/tar-40-files.strace "$T/vg-faults.strace" \
 		 tests/alloc/patch03-fallback.ops tests/cases/write-s2-w01-ext4-ra1024-msk256-x1024/case.ops \
 		 tests/traces/calls-writes.strace tests/cases/trunc-s1-t05-xfs-ra1024-msk1280/case.ops \
-		 tests/cases/trunc-holes-twice-xfs/case.ops; do
+		 tests/cases/trunc-holes-twice-xfs/case.ops tests/cases/splice-pipes-xfs/case.ops \
+		 "$T/vg-splice.strace" tests/fio/real/splice-direct-256k.fio; do
 		if valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
 			"$RALAB" sim --trace "$c" > /dev/null 2> "$T/vg"; then
 			ok "valgrind $(basename "$c")"
