@@ -30,9 +30,9 @@
  * of the case; reads become preads at the offset they had (file positions
  * are tracked through read, lseek and the rest).  splice() becomes
  * 'splice', sendfile() and copy_file_range() 'sendfile' (splicing
- * through a pipe of their own).  Reads through mmap() are page faults, not system
- * calls: 'ralab record' puts them into the log (handle_fault), and the
- * mappings of replayed files (mmap, munmap, madvise, execve) are
+ * through a pipe of their own).  Reads through mmap() are page faults,
+ * not system calls: 'ralab record' puts them into the log (handle_fault),
+ * and the mappings of replayed files (mmap, munmap, madvise, execve) are
  * followed per address space so that each fault becomes a touch at its
  * file offset; without them a mapping is noted but not replayed.  Devices,
  * /proc, /sys and what the loader and libc open at start (libraries,

@@ -1729,13 +1729,13 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		 * one's 16 buffers if it took more, one with that many free
 		 * if it filled sooner.
 		 */
-		if (!cut && span < PIPE_DEF_BUFFERS)
+		if (!span || (!cut && span < PIPE_DEF_BUFFERS))
 			span = PIPE_DEF_BUFFERS;
 		if (span > PIPE_MAX_BUFFERS)
 			span = PIPE_MAX_BUFFERS;
 		ralab__text_printf(&e->b, "splice %llu %llu %llu\n",
 		    (unsigned long long)op->off, (unsigned long long)op->len,
-		    (unsigned long long)(span ? span : PIPE_DEF_BUFFERS));
+		    (unsigned long long)span);
 		break;
 	}
 	case TB_WRITE: {
