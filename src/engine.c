@@ -296,9 +296,9 @@ static void worker_run(struct sim *s, struct sim_worker *w)
 					w->now = j->cpu_free;
 				j->busy++;
 				w->op_start = w->now; /* for a 'pace' after it */
-				w->dontcache = op->dontcache;
+				w->call_how = call_flags(op);
 				sim_pread(s, &s->files[op->fd], off, len);
-				w->dontcache = false;
+				w->call_how = 0;
 				j->busy--;
 				if (w->ring && w->now > j->cpu_free)
 					j->cpu_free = w->now;

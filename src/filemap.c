@@ -59,7 +59,9 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 
 	index &= ~(((pgoff_t)1 << order) - 1);
 	err = pc_add_folio(&in->pc, index, order,
-			   PG_locked | (s->cur->dontcache ? PG_dropbehind : 0),
+			   PG_locked | ((s->cur->call_how & CALL_DONTCACHE) ?
+						PG_dropbehind :
+						0),
 			   &f);
 	if (err)
 		return err;
@@ -1144,7 +1146,7 @@ repeat:
 		 * dropbehind, one it finds keeps its mark; any other write
 		 * clears the mark.
 		 */
-		keep = !s->cur->dontcache ? 0 :
+		keep = !(s->cur->call_how & CALL_DONTCACHE) ? 0 :
 		       fresh		  ? PG_dropbehind :
 					    fo->flags & PG_dropbehind;
 		fo->flags = (uint16_t)(((fo->flags | PG_uptodate | PG_dirty) &
@@ -1173,7 +1175,7 @@ repeat:
 	s->st->bytes_written += done;
 	if (done && inode_meets_own_hole(in, (uint64_t)pos - done, (uint64_t)pos))
 		s->st->hole_writes++;
-	if (s->cur->dontcache && done)
+	if ((s->cur->call_how & CALL_DONTCACHE) && done)
 		dontcache_write_end(s, in, (uint64_t)pos - done, (uint64_t)pos);
 	return done;
 }

@@ -242,7 +242,8 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 		err = pc_add_folio(&in->pc, index, order,
 				   PG_locked | PG_from_ra |
 				   (mark ? PG_readahead : 0) |
-				   (w->dontcache ? PG_dropbehind : 0), &f);
+				   ((w->call_how & CALL_DONTCACHE) ?
+					    PG_dropbehind : 0), &f);
 	if (err == -ENOMEM)
 		s->host_err = err;
 	if (err)
@@ -1110,7 +1111,7 @@ sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 		return -1;
 	if (len > MAX_RW_COUNT)
 		len = MAX_RW_COUNT;
-	if (s->cur->splice) {
+	if (s->cur->call_how & CALL_SPLICE) {
 		/* 'via splice': fio's splice engine, 64 KiB a splice. */
 		int64_t d = splice_until(s, f, pos, len, len);
 
@@ -1418,8 +1419,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 	if (op->kind != OP_PACE)
 		s->cur->op_start = s->cur->now;
 	/* Its read calls' RWF_DONTCACHE and splicing, for the op's length. */
-	s->cur->dontcache = op->dontcache;
-	s->cur->splice = op->splice;
+	s->cur->call_how = call_flags(op);
 	switch (op->kind) {
 	case OP_OPEN:
 		f = sim_file_open(s, op->fd, op->ino);
@@ -1637,8 +1637,7 @@ void sim_run_op(struct sim *s, const struct op *op)
 		break;
 	}
 	}
-	s->cur->dontcache = false;
-	s->cur->splice = false;
+	s->cur->call_how = 0;
 }
 
 /* A latency percentile from a job's histogram (bucket midpoints). */

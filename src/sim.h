@@ -242,6 +242,21 @@ struct sim_job {
  * resumes the one with the earliest clock, so events interleave in time
  * order.  With a single worker nothing switches.
  */
+/*
+ * How a read call is made, from its op (struct sim_worker.call_how):
+ * CALL_DONTCACHE, preadv2(2) with RWF_DONTCACHE (IOCB_DONTCACHE: the
+ * folios it adds are PG_dropbehind, readahead_control.dropbehind,
+ * filemap_create_folio()); CALL_SPLICE, by splicing ('via splice', fio's
+ * splice engine).  Either takes the read off the fast path.
+ */
+enum { CALL_DONTCACHE = 1, CALL_SPLICE = 2 };
+
+static inline unsigned char call_flags(const struct op *op)
+{
+	return (op->dontcache ? CALL_DONTCACHE : 0) |
+	       (op->splice ? CALL_SPLICE : 0);
+}
+
 struct sim_worker {
 	ucontext_t ctx;
 	void *stack;
@@ -256,14 +271,8 @@ struct sim_worker {
 	 * preads to end; 0 not waiting. */
 	unsigned char wait_for;
 	bool ring;         /* its job issues in order (iodepth N ring) */
-	/*
-	 * Its current read call is preadv2(2) with RWF_DONTCACHE
-	 * (IOCB_DONTCACHE): the folios it adds are PG_dropbehind
-	 * (readahead_control.dropbehind, filemap_create_folio()).
-	 */
-	bool dontcache;
-	/* Its current read call is made by splicing (fio's splice engine). */
-	bool splice;
+	/* How its current read call is made: CALL_* (call_flags()). */
+	unsigned char call_how;
 	/* Folios added since the last read_pages(), in order: per task,
 	 * since a worker can be preempted in the middle of a window. */
 	struct folio **batch;
@@ -766,7 +775,7 @@ filemap_read_fast(struct sim *s, struct sim_file *f, int64_t pos,
 	struct folio *hit;
 
 	if (!count || (uint64_t)pos + count > in->mapping.i_size ||
-	    s->read_pagewise || s->cur->dontcache || s->cur->splice)
+	    s->read_pagewise || s->cur->call_how)
 		return false;
 	hit = in->last_hit;
 	if (!hit || index - hit->index >= folio_nr_pages(hit))

@@ -340,3 +340,13 @@ for e in io_uring libaio; do
 		bad "O_DIRECT reads overlap at iodepth ($e)" "nvme $n1 -> $n8, loop $l1 -> $l4 -> $l32 MB/s"
 	fi
 done
+
+# 'via splice' holds for an iodepth N job's preads too (they are issued
+# outside the op loop): each splices into a new pipe, so a pread of
+# 200000 bytes at byte 1000 asks readahead for 17 pages (16 buffers),
+# not the 50 a plain pread asks for.
+printf '# file_size: 8M\njob a\niodepth 4\nvia splice\npread 1000 200000\npread 300000 200000\n' > "$T/iod-splice.ops"
+sed '/^via splice$/d' "$T/iod-splice.ops" > "$T/iod-read.ops"
+a=$("$RALAB" sim --trace "$T/iod-splice.ops" | grep -m1 '^page_cache_sync_ra' | sed 's/.*req_count=\([0-9]*\).*/\1/')
+b=$("$RALAB" sim --trace "$T/iod-read.ops" | grep -m1 '^page_cache_sync_ra' | sed 's/.*req_count=\([0-9]*\).*/\1/')
+[ "$a/$b" = 17/50 ] && ok "via splice under iodepth 4" || bad "via splice under iodepth 4" "req_count $a (splice) / $b (read), want 17/50"
