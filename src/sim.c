@@ -1098,11 +1098,21 @@ static int64_t splice_until(struct sim *s, struct sim_file *f, int64_t pos,
 	return (int64_t)done;
 }
 
+/* A read call that began at @t0 moved @n bytes: its job's counts. */
+static void read_counted(struct sim *s, uint64_t t0, uint64_t n)
+{
+	struct sim_job *j = s->cur->job;
+
+	s->st->bytes_read += n;
+	j->reads++;
+	j->bytes += n;
+	lat_add(j, s->cur->now - t0);
+}
+
 /* read(2)/pread(2) after rw_verify_area(): -1 when the call fails. */
 static int64_t __attribute__((noinline))
 sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 {
-	struct sim_job *j = s->cur->job;
 	uint64_t t0 = s->cur->now, n;
 
 	s->cur->call++;
@@ -1127,10 +1137,7 @@ sys_read_slow(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)
 	} else {
 		n = filemap_read(s, f, pos, len);
 	}
-	s->st->bytes_read += n;
-	j->reads++;
-	j->bytes += n;
-	lat_add(j, s->cur->now - t0);
+	read_counted(s, t0, n);
 	return (int64_t)n;
 }
 
@@ -1168,8 +1175,7 @@ static inline int64_t sys_read(struct sim *s, struct sim_file *f,
  */
 static void sys_splice(struct sim *s, struct sim_file *f, const struct op *op)
 {
-	struct sim_job *j = s->cur->job;
-	uint64_t t0, n;
+	uint64_t t0;
 	int64_t d;
 
 	s->st->syscalls++;
@@ -1186,11 +1192,7 @@ static void sys_splice(struct sim *s, struct sim_file *f, const struct op *op)
 		d = splice_until(s, f, (int64_t)op->off, len,
 				 op->count < len ? op->count : len);
 	}
-	n = d > 0 ? (uint64_t)d : 0;
-	s->st->bytes_read += n;
-	j->reads++;
-	j->bytes += n;
-	lat_add(j, s->cur->now - t0);
+	read_counted(s, t0, d > 0 ? (uint64_t)d : 0);
 }
 
 int64_t sim_pread(struct sim *s, struct sim_file *f, int64_t pos, uint64_t len)

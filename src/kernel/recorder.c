@@ -1637,6 +1637,19 @@ struct rrun {
 	pthread_cond_t ended;
 };
 
+/* Read @n bytes out of pipe @rfd into @buf (@bufsz): 0, or -1. */
+static int pipe_empty(int rfd, char *buf, size_t bufsz, uint64_t n)
+{
+	while (n) {
+		ssize_t r = read(rfd, buf, bufsz < n ? bufsz : (size_t)n);
+
+		if (r <= 0)
+			return -1;
+		n -= (uint64_t)r;
+	}
+	return 0;
+}
+
 /*
  * splice OFF LEN PAGES: splice(2) from the file into a pipe of its own
  * with PAGES free buffers (F_SETPIPE_SZ to the power of two at or above
@@ -1690,15 +1703,8 @@ static int sys_splice(struct rjob *j, int fd, const struct op *op, char *buf,
 	}
 	/* Empty the pipe: what was written first, then what was spliced. */
 	left = (uint64_t)(bufs - op->count) * 4096 + (n > 0 ? (uint64_t)n : 0);
-	while (!err && p[0] >= 0 && left) {
-		ssize_t r = read(p[0], buf, bufsz < left ? bufsz : left);
-
-		if (r <= 0) {
-			err = rerr(j->r, -EIO, "emptying a pipe: %s", strerror(errno));
-			break;
-		}
-		left -= (uint64_t)r;
-	}
+	if (!err && p[0] >= 0 && pipe_empty(p[0], buf, bufsz, left))
+		err = rerr(j->r, -EIO, "emptying a pipe: %s", strerror(errno));
 	if (p[0] >= 0)
 		close(p[0]);
 	if (p[1] >= 0)
@@ -1713,9 +1719,8 @@ static int sys_splice(struct rjob *j, int fd, const struct op *op, char *buf,
  * of 64 KiB at most into a pipe of 16 buffers, emptied after each, until
  * @len or EOF; at @pos, or at the file position.  What it read, or -1.
  */
-static ssize_t splice_read_call(struct rjob *j, int fd, int64_t pos,
-				uint64_t len, bool use_pos, char *buf,
-				size_t bufsz)
+static ssize_t splice_read_call(int fd, int64_t pos, uint64_t len,
+				bool use_pos, char *buf, size_t bufsz)
 {
 	loff_t off = (loff_t)pos;
 	uint64_t done = 0;
@@ -1725,24 +1730,16 @@ static ssize_t splice_read_call(struct rjob *j, int fd, int64_t pos,
 		return -1;
 	while (done < len) {
 		size_t ask = len - done < 65536 ? (size_t)(len - done) : 65536;
-		ssize_t n = splice(fd, use_pos ? &off : NULL, p[1], NULL, ask, 0),
-			left;
+		ssize_t n = splice(fd, use_pos ? &off : NULL, p[1], NULL, ask, 0);
 
 		if (n <= 0) {
 			if (n < 0 && !done)
 				done = UINT64_MAX;
 			break;
 		}
-		for (left = n; left > 0;) {
-			ssize_t r = read(p[0], buf, bufsz < (size_t)left ?
-							    bufsz :
-							    (size_t)left);
-
-			if (r <= 0)
-				break;
-			left -= r;
-		}
 		done += (uint64_t)n;
+		if (pipe_empty(p[0], buf, bufsz, (uint64_t)n))
+			break;
 	}
 	close(p[0]);
 	close(p[1]);
@@ -1763,7 +1760,7 @@ static int sys_read(struct rjob *j, int fd, int64_t pos, uint64_t len,
 			    (unsigned long long)len);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (j->splice) {
-		n = splice_read_call(j, fd, pos, len, use_pos, buf, bufsz);
+		n = splice_read_call(fd, pos, len, use_pos, buf, bufsz);
 	} else if (j->rwf) {
 		struct iovec iov = { buf, len };
 

@@ -1712,7 +1712,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		const struct tb_file *sf = &e->t->files[e->t->descs[op->desc].file];
 		/* Short of what it asked, before EOF: the pipe filled. */
 		bool cut = op->ret < op->len && op->off + op->ret < tb_size(sf);
-		uint64_t span = op->ret ? (op->off % 4096 + op->ret + 4095) / 4096 : 0;
+		uint64_t span;
 
 		emit_direct(e, op);
 		if (op->kind == TB_SENDFILE) {
@@ -1729,6 +1729,7 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 		 * one's 16 buffers if it took more, one with that many free
 		 * if it filled sooner.
 		 */
+		span = op->ret ? (op->off % 4096 + op->ret + 4095) / 4096 : 0;
 		if (!span || (!cut && span < PIPE_DEF_BUFFERS))
 			span = PIPE_DEF_BUFFERS;
 		if (span > PIPE_MAX_BUFFERS)
