@@ -190,7 +190,7 @@ static int cmd_policies(int argc, char **argv)
 	}
 	for (i = 0; i < ralab_policy_count(); i++)
 		printf("%-16s %s\n", ralab_policy_name(i), ralab_policy_source(i));
-	printf("\npatches (--patch NAME, or POLICY+NAME; kara-2024 = all ten):\n");
+	printf("\npatches (--patch NAME, or POLICY+NAME; a series' name, kara-2024 or\nroberts-2025, applies all its patches):\n");
 	for (i = 0; i < ralab_patch_count(); i++)
 		printf("%-16s on %s: %s\n", ralab_patch_name(i),
 		       ralab_patch_policy(i), ralab_patch_title(i));
@@ -1004,15 +1004,22 @@ bool cli_policy_known(const char *name)
 
 static int add_patch(struct cli_policy *p, const char *name)
 {
+	size_t len = strlen(name);
+	bool series = false;
 	unsigned i;
 
-	if (!strcmp(name, "kara-2024")) {
-		for (i = 0; i < ralab_patch_count(); i++)
-			if (!strncmp(ralab_patch_name(i), "kara-2024/", 10) &&
-			    add_patch(p, ralab_patch_name(i)))
+	/* A series' name (kara-2024, roberts-2025) means all its patches. */
+	for (i = 0; i < ralab_patch_count(); i++) {
+		const char *pn = ralab_patch_name(i);
+
+		if (!strncmp(pn, name, len) && pn[len] == '/') {
+			if (add_patch(p, pn))
 				return -1;
-		return 0;
+			series = true;
+		}
 	}
+	if (series)
+		return 0;
 	for (i = 0; i < ralab_patch_count(); i++)
 		if (!strcmp(ralab_patch_name(i), name))
 			break;

@@ -34,6 +34,23 @@
  * behaves so (kprobes in the VM, sweep-t46).
  * Patches 04, 05, 06, 09 and 10 change no behaviour (refactoring, dead
  * code); applying them gives identical results, which the tests check.
+ *
+ * And bits 13-17, "roberts-2025/01".."05": R. Roberts, "Readahead tweaks
+ * for larger folios" (v5, June 2025, merged for 6.17), written against
+ * 6.16, i.e. this code with the series and shao-2024:
+ *   01 page_cache_ra_order() takes the order it is given: the +2 moves to
+ *      the async caller, so sync windows and mmap read-around allocate
+ *      order 0 (not 2), and the order-0 fallback of windows under four
+ *      pages goes;
+ *   02 an async window's end is rounded down to 2^min(order, ffs(max) - 1)
+ *      when that leaves something (18ebe55a9236, spec section 3.3);
+ *   04 the order is kept in ra->order, not taken from the marked folio,
+ *      which alignment often made smaller than the window's order.
+ * 03 (space in file_ra_state) changes nothing; 05 (exec folio order) only
+ * arm64 defines, so nothing on x86-64.  With all of them, this code is
+ * linux-6.18's readahead: tests/suites/variants.sh checks it, event for
+ * event, on recorded XFS cases of buffered I/O (where the two policies'
+ * flags outside readahead agree).
  */
 #include "policy.h"
 
@@ -41,10 +58,16 @@
 #define K24_ALL (K24(11) - 1) /* the ten patches of the series */
 #define SHAO_2024 K24(11)     /* registry.c: "shao-2024" */
 #define CHI_2025 K24(12)      /* registry.c: "chi-2025" */
+#define R25(n) K24(12 + (n))  /* registry.c: "roberts-2025/0n" */
 
 static bool has(const struct readahead_control *ractl, unsigned n)
 {
 	return ractl->patches & K24(n);
+}
+
+static bool has_r25(const struct readahead_control *ractl, unsigned n)
+{
+	return ractl->patches & R25(n);
 }
 
 /* page_cache_next_miss() of 6.9, or of 6.10 with patch 02. */
@@ -84,17 +107,27 @@ static void ra_order_69(struct readahead_control *ractl,
 	int err = 0;
 
 	m->ops->trace(m->priv, &ev);
-	if (!m->large_folios || ra->size < 4)
+	if (!m->large_folios) {
+		if (has_r25(ractl, 4))
+			ra->order = 0;
+		goto fallback;
+	}
+	/* roberts-2025/01 dropped the order-0 path for small windows. */
+	if (!has_r25(ractl, 1) && ra->size < 4)
 		goto fallback;
 	if (index + ra->size - 1 < limit)
 		limit = index + ra->size - 1;
-	if (new_order < m->max_order) {
-		new_order += 2;
+	if (has_r25(ractl, 1) || new_order < m->max_order) {
+		/* Before roberts-2025/01 the order came in as the old one. */
+		if (!has_r25(ractl, 1))
+			new_order += 2;
 		if (new_order > m->max_order)
 			new_order = m->max_order;
 		if (new_order > ra_ilog2(ra->size))
 			new_order = ra_ilog2(ra->size);
 	}
+	if (has_r25(ractl, 4))
+		ra->order = (unsigned short)new_order;
 	err = ra_add_folios(ractl, &index, limit, mark, new_order, 0);
 	/* (The "index > limit" adjustment here was dead code: patch 06.) */
 	ra_read_pages(ractl);
@@ -117,6 +150,7 @@ static void ondemand_readahead(struct readahead_control *ractl,
 	pgoff_t index = ractl->_index;
 	unsigned order = folio ? folio->order : 0;
 	pgoff_t expected, prev_index;
+	bool async_window = false;
 
 	/* Start of file (for async hits too, until patch 08). */
 	if (!index && (!folio || !has(ractl, 8)))
@@ -136,6 +170,7 @@ static void ondemand_readahead(struct readahead_control *ractl,
 		if (!has(ractl, 11) || next > ra->size)
 			ra->size = (unsigned)next;
 		ra->async_size = ra->size;
+		async_window = true;
 		goto readit;
 	}
 
@@ -150,6 +185,7 @@ static void ondemand_readahead(struct readahead_control *ractl,
 		ra->size += (unsigned)req_size;
 		ra->size = (unsigned)get_next_ra_size(ra, max_pages);
 		ra->async_size = ra->size;
+		async_window = true;
 		goto readit;
 	}
 
@@ -197,6 +233,32 @@ readit:
 			ra->size = (unsigned)max_pages;
 			ra->async_size = (unsigned)(max_pages >> 1);
 		}
+	}
+	/*
+	 * roberts-2025/04: the order lives in ra->order (0 for a sync
+	 * window); 01: an async caller passes the new order, old + 2.
+	 */
+	if (has_r25(ractl, 4)) {
+		if (!folio)
+			ra->order = 0;
+		else if (has_r25(ractl, 1))
+			ra->order += 2;
+		order = ra->order;
+	} else if (folio && has_r25(ractl, 1)) {
+		order += 2;
+	}
+	/* roberts-2025/02: end an async window on a natural boundary. */
+	if (async_window && has_r25(ractl, 2)) {
+		unsigned o = has_r25(ractl, 1) ? order : order + 2;
+		pgoff_t align = (pgoff_t)1 << (o < ra_ffs0(max_pages) ?
+						       o :
+						       ra_ffs0(max_pages));
+		pgoff_t end = ra->start + ra->size;
+		pgoff_t aligned_end = end & ~(align - 1);
+
+		if (aligned_end > ra->start)
+			ra->size -= (unsigned)(end - aligned_end);
+		ra->async_size = ra->size;
 	}
 	ractl->_index = ra->start;
 	ra_order_69(ractl, ra, order);

@@ -50,6 +50,15 @@ static const struct ralab_patch patches[] = {
 	{ "shao-2024", "linux-6.9", 11, "mm/readahead: fix large folio support in async readahead", true },
 	/* C. Zhiling, Jun 2025, 6.17, backported to the stable kernels. */
 	{ "chi-2025", "linux-6.9", 12, "readahead: fix return value of page_cache_next_miss() when no hole is found", true },
+	/*
+	 * R. Roberts, "Readahead tweaks for larger folios" v5, Jun 2025, 6.17
+	 * (18ebe55a9236 is 02), on 6.16 = linux-6.9+kara-2024+shao-2024.
+	 */
+	{ "roberts-2025/01", "linux-6.9", 13, "mm/readahead: Honour new_order in page_cache_ra_order()", true },
+	{ "roberts-2025/02", "linux-6.9", 14, "mm/readahead: Terminate async readahead on natural boundary", true },
+	{ "roberts-2025/03", "linux-6.9", 15, "mm/readahead: Make space in struct file_ra_state", false },
+	{ "roberts-2025/04", "linux-6.9", 16, "mm/readahead: Store folio order in struct file_ra_state", true },
+	{ "roberts-2025/05", "linux-6.9", 17, "mm/filemap: Allow arch to request folio size for exec memory (arm64 only: none on x86-64)", false },
 };
 
 #define NR_PATCHES (sizeof(patches) / sizeof(patches[0]))

@@ -56,6 +56,13 @@ grep -q 'runs must be from 1 to 20' "$T/err" || bad "cli calibrate --runs messag
 [ -s "$T/out" ] && bad "cli --parse-only" "printed output"
 expect_rc "cli policies" 0 "$RALAB" policies
 grep -q '^linux-6.18 ' "$T/out" || bad "cli policies" "no linux-6.18"
+grep -q '^roberts-2025/04 *on linux-6.9: ' "$T/out" || bad "cli policies" "no roberts-2025/04"
+# A series' name applies all its patches, to its own base only.
+expect_rc "cli series name" 0 "$RALAB" sim --policy linux-6.9+roberts-2025 tests/cases/seed001-seq4k/case.ops
+expect_rc "cli series on another base" 2 "$RALAB" sim --policy linux-6.18+roberts-2025 tests/cases/seed001-seq4k/case.ops
+grep -q 'patch roberts-2025/01 applies to linux-6.9, not to linux-6.18' "$T/err" || bad "cli series on another base message" "$(head -c 200 "$T/err")"
+expect_rc "cli series name prefix" 2 "$RALAB" sim --policy linux-6.9+roberts tests/cases/seed001-seq4k/case.ops
+grep -q "unknown patch 'roberts'" "$T/err" || bad "cli series name prefix message" "$(head -c 200 "$T/err")"
 
 # The default job: the seed-000 case, whose kernel count is 3327.
 expect_rc "cli default" 0 "$RALAB"

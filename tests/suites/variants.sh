@@ -52,6 +52,62 @@ cmp -s "$T/v69" "$T/vall" && bad "kara-2024 series" "no change on seed 001" || o
 grep '^folio_orders=' "$T/v69" | grep -Eq '(^|[ =])([5-9]|1[01]):' &&
 	bad "linux-6.9 order oscillation" "$(grep folio_orders "$T/v69")" || ok "linux-6.9 order oscillation"
 
+# R. Roberts' "Readahead tweaks for larger folios" (6.17) patch by patch
+# on its 6.16 base, against the folio layouts its commit messages dump
+# (tests/variants/roberts-2025.expected).  LAYOUT: runs of one order below
+# page SHOWN, then the last window's mark (page_cache_ra_order's
+# index + size - async_size), or - when the dump shows none.
+layout() { # POLICY OPS SHOWN MARK?
+	"$RALAB" sim --trace --policy "$1" "$2" | awk -v n="$3" -v wm="$4" '
+		/^mm_filemap_add_to_page_cache:/ {
+			split($2, a, "="); split($3, b, "=")
+			i = a[2] / 4096; o = b[2] + 0
+			if (i >= n) next
+			e = i + 2 ^ o; if (e > n) e = n
+			if (have && o == po && i == pe) { pe = e; next }
+			if (have) out = out sprintf("[%d,%d):%d ", ps, pe, po)
+			have = 1; ps = i; pe = e; po = o
+		}
+		/^page_cache_ra_order:/ {
+			for (k = 2; k <= NF; k++) { split($k, f, "="); v[f[1]] = f[2] }
+			mark = v["index"] + v["size"] - v["async_size"]
+		}
+		END {
+			if (have) out = out sprintf("[%d,%d):%d", ps, pe, po)
+			print out "|" (wm == "-" ? "-" : mark)
+		}'
+}
+while IFS='|' read -r pol ops shown want mark; do
+	case $pol in '#'* | '') continue ;; esac
+	got=$(layout "$pol" "tests/variants/roberts-2025-$ops.ops" "$shown" "$mark")
+	[ "$got" = "$want|$mark" ] && ok "roberts-2025 worked example: $pol $ops" ||
+		bad "roberts-2025 worked example: $pol $ops" "got '$got', the commit message '$want|$mark'"
+done < tests/variants/roberts-2025.expected
+# 03 and 05 (arm64's exec folio order) change nothing on x86-64.
+B=linux-6.9+kara-2024+shao-2024
+for c in $S1 tests/variants/roberts-2025-touch17-256.ops; do
+	"$RALAB" sim --trace --policy $B $c | grep -v '^policy=' > "$T/vb"
+	for p in 03 05; do
+		"$RALAB" sim --trace --policy $B+roberts-2025/$p $c | grep -v '^policy=' > "$T/vp"
+		cmp -s "$T/vb" "$T/vp" && ok "roberts-2025/$p is a refactoring on x86-64 ($(basename $c))" ||
+			bad "roberts-2025/$p is a refactoring" "output differs from $B on $c"
+	done
+done
+# With all of it, 6.9's code with the patches since (kara-2024, shao-2024,
+# chi-2025, roberts-2025) must be 6.18's readahead: the same events, in
+# order, on every fourth recorded XFS case of buffered I/O (ext4's order-0
+# reads, mappings and large blocks follow the policies' other flags).
+# Both are separate code; linux-6.18 is the one checked against the kernel.
+awk 'FNR == 1 && f != "" && !skip { print f }
+	FNR == 1 { f = FILENAME; skip = 0 }
+	/^# fs: ext4|^# block_size|^(mmap|mmap-read|exec|madvise|touch|map|mlock|mprotect|munmap)( |$)/ { skip = 1 }
+	END { if (f != "" && !skip) print f }' tests/cases/*/case.ops | awk 'NR % 4 == 1' > "$T/xfs-cases"
+n=$(wc -l < "$T/xfs-cases")
+a=$("$RALAB" sim --trace --policy linux-6.18 $(cat "$T/xfs-cases") 2> /dev/null | grep -v '^policy=' | cksum)
+b=$("$RALAB" sim --trace --policy linux-6.9+kara-2024+shao-2024+chi-2025+roberts-2025 $(cat "$T/xfs-cases") 2> /dev/null | grep -v '^policy=' | cksum)
+[ "$n" -gt 400 ] && [ "$a" = "$b" ] && ok "linux-6.9 + the patches since = linux-6.18 on $n recorded cases" ||
+	bad "linux-6.9 + the patches since = linux-6.18" "$n cases; traces differ ($a / $b)"
+
 # Seed 003: sysbench random 64 KiB reads; device bytes: off best, the
 # 2013 patch close to it, 3.11's context readahead worst.
 S3=tests/variants/seed003-sysbench-rndrd-64k.ops
