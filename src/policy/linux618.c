@@ -17,8 +17,8 @@
  * - otherwise a standalone random read of exactly req_count pages, and the
  *   state is left alone.
  */
-static void sync_ra_618(struct readahead_control *ractl,
-			unsigned long req_count)
+void page_cache_sync_ra_618(struct readahead_control *ractl,
+			    unsigned long req_count)
 {
 	struct ra_mapping *m = ractl->mapping;
 	struct file_ra_state *ra = ractl->ra;
@@ -31,7 +31,12 @@ static void sync_ra_618(struct readahead_control *ractl,
 
 	max_pages = ractl_max_pages(ractl, req_count);
 	prev_index = (uint64_t)ra->prev_pos / RALAB_PAGE_SIZE;
-	if (!index || req_count > max_pages || index - prev_index <= 1) {
+	/*
+	 * kim-2025/03: a mapping with large folios always takes the initial
+	 * window (no context readahead, no standalone random read).
+	 */
+	if (!index || req_count > max_pages || index - prev_index <= 1 ||
+	    ((ractl->patches & KIM_2025(3)) && m->large_folios)) {
 		ra->start = index;
 		ra->size = (unsigned)get_init_ra_size(req_count, max_pages);
 		ra->async_size = ra->size > req_count ?
@@ -57,7 +62,11 @@ static void sync_ra_618(struct readahead_control *ractl,
 				      max_pages);
 	ra->async_size = 1;
 readit:
-	ra->order = 0;
+	/* kim-2025/03 (v2): raise the order by two, as async calls do. */
+	if (ractl->patches & KIM_2025(3))
+		ra->order += 2;
+	else
+		ra->order = 0;
 	ractl->_index = ra->start;
 	page_cache_ra_order(ractl, ra);
 }
@@ -176,7 +185,7 @@ static void async_ra_kara(struct readahead_control *ractl,
 const struct ralab_policy_ops ralab_policy_linux_6_18 = {
 	.name = "linux-6.18",
 	.source = "Linux 6.18 mm/readahead.c (verified on 6.18.44)",
-	.sync_ra = sync_ra_618,
+	.sync_ra = page_cache_sync_ra_618,
 	.async_ra = async_ra_618,
 };
 
@@ -187,7 +196,7 @@ const struct ralab_policy_ops ralab_policy_linux_6_18 = {
 const struct ralab_policy_ops ralab_policy_park_2026 = {
 	.name = "park-2026",
 	.source = "linux-6.18 + D. Park, \"keep at least half of the async window when aligning it\" (2026 patch)",
-	.sync_ra = sync_ra_618,
+	.sync_ra = page_cache_sync_ra_618,
 	.async_ra = async_ra_park,
 };
 
@@ -200,6 +209,6 @@ const struct ralab_policy_ops ralab_policy_park_2026 = {
 const struct ralab_policy_ops ralab_policy_kara_2026 = {
 	.name = "kara-2026",
 	.source = "linux-6.18 + J. Kara's proposal in reply to Park (2026): ra_order shrinks the window; no patch exists, ralab's reading",
-	.sync_ra = sync_ra_618,
+	.sync_ra = page_cache_sync_ra_618,
 	.async_ra = async_ra_kara,
 };

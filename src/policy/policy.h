@@ -265,6 +265,15 @@ void do_page_cache_ra(struct readahead_control *ractl,
 		      unsigned long nr_to_read, unsigned long lookahead_size);
 void force_page_cache_ra(struct readahead_control *ractl,
 			 unsigned long nr_to_read);
+/*
+ * ractl->patches bits that shared code tests: J. Kim's "improve
+ * fadvise(POSIX_FADV_WILLNEED) with large folio" (Dec 2025, on 6.18;
+ * registry.c "kim-2025/0n").  Bit numbers after the linux-6.9 ones.
+ */
+#define KIM_2025(n) (1ul << (17 + (n) - 1))
+/* 6.18's page_cache_sync_ra(), which kim-2025/02 calls from fadvise. */
+void page_cache_sync_ra_618(struct readahead_control *ractl,
+			    unsigned long req_count);
 void page_cache_ra_order(struct readahead_control *ractl,
 			 struct file_ra_state *ra);
 /* read_pages(): submit the batch and advance ractl->_index past it. */

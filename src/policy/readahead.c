@@ -175,6 +175,50 @@ void do_page_cache_ra(struct readahead_control *ractl,
 }
 
 /*
+ * kim-2025/01: read all of @nr_to_read, in chunks of max(io_pages,
+ * ra_pages), stopping at EOF; /02: each chunk through
+ * page_cache_sync_ra(), so that it may use large folios (and changes the
+ * readahead state).  A proposal (J. Kim, Dec 2025, v2), not merged.
+ */
+static void force_page_cache_ra_kim(struct readahead_control *ractl,
+				    unsigned long nr_to_read,
+				    unsigned long this_chunk)
+{
+	uint64_t isize = ractl->mapping->i_size;
+
+	while (nr_to_read) {
+		pgoff_t index = ractl->_index;
+		pgoff_t end_index;
+
+		if (!(ractl->patches & KIM_2025(2))) {
+			if (this_chunk > nr_to_read)
+				this_chunk = nr_to_read;
+			/* do_page_cache_ra() now says when it read nothing. */
+			if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
+				break;
+			do_page_cache_ra(ractl, this_chunk, 0);
+			nr_to_read -= this_chunk;
+			continue;
+		}
+		/*
+		 * (On an empty file the patch's end_index wraps and its
+		 * window would lie past EOF; ralab reads nothing there.)
+		 */
+		if (!isize)
+			break;
+		end_index = (isize - 1) / RALAB_PAGE_SIZE;
+		if (index > end_index)
+			break;
+		if (nr_to_read > end_index - index)
+			nr_to_read = end_index - index + 1;
+		if (this_chunk > nr_to_read)
+			this_chunk = nr_to_read;
+		page_cache_sync_ra_618(ractl, this_chunk);
+		nr_to_read -= this_chunk;
+	}
+}
+
+/*
  * "Be dumb": read what was asked, capped at max(io_pages, ra_pages), in
  * chunks of 2 MiB, without touching the readahead state.
  */
@@ -185,6 +229,10 @@ void force_page_cache_ra(struct readahead_control *ractl,
 
 	if (ractl->ra->ra_pages > max_pages)
 		max_pages = ractl->ra->ra_pages;
+	if (ractl->patches & (KIM_2025(1) | KIM_2025(2))) {
+		force_page_cache_ra_kim(ractl, nr_to_read, max_pages);
+		return;
+	}
 	if (nr_to_read > max_pages)
 		nr_to_read = max_pages;
 	while (nr_to_read) {
@@ -209,7 +257,10 @@ bool ra_sync_forced(struct readahead_control *ractl, unsigned long req_count)
 		req_count = 1;
 		do_forced_ra = true;
 	}
-	if (do_forced_ra)
+	/* kim-2025/02: not force_page_cache_ra(), which now comes here. */
+	if (do_forced_ra && (ractl->patches & KIM_2025(2)))
+		do_page_cache_ra(ractl, req_count, 0);
+	else if (do_forced_ra)
 		force_page_cache_ra(ractl, req_count);
 	return do_forced_ra;
 }

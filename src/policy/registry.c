@@ -59,6 +59,14 @@ static const struct ralab_patch patches[] = {
 	{ "roberts-2025/03", "linux-6.9", 15, "mm/readahead: Make space in struct file_ra_state", false },
 	{ "roberts-2025/04", "linux-6.9", 16, "mm/readahead: Store folio order in struct file_ra_state", true },
 	{ "roberts-2025/05", "linux-6.9", 17, "mm/filemap: Allow arch to request folio size for exec memory (arm64 only: none on x86-64)", false },
+	/*
+	 * J. Kim, "improve fadvise(POSIX_FADV_WILLNEED) with large folio",
+	 * linux-mm and f2fs lists, 2 Dec 2025 (3/3 as resent on 3 Dec, "v2":
+	 * ra->order += 2); a proposal, not merged.  policy.h: KIM_2025().
+	 */
+	{ "kim-2025/01", "linux-6.18", 18, "mm/readahead: fix the broken readahead for POSIX_FADV_WILLNEED", true },
+	{ "kim-2025/02", "linux-6.18", 19, "mm/readahead: use page_cache_sync_ra for FADVISE_FAV_WILLNEED", true },
+	{ "kim-2025/03", "linux-6.18", 20, "mm/readahead: try to allocate high order pages for FADVISE_FAV_WILLNEED (v2)", true },
 };
 
 #define NR_PATCHES (sizeof(patches) / sizeof(patches[0]))

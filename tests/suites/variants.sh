@@ -108,6 +108,35 @@ b=$("$RALAB" sim --trace --policy linux-6.9+kara-2024+shao-2024+chi-2025+roberts
 [ "$n" -gt 400 ] && [ "$a" = "$b" ] && ok "linux-6.9 + the patches since = linux-6.18 on $n recorded cases" ||
 	bad "linux-6.9 + the patches since = linux-6.18" "$n cases; traces differ ($a / $b)"
 
+# J. Kim's WILLNEED series (kim-2025, a proposal on 6.18) against the
+# traces its commit messages show (tests/variants/kim-2025/README): the
+# lines before a "..." open ralab's trace, the lines after it close it.
+K=tests/variants/kim-2025
+while read -r f pol ops; do
+	"$RALAB" sim --trace --policy "$pol" "$K/$ops" | grep '^page_cache_' > "$T/kt"
+	if grep -qx '\.\.\.' "$K/$f"; then
+		sed '/^\.\.\.$/,$d' "$K/$f" > "$T/khead"
+		sed '1,/^\.\.\.$/d' "$K/$f" > "$T/ktail"
+		head -n "$(wc -l < "$T/khead")" "$T/kt" | cmp -s - "$T/khead" &&
+			tail -n "$(wc -l < "$T/ktail")" "$T/kt" | cmp -s - "$T/ktail"
+	else
+		cmp -s "$T/kt" "$K/$f"
+	fi && ok "kim-2025 commit message trace $f" ||
+		bad "kim-2025 commit message trace $f" "$pol: $(diff "$T/kt" "$K/$f" | head -n 4)"
+done <<'LIST'
+p1-before.trace linux-6.18 willneed-4g.ops
+p1-after.trace linux-6.18+kim-2025/01 willneed-4g.ops
+p2-after.trace linux-6.18+kim-2025/01+kim-2025/02 willneed-512m.ops
+p3-after.trace linux-6.18+kim-2025 willneed-512m.ops
+LIST
+# Patch 03 reaches every read of a large-folio mapping: a random 4 KiB
+# miss becomes an initial window (get_init_ra_size(1) = 4 pages), where
+# 6.18 reads the one page, so the device reads over three times the bytes.
+a=$(sectors linux-6.18 tests/variants/seed000-rand-4k.ops)
+b=$(sectors linux-6.18+kim-2025/03 tests/variants/seed000-rand-4k.ops)
+[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt $((3 * a)) ] && ok "kim-2025/03 amplifies random reads" ||
+	bad "kim-2025/03 amplifies random reads" "sectors: linux-6.18 $a, kim-2025/03 $b"
+
 # Seed 003: sysbench random 64 KiB reads; device bytes: off best, the
 # 2013 patch close to it, 3.11's context readahead worst.
 S3=tests/variants/seed003-sysbench-rndrd-64k.ops
