@@ -271,6 +271,8 @@ void force_page_cache_ra(struct readahead_control *ractl,
  * registry.c "kim-2025/0n").  Bit numbers after the linux-6.9 ones.
  */
 #define KIM_2025(n) (1ul << (17 + (n) - 1))
+/* A. Li, "mm/readahead: Skip fully overlapped range" (Sep 2025, on 6.17). */
+#define LI_2025 (1ul << 20)
 /* 6.18's page_cache_sync_ra(), which kim-2025/02 calls from fadvise. */
 void page_cache_sync_ra_618(struct readahead_control *ractl,
 			    unsigned long req_count);

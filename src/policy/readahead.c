@@ -235,6 +235,23 @@ void force_page_cache_ra(struct readahead_control *ractl,
 	}
 	if (nr_to_read > max_pages)
 		nr_to_read = max_pages;
+	/*
+	 * li-2025 (a proposal): skip a range inside [ra->start, ra->start +
+	 * ra->size), meant as "another thread's forced readahead is on it",
+	 * but that is the current window too; and use ra->start/size to say
+	 * so, resetting them to 0 afterwards, which is what J. Kara objected
+	 * to: the stream's window is lost.
+	 */
+	if (ractl->patches & LI_2025) {
+		struct file_ra_state *ra = ractl->ra;
+		pgoff_t index = ractl->_index;
+
+		if (index >= ra->start &&
+		    index + nr_to_read <= ra->start + ra->size)
+			return;
+		ra->start = index;
+		ra->size = (unsigned)nr_to_read;
+	}
 	while (nr_to_read) {
 		unsigned long this_chunk = (2u << 20) / RALAB_PAGE_SIZE;
 
@@ -242,6 +259,10 @@ void force_page_cache_ra(struct readahead_control *ractl,
 			this_chunk = nr_to_read;
 		do_page_cache_ra(ractl, this_chunk, 0);
 		nr_to_read -= this_chunk;
+	}
+	if (ractl->patches & LI_2025) {
+		ractl->ra->start = 0;
+		ractl->ra->size = 0;
 	}
 }
 

@@ -67,6 +67,11 @@ static const struct ralab_patch patches[] = {
 	{ "kim-2025/01", "linux-6.18", 18, "mm/readahead: fix the broken readahead for POSIX_FADV_WILLNEED", true },
 	{ "kim-2025/02", "linux-6.18", 19, "mm/readahead: use page_cache_sync_ra for FADVISE_FAV_WILLNEED", true },
 	{ "kim-2025/03", "linux-6.18", 20, "mm/readahead: try to allocate high order pages for FADVISE_FAV_WILLNEED (v2)", true },
+	/*
+	 * A. Li, linux-mm, 23 Sep 2025 (on 6.17); not merged: J. Kara
+	 * objected that it destroys the readahead state.  policy.h: LI_2025.
+	 */
+	{ "li-2025", "linux-6.18", 21, "mm/readahead: Skip fully overlapped range", true },
 };
 
 #define NR_PATCHES (sizeof(patches) / sizeof(patches[0]))

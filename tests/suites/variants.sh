@@ -137,6 +137,24 @@ b=$(sectors linux-6.18+kim-2025/03 tests/variants/seed000-rand-4k.ops)
 [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt $((3 * a)) ] && ok "kim-2025/03 amplifies random reads" ||
 	bad "kim-2025/03 amplifies random reads" "sectors: linux-6.18 $a, kim-2025/03 $b"
 
+# li-2025 (a proposal on 6.17): force_page_cache_ra() skips a range inside
+# [ra->start, ra->start + ra->size) and afterwards sets both to 0.  Here
+# the first WILLNEED asks for the window the reader has in flight ([16,
+# 24)): 6.18 walks it (an unbounded call that finds it cached), li-2025
+# skips it; the second, elsewhere, leaves the state reset, so the next
+# async call sees size=0, as J. Kara warned ("destroy the readahead state").
+L=tests/variants/li-2025-willneed.ops
+"$RALAB" sim --trace --policy linux-6.18 $L > "$T/l0"
+"$RALAB" sim --trace --policy linux-6.18+li-2025 $L > "$T/l1"
+grep -q '^page_cache_ra_unbounded: index=16 nr_to_read=8 ' "$T/l0" &&
+	! grep -q '^page_cache_ra_unbounded: index=16 ' "$T/l1" &&
+	ok "li-2025 skips a WILLNEED inside the window" ||
+	bad "li-2025 skips a WILLNEED inside the window" "$(grep -c unbounded "$T/l0") / $(grep -c unbounded "$T/l1") unbounded calls"
+a=$(grep -m1 '^page_cache_async_ra: index=16 ' "$T/l0" | sed 's/.* size=\([0-9]*\) .*/\1/')
+b=$(grep -m1 '^page_cache_async_ra: index=16 ' "$T/l1" | sed 's/.* size=\([0-9]*\) .*/\1/')
+[ "$a" = 8 ] && [ "$b" = 0 ] && ok "li-2025 resets the readahead state" ||
+	bad "li-2025 resets the readahead state" "async call at 16: size $a under 6.18, $b under li-2025"
+
 # Seed 003: sysbench random 64 KiB reads; device bytes: off best, the
 # 2013 patch close to it, 3.11's context readahead worst.
 S3=tests/variants/seed003-sysbench-rndrd-64k.ops
