@@ -12,7 +12,7 @@
 
 #include "cli.h"
 
-#define MAX_POLICIES 16
+#define MAX_POLICIES 32
 #define MAX_SETS 4
 #define MAX_VALUES 16
 
@@ -66,8 +66,45 @@ static void usage(FILE *out)
 		"                      the values of keys without a column of their own\n"
 		"                      (fio_files, how fio job files are read, takes one\n"
 		"                      value, as in 'ralab sim')\n"
+		"  --bisect SPEC       a policy and its patches one at a time: a row\n"
+		"                      for NAME, then one more for each patch of SPEC,\n"
+		"                      in order, each with the patches above it\n"
+		"                      (labelled +PATCH), e.g. --bisect\n"
+		"                      linux-6.9+kara-2024+roberts-2025\n"
 		"  --format FMT        text (default), json or csv\n"
 		"  -h, --help          this text\n");
+}
+
+/*
+ * --bisect SPEC: rows for SPEC's policy, then with its first patch, its
+ * first two, ... as a series is merged.  Return the rows added, or -1.
+ */
+static int add_bisect(struct cli_policy *pol, unsigned npol, const char *spec)
+{
+	struct cli_policy all;
+	unsigned k;
+
+	if (cli_policy_parse(spec, NULL, 0, &all))
+		return -1;
+	if (npol + all.nr_patches + 1 > MAX_POLICIES) {
+		fprintf(stderr, "ralab compare: at most %d policies (--bisect %s makes %u)\n",
+			MAX_POLICIES, spec, all.nr_patches + 1);
+		return -1;
+	}
+	for (k = 0; k <= all.nr_patches; k++) {
+		struct cli_policy *p = &pol[npol + k];
+
+		*p = all;
+		/* name points into buf, which was copied with it. */
+		p->name = p->buf + (all.name - all.buf);
+		p->nr_patches = k;
+		if (k)
+			snprintf(p->label, sizeof(p->label), "+%s",
+				 all.patches[k - 1]);
+		else
+			snprintf(p->label, sizeof(p->label), "%s", p->name);
+	}
+	return (int)k;
 }
 
 static int parse_sweep(struct sweep *sw, const char *arg)
@@ -376,12 +413,18 @@ int cli_compare(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
-			   !strcmp(a, "--format")) {
+			   !strcmp(a, "--format") || !strcmp(a, "--bisect")) {
 			if (i + 1 >= (unsigned)argc) {
 				fprintf(stderr, "ralab compare: %s needs a value\n", a);
 				return 2;
 			}
-			if (!strcmp(a, "--policy")) {
+			if (!strcmp(a, "--bisect")) {
+				int n = add_bisect(pol, npol, argv[++i]);
+
+				if (n < 0)
+					return 2;
+				npol += (unsigned)n;
+			} else if (!strcmp(a, "--policy")) {
 				if (npol == MAX_POLICIES) {
 					fprintf(stderr, "ralab compare: at most %d policies\n", MAX_POLICIES);
 					return 2;

@@ -350,3 +350,18 @@ for kd in tests/kernels/linux-*/; do
 	[ $nk -ge 100 ] || bad "$kp recordings" "only $nk in $kd"
 	echo "  $kp: $nkok of $nk recorded cases match in order; the readahead calls of $nraok of the $nra recorded with them"
 done
+
+# compare --bisect: the base, then one row per patch, each on the ones above;
+# applied in merge order up to 6.18, the last row is the kernel's 3327.
+"$RALAB" compare --format csv --bisect linux-6.9+kara-2024+shao-2024+chi-2025+roberts-2025 $S0 > "$T/bis"
+n=$(($(wc -l < "$T/bis") - 1))
+first=$(sed -n 2p "$T/bis" | cut -d, -f4); last=$(tail -n 1 "$T/bis" | cut -d, -f4)
+lr=$(col "$T/bis" device_reads "$n")
+[ "$n" = 18 ] && [ "$first" = linux-6.9 ] && [ "$last" = +roberts-2025/05 ] && [ "$lr" = 3327 ] &&
+	ok "compare --bisect" || bad "compare --bisect" "$n rows, first '$first', last '$last' with $lr reads"
+expect_rc "compare --bisect too many" 2 "$RALAB" compare --policy linux-6.18 --policy linux-6.18 \
+	--policy linux-6.18 --policy linux-6.18 --policy linux-6.18 --policy linux-6.18 \
+	--policy linux-6.18 --policy linux-6.18 --policy linux-6.18 --policy linux-6.18 \
+	--policy linux-6.18 --policy linux-6.18 --policy linux-6.18 --policy linux-6.18 \
+	--policy linux-6.18 --bisect linux-6.9+kara-2024+shao-2024+chi-2025+roberts-2025 $S0
+grep -q 'at most 32 policies' "$T/err" || bad "compare --bisect too many message" "$(head -c 200 "$T/err")"
