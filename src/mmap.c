@@ -435,7 +435,8 @@ static bool sync_mmap_ra(struct sim *s, struct sim_vma *v, pgoff_t p,
 		mmap_ra_order(s, &ractl, ra, HPAGE_PMD_ORDER);
 		return !tried;
 	}
-	if (s->policy->flags & RA_POLICY_NO_EXEC_RA)
+	if ((s->policy->flags & RA_POLICY_NO_EXEC_RA) &&
+	    !(ractl.patches & ROBERTS_2025(5)))
 		vm_flags &= ~(unsigned)VM_EXEC;
 	if ((vm_flags & (VM_RAND_READ | VM_EXEC)) == VM_RAND_READ)
 		return false;

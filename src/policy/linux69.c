@@ -46,8 +46,10 @@
  *      when that leaves something (18ebe55a9236, spec section 3.3);
  *   04 the order is kept in ra->order, not taken from the marked folio,
  *      which alignment often made smaller than the window's order.
- * 03 (space in file_ra_state) changes nothing; 05 (exec folio order) only
- * arm64 defines, so nothing on x86-64.  With all of them, this code is
+ *   05 a fault in an exec mapping reads from the fault on, in the arch's
+ *      exec folio order (arm64's; 0 elsewhere), without a mark, even under
+ *      MADV_RANDOM (src/mmap.c: RA_POLICY_NO_EXEC_RA until this patch).
+ * 03 (space in file_ra_state) changes nothing.  With all of them, this code is
  * linux-6.18's readahead: tests/suites/variants.sh checks it, event for
  * event, on recorded XFS cases of buffered I/O (where the two policies'
  * flags outside readahead agree).
@@ -58,7 +60,6 @@
 #define K24_ALL (K24(11) - 1) /* the ten patches of the series */
 #define SHAO_2024 K24(11)     /* registry.c: "shao-2024" */
 #define CHI_2025 K24(12)      /* registry.c: "chi-2025" */
-#define R25(n) K24(12 + (n))  /* registry.c: "roberts-2025/0n" */
 
 static bool has(const struct readahead_control *ractl, unsigned n)
 {
@@ -67,7 +68,7 @@ static bool has(const struct readahead_control *ractl, unsigned n)
 
 static bool has_r25(const struct readahead_control *ractl, unsigned n)
 {
-	return ractl->patches & R25(n);
+	return ractl->patches & ROBERTS_2025(n);
 }
 
 /* page_cache_next_miss() of 6.9, or of 6.10 with patch 02. */

@@ -273,6 +273,11 @@ void force_page_cache_ra(struct readahead_control *ractl,
 #define KIM_2025(n) (1ul << (17 + (n) - 1))
 /* A. Li, "mm/readahead: Skip fully overlapped range" (Sep 2025, on 6.17). */
 #define LI_2025 (1ul << 20)
+/*
+ * R. Roberts, "Readahead tweaks for larger folios" (6.17) on linux-6.9's
+ * code (registry.c "roberts-2025/0n"); 05 acts in src/mmap.c.
+ */
+#define ROBERTS_2025(n) (1ul << (12 + (n) - 1))
 /* 6.18's page_cache_sync_ra(), which kim-2025/02 calls from fadvise. */
 void page_cache_sync_ra_618(struct readahead_control *ractl,
 			    unsigned long req_count);

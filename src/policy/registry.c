@@ -58,7 +58,7 @@ static const struct ralab_patch patches[] = {
 	{ "roberts-2025/02", "linux-6.9", 14, "mm/readahead: Terminate async readahead on natural boundary", true },
 	{ "roberts-2025/03", "linux-6.9", 15, "mm/readahead: Make space in struct file_ra_state", false },
 	{ "roberts-2025/04", "linux-6.9", 16, "mm/readahead: Store folio order in struct file_ra_state", true },
-	{ "roberts-2025/05", "linux-6.9", 17, "mm/filemap: Allow arch to request folio size for exec memory (arm64 only: none on x86-64)", false },
+	{ "roberts-2025/05", "linux-6.9", 17, "mm/filemap: Allow arch to request folio size for exec memory", true },
 	/*
 	 * J. Kim, "improve fadvise(POSIX_FADV_WILLNEED) with large folio",
 	 * linux-mm and f2fs lists, 2 Dec 2025 (3/3 as resent on 3 Dec, "v2":
