@@ -470,7 +470,8 @@ struct ralab_stats {
 /*
  * struct ralab_run_opts - how to run.  Zero means the default.
  * @policy: policy name; NULL means "linux-6.18".
- * @patches, @nr_patches: patch names to apply on top of @policy (borrowed).
+ * @patches, @nr_patches: patch names to apply on top of @policy (borrowed;
+ *	a series' name, such as "kara-2024", stands for all its patches).
  * @on_event, @event_arg: called for every event in order (borrowed).
  */
 /* One folio of a page-cache dump. */

@@ -135,6 +135,28 @@ const struct ralab_policy_ops *ralab__policy_find(const char *name)
 	return NULL;
 }
 
+/*
+ * A series' name ("kara-2024" for "kara-2024/01".."10"): the bits of all
+ * its patches, or -ENOENT (no such series), -EINVAL (another policy's).
+ */
+static int series_bits(const char *name, const char *policy,
+		       unsigned long *bits)
+{
+	size_t len = strlen(name);
+	unsigned i, n = 0;
+
+	for (i = 0; i < NR_PATCHES; i++) {
+		if (strncmp(patches[i].name, name, len) ||
+		    patches[i].name[len] != '/')
+			continue;
+		if (strcmp(patches[i].policy, policy))
+			return -EINVAL;
+		*bits |= 1ul << (patches[i].bit - 1);
+		n++;
+	}
+	return n ? 0 : -ENOENT;
+}
+
 int ralab__policy_resolve(const char *name, const char *const *patch_names,
 			  unsigned nr_patches,
 			  const struct ralab_policy_ops **policy,
@@ -148,9 +170,14 @@ int ralab__policy_resolve(const char *name, const char *const *patch_names,
 	*bits = (*policy)->patches;
 	for (i = 0; i < nr_patches; i++) {
 		const struct ralab_patch *p = ralab__patch_find(patch_names[i]);
+		int err;
 
-		if (!p)
-			return -ENOENT;
+		if (!p) {
+			err = series_bits(patch_names[i], (*policy)->name, bits);
+			if (err)
+				return err;
+			continue;
+		}
 		if (strcmp(p->policy, (*policy)->name))
 			return -EINVAL;
 		*bits |= 1ul << (p->bit - 1);

@@ -145,6 +145,54 @@ static int test_linux618_drives_a_toy_cache(void)
 	return 0;
 }
 
+/*
+ * The same reader under linux-6.9's code with every patch since, named by
+ * series: the windows of 6.18 (spec 8.1), through the public API.
+ */
+static int test_linux69_with_the_patches_since(void)
+{
+	static const char *const since[] = { "kara-2024", "shao-2024",
+					     "chi-2025", "roberts-2025" };
+	static const uint64_t want[][3] = {
+		{ 0, 4, 3 },    { 4, 8, 8 },    { 12, 4, 4 },   { 16, 8, 8 },
+		{ 24, 8, 8 },   { 32, 16, 16 }, { 48, 16, 16 }, { 64, 32, 32 },
+	};
+	struct ralab_ra_params p = {
+		.policy = "linux-6.9",
+		.patches = since,
+		.nr_patches = 4,
+		.i_size = NPAGES * RALAB_PAGE_SIZE,
+		.read_ahead_kb = 128,
+		.max_sectors_kb = 512,
+		.max_order = 9,
+	};
+	struct ralab_ra *ra;
+	uint64_t i;
+	unsigned k;
+
+	memset(&toy, 0, sizeof(toy));
+	for (i = 0; i < NPAGES; i++)
+		toy.head[i] = -1;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), 0);
+	for (i = 0; i < 160; i++)
+		toy_read(ra, i);
+	ralab_ra_destroy(ra);
+	ASSERT_EQ_U64(toy.nsync, 1);
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		ASSERT_EQ_U64(toy.win[k][0], want[k][0]);
+		ASSERT_EQ_U64(toy.win[k][1], want[k][1]);
+		ASSERT_EQ_U64(toy.win[k][2], want[k][2]);
+	}
+	ASSERT_EQ_U64(toy.order[140], 5);
+	/* A series of another policy, or of none. */
+	p.policy = "linux-6.18";
+	p.nr_patches = 1;
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-EINVAL);
+	p.patches = (const char *const[]){ "kara" };
+	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), (uint64_t)-ENOENT);
+	return 0;
+}
+
 /* Readahead stops at EOF, and follows it when the file grows. */
 static int test_set_size(void)
 {
@@ -218,6 +266,7 @@ static int test_create_refuses(void)
 int main(void)
 {
 	TEST(test_linux618_drives_a_toy_cache);
+	TEST(test_linux69_with_the_patches_since);
 	TEST(test_set_size);
 	TEST(test_create_refuses);
 	return TEST_SUMMARY("test_policy");
