@@ -11,7 +11,7 @@ const char *ralab_strerror(int err)
 {
 	/* ralab_run()'s own meaning of it. */
 	if (err == -EOPNOTSUPP)
-		return "the policy does not model this case: a block_size above 4096 needs a policy of 6.18's code (linux-6.18 or a variant of it)";
+		return "the policy does not model this case: a block_size above 4096 needs a policy of 6.18's code (linux-6.18 or a variant of it), and splice(2), sendfile(2) or 'via splice' a kernel of 6.5 or later (filemap_splice_read(); not linux-6.1 or ctx-2013-*)";
 	return strerror(err < 0 ? -err : err);
 }
 

@@ -1682,6 +1682,18 @@ static void time_stats(struct sim *s, struct ralab_stats *st)
 	st->lat_max_ns = lat_pct(all, reads, 100);
 }
 
+/* Does the workload splice from a file (splice, sendfile, via splice)? */
+static bool wl_splices(const struct ralab_workload *wl)
+{
+	unsigned i;
+
+	for (i = 0; i < wl->nr_ops; i++)
+		if (wl->ops[i].kind == OP_SPLICE ||
+		    wl->ops[i].kind == OP_SENDFILE || wl->ops[i].splice)
+			return true;
+	return false;
+}
+
 int ralab_run(const struct ralab_workload *wl,
 	      const struct ralab_run_opts *opts, struct ralab_stats *stats)
 {
@@ -1701,6 +1713,8 @@ int ralab_run(const struct ralab_workload *wl,
 				    opts->nr_patches, &policy, &patches);
 	if (err)
 		return err;
+	if ((policy->flags & RA_POLICY_NO_SPLICE_READ) && wl_splices(wl))
+		return -EOPNOTSUPP;
 	s = malloc(sizeof(*s));
 	if (!s)
 		return -ENOMEM;

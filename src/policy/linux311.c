@@ -243,7 +243,7 @@ static void async_311(struct readahead_control *ractl,
 		.flags = RA_POLICY_READ_PAGEWISE | RA_POLICY_MMAP_MISS_ANY |  \
 			 RA_POLICY_FAULT_MMAP_LOCK |                         \
 			 RA_POLICY_FAULT_MAP_PAGES | RA_POLICY_NO_MIN_ORDER | \
-			 RA_POLICY_NO_EXEC_RA,                               \
+			 RA_POLICY_NO_EXEC_RA | RA_POLICY_NO_SPLICE_READ,    \
 		.sync_ra = sync_##sym,                                       \
 		.async_ra = async_##sym,                                     \
 	}

@@ -198,6 +198,13 @@ enum {
 	 * sync_mmap_ra()).
 	 */
 	RA_POLICY_NO_EXEC_RA = 1u << 12,
+	/*
+	 * Before filemap_splice_read() (D. Howells, 6.5) a splice from a
+	 * file read through filemap_read() with a pipe iterator (3.x: page by
+	 * page in __generic_file_splice_read()), which ralab does not
+	 * follow: a workload that splices is refused (-EOPNOTSUPP).
+	 */
+	RA_POLICY_NO_SPLICE_READ = 1u << 13,
 };
 
 struct ralab_policy_ops {

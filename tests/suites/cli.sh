@@ -57,6 +57,14 @@ grep -q 'runs must be from 1 to 20' "$T/err" || bad "cli calibrate --runs messag
 expect_rc "cli policies" 0 "$RALAB" policies
 grep -q '^linux-6.18 ' "$T/out" || bad "cli policies" "no linux-6.18"
 grep -q '^roberts-2025/04 *on linux-6.9: ' "$T/out" || bad "cli policies" "no roberts-2025/04"
+# Splicing before 6.5 (filemap_read() with a pipe iterator) is not modelled:
+# refused under linux-6.1 and the 3.11 policies, with the reason, before
+# anything runs; 6.8 has filemap_splice_read().
+expect_rc "cli splice under linux-6.1" 2 "$RALAB" sim --policy linux-6.1 tests/cases/splice-ext4-ra512/case.ops
+grep -q "splice(2), sendfile(2) or 'via splice' a kernel of 6.5 or later" "$T/err" && [ ! -s "$T/out" ] ||
+	bad "cli splice under linux-6.1 message" "$(head -c 300 "$T/err")"
+expect_rc "cli splice under ctx-2013-new" 2 "$RALAB" compare --policy linux-6.18 --policy ctx-2013-new tests/cases/splice-ext4-ra512/case.ops
+expect_rc "cli splice under linux-6.8" 0 "$RALAB" sim --policy linux-6.8 tests/cases/splice-ext4-ra512/case.ops
 # A series' name applies all its patches, to its own base only.
 expect_rc "cli series name" 0 "$RALAB" sim --policy linux-6.9+roberts-2025 tests/cases/seed001-seq4k/case.ops
 expect_rc "cli series on another base" 2 "$RALAB" sim --policy linux-6.18+roberts-2025 tests/cases/seed001-seq4k/case.ops
