@@ -105,20 +105,19 @@ static void toy_read(struct ralab_ra *ra, uint64_t index)
 	ralab_ra_read_done(ra, (index + 1) * RALAB_PAGE_SIZE);
 }
 
-static int test_linux618_drives_a_toy_cache(void)
+/* Spec 8.1: [start, size, async_size] of each window, in order. */
+static const uint64_t spec81[][3] = {
+	{ 0, 4, 3 },    { 4, 8, 8 },    { 12, 4, 4 },   { 16, 8, 8 },
+	{ 24, 8, 8 },   { 32, 16, 16 }, { 48, 16, 16 }, { 64, 32, 32 },
+	{ 96, 32, 32 }, { 128, 32, 32 },
+};
+
+/*
+ * 160 pages read one by one through the toy cache under @p: one sync
+ * call, spec 8.1's windows, one submission each, order 5 at the end.
+ */
+static int read_spec81(const struct ralab_ra_params *p)
 {
-	/* Spec 8.1: [start, size, async_size] of each window, in order. */
-	static const uint64_t want[][3] = {
-		{ 0, 4, 3 },    { 4, 8, 8 },    { 12, 4, 4 },   { 16, 8, 8 },
-		{ 24, 8, 8 },   { 32, 16, 16 }, { 48, 16, 16 }, { 64, 32, 32 },
-		{ 96, 32, 32 }, { 128, 32, 32 },
-	};
-	const struct ralab_ra_params p = {
-		.i_size = NPAGES * RALAB_PAGE_SIZE,
-		.read_ahead_kb = 128,
-		.max_sectors_kb = 512,
-		.max_order = 9,
-	};
 	struct ralab_ra *ra;
 	uint64_t i;
 	unsigned k;
@@ -126,16 +125,16 @@ static int test_linux618_drives_a_toy_cache(void)
 	memset(&toy, 0, sizeof(toy));
 	for (i = 0; i < NPAGES; i++)
 		toy.head[i] = -1;
-	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), 0);
+	ASSERT_EQ_U64(ralab_ra_create(p, &toy_ops, &toy, &ra), 0);
 	for (i = 0; i < 160; i++)
 		toy_read(ra, i);
 	ralab_ra_destroy(ra);
 	ASSERT_EQ_U64(toy.nsync, 1);
-	ASSERT_TRUE(toy.nwin >= sizeof(want) / sizeof(want[0]));
-	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
-		ASSERT_EQ_U64(toy.win[k][0], want[k][0]);
-		ASSERT_EQ_U64(toy.win[k][1], want[k][1]);
-		ASSERT_EQ_U64(toy.win[k][2], want[k][2]);
+	ASSERT_TRUE(toy.nwin >= sizeof(spec81) / sizeof(spec81[0]));
+	for (k = 0; k < sizeof(spec81) / sizeof(spec81[0]); k++) {
+		ASSERT_EQ_U64(toy.win[k][0], spec81[k][0]);
+		ASSERT_EQ_U64(toy.win[k][1], spec81[k][1]);
+		ASSERT_EQ_U64(toy.win[k][2], spec81[k][2]);
 	}
 	/* One submission per window, as the kernel's one request each. */
 	ASSERT_EQ_U64(toy.submits, toy.nwin);
@@ -145,18 +144,26 @@ static int test_linux618_drives_a_toy_cache(void)
 	return 0;
 }
 
+static int test_linux618_drives_a_toy_cache(void)
+{
+	const struct ralab_ra_params p = {
+		.i_size = NPAGES * RALAB_PAGE_SIZE,
+		.read_ahead_kb = 128,
+		.max_sectors_kb = 512,
+		.max_order = 9,
+	};
+
+	return read_spec81(&p);
+}
+
 /*
  * The same reader under linux-6.9's code with every patch since, named by
- * series: the windows of 6.18 (spec 8.1), through the public API.
+ * series: 6.18's windows, through the public API.
  */
 static int test_linux69_with_the_patches_since(void)
 {
 	static const char *const since[] = { "kara-2024", "shao-2024",
 					     "chi-2025", "roberts-2025" };
-	static const uint64_t want[][3] = {
-		{ 0, 4, 3 },    { 4, 8, 8 },    { 12, 4, 4 },   { 16, 8, 8 },
-		{ 24, 8, 8 },   { 32, 16, 16 }, { 48, 16, 16 }, { 64, 32, 32 },
-	};
 	struct ralab_ra_params p = {
 		.policy = "linux-6.9",
 		.patches = since,
@@ -167,23 +174,9 @@ static int test_linux69_with_the_patches_since(void)
 		.max_order = 9,
 	};
 	struct ralab_ra *ra;
-	uint64_t i;
-	unsigned k;
 
-	memset(&toy, 0, sizeof(toy));
-	for (i = 0; i < NPAGES; i++)
-		toy.head[i] = -1;
-	ASSERT_EQ_U64(ralab_ra_create(&p, &toy_ops, &toy, &ra), 0);
-	for (i = 0; i < 160; i++)
-		toy_read(ra, i);
-	ralab_ra_destroy(ra);
-	ASSERT_EQ_U64(toy.nsync, 1);
-	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
-		ASSERT_EQ_U64(toy.win[k][0], want[k][0]);
-		ASSERT_EQ_U64(toy.win[k][1], want[k][1]);
-		ASSERT_EQ_U64(toy.win[k][2], want[k][2]);
-	}
-	ASSERT_EQ_U64(toy.order[140], 5);
+	if (read_spec81(&p))
+		return 1;
 	/* A series of another policy, or of none. */
 	p.policy = "linux-6.18";
 	p.nr_patches = 1;
