@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for the public readahead API (ralab_ra_*): the input is
- * a file size, queue limits and a program of reads, evictions, fadvise
- * calls, size changes and inserts of one's own, run over a toy cache that
- * checks the API's promises: @add_folio gets aligned, free ranges inside
- * the file; @clear_readahead names a folio there.
+ * a file size, queue limits, a policy (with patches) and a program of
+ * reads, evictions, fadvise calls, size changes and inserts of one's own,
+ * run over a toy cache that checks the API's promises: @add_folio gets
+ * aligned, free ranges inside the file; @clear_readahead names a folio
+ * there.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -101,6 +102,23 @@ static void drop(struct toy *t, struct ralab_ra *ra, uint64_t h)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Policies and patches by the seventh byte: each has code of its own. */
+static const char *const kim[] = { "kim-2025" };
+static const char *const li[] = { "li-2025" };
+static const char *const since[] = { "kara-2024", "shao-2024", "chi-2025",
+				     "roberts-2025" };
+static const struct {
+	const char *policy;
+	const char *const *patches;
+	unsigned nr;
+} pols[] = {
+	{ "linux-6.18", NULL, 0 }, { "linux-6.18", kim, 1 },
+	{ "linux-6.18", li, 1 },   { "linux-6.9", since, 4 },
+	{ "linux-6.9", NULL, 0 },  { "linux-6.12", NULL, 0 },
+	{ "park-2026", NULL, 0 },  { "kara-2026", NULL, 0 },
+	{ "linux-6.1", NULL, 0 },  { "ctx-2013-old", NULL, 0 },
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct ralab_cache_ops ops = {
@@ -109,10 +127,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ralab_ra_params p = { 0 };
 	struct ralab_ra *ra;
 	struct toy *t;
-	size_t at = 6;
+	size_t at = 7;
 	uint64_t pos = 0;
 
-	if (size < 6)
+	if (size < 7)
 		return 0;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -128,6 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p.min_order > p.max_order)
 		p.min_order = 0;
 	t->min_order = p.min_order;
+	p.policy = pols[data[6] % (sizeof(pols) / sizeof(pols[0]))].policy;
+	p.patches = pols[data[6] % (sizeof(pols) / sizeof(pols[0]))].patches;
+	p.nr_patches = pols[data[6] % (sizeof(pols) / sizeof(pols[0]))].nr;
 	if (ralab_ra_create(&p, &ops, t, &ra)) {
 		free(t);
 		return 0;
