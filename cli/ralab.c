@@ -190,7 +190,7 @@ static int cmd_policies(int argc, char **argv)
 	}
 	for (i = 0; i < ralab_policy_count(); i++)
 		printf("%-16s %s\n", ralab_policy_name(i), ralab_policy_source(i));
-	printf("\npatches (--patch NAME, or POLICY+NAME; a series' name, kara-2024 or\nroberts-2025, applies all its patches):\n");
+	printf("\npatches (--patch NAME, or POLICY+NAME; a series' name, as kara-2024,\nroberts-2025 or kim-2025, applies all its patches):\n");
 	for (i = 0; i < ralab_patch_count(); i++)
 		printf("%-16s on %s: %s\n", ralab_patch_name(i),
 		       ralab_patch_policy(i), ralab_patch_title(i));
