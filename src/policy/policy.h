@@ -268,8 +268,8 @@ unsigned long ractl_max_pages(const struct readahead_control *ractl,
 void page_cache_ra_unbounded(struct readahead_control *ractl,
 			     unsigned long nr_to_read,
 			     unsigned long lookahead_size);
-void do_page_cache_ra(struct readahead_control *ractl,
-		      unsigned long nr_to_read, unsigned long lookahead_size);
+int do_page_cache_ra(struct readahead_control *ractl,
+		     unsigned long nr_to_read, unsigned long lookahead_size);
 void force_page_cache_ra(struct readahead_control *ractl,
 			 unsigned long nr_to_read);
 /*

@@ -156,22 +156,26 @@ void page_cache_ra_unbounded(struct readahead_control *ractl,
 	ra_read_pages(ractl);
 }
 
-/* Clip to EOF, then read order-0 pages. */
-void do_page_cache_ra(struct readahead_control *ractl,
-		      unsigned long nr_to_read, unsigned long lookahead_size)
+/*
+ * Clip to EOF, then read order-0 pages.  Return -EINVAL, reading nothing,
+ * when ractl->_index is at or past EOF (kim-2025/01 stops there).
+ */
+int do_page_cache_ra(struct readahead_control *ractl,
+		     unsigned long nr_to_read, unsigned long lookahead_size)
 {
 	uint64_t isize = ractl->mapping->i_size;
 	pgoff_t index = ractl->_index;
 	pgoff_t end_index;
 
 	if (!isize)
-		return;
+		return -EINVAL;
 	end_index = (isize - 1) / RALAB_PAGE_SIZE;
 	if (index > end_index)
-		return;
+		return -EINVAL;
 	if (nr_to_read > end_index - index)
 		nr_to_read = end_index - index + 1;
 	page_cache_ra_unbounded(ractl, nr_to_read, lookahead_size);
+	return 0;
 }
 
 /*
@@ -193,10 +197,8 @@ static void force_page_cache_ra_kim(struct readahead_control *ractl,
 		if (!(ractl->patches & KIM_2025(2))) {
 			if (this_chunk > nr_to_read)
 				this_chunk = nr_to_read;
-			/* do_page_cache_ra() now says when it read nothing. */
-			if (!isize || index > (isize - 1) / RALAB_PAGE_SIZE)
+			if (do_page_cache_ra(ractl, this_chunk, 0))
 				break;
-			do_page_cache_ra(ractl, this_chunk, 0);
 			nr_to_read -= this_chunk;
 			continue;
 		}
