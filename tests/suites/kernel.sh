@@ -172,8 +172,21 @@ kernel_suite() {
 	else
 		skip "kernel: ld.so run as a program, recorded" "/lib64/ld-linux-x86-64.so.2 or /usr/bin/true missing"
 	fi
+	# sqlite3 (package sqlite3, in .ci/run) looking rows up by rowid in
+	# a database laid out in extents (--copy with --extent-kb: the same
+	# bytes, a block apart on the disk); its script is in the page cache.
+	local sqlite=
+	if command -v sqlite3 > /dev/null && [ -x /usr/bin/python3 ]; then
+		/usr/bin/python3 tests/tools/make-sqlite-db.py "$T/db.sqlite"
+		printf '#!/bin/sh\nexec sqlite3 "$1" "select sum(length(v)) from t where id in (7, 777, 7777, 17000, 50000, 99999);"\n' > "$T/rowid.sh"
+		chmod +x "$T/rowid.sh"
+		sqlite="--copy $T/db.sqlite --extent-kb 64 -- $T/rowid.sh @FILE"
+	else
+		skip "kernel: sqlite3 on a database in extents, recorded" "sqlite3 or /usr/bin/python3 missing (package sqlite3)"
+	fi
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
 		    ${magic:+"$magic"} \
+		    ${sqlite:+"$sqlite"} \
 		    ${dlopen:+"$dlopen"} \
 		    ${pyexec:+"$pyexec"} \
 		    ${ldso:+"$ldso"} \

@@ -23,6 +23,7 @@
 #   --copy PATH        the file is a copy of PATH (its bytes and size:
 #                      a real program's own data, as file(1)'s magic
 #                      database), under its name, written in one pass
+#                      (with --extent-kb: in extents, as above)
 #   --rewritten        the program truncates the file before it reads it
 #                      and writes it anew: its reads are mapped to the
 #                      extents the file ends with (taken after the run),
@@ -130,7 +131,26 @@ f=$w/mnt/data
 # A copy keeps its name (file(1) maps a magic database named *.mgc).
 [ -z "$copy" ] || f=$w/mnt/$(basename "$copy")
 bytes=$((size << 20))
-if [ -n "$copy" ]; then
+if [ -n "$copy" ] && [ "$ekb" -gt 0 ]; then
+	# The copy's bytes in extents: chunk k written at k * (e + 4096),
+	# then the block after each cut out.
+	bytes=$(stat -c %s "$copy")
+	e=$((ekb * 1024)) n=$(((bytes + ekb * 1024 - 1) / (ekb * 1024)))
+	# A block more: a collapse must end before EOF.
+	fallocate -l $((n * (e + 4096) + 4096)) "$f"
+	for ((k = 0; k < n; k++)); do
+		dd if="$copy" of="$f" bs="$e" skip="$k" count=1 \
+			seek=$((k * (e + 4096))) oflag=seek_bytes conv=notrunc \
+			status=none
+	done
+	sync "$f"
+	for ((k = n - 1; k >= 0; k--)); do
+		fallocate --collapse-range -o $((k * (e + 4096) + e)) -l 4096 "$f"
+	done
+	truncate -s "$bytes" "$f"
+	cmp -s "$copy" "$f" ||
+		{ echo "record-app.sh: the copy in extents differs from $copy" >&2; exit 1; }
+elif [ -n "$copy" ]; then
 	cp "$copy" "$f"
 	sync "$f"
 elif [ "$ekb" -gt 0 ]; then
