@@ -45,6 +45,14 @@ void cli_progress_end(struct cli_progress *p);
  * keys of how a file is read (fio_files) are left to cli_load_opts().
  */
 int cli_apply_set(struct ralab_workload *wl, const char *kv);
+/*
+ * On stderr, "ralab CMD: note: PATH: ..." for each distinct '# note: '
+ * line of @wl's .ops text (what a trace's replay leaves out or changes),
+ * the first CLI_MAX_NOTES of them, then how many more.
+ */
+#define CLI_MAX_NOTES 8
+void cli_print_notes(const char *cmd, const char *path,
+		     const struct ralab_workload *wl);
 /* The load options of the --set values @sets: 0, or 2 after a message. */
 int cli_load_opts(const char *const *sets, unsigned nsets,
 		  struct ralab_load_opts *lo);

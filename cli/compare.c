@@ -479,6 +479,7 @@ int cli_compare(int argc, char **argv)
 			fprintf(stderr, "%s\n", d.msg);
 			return 2;
 		}
+		cli_print_notes("compare", cases[c], wl);
 		for (k = 0; k < ncombo; k++)
 			if (apply_combo(wl, sw, nsw, k)) {
 				ralab_workload_free(wl);

@@ -370,6 +370,7 @@ int cli_kernel(int argc, char **argv)
 			return 2;
 		}
 	}
+	cli_print_notes("kernel", path, wl);
 	cli_catch_signals();
 	if (fmt == CLI_FMT_CSV && trace) {
 		fprintf(stderr, "ralab kernel: --format csv does not take --trace\n");
@@ -957,6 +958,7 @@ int cli_check(int argc, char **argv)
 				ret = 2;
 				goto out;
 			}
+		cli_print_notes("check", ops[c], wl);
 		ralab_workload_free(wl);
 	}
 	if (fmt != CLI_FMT_TEXT) {

@@ -694,6 +694,42 @@ int cli_load_opts(const char *const *sets, unsigned nsets,
 	return 0;
 }
 
+void cli_print_notes(const char *cmd, const char *path,
+		     const struct ralab_workload *wl)
+{
+	static const char tag[] = "# note: ";
+	const char *seen[CLI_MAX_NOTES];
+	size_t seen_len[CLI_MAX_NOTES];
+	const char *t = ralab_workload_ops_text(wl), *nl;
+	unsigned shown = 0, more = 0, k;
+
+	for (; t && *t; t = nl ? nl + 1 : NULL) {
+		size_t len;
+
+		nl = strchr(t, '\n');
+		if (strncmp(t, tag, sizeof(tag) - 1))
+			continue;
+		t += sizeof(tag) - 1;
+		len = nl ? (size_t)(nl - t) : strlen(t);
+		for (k = 0; k < shown; k++)
+			if (seen_len[k] == len && !memcmp(seen[k], t, len))
+				break;
+		if (k < shown)
+			continue;
+		if (shown == CLI_MAX_NOTES) {
+			more++;
+			continue;
+		}
+		seen[shown] = t;
+		seen_len[shown++] = len;
+		fprintf(stderr, "ralab %s: note: %s: %.*s\n", cmd, path,
+			(int)len, t);
+	}
+	if (more)
+		fprintf(stderr, "ralab %s: note: %s: %u more notes ('ralab sim --dump-ops %s' shows them all)\n",
+			cmd, path, more, path);
+}
+
 int cli_apply_set(struct ralab_workload *wl, const char *kv)
 {
 	struct ralab_diag d = { 0 };
@@ -954,6 +990,9 @@ static int cmd_sim(int argc, char **argv)
 				goto out;
 			}
 		}
+		/* --dump-ops prints them with the rest. */
+		if (!dump_ops)
+			cli_print_notes("sim", paths[n], wls[n]);
 	}
 	/* (With --trace, the events come first: text, each case after its
 	 * "== CASE".) */

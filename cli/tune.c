@@ -248,6 +248,7 @@ int cli_tune(int argc, char **argv)
 				ret = 2;
 				goto out;
 			}
+		cli_print_notes("tune", cases[c], wl[c]);
 		if (strcmp(ralab_workload_config(wl[c])->device, "ideal"))
 			ideal = false;
 	}

@@ -1163,10 +1163,17 @@ struct emit {
 #define NOTED_PROT 8192u
 #define NOTED_ZERO_GROW 16384u
 
+/*
+ * What the replay leaves out or changes is said in comment lines of the
+ * generated .ops that start so: 'ralab sim' and 'ralab check' print them
+ * on stderr (README, "Traces").
+ */
+#define NOTE "# note: "
+
 static void note_once(struct emit *e, unsigned what, const char *text)
 {
 	if (!(e->noted & what))
-		ralab__text_printf(&e->b, "# %s\n", text);
+		ralab__text_printf(&e->b, NOTE "%s\n", text);
 	e->noted |= what;
 }
 
@@ -1873,8 +1880,8 @@ static void emit_call(struct emit *e, const struct tb_op *op)
  */
 static void emit_setup(struct emit *e)
 {
-	const struct tb_file *m = &e->t->files[e->main_file];
-	unsigned i;
+	const struct tb_file *m = &e->t->files[e->main_file], *first = NULL;
+	unsigned i, gone;
 
 	if (!m->has_lay)
 		return;
@@ -1920,10 +1927,27 @@ static void emit_setup(struct emit *e)
 		     f->lay.ra_kb != m->lay.ra_kb ||
 		     f->lay.msk_kb != m->lay.msk_kb ||
 		     strcmp(f->lay.fs, m->lay.fs)))
-			ralab__text_printf(&e->b, "# %s is on another filesystem or device (%s, read_ahead_kb %u): replayed with main's\n",
+			ralab__text_printf(&e->b, NOTE "%s is on another filesystem or device (%s, read_ahead_kb %u): replayed with main's\n",
 			    f->name, f->lay.fs[0] ? f->lay.fs : "?",
 			    f->lay.ra_kb);
 	}
+	/*
+	 * In a log 'ralab record' described (main has its line), a file
+	 * without one was gone when the run ended (a temporary file the
+	 * program removed): where it lay, and on which device, is not known.
+	 */
+	for (i = 0, gone = 0; i < e->t->nr_files; i++) {
+		const struct tb_file *f = &e->t->files[i];
+
+		if (f->used && !f->has_lay && !gone++)
+			first = f;
+	}
+	if (gone == 1)
+		ralab__text_printf(&e->b, NOTE "%s (%s) has no '# ralab file' line (gone when 'ralab record' ended, as a temporary file is): replayed on main's device, in one extent\n",
+		    first->name, first->path);
+	else if (gone)
+		ralab__text_printf(&e->b, NOTE "%u files, the first %s (%s), have no '# ralab file' line (gone when 'ralab record' ended, as temporary files are): replayed on main's device, each in one extent\n",
+		    gone, first->name, first->path);
 }
 
 /* Whether @op is replayed (a call on a descriptor of a file kept). */
@@ -1952,7 +1976,7 @@ static void emit_serial(struct emit *e)
 
 		switch (op->kind) {
 		case TB_NOTE:
-			ralab__text_printf(&e->b, "# %s\n", op->note);
+			ralab__text_printf(&e->b, NOTE "%s\n", op->note);
 			break;
 		case TB_PAUSE:
 			if (!t->untimed)
@@ -2040,7 +2064,7 @@ static int emit_jobs(struct emit *e, const bool *active)
 			const struct tb_op *op = &t->ops[order[k]];
 
 			if (op->kind == TB_NOTE) {
-				ralab__text_printf(&e->b, "# %s\n", op->note);
+				ralab__text_printf(&e->b, NOTE "%s\n", op->note);
 				continue;
 			}
 			if (!replayed(t, op))

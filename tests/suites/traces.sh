@@ -211,7 +211,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab faults recorded=10' \
 	'# ralab file "/d/a" size=1048576' > "$T/faults.strace"
 got=$("$RALAB" sim --dump-ops "$T/faults.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/munmap 524288 65536/munmap 0 65536/touch 983040 1/munmap 65536/close/"
+tgot "strace: page faults on mappings" "close/open main/mmap 0 1048576/touch 16 1/touch 8192 1 4096 write/madvise 65536 65536 sequential/# note: madvise(MADV_DONTFORK) of a mapping at line 9 is not replayed/touch 131072 1/touch 196608 1/munmap 524288 65536/munmap 0 65536/touch 983040 1/munmap 65536/close/"
 # mprotect() of a mapping of a replayed file: 'mprotect OFF LEN PROT' in
 # file offsets, per mapping it covers; a fault it denied (a SIGSEGV the
 # program caught) is left out with a note, as is a failed call; a
@@ -229,7 +229,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab faults recorded=4' \
 	'# ralab file "/d/a" size=1048576' > "$T/mprot.strace"
 got=$("$RALAB" sim --dump-ops "$T/mprot.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: mprotect() of a mapping" "close/open main/mmap 0 1048576 write/mprotect 65536 65536 none/mprotect 131072 4096 rx/# an access the program's mprotect() had denied (a fault it caught, a populate or mlock that failed) is left out/touch 131088 1/mprotect 0 8192 r/touch 12288 1 4096 write/"
+tgot "strace: mprotect() of a mapping" "close/open main/mmap 0 1048576 write/mprotect 65536 65536 none/mprotect 131072 4096 rx/# note: an access the program's mprotect() had denied (a fault it caught, a populate or mlock that failed) is left out/touch 131088 1/mprotect 0 8192 r/touch 12288 1 4096 write/"
 # Three mappings of one descriptor holding a page: 'map OFF' names the
 # third, whichever order the parser meets them in (found by fuzz_strace).
 printf '%s\n' '# file_size: 1M' 'mmap 0 1M' 'mmap 256K 256K' 'mmap 384K 256K' \
@@ -276,7 +276,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/lib", O_RDONLY|O_CLOEXEC) = 3 
 	'# ralab faults recorded=4' \
 	'# ralab file "/d/lib" size=1048576' > "$T/ldso.strace"
 got=$("$RALAB" sim --dump-ops "$T/ldso.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1048576/munmap 65536 262144/mmap 65536 262144 exec/munmap 528384 65536/mmap 524288 65536 write/map 524288/touch 524304 1 4096 cow/map 0/touch 524304 1/touch 65536 1/# munmap() of part of a mapping another process shares at line 10: the replay keeps the mapping whole until its last page is unmapped/touch 4096 1/"
+tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1048576/munmap 65536 262144/mmap 65536 262144 exec/munmap 528384 65536/mmap 524288 65536 write/map 524288/touch 524304 1 4096 cow/map 0/touch 524304 1/touch 65536 1/# note: munmap() of part of a mapping another process shares at line 10: the replay keeps the mapping whole until its last page is unmapped/touch 4096 1/"
 # A process holding more mappings than a job can (MAX_MAPS, 64), or
 # unmapping more parts of one mapping than ralab keeps holes in (64):
 # noted with the number (it said 8 for mappings until 2026-12-07).
@@ -288,7 +288,7 @@ tgot "strace: ld.so's segments over its first mapping" "close/open main/mmap 0 1
   printf '10 100.000400 # ralab fault addr=0x%x error_code=0x4\n' $((0x10000000 + 65 * 0x100000))
   echo '# ralab faults recorded=1'; echo '# ralab file "/d/f" size=1048576'; } > "$T/maps66.strace"
 "$RALAB" sim --dump-ops "$T/maps66.strace" > "$T/maps66.ops" 2> "$T/err"
-if grep -q '^# a process held more mappings at once than a job can (64): the later ones are not replayed$' "$T/maps66.ops" &&
+if grep -q '^# note: a process held more mappings at once than a job can (64): the later ones are not replayed$' "$T/maps66.ops" &&
    [ "$(grep -c '^mmap ' "$T/maps66.ops")" -eq 64 ]; then ok "strace: 66 mappings held at once"
 else bad "strace: 66 mappings held at once" "$(grep -v '^mmap' "$T/maps66.ops" | head -c 300; head -c 200 "$T/err")"; fi
 { echo '10 100.000100 openat(AT_FDCWD, "/d/f", O_RDONLY) = 3 <0.000010>'
@@ -299,7 +299,7 @@ else bad "strace: 66 mappings held at once" "$(grep -v '^mmap' "$T/maps66.ops" |
   echo '10 100.000400 # ralab fault addr=0x10000000 error_code=0x4'
   echo '# ralab faults recorded=1'; echo '# ralab file "/d/f" size=1048576'; } > "$T/holes66.strace"
 "$RALAB" sim --dump-ops "$T/holes66.strace" > "$T/holes66.ops" 2> "$T/err"
-if grep -q '^# munmap() of more parts of one mapping than ralab keeps holes in (64): the later parts stay mapped$' "$T/holes66.ops" &&
+if grep -q '^# note: munmap() of more parts of one mapping than ralab keeps holes in (64): the later parts stay mapped$' "$T/holes66.ops" &&
    [ "$(grep -c '^munmap ' "$T/holes66.ops")" -eq 64 ]; then ok "strace: 66 holes in one mapping"
 else bad "strace: 66 holes in one mapping" "$(grep -v '^munmap' "$T/holes66.ops" | head -c 300; head -c 200 "$T/err")"; fi
 # execve(): what the kernel reads and maps of the program, from its '#
@@ -394,7 +394,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab faults recorded=0' \
 	'# ralab file "/d/a" size=4194304' > "$T/mlock.strace"
 got=$("$RALAB" sim --dump-ops "$T/mlock.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause|fs))' | tr '\n' '/')
-tgot "strace: mlock, mlock2, munlock, mlockall, MAP_LOCKED" "close/open main/mmap 0 1048576/mlock 65536 12288/mlock 196608 4096 onfault/madvise 0 1048576 dontneed/munlock 0 1048576/mlock 0 1048576/mmap 1048576 65536 locked/munlock 0 1048576/munlock 1048576 65536/mmap 2097152 65536 locked/mmap 3145728 65536 write/# mlock() of a private writable mapping at line 13 is not replayed (its populate copies each page)/"
+tgot "strace: mlock, mlock2, munlock, mlockall, MAP_LOCKED" "close/open main/mmap 0 1048576/mlock 65536 12288/mlock 196608 4096 onfault/madvise 0 1048576 dontneed/munlock 0 1048576/mlock 0 1048576/mmap 1048576 65536 locked/munlock 0 1048576/munlock 1048576 65536/mmap 2097152 65536 locked/mmap 3145728 65536 write/# note: mlock() of a private writable mapping at line 13 is not replayed (its populate copies each page)/"
 # Write faults: through a shared mapping a write touch, through a private
 # one a cow touch; a fault on a present page (bit 0) is nothing; msync of
 # a mapping is an fsync of its file (tests/traces/calls-write-faults.strace).
@@ -411,13 +411,13 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDONLY) = 3 <0.000010>' 
 	'# ralab faults recorded=1' \
 	'# ralab file "/d/a" size=1048576' > "$T/pageout.strace"
 got=$("$RALAB" sim --dump-ops "$T/pageout.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: MADV_PAGEOUT of a shared mapping, not of a private one" "close/open main/mmap 0 524288/mmap 524288 65536/touch 16 1/madvise 0 65536 pageout/# madvise(MADV_PAGEOUT) of a private mapping at line 6 is not replayed/"
+tgot "strace: MADV_PAGEOUT of a shared mapping, not of a private one" "close/open main/mmap 0 524288/mmap 524288 65536/touch 16 1/madvise 0 65536 pageout/# note: madvise(MADV_PAGEOUT) of a private mapping at line 6 is not replayed/"
 # With a write fault through the private mapping (a cow touch, which the
 # parser does not take with a pageout): no MADV_PAGEOUT at all, noted
 # (found by fuzz_strace: the replay made ops the parser refused).
 sed -e 's/^# ralab faults recorded=1$/10 100.000700 # ralab fault addr=0x20000000 error_code=0x6\n# ralab faults recorded=2/' "$T/pageout.strace" > "$T/pageout-cow.strace"
 got=$("$RALAB" sim --dump-ops "$T/pageout-cow.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: MADV_PAGEOUT left out with copy-on-write faults" "close/open main/mmap 0 524288/mmap 524288 65536/touch 16 1/# madvise(MADV_PAGEOUT) is not replayed in a log with write faults through a private mapping (ralab does not track their anonymous copies)/# madvise(MADV_PAGEOUT) of a private mapping at line 6 is not replayed/touch 524288 1 4096 cow/"
+tgot "strace: MADV_PAGEOUT left out with copy-on-write faults" "close/open main/mmap 0 524288/mmap 524288 65536/touch 16 1/# note: madvise(MADV_PAGEOUT) is not replayed in a log with write faults through a private mapping (ralab does not track their anonymous copies)/# note: madvise(MADV_PAGEOUT) of a private mapping at line 6 is not replayed/touch 524288 1 4096 cow/"
 # MAP_POPULATE: the mapping's pages faulted in by mmap() ('mmap OFF LEN
 # populate', clipped to the file's end like any mapping); of a private
 # writable mapping (whose populate copies each page) noted, and mapped
@@ -430,7 +430,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'# ralab faults recorded=1' \
 	'# ralab file "/d/a" size=1048576' > "$T/mpop.strace"
 got=$("$RALAB" sim --dump-ops "$T/mpop.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: mmap(MAP_POPULATE), shared and private writable" "close/open main/mmap 0 1048576 populate/munmap 0/# mmap(MAP_POPULATE) of a private writable mapping at line 4 is replayed without its populate (it copies each page)/mmap 524288 65536 write/touch 524288 1/"
+tgot "strace: mmap(MAP_POPULATE), shared and private writable" "close/open main/mmap 0 1048576 populate/munmap 0/# note: mmap(MAP_POPULATE) of a private writable mapping at line 4 is replayed without its populate (it copies each page)/mmap 524288 65536 write/touch 524288 1/"
 # MADV_REMOVE of a shared writable mapping punches the file's range under
 # it (a punch on the mapping's descriptor, whose close waits for the
 # munmap); the hole it made is not one of the file's own; a failed one is
@@ -473,7 +473,7 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
 	'100 1.000003 mlock(0x7f0000080000, 65536) = 0 <0.000010>' \
 	'100 1.000004 madvise(0x7f0000000000, 1048576, MADV_REMOVE) = -1 EINVAL (Invalid argument) <0.000010>' \
 	'100 1.000005 close(3) = 0 <0.000010>' '# ralab file "/d/t" size=1048576 fs=xfs' > "$T/rmfail.strace"
-got=$("$RALAB" sim --dump-ops "$T/rmfail.strace" | grep -c '^# madvise(MADV_REMOVE) failed at line 4 .*not replayed$')
+got=$("$RALAB" sim --dump-ops "$T/rmfail.strace" | grep -c '^# note: madvise(MADV_REMOVE) failed at line 4 .*not replayed$')
 tgot "strace: a failed MADV_REMOVE is noted" 1
 # splice(2) at an offset inside a page into a new pipe: 16 free buffers;
 # one that stopped short of its length before EOF: as many as the pages
@@ -486,8 +486,8 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/t", O_RDWR) = 3 <0.000010>' \
 	'100 1.000005 sendfile(6, 3, NULL, 100000) = 4096 <0.000100>' \
 	'100 1.000006 splice(4, NULL, 3, [0], 4096, 0) = 4096 <0.000010>' \
 	'100 1.000007 close(3) = 0 <0.000010>' '# ralab file "/d/t" size=1048576 fs=xfs' > "$T/splice.strace"
-got=$("$RALAB" sim --dump-ops "$T/splice.strace" | grep -E '^(splice|sendfile|# splice)' | tr '\n' '/')
-tgot "strace: splice(2) and sendfile(2)" "splice 1000 65536 16/splice 70000 65536 5/sendfile 200000 100000/sendfile 0 100000 4096/# splice() into a replayed file at line 6 (a write) is not replayed/"
+got=$("$RALAB" sim --dump-ops "$T/splice.strace" | grep -E '^(splice|sendfile|# note: splice)' | tr '\n' '/')
+tgot "strace: splice(2) and sendfile(2)" "splice 1000 65536 16/splice 70000 65536 5/sendfile 200000 100000/sendfile 0 100000 4096/# note: splice() into a replayed file at line 6 (a write) is not replayed/"
 # FALLOC_FL_ZERO_RANGE without KEEP_SIZE is replayed inside the file (the
 # same as with it there); up to the size the log ends with, which it may
 # have made, it is noted and not replayed.
@@ -499,7 +499,7 @@ for len in 300000 9000000; do
 	got=$("$RALAB" sim --dump-ops "$T/zgrow.strace" | grep -E '^zero-range|FALLOC_FL_ZERO_RANGE' | tr '\n' '/')
 	case $len in
 	300000) tgot "strace: ZERO_RANGE without KEEP_SIZE inside the file" "zero-range 1000000 300000/" ;;
-	*) tgot "strace: ZERO_RANGE without KEEP_SIZE up to EOF" "# fallocate(2) with FALLOC_FL_ZERO_RANGE and without FALLOC_FL_KEEP_SIZE up to or past EOF (which may have moved EOF) is not replayed/" ;;
+	*) tgot "strace: ZERO_RANGE without KEEP_SIZE up to EOF" "# note: fallocate(2) with FALLOC_FL_ZERO_RANGE and without FALLOC_FL_KEEP_SIZE up to or past EOF (which may have moved EOF) is not replayed/" ;;
 	esac
 done
 # ... but not through a mapping that is not replayed (one from where
@@ -515,7 +515,7 @@ printf '%s\n' '10 100.000100 openat(AT_FDCWD, "/d/a", O_RDWR) = 3 <0.000010>' \
 	'10 100.000600 madvise(0x10010000, 65536, MADV_REMOVE) = 0 <0.000005>' \
 	'# ralab faults recorded=1' > "$T/mremove-lost.strace"
 got=$("$RALAB" sim --dump-ops "$T/mremove-lost.strace" 2>&1 | grep -Ev '^(pause|# (generated|file_size|main|pause))' | tr '\n' '/')
-tgot "strace: MADV_REMOVE through a mapping not replayed" "close/open main/mmap 0 4096 write/# a mapping from where another mapping of the same descriptor starts is not replayed ('map OFF' names mappings by their start)/munmap 0/close/"
+tgot "strace: MADV_REMOVE through a mapping not replayed" "close/open main/mmap 0 4096 write/# note: a mapping from where another mapping of the same descriptor starts is not replayed ('map OFF' names mappings by their start)/munmap 0/close/"
 # The same log without faults: the mapping is noted, nothing replayed.
 grep -v '# ralab fault' "$T/faults.strace" > "$T/nofaults.strace"
 "$RALAB" sim "$T/nofaults.strace" > "$T/out" 2> "$T/err"; rc=$?
@@ -848,6 +848,47 @@ else
 	skip "record and replay" "strace is not installed"
 fi
 
+# What a replay leaves out or changes is said on stderr too, not only in
+# the generated .ops ('# note: ' lines): by sim, check, kernel, compare
+# and tune, each distinct note once, the first 8, then how many more.
+# A file a described log reads with no '# ralab file' line of its own (a
+# temporary file, gone when 'ralab record' ended) is one of them.
+printf '%s\n' '100 1.000000 openat(AT_FDCWD, "/d/f", O_RDONLY) = 3 <0.000010>' \
+	'100 1.000100 io_uring_setup(8, {flags=0}) = 4 <0.000050>' \
+	'100 1.000200 read(3, ""..., 65536) = 65536 <0.000100>' \
+	'100 1.000300 openat(AT_FDCWD, "/tmp/sortAb12", O_RDWR|O_CREAT|O_EXCL, 0600) = 5 <0.000010>' \
+	'100 1.000400 write(5, ""..., 8192) = 8192 <0.000100>' \
+	'100 1.000500 pread64(5, ""..., 8192, 0) = 8192 <0.000100>' \
+	'100 1.000600 read(3, ""..., 65536) = 0 <0.000100>' \
+	'# ralab file "/d/f" size=65536 fs=xfs' > "$T/notes.strace"
+"$RALAB" sim "$T/notes.strace" > /dev/null 2> "$T/notes.err"
+"$RALAB" compare "$T/notes.strace" > /dev/null 2> "$T/notes-cmp.err"
+if [ "$(grep -c "^ralab sim: note: $T/notes.strace: io_uring set up at line 2: its reads are not system calls of their own" "$T/notes.err")" = 1 ] &&
+   grep -q "^ralab sim: note: $T/notes.strace: f2_sortAb12 (/tmp/sortAb12) has no '# ralab file' line (gone when 'ralab record' ended" "$T/notes.err" &&
+   grep -q "^ralab compare: note: $T/notes.strace: io_uring set up" "$T/notes-cmp.err" &&
+   "$RALAB" sim --dump-ops "$T/notes.strace" 2> "$T/notes-dump.err" | grep -q '^# note: io_uring set up at line 2' &&
+   ! [ -s "$T/notes-dump.err" ]; then
+	ok "strace: notes on stderr"
+else
+	bad "strace: notes on stderr" "$(cat "$T/notes.err" "$T/notes-cmp.err" "$T/notes-dump.err")"
+fi
+# Any '# note: ' line of a case is such a note (a log's generated .ops
+# has one of a kind): eleven distinct ones, one twice: the first 8, then
+# "3 more".
+{ printf '# file_size: 1M\n# note: twice\n'
+  for k in $(seq 10); do echo "# note: number $k"; done
+  printf '# note: twice\nread 64K 2\n'; } > "$T/notes11.ops"
+"$RALAB" sim "$T/notes11.ops" > /dev/null 2> "$T/notes11.err"
+if [ "$(grep -c "^ralab sim: note: $T/notes11.ops: " "$T/notes11.err")" = 9 ] &&
+   [ "$(grep -c ": twice$" "$T/notes11.err")" = 1 ] &&
+   grep -q "^ralab sim: note: $T/notes11.ops: number 7$" "$T/notes11.err" &&
+   ! grep -q "number 8$" "$T/notes11.err" &&
+   grep -q "^ralab sim: note: $T/notes11.ops: 3 more notes ('ralab sim --dump-ops $T/notes11.ops' shows them all)$" "$T/notes11.err"; then
+	ok "strace: notes on stderr, the first 8"
+else
+	bad "strace: notes on stderr, the first 8" "$(cat "$T/notes11.err")"
+fi
+
 # openat2, preadv2 (at an offset, and at -1: the file position) and
 # O_DIRECT: a descriptor opened so is opened so in the replay ('direct':
 # its reads go to the device); one set to it later with fcntl(F_SETFL)
@@ -856,7 +897,7 @@ fi
 # in strace logs).
 "$RALAB" sim --dump-ops tests/traces/calls-v2-direct.strace > "$T/v2.ops" 2> "$T/err"
 if [ "$(grep -E '^(pread|open|file|setfl|fd)' "$T/v2.ops" | tr '\n' ' ')" = "open main pread 0 8192 pread 65536 4096 pread 8192 4096 file f2_b.bin 4096 direct pread 0 4096 fd 1 setfl direct pread 12288 4096 " ] &&
-   grep -q '^# io_uring set up at line 9: its reads are not' "$T/v2.ops"; then
+   grep -q '^# note: io_uring set up at line 9: its reads are not' "$T/v2.ops"; then
 	ok "strace: openat2, preadv2, O_DIRECT"
 else
 	bad "strace: openat2, preadv2, O_DIRECT" "$(cat "$T/err") $(grep -v '^#' "$T/v2.ops" | tr '\n' ' ')"
@@ -921,7 +962,7 @@ fi
 # the log is noted, not replayed.
 "$RALAB" sim --dump-ops tests/traces/calls-writes.strace > "$T/w.ops" 2> "$T/err"
 if [ "$(grep -E '^(pread|pwrite|fsync|file|open)' "$T/w.ops" | tr '\n' ' ')" = "open main pread 0 4096 pwrite 4096 100 pread 4196 4096 pwrite 65536 8192 pwrite 131072 4096 pwrite 8292 512 pwrite 8804 10 pread 0 4096 fsync file f3_journal.bin 4096 pread 0 4096 fsync " ] &&
-   grep -q '^# a write to log.txt, opened O_APPEND, at line 13: writes at the end' "$T/w.ops" &&
+   grep -q '^# note: a write to log.txt, opened O_APPEND, at line 13: writes at the end' "$T/w.ops" &&
    "$RALAB" sim tests/traces/calls-writes.strace 2> /dev/null | grep -qx 'bytes_written=12910'; then
 	ok "strace: writes, fsync"
 else
@@ -987,7 +1028,7 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/o", O_RDWR|O_CREAT|O_TRUNC, 064
 	'100 1.000010 close(3) = 0 <0.000010>' > "$T/mtrunc.strace"
 "$RALAB" sim --dump-ops "$T/mtrunc.strace" > "$T/mtrunc.ops" 2> "$T/err"
 if [ "$(grep -E '^(truncate|touch)' "$T/mtrunc.ops" | tr '\n' ' ')" = 'truncate 0 truncate 1048576 touch 4096 1 4096 write touch 20480 1 truncate 8192 touch 4096 1 ' ] &&
-   grep -q '^# a fault past the end the replayed file has then is left out' "$T/mtrunc.ops" &&
+   grep -q '^# note: a fault past the end the replayed file has then is left out' "$T/mtrunc.ops" &&
    "$RALAB" sim "$T/mtrunc.strace" > /dev/null 2>&1; then
 	ok "strace: truncates of a mapped file replayed, faults past its end left out"
 else
@@ -1002,7 +1043,7 @@ printf '%s\n' '100 1.000001 openat(AT_FDCWD, "/d/o", O_RDWR) = 3 <0.000010>' \
 	'100 1.000300 munmap(0x7f0000000000, 1048576) = 0 <0.000010>' > "$T/mtrunc2.strace"
 "$RALAB" sim --dump-ops "$T/mtrunc2.strace" > "$T/mtrunc2.ops" 2> "$T/err"
 if grep -q '^job ' "$T/mtrunc2.ops" && ! grep -q '^truncate' "$T/mtrunc2.ops" &&
-   grep -q '^# a truncate of a file that several processes map and write is not replayed' "$T/mtrunc2.ops" &&
+   grep -q '^# note: a truncate of a file that several processes map and write is not replayed' "$T/mtrunc2.ops" &&
    "$RALAB" sim "$T/mtrunc2.strace" > /dev/null 2>&1; then
 	ok "strace: truncates of a file that processes running at once map and truncate left out"
 else
