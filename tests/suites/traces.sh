@@ -1182,7 +1182,7 @@ for d in tests/traces/app/*/; do
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi
 done
-[ $napp -ge 121 ] || bad "app traces" "only $napp in tests/traces/app (want 121)"
+[ $napp -ge 123 ] || bad "app traces" "only $napp in tests/traces/app (want 123)"
 
 # Traces may be larger than 64 MiB (up to 1 GiB): a 70 MB strace log of
 # 340000 reads replays; an .ops file past 64 MiB is refused.
