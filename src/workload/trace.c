@@ -1165,8 +1165,8 @@ struct emit {
 
 /*
  * What the replay leaves out or changes is said in comment lines of the
- * generated .ops that start so: 'ralab sim' and 'ralab check' print them
- * on stderr (README, "Traces").
+ * generated .ops that start so, which the CLI's commands that run a case
+ * print on stderr (cli_print_notes()).
  */
 #define NOTE "# note: "
 
