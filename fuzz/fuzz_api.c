@@ -107,7 +107,7 @@ static const char *const kim[] = { "kim-2025" };
 static const char *const li[] = { "li-2025" };
 static const char *const since[] = { "kara-2024", "shao-2024", "chi-2025",
 				     "roberts-2025" };
-static const struct {
+static const struct fuzz_policy {
 	const char *policy;
 	const char *const *patches;
 	unsigned nr;
@@ -125,6 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		add_folio, read_pages, clear_readahead, NULL,
 	};
 	struct ralab_ra_params p = { 0 };
+	const struct fuzz_policy *pol;
 	struct ralab_ra *ra;
 	struct toy *t;
 	size_t at = 7;
@@ -146,9 +147,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p.min_order > p.max_order)
 		p.min_order = 0;
 	t->min_order = p.min_order;
-	p.policy = pols[data[6] % (sizeof(pols) / sizeof(pols[0]))].policy;
-	p.patches = pols[data[6] % (sizeof(pols) / sizeof(pols[0]))].patches;
-	p.nr_patches = pols[data[6] % (sizeof(pols) / sizeof(pols[0]))].nr;
+	pol = &pols[data[6] % (sizeof(pols) / sizeof(pols[0]))];
+	p.policy = pol->policy;
+	p.patches = pol->patches;
+	p.nr_patches = pol->nr;
 	if (ralab_ra_create(&p, &ops, t, &ra)) {
 		free(t);
 		return 0;

@@ -157,11 +157,11 @@ void page_cache_ra_unbounded(struct readahead_control *ractl,
 }
 
 /*
- * Clip to EOF, then read order-0 pages.  Return -EINVAL, reading nothing,
- * when ractl->_index is at or past EOF (kim-2025/01 stops there).
+ * Cut *@nr_to_read at EOF, counted from ractl->_index: -EINVAL when that
+ * is at or past EOF (or the file is empty).
  */
-int do_page_cache_ra(struct readahead_control *ractl,
-		     unsigned long nr_to_read, unsigned long lookahead_size)
+static int ra_clip_eof(const struct readahead_control *ractl,
+		       unsigned long *nr_to_read)
 {
 	uint64_t isize = ractl->mapping->i_size;
 	pgoff_t index = ractl->_index;
@@ -172,8 +172,20 @@ int do_page_cache_ra(struct readahead_control *ractl,
 	end_index = (isize - 1) / RALAB_PAGE_SIZE;
 	if (index > end_index)
 		return -EINVAL;
-	if (nr_to_read > end_index - index)
-		nr_to_read = end_index - index + 1;
+	if (*nr_to_read > end_index - index)
+		*nr_to_read = end_index - index + 1;
+	return 0;
+}
+
+/*
+ * Clip to EOF, then read order-0 pages.  Return -EINVAL, reading nothing,
+ * when ractl->_index is at or past EOF (kim-2025/01 stops there).
+ */
+int do_page_cache_ra(struct readahead_control *ractl,
+		     unsigned long nr_to_read, unsigned long lookahead_size)
+{
+	if (ra_clip_eof(ractl, &nr_to_read))
+		return -EINVAL;
 	page_cache_ra_unbounded(ractl, nr_to_read, lookahead_size);
 	return 0;
 }
@@ -188,12 +200,7 @@ static void force_page_cache_ra_kim(struct readahead_control *ractl,
 				    unsigned long nr_to_read,
 				    unsigned long this_chunk)
 {
-	uint64_t isize = ractl->mapping->i_size;
-
 	while (nr_to_read) {
-		pgoff_t index = ractl->_index;
-		pgoff_t end_index;
-
 		if (!(ractl->patches & KIM_2025(2))) {
 			if (this_chunk > nr_to_read)
 				this_chunk = nr_to_read;
@@ -206,13 +213,8 @@ static void force_page_cache_ra_kim(struct readahead_control *ractl,
 		 * (On an empty file the patch's end_index wraps and its
 		 * window would lie past EOF; ralab reads nothing there.)
 		 */
-		if (!isize)
+		if (ra_clip_eof(ractl, &nr_to_read))
 			break;
-		end_index = (isize - 1) / RALAB_PAGE_SIZE;
-		if (index > end_index)
-			break;
-		if (nr_to_read > end_index - index)
-			nr_to_read = end_index - index + 1;
 		if (this_chunk > nr_to_read)
 			this_chunk = nr_to_read;
 		page_cache_sync_ra_618(ractl, this_chunk);

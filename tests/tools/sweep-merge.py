@@ -55,15 +55,14 @@ for i in range(n):
         runs = [r for r in runs if r[1] > r[0]]
         k = len(runs)
         shape = 'apart'
+    # Chunks: pages, records of one size, or mixed sizes (None).
     c = R.random()
     if c < 0.4:
-        chunk = lambda: csz
         csz = R.choice([4096, 8192, 16384, 32768, 65536, 131072])
     elif c < 0.7:
         csz = R.choice([100, 1000, 4000, 10000, 40000, 100000])
-        chunk = lambda: csz
     else:
-        chunk = lambda: R.choice([512, 4096, 6000, 16384, 65536, 70000])
+        csz = None
     order = R.choice(['turn', 'random', 'skewed'])
     weights = [R.random() + 0.05 for _ in range(k)]
     steps = R.randrange(100, 1500)
@@ -101,7 +100,8 @@ for i in range(n):
             j = R.choice(live)
         else:
             j = R.choices(live, [weights[x] for x in live])[0]
-        ln = min(chunk(), runs[j][1] - pos[j])
+        ln = min(csz or R.choice([512, 4096, 6000, 16384, 65536, 70000]),
+                 runs[j][1] - pos[j])
         if mode == 'fds':
             if cur != j:
                 lines.append('fd %d' % j)
@@ -123,5 +123,5 @@ for i in range(n):
                (out, i, fs, ra, msk, k, mode, shape),
                'seed %d case %d: %d runs merged, %s, %s, %s, chunks %s' %
                (seed, i, k, mode, order, shape,
-                csz if c < 0.7 else 'mixed'),
+                csz or 'mixed'),
                fs, size, ra, msk, lines)
