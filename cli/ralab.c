@@ -51,6 +51,7 @@ static void usage_main(FILE *out)
 		"                      readahead marks\n"
 		"  report --html OUT CASE...  a page of charts (windows, orders, requests)\n"
 		"  record -- CMD ARGS  run CMD under strace; 'ralab sim' reads the log\n"
+		"  record -p PID       the same for a running process, until Ctrl-C\n"
 		"  calibrate CASE...   fit the time model's device to this machine (root)\n"
 		"\n"
 		"CASE files: .ops workloads, fio job files, strace logs (-f -tt or -ttt [-T])\n"

@@ -4,6 +4,7 @@
  * that 'ralab sim' reads.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -70,6 +71,103 @@ static int evict(const char *path)
 	return 0;
 }
 
+/* The pid of @tid's tracer, from /proc/TID/status; 0 none, -1 gone. */
+static long tracer_of(int tid)
+{
+	char path[64], line[256];
+	long tracer = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %ld", &tracer) == 1)
+			break;
+	fclose(f);
+	return tracer;
+}
+
+/*
+ * -p PID: trace the running process @target from now on.  Its faults and
+ * page cache are traced first, then what it has open and mapped is
+ * written to @out (ralab_attach_describe()), then strace attaches to all
+ * its threads and appends to @out; *@spid is strace's pid.  Return 0, or
+ * an exit status (the recorders freed).
+ */
+static int attach(int target, const char *out, bool want_faults,
+		  struct ralab_fault_rec **faults,
+		  struct ralab_cache_rec **cache, pid_t *spid)
+{
+	struct ralab_attach_info info = { 0 }, again = { 0 };
+	struct ralab_diag diag = { 0 };
+	char pidarg[32];
+	int err, i, st;
+	pid_t pid;
+
+	if (want_faults && (err = ralab_fault_rec_attach(target, faults, &diag)))
+		fprintf(stderr, "ralab record: page faults not recorded (%s): reads through mmap() will not be replayed\n",
+			diag.msg[0] ? diag.msg : strerror(-err));
+	if (!geteuid() && (err = ralab_cache_rec_attach(target, cache, &diag)))
+		fprintf(stderr, "ralab record: the page cache not traced (%s): every file will be replayed from a cold cache\n",
+			diag.msg[0] ? diag.msg : strerror(-err));
+	memset(&diag, 0, sizeof(diag));
+	err = ralab_attach_describe(target, out, &info, &diag);
+	if (err) {
+		ralab_fault_rec_free(*faults);
+		ralab_cache_rec_free(*cache);
+		*faults = NULL;
+		*cache = NULL;
+		fprintf(stderr, "ralab record: -p %d: %s\n", target,
+			diag.msg[0] ? diag.msg : strerror(-err));
+		return err == -ENOENT || err == -ESRCH || err == -EACCES ||
+				       err == -EPERM ?
+			       2 :
+			       1;
+	}
+	snprintf(pidarg, sizeof(pidarg), "%d", target);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	pid = fork();
+	if (pid < 0) {
+		ralab_fault_rec_free(*faults);
+		ralab_cache_rec_free(*cache);
+		*faults = NULL;
+		*cache = NULL;
+		fprintf(stderr, "ralab record: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!pid) {
+		/* Ctrl-C makes strace detach: the program runs on. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execlp("strace", "strace", "-f", "-ttt", "-T", "-A", "-o", out,
+		       "-e", "trace=" TRACE_SET, "-p", pidarg, (char *)NULL);
+		_exit(127);
+	}
+	*spid = pid;
+	/* Attached when the process's first task has strace as its tracer. */
+	for (i = 0; i < 2000; i++) {
+		long t = tracer_of(target);
+
+		if (t == pid || t < 0 || waitpid(pid, &st, WNOHANG) == pid)
+			break;
+		usleep(5000);
+	}
+	if (tracer_of(target) == pid) {
+		fprintf(stderr, "ralab record: attached to process %d (%u thread%s, %u file%s open, %u mapping%s of files); Ctrl-C to stop\n",
+			target, info.threads, info.threads == 1 ? "" : "s",
+			info.fds, info.fds == 1 ? "" : "s", info.maps,
+			info.maps == 1 ? "" : "s");
+		if (!ralab_attach_describe(target, NULL, &again, NULL) &&
+		    again.digest != info.digest)
+			fprintf(stderr, "ralab record: process %d opened, closed or read files while strace attached: what it did then is not in the log\n",
+				target);
+	}
+	return 0;
+}
+
 int cli_record(int argc, char **argv)
 {
 	const char *out = "ralab.strace", *evicts[MAX_EVICT];
@@ -79,6 +177,7 @@ int cli_record(int argc, char **argv)
 	struct ralab_cache_rec *cache = NULL;
 	struct ralab_diag diag = { 0 };
 	bool want_faults = true;
+	long target = 0; /* -p PID */
 	unsigned nfaults = 0, ninodes = 0;
 	char **args;
 	pid_t pid;
@@ -86,6 +185,7 @@ int cli_record(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n"
+			       "       ralab record [-o LOG] [--no-faults] [--evict PATH]... -p PID\n"
 			       "       ralab record --annotate LOG\n\n"
 			       "Run COMMAND under 'strace -f -ttt -T' with the system calls that\n"
 			       "read files, map them, and make processes and threads (whose\n"
@@ -122,7 +222,14 @@ int cli_record(int argc, char **argv)
 			       "libraries under it too, which it leaves out otherwise (the loader\n"
 			       "reads them cached at every start).\n"
 			       "If the command fails, the log is still completed; the exit status\n"
-			       "is then 1.\n",
+			       "is then 1.\n\n"
+			       "-p PID: attach to a running process instead (strace -p, all its\n"
+			       "threads), until it ends or Ctrl-C (strace detaches; the process runs\n"
+			       "on).  The log starts with what it has open and mapped then, from\n"
+			       "/proc/PID, as the calls that would have made it ('# ralab attach'\n"
+			       "section); the replay starts those files as just opened and cold (the\n"
+			       "kernel's readahead state and cached pages then are not known) and\n"
+			       "notes where they were not.\n",
 			       TRACE_SET);
 			return 0;
 		} else if (!strcmp(argv[i], "--annotate")) {
@@ -144,6 +251,21 @@ int cli_record(int argc, char **argv)
 				return 2;
 			}
 			evicts[nevict++] = argv[i];
+		} else if (!strcmp(argv[i], "-p")) {
+			char *end;
+
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab record: -p needs a process id\n");
+				return 2;
+			}
+			errno = 0;
+			target = strtol(argv[++i], &end, 10);
+			if (errno || end == argv[i] || *end || target <= 0 ||
+			    target > INT_MAX) {
+				fprintf(stderr, "ralab record: -p: '%s' is not a process id\n",
+					argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab record: -o needs a file\n");
@@ -158,8 +280,17 @@ int cli_record(int argc, char **argv)
 			break;
 		}
 	}
-	if (first < 0 || first >= argc) {
-		fprintf(stderr, "usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n");
+	if (target && first >= 0 && first < argc) {
+		fprintf(stderr, "ralab record: -p PID or a command, not both\n");
+		return 2;
+	}
+	if (!target && (first < 0 || first >= argc)) {
+		fprintf(stderr, "usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n"
+				"       ralab record [-o LOG] [--no-faults] [--evict PATH]... -p PID\n");
+		return 2;
+	}
+	if (target && kill((pid_t)target, 0) && errno == ESRCH) {
+		fprintf(stderr, "ralab record: -p %ld: no such process\n", target);
 		return 2;
 	}
 	if (access("/usr/bin/strace", X_OK) && access("/bin/strace", X_OK)) {
@@ -169,6 +300,16 @@ int cli_record(int argc, char **argv)
 	for (i = 0; i < nevict; i++)
 		if (evict(evicts[i]))
 			return 2;
+	if (target) {
+		if (unlink(out) && errno != ENOENT) {
+			fprintf(stderr, "ralab record: %s: %s\n", out, strerror(errno));
+			return 1;
+		}
+		err = attach((int)target, out, want_faults, &faults, &cache, &pid);
+		if (err)
+			return err;
+		goto traced;
+	}
 	args = calloc((size_t)(argc - first) + 10, sizeof(*args));
 	if (!args)
 		return 1;
@@ -241,6 +382,7 @@ int cli_record(int argc, char **argv)
 				diag.msg[0] ? diag.msg : strerror(-err));
 	}
 	close(go[1]);
+traced:
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
 			ralab_fault_rec_free(faults);
@@ -253,6 +395,16 @@ int cli_record(int argc, char **argv)
 	 */
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	/*
+	 * -p: Ctrl-C (or SIGTERM, SIGHUP) is how an attach ends: strace
+	 * detaches and dies of it.  The program runs on.
+	 */
+	if (target && (status == 128 + SIGINT || status == 128 + SIGTERM ||
+		       status == 128 + SIGHUP)) {
+		fprintf(stderr, "ralab record: detached from process %ld\n",
+			target);
+		status = 0;
+	}
 	if (access(out, F_OK)) {
 		ralab_fault_rec_free(faults);
 		ralab_cache_rec_free(cache);
@@ -289,8 +441,9 @@ int cli_record(int argc, char **argv)
 	if (annotate(out))
 		return 1;
 	if (status) {
-		fprintf(stderr, "ralab record: the command failed (status %d); wrote %s all the same (ralab sim %s)\n",
-			status, out, out);
+		fprintf(stderr, "ralab record: %s (status %d); wrote %s all the same (ralab sim %s)\n",
+			target ? "strace failed" : "the command failed", status,
+			out, out);
 		return 1;
 	}
 	fprintf(stderr, "ralab record: wrote %s (ralab sim %s)\n", out, out);

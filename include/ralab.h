@@ -682,6 +682,13 @@ int ralab_trace_note_evicted(const char *log, const char *const *paths,
 struct ralab_fault_rec;
 int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 			  struct ralab_diag *diag);
+/*
+ * ralab_fault_rec_attach - the same for a running process ('ralab record
+ * -p'): the faults of process @pid's tasks (all its threads) and of those
+ * they start.  Start it before strace attaches.
+ */
+int ralab_fault_rec_attach(int pid, struct ralab_fault_rec **out,
+			   struct ralab_diag *diag);
 int ralab_fault_rec_finish(struct ralab_fault_rec *r, const char *log,
 			   unsigned *nfaults, struct ralab_diag *diag);
 void ralab_fault_rec_free(struct ralab_fault_rec *r);
@@ -709,6 +716,43 @@ void ralab_fault_rec_free(struct ralab_fault_rec *r);
  */
 struct ralab_cache_rec;
 int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
+			  struct ralab_diag *diag);
+/* ralab_cache_rec_attach - the same for process @pid's tasks and theirs. */
+int ralab_cache_rec_attach(int pid, struct ralab_cache_rec **out,
+			   struct ralab_diag *diag);
+
+/*
+ * Attaching to a running program ('ralab record -p PID'): strace sees only
+ * the calls made after it attaches, so reads on descriptors opened before
+ * and faults in mappings made before name files the log never opened.
+ *
+ * ralab_attach_describe - write to @log (made anew; NULL: write nothing)
+ * what process @pid has then, from /proc/PID, as strace lines that would
+ * have made it, between "PID T # ralab attach pid=PID ..." and "PID T #
+ * ralab attached": its working directory (chdir), its other threads
+ * (clone), each regular file it has open (openat, with its flags, and
+ * lseek to its offset) and each file mapping (openat, mmap, close), and
+ * "# ralab attach-cached" for each of those files with pages in the page
+ * cache.  strace -A then appends the calls that follow.  The replay
+ * starts each file as just opened and cold: the kernel's readahead state
+ * of an open file and its cached pages are not known, and the replay
+ * notes where they matter.  *@info (if not NULL): what was found; its
+ * digest covers the descriptors and their offsets, so a second call
+ * (@log NULL) after strace attached tells whether they changed meanwhile.
+ * Return: 0, or -errno with @diag (-ESRCH/-ENOENT: no such process;
+ * -EACCES: not its owner or root).
+ */
+struct ralab_attach_info {
+	unsigned threads;      /* tasks of the process */
+	unsigned fds;          /* descriptors on regular files, described */
+	unsigned maps;         /* mappings (VMAs) of regular files */
+	unsigned read_before;  /* of the descriptors, not at offset 0 */
+	unsigned cached_files; /* files with pages in the page cache then */
+	unsigned skipped;      /* deleted files, paths the log cannot carry */
+	unsigned long long digest; /* of the descriptors and their offsets */
+};
+int ralab_attach_describe(int pid, const char *log,
+			  struct ralab_attach_info *info,
 			  struct ralab_diag *diag);
 int ralab_cache_rec_finish(struct ralab_cache_rec *r, const char *log,
 			   unsigned *ninodes, struct ralab_diag *diag);

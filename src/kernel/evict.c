@@ -27,8 +27,7 @@
 #define EVICT_DEPTH 64 /* directories deep */
 #define EVICT_TRIES 3
 
-/* Pages of @fd (@size bytes) in the page cache; -errno. */
-static long long cached_pages(int fd, off_t size)
+long long kx_cached_pages(int fd, off_t size)
 {
 	size_t pages = (size_t)(((uint64_t)size + 4095) / 4096), i;
 	long long n = 0;
@@ -76,7 +75,7 @@ static int evict_file(const char *path, struct ralab_evict_result *res,
 	}
 	for (tries = 0; tries < EVICT_TRIES; tries++) {
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		left = cached_pages(fd, st.st_size);
+		left = kx_cached_pages(fd, st.st_size);
 		if (left <= 0)
 			break;
 		usleep(20000);

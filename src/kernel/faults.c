@@ -310,11 +310,16 @@ void ralab_fault_rec_free(struct ralab_fault_rec *r)
 	free(r);
 }
 
-int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
-			  struct ralab_diag *diag)
+/*
+ * Trace the faults of the tasks @pids ("PID PID ..." as set_event_pid
+ * takes them) and of those they start, leaving @skip_pid's out.
+ */
+static int fault_rec_start(const char *pids, long skip_pid,
+			   struct ralab_fault_rec **out,
+			   struct ralab_diag *diag)
 {
 	struct ralab_fault_rec *r;
-	char path[600], val[32];
+	char path[600];
 	int err;
 
 	*out = NULL;
@@ -322,17 +327,16 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 	if (!r)
 		return -ENOMEM;
 	r->pipe_fd = -1;
-	r->skip_pid = pid;
+	r->skip_pid = skip_pid;
 	pthread_mutex_init(&r->lock, NULL);
 	if ((err = kx_inst_create(FAULT_EVENT, "page faults are", "", r->inst,
 				  sizeof(r->inst), diag)))
 		goto fail;
-	snprintf(val, sizeof(val), "%d", pid);
 	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag)) ||
 	    (err = kx_inst_write(r->inst, "buffer_size_kb", FAULT_BUFFER_KB, diag)) ||
 	    (err = kx_inst_write(r->inst, "trace_clock", "mono", diag)) ||
 	    (err = kx_inst_write(r->inst, "options/event-fork", "1", diag)) ||
-	    (err = kx_inst_write(r->inst, "set_event_pid", val, diag)) ||
+	    (err = kx_inst_write(r->inst, "set_event_pid", pids, diag)) ||
 	    (err = kx_inst_write(r->inst, "events/" FAULT_EVENT "/filter",
 			      "!(error_code & 1)", diag)) ||
 	    (err = kx_inst_write(r->inst, "events/" FAULT_EVENT "/enable", "1", diag)) ||
@@ -364,6 +368,28 @@ int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
 fail:
 	ralab_fault_rec_free(r);
 	return err;
+}
+
+int ralab_fault_rec_start(int pid, struct ralab_fault_rec **out,
+			  struct ralab_diag *diag)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%d", pid);
+	return fault_rec_start(val, pid, out, diag);
+}
+
+int ralab_fault_rec_attach(int pid, struct ralab_fault_rec **out,
+			   struct ralab_diag *diag)
+{
+	char tasks[8192];
+	int err;
+
+	*out = NULL;
+	if ((err = kx_task_list(pid, tasks, sizeof(tasks))))
+		return kx_err(diag, err, "process %d: its threads: %s", pid,
+			      strerror(-err));
+	return fault_rec_start(tasks, -1, out, diag);
 }
 
 static int by_time(const void *a, const void *b)

@@ -52,11 +52,11 @@ void ralab_cache_rec_free(struct ralab_cache_rec *r)
 	free(r);
 }
 
-int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
-			  struct ralab_diag *diag)
+/* Trace the tasks @pids ("PID PID ...") and those they start. */
+static int cache_rec_start(const char *pids, struct ralab_cache_rec **out,
+			   struct ralab_diag *diag)
 {
 	struct ralab_cache_rec *r;
-	char val[32];
 	int err;
 
 	*out = NULL;
@@ -66,11 +66,10 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 	if ((err = kx_inst_create(ADD_EVENT, "the page cache is", PAGES_SUFFIX,
 				  r->inst, sizeof(r->inst), diag)))
 		goto fail;
-	snprintf(val, sizeof(val), "%d", pid);
 	if ((err = kx_inst_write(r->inst, "tracing_on", "0", diag)) ||
 	    (err = kx_inst_write(r->inst, "buffer_size_kb", PAGES_BUFFER_KB, diag)) ||
 	    (err = kx_inst_write(r->inst, "options/event-fork", "1", diag)) ||
-	    (err = kx_inst_write(r->inst, "set_event_pid", val, diag)) ||
+	    (err = kx_inst_write(r->inst, "set_event_pid", pids, diag)) ||
 	    (err = kx_inst_write(r->inst, "events/" ADD_EVENT "/enable", "1", diag)) ||
 	    (err = kx_inst_write(r->inst, "tracing_on", "1", diag)))
 		goto fail;
@@ -79,6 +78,28 @@ int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 fail:
 	ralab_cache_rec_free(r);
 	return err;
+}
+
+int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
+			  struct ralab_diag *diag)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%d", pid);
+	return cache_rec_start(val, out, diag);
+}
+
+int ralab_cache_rec_attach(int pid, struct ralab_cache_rec **out,
+			   struct ralab_diag *diag)
+{
+	char tasks[8192];
+	int err;
+
+	*out = NULL;
+	if ((err = kx_task_list(pid, tasks, sizeof(tasks))))
+		return kx_err(diag, err, "process %d: its threads: %s", pid,
+			      strerror(-err));
+	return cache_rec_start(tasks, out, diag);
 }
 
 static int by_ino(const void *a, const void *b)

@@ -2,6 +2,7 @@
 /*
  * tracefs.c - small file I/O for tracefs and sysfs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -51,6 +52,35 @@ int kx_read_small(const char *path, char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
+}
+
+int kx_task_list(int pid, char *buf, size_t len)
+{
+	struct dirent *de;
+	char dir[64];
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	buf[0] = '\0';
+	while ((de = readdir(d))) {
+		int w;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		w = snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+			     de->d_name);
+		if (w < 0 || (size_t)w >= len - n) {
+			closedir(d);
+			return -E2BIG;
+		}
+		n += (size_t)w;
+	}
+	closedir(d);
+	return n ? 0 : -ESRCH;
 }
 
 const char *kx_find_tracefs(void)

@@ -7,6 +7,7 @@
 #define RALAB_KERNEL_TRACEFS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct ralab_diag;
 
@@ -44,5 +45,16 @@ int kx_inst_create(const char *event, const char *who, const char *suffix,
 void kx_inst_remove(const char *inst);
 /* Events the instance at @inst lost to a full ring buffer, over all CPUs. */
 unsigned long long kx_overruns(const char *inst);
+
+/*
+ * Pages of the file open at @fd (@size bytes) in the page cache
+ * (mincore() of a mapping of it); -errno.
+ */
+long long kx_cached_pages(int fd, off_t size);
+/*
+ * The tasks (threads) of process @pid as set_event_pid takes them ("TID
+ * TID ..."), into @buf (@len bytes); 0 or -errno (-E2BIG: too many).
+ */
+int kx_task_list(int pid, char *buf, size_t len);
 
 #endif

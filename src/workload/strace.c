@@ -58,6 +58,7 @@ struct pos {
 	char *path; /* what was opened, for openat() relative to it */
 	unsigned grp; /* dup()s of one open file share it (0: none) */
 	bool append;  /* opened O_APPEND: writes go to the end */
+	bool wronly;  /* opened O_WRONLY: no reads */
 };
 
 /*
@@ -199,6 +200,24 @@ struct st {
 	struct { long pid; uint64_t base, entry; } *placing;
 	unsigned nr_placing;
 	unsigned images;          /* such images given a base so far */
+	/*
+	 * 'ralab record -p' attached to a running process: the log starts
+	 * with what it had open and mapped (ralab_attach_describe()), from
+	 * its '# ralab attach' line (@attach_line) to '# ralab attached'.
+	 */
+	unsigned attach_line;
+	bool in_attach;
+	/*
+	 * What the section says the kernel had then that the replay does
+	 * not (noted at the end, for the files the replay reads): an open
+	 * file's offset past 0 (@pages 0), a file's cached pages.
+	 */
+	struct attach_gap {
+		char *path; /* owned */
+		long long fd, off;
+		unsigned long long pages, total;
+	} *gaps;
+	unsigned nr_gaps;
 };
 
 static int serr(struct st *s, const char *fmt, ...)
@@ -590,7 +609,7 @@ static struct pos *pos_of(struct st *s, long pid, long fd, bool create)
 	if (!tb_grow((void **)&s->pos, &s->cap_pos, s->nr_pos + 1,
 		     sizeof(*s->pos)))
 		return NULL;
-	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL, 0, false };
+	s->pos[s->nr_pos] = (struct pos){ pid, fd, 0, true, NULL, 0, false, false };
 	return &s->pos[s->nr_pos++];
 }
 
@@ -625,6 +644,7 @@ static int share_pos(struct st *s, unsigned i, long tab, long fd)
 	n->pos = s->pos[i].pos;
 	n->grp = s->pos[i].grp;
 	n->append = s->pos[i].append;
+	n->wronly = s->pos[i].wronly;
 	free(n->path);
 	n->path = path;
 	return 0;
@@ -1679,6 +1699,87 @@ static int handle_fault(struct st *s, long pid, int64_t t, const char *l)
 	return 0;
 }
 
+static int handle_call(struct st *s, long pid, char *call);
+
+static int attach_gap(struct st *s, const char *path, long long fd,
+		      long long off, unsigned long long pages,
+		      unsigned long long total)
+{
+	struct attach_gap *g;
+
+	if (s->nr_gaps == 256)
+		return 0; /* the notes stop at eight anyway */
+	g = realloc(s->gaps, (s->nr_gaps + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	s->gaps = g;
+	g += s->nr_gaps;
+	*g = (struct attach_gap){ strdup(path), fd, off, pages, total };
+	if (!g->path)
+		return -ENOMEM;
+	s->nr_gaps++;
+	return 0;
+}
+
+/* The notes of the attach section, once the log's files are known. */
+static void attach_notes(struct st *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nr_gaps; i++) {
+		const struct attach_gap *g = &s->gaps[i];
+
+		if (!tb_replayed(s->tb, g->path))
+			continue;
+		if (g->pages)
+			tb_note(s->tb, "%.200s had %llu of its %llu pages in the page cache when 'ralab record' attached (line %u): the replay starts it cold",
+				g->path, g->pages, g->total, s->attach_line);
+		else
+			tb_note(s->tb, "descriptor %lld of %.200s was at offset %lld when 'ralab record' attached (line %u): its readahead state then is not known, the replay starts it as just opened there",
+				g->fd, g->path, g->off, s->attach_line);
+	}
+}
+
+/*
+ * A line of the section 'ralab record -p' starts the log with (@body,
+ * after its "PID TIME " prefix): its bounds, the files it found with
+ * pages in the page cache, and its calls, which open again what the
+ * process had open.  The replay starts those files as just opened and
+ * cold; where the kernel's state then was otherwise, a note says so.
+ */
+static int handle_attach(struct st *s, long pid, char *body)
+{
+	unsigned long long pages, total;
+	char path[1024];
+	int n = -1;
+
+	if (!strncmp(body, "# ralab attach pid=", 19)) {
+		if (s->attach_line || s->calls)
+			return serr(s, "'# ralab attach' after the log's first line");
+		s->attach_line = s->line;
+		s->in_attach = true;
+		return 0;
+	}
+	if (!strcmp(body, "# ralab attached")) {
+		if (!s->in_attach)
+			return serr(s, "'# ralab attached' without '# ralab attach' before it");
+		s->in_attach = false;
+		return 0;
+	}
+	if (strncmp(body, "# ralab attach-cached ", 22))
+		return serr(s, "unknown '# ralab attach' line: '%.40s'", body);
+	if (!s->in_attach)
+		return serr(s, "'# ralab attach-cached' outside the '# ralab attach' section");
+	body += 22;
+	if (!path_arg(body, path, sizeof(path)) ||
+	    !(body = strrchr(body, '"')) ||
+	    sscanf(body + 1, " pages=%llu of=%llu%n", &pages, &total, &n) != 2 ||
+	    n < 0 || body[1 + n] || !pages || pages > total)
+		return serr(s, "'# ralab attach-cached' needs \"PATH\" pages=N of=M (0 < N <= M)");
+	(void)pid;
+	return attach_gap(s, path, -1, 0, pages, total);
+}
+
 static int handle_call(struct st *s, long pid, char *call)
 {
 	char *paren = strchr(call, '('), *close_p, *eq, *argv[MAX_ARGS];
@@ -1760,6 +1861,7 @@ static int handle_call(struct st *s, long pid, char *call)
 		p->pos = 0;
 		p->grp = 0; /* a new open file: no dup()s, no fork()ed copies */
 		p->append = strstr(argv[pi + 1], "O_APPEND") != NULL;
+		p->wronly = strstr(argv[pi + 1], "O_WRONLY") != NULL;
 		if (!regular_path(s, path, argv[pi + 1]))
 			return tb_open(s->tb, tab, (long)ret, -1);
 		file = tb_file(s->tb, path);
@@ -2379,6 +2481,8 @@ static int handle_line(struct st *s, char *l)
 	}
 	if (!strncmp(body, "# ralab fault ", 14))
 		return handle_fault(s, pid, t, body);
+	if (!strncmp(body, "# ralab attach", 14))
+		return handle_attach(s, pid, body);
 	if (!strncmp(body, "+++ exited", 10) || !strncmp(body, "+++ killed", 10)) {
 		/*
 		 * A process's descriptors and memory go with it (not a
@@ -2402,6 +2506,12 @@ static int handle_line(struct st *s, char *l)
 	if (!*body || !strncmp(body, "---", 3) || !strncmp(body, "+++", 3) ||
 	    !strncmp(body, "strace:", 7))
 		return 0; /* signals, exits, strace's own messages */
+	/*
+	 * The call strace -p left (Ctrl-C) before it returned: what it did
+	 * is not known.
+	 */
+	if (strstr(body, " <detached ...>"))
+		return 0;
 	u = strstr(body, " <unfinished ...>");
 	if (u) {
 		*u = '\0';
@@ -2441,6 +2551,16 @@ static int handle_line(struct st *s, char *l)
 		return serr(s, "not an strace line: '%.40s'", body);
 	s->t_start = t;
 	s->t_dur = take_duration(body);
+	if (s->in_attach && !strncmp(body, "lseek(", 6)) {
+		long long fd, off;
+		struct pos *p;
+
+		if (sscanf(body + 6, "%lld, %lld", &fd, &off) == 2 && off > 0 &&
+		    (p = pos_of(s, table_of(s, pid), (long)fd, false)) &&
+		    p->path && !p->wronly &&
+		    (err = attach_gap(s, p->path, fd, off, 0, 0)))
+			return err;
+	}
 	return handle_call(s, pid, body);
 }
 
@@ -2467,7 +2587,8 @@ bool ralab__is_strace(const char *text, size_t len)
 	return body && t >= 0 &&
 	       ((strchr(body, '(') &&
 		 ((*body >= 'a' && *body <= 'z') || *body == '_')) ||
-		!strncmp(body, "# ralab fault ", 14));
+		!strncmp(body, "# ralab fault ", 14) ||
+		!strncmp(body, "# ralab attach pid=", 19));
 }
 
 static void st_free(struct st *s)
@@ -2477,6 +2598,9 @@ static void st_free(struct st *s)
 	for (i = 0; i < s->nr_evicted; i++)
 		free(s->evicted[i]);
 	free(s->evicted);
+	for (i = 0; i < s->nr_gaps; i++)
+		free(s->gaps[i].path);
+	free(s->gaps);
 	for (i = 0; i < MAX_PENDING; i++)
 		free(s->pend[i].text);
 	for (i = 0; i < s->nr_pos; i++)
@@ -2749,6 +2873,12 @@ static int st_parse(struct st *s, const char *text, size_t len)
 		err = handle_line(s, line);
 	}
 	free(copy);
+	if (!err && s->in_attach) {
+		s->line = s->attach_line;
+		err = serr(s, "the '# ralab attach' section has no end ('# ralab attached'): the log is cut short");
+	}
+	if (!err)
+		attach_notes(s);
 	if (!err && s->first_mmap && !s->faults)
 		tb_note(s->tb, "a replayed file is mapped at line %u, but the log has no page faults ('ralab record' adds them when run as root): reads through its mappings are not replayed",
 			s->first_mmap);

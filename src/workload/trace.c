@@ -292,6 +292,17 @@ unsigned tb_nr_cached(const struct tb *t)
 	return n;
 }
 
+bool tb_replayed(const struct tb *t, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_files; i++)
+		if (!strcmp(t->files[i].path, path))
+			return t->files[i].reads &&
+			       !(t->files[i].has_lay && t->files[i].lay.cached);
+	return false;
+}
+
 /* The open descriptor for (@k1, @k2); else any open one with @k2. */
 static int find_desc(struct tb *t, long k1, long k2)
 {

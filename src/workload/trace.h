@@ -63,6 +63,11 @@ unsigned tb_paths(const struct tb *t, const char **paths, bool *direct,
 /* tb_nr_cached - how many files read were marked cached=1 (not replayed). */
 unsigned tb_nr_cached(const struct tb *t);
 /*
+ * tb_replayed - whether @path is a file the replay reads (read, and not
+ * marked cached=1); after the log's '# ralab file' lines.
+ */
+bool tb_replayed(const struct tb *t, const char *path);
+/*
  * A descriptor is opened; @file < 0: on a file that is not replayed, kept
  * so that its number does not stand for another (a lookup that finds no
  * descriptor (@k1, @k2) takes the latest open one numbered @k2: threads

@@ -136,6 +136,9 @@ kernel_suite() {
 	# A program reading through mmap() (tests/tools/mmap-read.c): the
 	# page faults 'ralab record' traces are its reads.
 	cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
+	# 'ralab record -p' attached to a program that opened and mapped
+	# the file before (--attach: the 'wait' step; a thread of it reads
+	# through the mapping, a descriptor seeked before is read).
 	# A program writing the file it reads (tests/tools/rw-file.c).
 	cc -O2 -o "$T/rw-file" tests/tools/rw-file.c
 	# file(1) maps its magic database (package file, in .ci/run).
@@ -209,7 +212,9 @@ kernel_suite() {
 		    "--fs ext4 --size 32 --holes 1028K+4K,2M+12K,6M+1M --read-ahead-kb 2048 -- dd if=@FILE of=/dev/null bs=2M" \
 		    "--size 8 --insert 64K+64K,1M+12K,3M+4K -- cat @FILE" \
 		    "--size 16 --punch 100K+24K,4M+4K --unwritten 8M+1M -- cat @FILE" \
-		    "--fs ext4 --size 8 --holes 1M+64K,5M+4K -- dd if=@FILE of=/dev/null bs=256k iflag=direct"; do
+		    "--fs ext4 --size 8 --holes 1M+64K,5M+4K -- dd if=@FILE of=/dev/null bs=256k iflag=direct" \
+		    "--attach --size 16 -- $T/mmap-read @FILE thread:wait,touch:0:8M:4K touch:8M:2M:4K" \
+		    "--attach --fs ext4 --extent-kb 256 --size 8 -- $T/rw-file @FILE seek:1M wait read:64K:40 pread:0:512K"; do
 		local try what=${spec##*-- }
 		what=${what%% *}
 		what=${what##*/}

@@ -843,10 +843,108 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$RALAB" record -o "$T/int.strace" -- slee
 		else
 			bad "record: Ctrl-C leaves no trace instance" "rc=$rc $(ls /sys/kernel/tracing/instances) $(cat "$T/err")"
 		fi
+		# -p PID: a running program, from the attach on.  rw-file
+		# (tests/tools/rw-file.c) opens the file and seeks before the
+		# attach, then reads; Ctrl-C makes strace detach (ralab record
+		# completes the log) and the program runs on to its end.
+		# tests/suites/kernel.sh checks such replays against the
+		# kernel's events.
+		cc -O2 -o "$T/rw-file" tests/tools/rw-file.c
+		evict "$T/data.bin"
+		rm -f "$T/go" "$T/att.strace"
+		mkfifo "$T/go"
+		"$T/rw-file" "$T/data.bin" seek:65536 wait read:4096:100 wait read:4096:100 < "$T/go" > "$T/ready" &
+		app=$!
+		exec 7> "$T/go"
+		for n in $(seq 100); do grep -q ready "$T/ready" && break; sleep 0.05; done
+		python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])' "$RALAB" record -o "$T/att.strace" -p $app > /dev/null 2> "$T/err" &
+		pid=$!
+		for n in $(seq 100); do grep -q 'attached to process' "$T/err" && break; sleep 0.05; done
+		printf x >&7
+		for n in $(seq 100); do [ "$(grep -c ready "$T/ready")" = 2 ] && break; sleep 0.05; done
+		kill -INT -- -$pid
+		wait $pid; rc=$?
+		printf y >&7
+		exec 7>&-
+		wait $app; arc=$?
+		"$RALAB" sim "$T/att.strace" > "$T/out" 2> "$T/err2"
+		if [ $rc = 0 ] && [ $arc = 0 ] && [ ! -d /sys/kernel/tracing/instances/ralab-$pid ] &&
+		   grep -q "^ralab record: attached to process $app (1 thread, [0-9]* files open, [0-9]* mappings of files)" "$T/err" &&
+		   grep -q "^$app [0-9.]* # ralab attach pid=$app threads=1 " "$T/att.strace" &&
+		   grep -q "^$app [0-9.]* lseek(3, 65536, SEEK_SET) = 65536" "$T/att.strace" &&
+		   grep -qx 'bytes_read=409600' "$T/out" && grep -qx 'data_reads=[1-9][0-9]*' "$T/out"; then
+			ok "record -p: attach, replay, Ctrl-C detaches"
+		else
+			bad "record -p: attach, replay, Ctrl-C detaches" "rc=$rc app=$arc $(cat "$T/err" "$T/err2") $(grep -E 'bytes_read|data_reads' "$T/out")"
+		fi
 	fi
 else
 	skip "record and replay" "strace is not installed"
 fi
+
+# 'ralab record -p PID' attaches to a running program: the log starts
+# with what it had open and mapped then, as the calls that would have
+# made it ('# ralab attach' to '# ralab attached': its other threads, its
+# descriptors at their offsets, its file mappings).  A thread started
+# before reads through a descriptor opened before, and faults in a
+# mapping made before: both replayed.  Where the kernel's state of such a
+# file differs from a file just opened and cold (an offset past 0, pages
+# cached), a note says so.
+printf '%s\n' '100 5.000000 # ralab attach pid=100 threads=2 fds=1 maps=1' \
+	'100 5.000000 chdir("/d") = 0 <0.000000>' \
+	'100 5.000000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = 101 <0.000000>' \
+	'100 5.000000 openat(AT_FDCWD, "/d/f", O_RDONLY) = 3 <0.000000>' \
+	'100 5.000000 lseek(3, 8192, SEEK_SET) = 8192 <0.000000>' \
+	'100 5.000000 # ralab attach-cached "/d/f" pages=2 of=256' \
+	'100 5.000000 openat(AT_FDCWD, "/d/g", O_RDONLY) = 4 <0.000000>' \
+	'100 5.000000 mmap(0x20000000, 1048576, PROT_READ, MAP_SHARED|MAP_FIXED, 4, 0) = 0x20000000 <0.000000>' \
+	'100 5.000000 close(4) = 0 <0.000000>' \
+	'100 5.000000 # ralab attached' \
+	'101 5.100000 read(3, ""..., 4096) = 4096 <0.000100>' \
+	'101 5.200000 # ralab fault addr=0x20010000 error_code=0x4' \
+	'# ralab faults recorded=1' \
+	'# ralab file "/d/f" size=1048576' '# ralab file "/d/g" size=1048576' > "$T/att.strace"
+got=$("$RALAB" sim --dump-ops "$T/att.strace" 2> "$T/err" | grep -Ev '^#' | tr '\n' '/')
+tgot "strace: a log 'ralab record -p' attached to" "close/open main/file f2_g 1048576/mmap 0 1048576/pause 100000/fd 1/pread 8192 4096/pause 99900/fd 2/touch 65536 1/"
+"$RALAB" sim "$T/att.strace" > /dev/null 2> "$T/err"
+if [ "$(grep -c "^ralab sim: note: $T/att.strace: " "$T/err")" = 2 ] &&
+   grep -q "descriptor 3 of /d/f was at offset 8192 when 'ralab record' attached (line 1): its readahead state then is not known" "$T/err" &&
+   grep -q "/d/f had 2 of its 256 pages in the page cache when 'ralab record' attached (line 1): the replay starts it cold" "$T/err"; then
+	ok "strace: what an attach cannot know, noted"
+else
+	bad "strace: what an attach cannot know, noted" "$(cat "$T/err")"
+fi
+# The same file all cached and not read: no note; a log cut short, an
+# attach section after the first call, a malformed line: errors.
+sed -e 's/pages=2 of=256/pages=256 of=256/' -e '/lseek/d' -e '/read(3/d' "$T/att.strace" > "$T/att2.strace"
+"$RALAB" sim "$T/att2.strace" > /dev/null 2> "$T/err"
+[ ! -s "$T/err" ] && ok "strace: an attach: no note where none is due" ||
+	bad "strace: an attach: no note where none is due" "$(cat "$T/err")"
+grep -v '# ralab attached' "$T/att.strace" > "$T/att-cut.strace"
+expect_rc "strace: an attach section without its end" 2 "$RALAB" sim "$T/att-cut.strace"
+grep -qx "$T/att-cut.strace:1: the '# ralab attach' section has no end ('# ralab attached'): the log is cut short" "$T/err" ||
+	bad "strace: an attach section without its end, said" "$(cat "$T/err")"
+{ echo '100 4.000000 openat(AT_FDCWD, "/d/x", O_RDONLY) = 5 <0.000000>'; cat "$T/att.strace"; } > "$T/att-late.strace"
+expect_rc "strace: an attach section after a call" 2 "$RALAB" sim "$T/att-late.strace"
+grep -qx "$T/att-late.strace:2: '# ralab attach' after the log's first line" "$T/err" ||
+	bad "strace: an attach section after a call, said" "$(cat "$T/err")"
+sed 's/pages=2 of=256/pages=2/' "$T/att.strace" > "$T/att-bad.strace"
+expect_rc "strace: a malformed attach-cached line" 2 "$RALAB" sim "$T/att-bad.strace"
+grep -q "att-bad.strace:6: '# ralab attach-cached' needs \"PATH\" pages=N of=M" "$T/err" ||
+	bad "strace: a malformed attach-cached line, said" "$(cat "$T/err")"
+# -p takes a process id, and a process or a command, not both.
+for a in "-p 0" "-p x1" "-p" "-p 1 -- true" "-p 2147483647"; do
+	# shellcheck disable=SC2086 # the options are words
+	"$RALAB" record -o "$T/none.strace" $a > /dev/null 2> "$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q '^ralab record: -p\|^ralab record: .*-p' "$T/err" && [ ! -e "$T/none.strace" ]; then
+		ok "record $a: an option error"
+	else
+		bad "record $a: an option error" "rc=$rc $(cat "$T/err")"
+	fi
+done
 
 # What a replay leaves out or changes is said on stderr too, not only in
 # the generated .ops ('# note: ' lines): by sim, check, kernel, compare

@@ -30,10 +30,15 @@
  *   unmap:OFF:LEN         munmap() part of the mapping
  *   fork:STEP             a child process runs STEP (on the inherited
  *                         mapping), the parent waits for it
+ *   thread:STEP,STEP...   a thread runs these STEPs in turn (on the
+ *                         mapping), the program waits for it
+ *   wait                  print "ready" and wait for a byte (or EOF) on
+ *                         stdin: 'ralab record -p' attaches meanwhile
  * Sizes are bytes, or with K or M.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +66,8 @@ static size_t num(const char **p)
 	*p = *end == ':' ? end + 1 : end;
 	return v;
 }
+
+static void *thread_steps(void *arg);
 
 static int step(const char *s)
 {
@@ -175,6 +182,24 @@ static int step(const char *s)
 		len = num(&p);
 		return munmap(map + off, len);
 	}
+	if (!strcmp(s, "wait")) {
+		char c;
+
+		return write(1, "ready\n", 6) == 6 && read(0, &c, 1) >= 0 ? 0 : -1;
+	}
+	if (!strncmp(s, "thread:", 7)) {
+		char *steps = strdup(s + 7);
+		pthread_t t;
+		void *r = (void *)1;
+
+		if (!steps || pthread_create(&t, NULL, thread_steps, steps)) {
+			free(steps);
+			return -1;
+		}
+		pthread_join(t, &r);
+		free(steps);
+		return r ? -1 : 0;
+	}
 	if (!strncmp(s, "fork:", 5)) {
 		int st2;
 		pid_t pid = fork();
@@ -188,6 +213,17 @@ static int step(const char *s)
 		return 0;
 	}
 	return -1;
+}
+
+/* thread:STEP,STEP...: the steps, in a thread of their own. */
+static void *thread_steps(void *arg)
+{
+	char *save = NULL, *t;
+
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (step(t))
+			return (void *)1;
+	return NULL;
 }
 
 int main(int argc, char **argv)

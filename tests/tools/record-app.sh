@@ -35,6 +35,11 @@
 #                      under 'ralab kernel')
 #   --read-ahead-kb N, --max-sectors-kb N   the device's (default 128, 512)
 #   --ralab PATH       the ralab binary (default ./ralab)
+#   --attach           start COMMAND first, its stdin a pipe, and record it
+#                      with 'ralab record -p PID' once it printed "ready"
+#                      (the 'wait' step of mmap-read and rw-file: what it
+#                      opened and mapped before is in the log's attach
+#                      section); the kernel's events are traced from then
 #
 # Writes OUT/app.strace (ralab record's log, its files described),
 # OUT/kernel.events (ralab's event format: the readahead, page-cache and
@@ -49,7 +54,7 @@
 # missing prerequisite or bad option, 1 failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount= copy= rewritten=
+fs=xfs size=16 ekb=0 ra=128 msk=512 ralab=./ralab holes= punch= unwritten= insert= remount= copy= rewritten= attach=
 usage() { echo "usage: record-app.sh [OPTIONS] OUT -- COMMAND [ARGS...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -62,6 +67,7 @@ while [ $# -gt 0 ]; do
 	--insert) insert=${2:?}; shift 2 ;;
 	--remount) remount=1; shift ;;
 	--rewritten) rewritten=1; shift ;;
+	--attach) attach=1; shift ;;
 	--copy) copy=$(realpath "${2:?}"); shift 2 ;;
 	--read-ahead-kb) ra=${2:?}; shift 2 ;;
 	--max-sectors-kb) msk=${2:?}; shift 2 ;;
@@ -228,8 +234,38 @@ for a in "${args[@]:1}"; do
 	[[ $a == /* ]] && [ "$a" != "$f" ] && [ -f "$a" ] && cat "$a" > /dev/null
 done
 rm -f "$out/app.strace"
-echo 1 > "$inst/tracing_on"
-"$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
+if [ -n "$attach" ]; then
+	# The program opens and maps the file, says "ready" and waits for a
+	# byte on its stdin; 'ralab record -p' attaches, then it goes on.
+	mkfifo "$w/go"
+	"${args[@]}" < "$w/go" > "$w/ready" &
+	app=$!
+	exec 3> "$w/go"
+	for _ in $(seq 200); do
+		grep -q ready "$w/ready" 2> /dev/null && break
+		kill -0 "$app" 2> /dev/null || break
+		sleep 0.05
+	done
+	grep -q ready "$w/ready" ||
+		{ echo "record-app.sh: $1 did not say ready" >&2; exec 3>&-; exit 1; }
+	"$ralab" record -o "$out/app.strace" -p "$app" 2> "$w/record.err" &
+	rec=$!
+	for _ in $(seq 200); do
+		grep -q "attached to process" "$w/record.err" && break
+		kill -0 "$rec" 2> /dev/null || break
+		sleep 0.05
+	done
+	grep -q "attached to process" "$w/record.err" ||
+		{ echo "record-app.sh: ralab record -p did not attach: $(tail -n 2 "$w/record.err")" >&2; exec 3>&-; exit 1; }
+	echo 1 > "$inst/tracing_on"
+	printf g >&3
+	exec 3>&-
+	wait "$app" || { echo "record-app.sh: $1 failed" >&2; exit 1; }
+	wait "$rec" || { echo "record-app.sh: ralab record -p failed: $(tail -n 2 "$w/record.err")" >&2; exit 1; }
+else
+	echo 1 > "$inst/tracing_on"
+	"$ralab" record -o "$out/app.strace" -- "${args[@]}" > /dev/null
+fi
 echo 0 > "$inst/tracing_on"
 mapping=$out/extents
 if [ -n "$rewritten" ]; then

@@ -22,6 +22,8 @@
  *   stat               stat() of FILE's path
  *   falloc:OFF:LEN     fallocate() mode 0 (the file grows to OFF + LEN)
  *   fallockeep:OFF:LEN fallocate() FALLOC_FL_KEEP_SIZE
+ *   wait               print "ready" and wait for a byte (or EOF) on stdin:
+ *                      'ralab record -p' attaches meanwhile
  * Sizes are bytes, or with K or M.  The buffer is written through before
  * the first step: a write copying from pages not yet faulted in would
  * copy short and retry (docs/design.md, "Buffered writes").
@@ -115,6 +117,12 @@ int main(int argc, char **argv)
 			struct stat st;
 
 			n = stat(argv[1], &st);
+		} else if (!strcmp(s, "wait")) {
+			char c;
+
+			n = write(1, "ready\n", 6);
+			if (n > 0)
+				n = read(0, &c, 1);
 		} else if (!strncmp(s, "dontneed:", 9)) {
 			n = -posix_fadvise(fd, (off_t)a, (off_t)b,
 					   POSIX_FADV_DONTNEED);

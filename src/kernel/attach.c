@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attach.c - what a running process has when 'ralab record -p PID'
+ * attaches to it, as the strace lines that would have made it.
+ *
+ * strace -p sees only the calls after it attaches: reads on descriptors
+ * opened before, and page faults in mappings made before, name files the
+ * log never opened.  So the log starts with a section that opens them
+ * again, from /proc/PID at the attach:
+ *
+ *   PID T # ralab attach pid=PID threads=N fds=N maps=N
+ *   PID T chdir("CWD") = 0                 where relative paths start
+ *   PID T clone(..CLONE_THREAD..) = TID    each other thread: it shares
+ *                                          the descriptors and memory
+ *   PID T openat(AT_FDCWD, "PATH", FLAGS) = FD   each regular file open
+ *   PID T lseek(FD, POS, SEEK_SET) = POS         where its offset was
+ *   PID T # ralab attach-cached "PATH" pages=N of=M   pages cached then
+ *   PID T openat(..) = X; mmap(..., X, OFF) = ADDR; close(X) = 0
+ *                                          each file mapping (VMA)
+ *   PID T # ralab attached
+ *
+ * What the section cannot give is the kernel's state of those files:
+ * each open file's readahead state (file->f_ra) and the page cache.  The
+ * replay starts each file as just opened and cold; where that differs
+ * (an offset past 0, pages cached), the replay says so in a note.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "kernel/tracefs.h"
+#include "ralab.h"
+
+#define ATTACH_MAX_FDS 4096
+#define ATTACH_MAX_TASKS 4096
+
+struct afd {
+	int fd;
+	unsigned long long pos;
+	unsigned flags; /* fdinfo's, octal there */
+	char path[PATH_MAX];
+};
+
+static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag) {
+		diag->line = 0;
+		va_start(ap, fmt);
+		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The numbers of the entries of directory @dir, sorted, into *@out (at
+ * most @max); their count, or -errno.
+ */
+static int numbered(const char *dir, int *out, int max)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+
+		if (end == de->d_name || *end || v < 0 || v > INT_MAX)
+			continue;
+		if (n == max) {
+			closedir(d);
+			return -E2BIG;
+		}
+		out[n++] = (int)v;
+	}
+	closedir(d);
+	qsort(out, (size_t)n, sizeof(*out), cmp_int);
+	return n;
+}
+
+/* A path the log can carry: absolute, printable, not too long. */
+static bool usable_path(const char *p)
+{
+	if (p[0] != '/' || strlen(p) > 1000)
+		return false;
+	for (; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			return false;
+	return true;
+}
+
+static void put_path(FILE *m, const char *p)
+{
+	fputc('"', m);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', m);
+		fputc(*p, m);
+	}
+	fputc('"', m);
+}
+
+/* The open flags strace would print for fdinfo's @flags. */
+static void put_flags(FILE *m, unsigned flags)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ O_APPEND, "O_APPEND" },   { O_NONBLOCK, "O_NONBLOCK" },
+		{ O_DIRECT, "O_DIRECT" },   { O_NOATIME, "O_NOATIME" },
+		{ O_CLOEXEC, "O_CLOEXEC" }, { O_SYNC, "O_SYNC" },
+	};
+	unsigned i;
+
+	fputs((flags & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
+	      (flags & O_ACCMODE) == O_RDWR   ? "O_RDWR" :
+						"O_RDONLY",
+	      m);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((flags & names[i].bit) == names[i].bit)
+			fprintf(m, "|%s", names[i].name);
+}
+
+/* FNV-1a over @n bytes, folded into *@h. */
+static void digest(unsigned long long *h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		*h = (*h ^ *c++) * 1099511628211ull;
+}
+
+/*
+ * The regular file descriptor @fd of @pid into @a: 1, 0 if it is not one
+ * (a pipe, a socket, a deleted file: *@skipped counted for the last), or
+ * -errno.
+ */
+static int read_fd(int pid, int fd, struct afd *a, unsigned *skipped)
+{
+	char link[64], info[64], buf[512], *p;
+	struct stat st;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
+	n = readlink(link, a->path, sizeof(a->path) - 1);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno; /* closed meanwhile */
+	a->path[n] = '\0';
+	if (stat(link, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (!usable_path(a->path) || strstr(a->path, " (deleted)")) {
+		(*skipped)++;
+		return 0;
+	}
+	snprintf(info, sizeof(info), "/proc/%d/fdinfo/%d", pid, fd);
+	if (kx_read_small(info, buf, sizeof(buf)))
+		return 0;
+	a->fd = fd;
+	a->pos = 0;
+	a->flags = 0;
+	if ((p = strstr(buf, "pos:")))
+		a->pos = strtoull(p + 4, NULL, 10);
+	if ((p = strstr(buf, "flags:")))
+		a->flags = (unsigned)strtoul(p + 6, NULL, 8);
+	return 1;
+}
+
+/*
+ * Pages of the file behind @path (opened read-only; @pid's descriptor
+ * @fd if >= 0, the same open file's inode even if renamed) in the page
+ * cache, into *@pages of *@total; 0 or -errno.
+ */
+static int cached_of(int pid, int fd, const char *path,
+		     unsigned long long *pages, unsigned long long *total)
+{
+	char link[64];
+	struct stat st;
+	long long n;
+	int f;
+
+	if (fd >= 0) {
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
+		path = link;
+	}
+	f = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+	if (f < 0)
+		f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	if (fstat(f, &st)) {
+		close(f);
+		return -errno;
+	}
+	n = kx_cached_pages(f, st.st_size);
+	close(f);
+	if (n < 0)
+		return (int)n;
+	*pages = (unsigned long long)n;
+	*total = ((unsigned long long)st.st_size + 4095) / 4096;
+	return 0;
+}
+
+/* Paths given a '# ralab attach-cached' line so far (each once). */
+struct seen {
+	char **v;
+	unsigned n;
+};
+
+static void put_cached(FILE *m, const char *pre, int pid, int fd,
+		       const char *path, struct ralab_attach_info *info,
+		       struct seen *seen)
+{
+	unsigned long long pages = 0, total = 0;
+	char **w;
+	unsigned i;
+
+	for (i = 0; i < seen->n; i++)
+		if (!strcmp(seen->v[i], path))
+			return;
+	w = realloc(seen->v, (seen->n + 1) * sizeof(*w));
+	if (w) {
+		seen->v = w;
+		if ((w[seen->n] = strdup(path)))
+			seen->n++;
+	}
+	if (cached_of(pid, fd, path, &pages, &total) || !pages)
+		return;
+	info->cached_files++;
+	fprintf(m, "%s# ralab attach-cached ", pre);
+	put_path(m, path);
+	fprintf(m, " pages=%llu of=%llu\n", pages, total);
+}
+
+/* The file mappings (VMAs) of /proc/PID/maps. */
+struct avma {
+	unsigned long long start, end, off;
+	char perms[8];
+	unsigned long long ino;
+	char *path; /* owned */
+	bool done;
+};
+
+static void free_vmas(struct avma *v, unsigned n)
+{
+	while (n--)
+		free(v[n].path);
+	free(v);
+}
+
+/* @pid's mappings of regular files into *@out (*@n); 0 or -errno. */
+static int read_vmas(int pid, struct avma **out, unsigned *n,
+		     unsigned *skipped)
+{
+	struct avma *v = NULL;
+	unsigned cap = 0;
+	char name[64], line[PATH_MAX + 256];
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(name, sizeof(name), "/proc/%d/maps", pid);
+	f = fopen(name, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct avma a = { 0 };
+		unsigned maj, min;
+		struct stat st;
+		int k = 0;
+		char *p, *nl;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &a.start,
+			   &a.end, a.perms, &a.off, &maj, &min, &a.ino,
+			   &k) < 7 || !k || !a.ino)
+			continue;
+		p = line + k;
+		if ((nl = strchr(p, '\n')))
+			*nl = '\0';
+		if (*p != '/')
+			continue; /* [vdso], anonymous shared memory */
+		/* Gone, replaced, or not a regular file (a device's). */
+		if (strstr(p, " (deleted)") || !usable_path(p) || stat(p, &st) ||
+		    !S_ISREG(st.st_mode) || st.st_ino != a.ino) {
+			(*skipped)++;
+			continue;
+		}
+		if (*n == cap) {
+			struct avma *w = realloc(v, (cap ? cap * 2 : 64) * sizeof(*v));
+
+			if (!w)
+				goto nomem;
+			v = w;
+			cap = cap ? cap * 2 : 64;
+		}
+		a.path = strdup(p);
+		if (!a.path)
+			goto nomem;
+		v[(*n)++] = a;
+	}
+	fclose(f);
+	*out = v;
+	return 0;
+nomem:
+	fclose(f);
+	free_vmas(v, *n);
+	*n = 0;
+	return -ENOMEM;
+}
+
+/* A descriptor number @pid does not use (@fds sorted, @nfds of them). */
+static int free_fd(const int *fds, int nfds)
+{
+	int want = 0, i;
+
+	for (i = 0; i < nfds && fds[i] <= want; i++)
+		if (fds[i] == want)
+			want++;
+	return want;
+}
+
+int ralab_attach_describe(int pid, const char *log,
+			  struct ralab_attach_info *info,
+			  struct ralab_diag *diag)
+{
+	int *fds = NULL, *tids = NULL, nfds, ntids, i, err = 0, spare;
+	struct ralab_attach_info in = { .digest = 14695981039346656037ull };
+	struct avma *vmas = NULL;
+	unsigned nvmas = 0, k, j;
+	char dir[64], cwd[PATH_MAX], pre[96];
+	struct timeval tv;
+	struct afd *a = NULL;
+	struct seen seen = { 0 };
+	FILE *m = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	ssize_t cn;
+
+	if (pid <= 0)
+		return aerr(diag, -EINVAL, "no process %d", pid);
+	snprintf(dir, sizeof(dir), "/proc/%d/cwd", pid);
+	cn = readlink(dir, cwd, sizeof(cwd) - 1);
+	if (cn < 0)
+		return aerr(diag, -errno, "process %d: %s", pid,
+			    errno == ENOENT ? "no such process" :
+					      strerror(errno));
+	cwd[cn] = '\0';
+	fds = calloc(ATTACH_MAX_FDS, sizeof(*fds));
+	tids = calloc(ATTACH_MAX_TASKS, sizeof(*tids));
+	a = malloc(sizeof(*a));
+	m = open_memstream(&text, &len);
+	if (!fds || !tids || !a || !m) {
+		err = -ENOMEM;
+		goto out;
+	}
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	ntids = numbered(dir, tids, ATTACH_MAX_TASKS);
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	nfds = ntids < 0 ? ntids : numbered(dir, fds, ATTACH_MAX_FDS);
+	if (ntids < 0 || nfds < 0) {
+		err = ntids < 0 ? ntids : nfds;
+		aerr(diag, err, "process %d: %s%s", pid,
+		     err == -E2BIG ? "more than 4096 threads or descriptors" :
+				     strerror(-err),
+		     err == -EACCES ? " (attaching needs root or the process's owner)" : "");
+		goto out;
+	}
+	if ((err = read_vmas(pid, &vmas, &nvmas, &in.skipped))) {
+		aerr(diag, err, "process %d: its mappings: %s", pid,
+		     strerror(-err));
+		goto out;
+	}
+	gettimeofday(&tv, NULL);
+	snprintf(pre, sizeof(pre), "%d %lld.%06ld ", pid, (long long)tv.tv_sec,
+		 (long)tv.tv_usec);
+	in.threads = (unsigned)ntids;
+	if (!usable_path(cwd))
+		snprintf(cwd, sizeof(cwd), "/");
+	fprintf(m, "%schdir(", pre);
+	put_path(m, cwd);
+	fprintf(m, ") = 0 <0.000000>\n");
+	for (i = 0; i < ntids; i++)
+		if (tids[i] != pid)
+			fprintf(m, "%sclone(child_stack=NULL, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = %d <0.000000>\n",
+				pre, tids[i]);
+	for (i = 0; i < nfds; i++) {
+		int r = read_fd(pid, fds[i], a, &in.skipped);
+
+		if (r < 0) {
+			err = r;
+			aerr(diag, err, "process %d: descriptor %d: %s", pid,
+			     fds[i], strerror(-err));
+			goto out;
+		}
+		if (!r)
+			continue;
+		in.fds++;
+		digest(&in.digest, &a->fd, sizeof(a->fd));
+		digest(&in.digest, &a->pos, sizeof(a->pos));
+		digest(&in.digest, a->path, strlen(a->path));
+		fprintf(m, "%sopenat(AT_FDCWD, ", pre);
+		put_path(m, a->path);
+		fputs(", ", m);
+		put_flags(m, a->flags);
+		fprintf(m, ") = %d <0.000000>\n", a->fd);
+		if (a->pos) {
+			in.read_before++;
+			fprintf(m, "%slseek(%d, %llu, SEEK_SET) = %llu <0.000000>\n",
+				pre, a->fd, a->pos, a->pos);
+		}
+		put_cached(m, pre, pid, a->fd, a->path, &in, &seen);
+	}
+	/*
+	 * Each mapped file through a descriptor number the process does not
+	 * use, closed at once (the mapping keeps the file): its VMAs as
+	 * /proc/PID/maps lists them, a file's together.
+	 */
+	spare = free_fd(fds, nfds);
+	for (k = 0; k < nvmas; k++) {
+		bool shared_write = false;
+
+		if (vmas[k].done)
+			continue;
+		for (j = k; j < nvmas; j++)
+			if (!strcmp(vmas[j].path, vmas[k].path))
+				shared_write |= vmas[j].perms[3] == 's' &&
+						vmas[j].perms[1] == 'w';
+		fprintf(m, "%sopenat(AT_FDCWD, ", pre);
+		put_path(m, vmas[k].path);
+		fprintf(m, ", %s) = %d <0.000000>\n",
+			shared_write ? "O_RDWR" : "O_RDONLY", spare);
+		for (j = k; j < nvmas; j++) {
+			const struct avma *v = &vmas[j];
+			char prot[40] = "";
+
+			if (v->done || strcmp(v->path, vmas[k].path))
+				continue;
+			vmas[j].done = true;
+			in.maps++;
+			if (v->perms[0] == 'r')
+				strcat(prot, "|PROT_READ");
+			if (v->perms[1] == 'w')
+				strcat(prot, "|PROT_WRITE");
+			if (v->perms[2] == 'x')
+				strcat(prot, "|PROT_EXEC");
+			fprintf(m, "%smmap(0x%llx, %llu, %s, %s|MAP_FIXED, %d, 0x%llx) = 0x%llx <0.000000>\n",
+				pre, v->start, v->end - v->start,
+				prot[0] ? prot + 1 : "PROT_NONE",
+				v->perms[3] == 's' ? "MAP_SHARED" : "MAP_PRIVATE",
+				spare, v->off, v->start);
+		}
+		fprintf(m, "%sclose(%d) = 0 <0.000000>\n", pre, spare);
+		put_cached(m, pre, pid, -1, vmas[k].path, &in, &seen);
+	}
+	fprintf(m, "%s# ralab attached\n", pre);
+	if (fflush(m)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (log) {
+		FILE *o = fopen(log, "we");
+
+		if (!o) {
+			err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+			goto out;
+		}
+		fprintf(o, "%s# ralab attach pid=%d threads=%u fds=%u maps=%u\n",
+			pre, pid, in.threads, in.fds, in.maps);
+		fwrite(text, 1, len, o);
+		if (fclose(o))
+			err = aerr(diag, -EIO, "%s: %s", log, strerror(errno));
+	}
+out:
+	if (m)
+		fclose(m);
+	free(text);
+	free_vmas(vmas, nvmas);
+	while (seen.n)
+		free(seen.v[--seen.n]);
+	free(seen.v);
+	free(a);
+	free(fds);
+	free(tids);
+	if (!err && info)
+		*info = in;
+	return err;
+}
