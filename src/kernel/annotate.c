@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,27 +30,12 @@
 
 #include "kernel/elf.h"
 #include "kernel/fiemap.h"
+#include "kernel/tracefs.h"
 #include "ralab.h"
 #include "workload/trace.h"
 #include "workload/workload.h"
 
 #define PAGE 4096u
-
-static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (diag) {
-		diag->line = 0;
-		va_start(ap, fmt);
-		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 static const char *fs_name(long type, char *buf, size_t len)
 {
@@ -181,14 +165,6 @@ static void layout_breaks(const struct kx_extent *x, unsigned n, uint64_t size,
 }
 
 /* Unescaped in the log as strace's paths are: \" and \\. */
-static void put_path(FILE *m, const char *p)
-{
-	fprintf(m, "\"");
-	for (; *p; p++)
-		fprintf(m, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p);
-	fprintf(m, "\"");
-}
-
 /*
  * The '# ralab file' line of @path (or a comment saying why none).
  * Return: 0, or -ENOMEM.
@@ -291,7 +267,7 @@ static int describe(FILE *m, const char *path, bool direct,
 		return 0;
 	}
 	fprintf(m, "# ralab file ");
-	put_path(m, path);
+	kx_put_path(m, path);
 	fprintf(m, " size=%llu", (unsigned long long)st.st_size);
 	if (!fstatfs(fd, &sfs))
 		fprintf(m, " fs=%s", fs_name((long)sfs.f_type, fsbuf, sizeof(fsbuf)));
@@ -348,7 +324,7 @@ static void exec_note(FILE *m, const char *path, int err,
 	if (err && err != -ENOEXEC)
 		return;
 	fprintf(m, "# ralab exec ");
-	put_path(m, path);
+	kx_put_path(m, path);
 	if (err) {
 		fprintf(m, " elf=0\n");
 		return;
@@ -360,7 +336,7 @@ static void exec_note(FILE *m, const char *path, int err,
 			(unsigned long long)e->interp_len);
 	if (e->interp[0] && !strchr(e->interp, '\n')) {
 		fprintf(m, " interp_path=");
-		put_path(m, e->interp);
+		kx_put_path(m, e->interp);
 	}
 	fprintf(m, " entry=0x%llx", (unsigned long long)e->entry);
 	if (e->have_bias)
@@ -475,19 +451,19 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 
 	fd = open(log, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return aerr(diag, -errno, "%s: %s", log, strerror(errno));
+		return kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	err = ralab__read_fd(fd, WL_MAX_TRACE, &text, &len);
 	close(fd);
 	if (err)
-		return aerr(diag, err, "%s: %s", log,
+		return kx_err(diag, err, "%s: %s", log,
 			    err == -EFBIG ? "larger than 1 GiB: not a log ralab reads" :
 					    strerror(-err));
 	if (!text)
-		return aerr(diag, -ENODATA, "%s: empty", log);
+		return kx_err(diag, -ENODATA, "%s: empty", log);
 	if (!strncmp(text, "# ralab file ", 13) ||
 	    memmem(text, len, "\n# ralab file ", 14)) {
 		free(text);
-		return aerr(diag, -EEXIST, "%s: the log has its files described already", log);
+		return kx_err(diag, -EEXIST, "%s: the log has its files described already", log);
 	}
 	err = ralab__strace_paths(log, text, len, &paths, &direct, &exec, &n,
 				  diag);
@@ -535,9 +511,9 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	}
 	fd = open(log, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0 || (olen && write(fd, out, olen) != (ssize_t)olen))
-		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+		err = kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	if (fd >= 0 && close(fd) && !err)
-		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+		err = kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	free(out);
 	if (!err && nfiles)
 		*nfiles = described;
@@ -557,7 +533,7 @@ int ralab_trace_note_evicted(const char *log, const char *const *paths,
 		return 0;
 	m = fopen(log, "ae");
 	if (!m)
-		return aerr(diag, -errno, "%s: %s", log, strerror(errno));
+		return kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	for (k = 0; k < n; k++) {
 		/*
 		 * As given (made absolute) and as realpath() gives it: a
@@ -583,17 +559,17 @@ int ralab_trace_note_evicted(const char *log, const char *const *paths,
 				 paths[k]);
 		if (given[0] && strlen(given) <= 1000 && strcmp(given, real)) {
 			fprintf(m, "# ralab evicted ");
-			put_path(m, given);
+			kx_put_path(m, given);
 			fprintf(m, "\n");
 		}
 		fprintf(m, "# ralab evicted ");
-		put_path(m, real);
+		kx_put_path(m, real);
 		fprintf(m, "\n");
 		free(real);
 	}
 	if (ferror(m))
-		err = aerr(diag, -EIO, "%s: cannot write", log);
+		err = kx_err(diag, -EIO, "%s: cannot write", log);
 	if (fclose(m) && !err)
-		err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+		err = kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 	return err;
 }

@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,21 +50,6 @@ struct afd {
 	unsigned flags; /* fdinfo's, octal there */
 	char path[PATH_MAX];
 };
-
-static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int aerr(struct ralab_diag *diag, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (diag) {
-		diag->line = 0;
-		va_start(ap, fmt);
-		vsnprintf(diag->msg, sizeof(diag->msg), fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -112,17 +96,6 @@ static bool usable_path(const char *p)
 		if (iscntrl((unsigned char)*p))
 			return false;
 	return true;
-}
-
-static void put_path(FILE *m, const char *p)
-{
-	fputc('"', m);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', m);
-		fputc(*p, m);
-	}
-	fputc('"', m);
 }
 
 /* The open flags strace would print for fdinfo's @flags. */
@@ -253,7 +226,7 @@ static void put_cached(FILE *m, const char *pre, int pid, int fd,
 		return;
 	info->cached_files++;
 	fprintf(m, "%s# ralab attach-cached ", pre);
-	put_path(m, path);
+	kx_put_path(m, path);
 	fprintf(m, " pages=%llu of=%llu\n", pages, total);
 }
 
@@ -362,11 +335,11 @@ int ralab_attach_describe(int pid, const char *log,
 	ssize_t cn;
 
 	if (pid <= 0)
-		return aerr(diag, -EINVAL, "no process %d", pid);
+		return kx_err(diag, -EINVAL, "no process %d", pid);
 	snprintf(dir, sizeof(dir), "/proc/%d/cwd", pid);
 	cn = readlink(dir, cwd, sizeof(cwd) - 1);
 	if (cn < 0)
-		return aerr(diag, -errno, "process %d: %s", pid,
+		return kx_err(diag, -errno, "process %d: %s", pid,
 			    errno == ENOENT ? "no such process" :
 					      strerror(errno));
 	cwd[cn] = '\0';
@@ -384,14 +357,14 @@ int ralab_attach_describe(int pid, const char *log,
 	nfds = ntids < 0 ? ntids : numbered(dir, fds, ATTACH_MAX_FDS);
 	if (ntids < 0 || nfds < 0) {
 		err = ntids < 0 ? ntids : nfds;
-		aerr(diag, err, "process %d: %s%s", pid,
+		kx_err(diag, err, "process %d: %s%s", pid,
 		     err == -E2BIG ? "more than 4096 threads or descriptors" :
 				     strerror(-err),
 		     err == -EACCES ? " (attaching needs root or the process's owner)" : "");
 		goto out;
 	}
 	if ((err = read_vmas(pid, &vmas, &nvmas, &in.skipped))) {
-		aerr(diag, err, "process %d: its mappings: %s", pid,
+		kx_err(diag, err, "process %d: its mappings: %s", pid,
 		     strerror(-err));
 		goto out;
 	}
@@ -402,7 +375,7 @@ int ralab_attach_describe(int pid, const char *log,
 	if (!usable_path(cwd))
 		snprintf(cwd, sizeof(cwd), "/");
 	fprintf(m, "%schdir(", pre);
-	put_path(m, cwd);
+	kx_put_path(m, cwd);
 	fprintf(m, ") = 0 <0.000000>\n");
 	for (i = 0; i < ntids; i++)
 		if (tids[i] != pid)
@@ -413,7 +386,7 @@ int ralab_attach_describe(int pid, const char *log,
 
 		if (r < 0) {
 			err = r;
-			aerr(diag, err, "process %d: descriptor %d: %s", pid,
+			kx_err(diag, err, "process %d: descriptor %d: %s", pid,
 			     fds[i], strerror(-err));
 			goto out;
 		}
@@ -424,7 +397,7 @@ int ralab_attach_describe(int pid, const char *log,
 		digest(&in.digest, &a->pos, sizeof(a->pos));
 		digest(&in.digest, a->path, strlen(a->path));
 		fprintf(m, "%sopenat(AT_FDCWD, ", pre);
-		put_path(m, a->path);
+		kx_put_path(m, a->path);
 		fputs(", ", m);
 		put_flags(m, a->flags);
 		fprintf(m, ") = %d <0.000000>\n", a->fd);
@@ -451,7 +424,7 @@ int ralab_attach_describe(int pid, const char *log,
 				shared_write |= vmas[j].perms[3] == 's' &&
 						vmas[j].perms[1] == 'w';
 		fprintf(m, "%sopenat(AT_FDCWD, ", pre);
-		put_path(m, vmas[k].path);
+		kx_put_path(m, vmas[k].path);
 		fprintf(m, ", %s) = %d <0.000000>\n",
 			shared_write ? "O_RDWR" : "O_RDONLY", spare);
 		for (j = k; j < nvmas; j++) {
@@ -486,14 +459,14 @@ int ralab_attach_describe(int pid, const char *log,
 		FILE *o = fopen(log, "we");
 
 		if (!o) {
-			err = aerr(diag, -errno, "%s: %s", log, strerror(errno));
+			err = kx_err(diag, -errno, "%s: %s", log, strerror(errno));
 			goto out;
 		}
 		fprintf(o, "%s# ralab attach pid=%d threads=%u fds=%u maps=%u\n",
 			pre, pid, in.threads, in.fds, in.maps);
 		fwrite(text, 1, len, o);
 		if (fclose(o))
-			err = aerr(diag, -EIO, "%s: %s", log, strerror(errno));
+			err = kx_err(diag, -EIO, "%s: %s", log, strerror(errno));
 	}
 out:
 	if (m)

@@ -126,6 +126,17 @@ int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
 	return err;
 }
 
+void kx_put_path(FILE *m, const char *p)
+{
+	fputc('"', m);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', m);
+		fputc(*p, m);
+	}
+	fputc('"', m);
+}
+
 int kx_inst_write(const char *inst, const char *file, const char *val,
 		  struct ralab_diag *diag)
 {

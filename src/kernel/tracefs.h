@@ -7,6 +7,7 @@
 #define RALAB_KERNEL_TRACEFS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct ralab_diag;
@@ -29,6 +30,11 @@ const char *kx_find_tracefs(void);
  */
 int kx_err(struct ralab_diag *diag, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * @p to @m quoted as strace quotes a path ("..", '"' and '\\' escaped),
+ * for the lines the recorders add to a log.
+ */
+void kx_put_path(FILE *m, const char *p);
 /* Write @val to the file @file of the instance at @inst; @diag says why not. */
 int kx_inst_write(const char *inst, const char *file, const char *val,
 		  struct ralab_diag *diag);
