@@ -147,24 +147,47 @@ static int attach(int target, const char *out, bool want_faults,
 		_exit(127);
 	}
 	*spid = pid;
-	/* Attached when the process's first task has strace as its tracer. */
+	/*
+	 * Attached when the process's first task has strace as its tracer
+	 * (10 s at most); strace ends at once where it cannot (the process
+	 * traced already, ptrace not allowed).
+	 */
 	for (i = 0; i < 2000; i++) {
 		long t = tracer_of(target);
 
-		if (t == pid || t < 0 || waitpid(pid, &st, WNOHANG) == pid)
+		if (t == pid || t < 0)
 			break;
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			pid = 0;
+			break;
+		}
 		usleep(5000);
 	}
-	if (tracer_of(target) == pid) {
-		fprintf(stderr, "ralab record: attached to process %d (%u thread%s, %u file%s open, %u mapping%s of files); Ctrl-C to stop\n",
-			target, info.threads, info.threads == 1 ? "" : "s",
-			info.fds, info.fds == 1 ? "" : "s", info.maps,
-			info.maps == 1 ? "" : "s");
-		if (!ralab_attach_describe(target, NULL, &again, NULL) &&
-		    again.digest != info.digest)
-			fprintf(stderr, "ralab record: process %d opened, closed or read files while strace attached: what it did then is not in the log\n",
-				target);
+	if (!pid || tracer_of(target) != pid) {
+		if (pid) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		ralab_fault_rec_free(*faults);
+		ralab_cache_rec_free(*cache);
+		*faults = NULL;
+		*cache = NULL;
+		unlink(out);
+		fprintf(stderr, "ralab record: -p %d: strace could not attach (%s; strace's message above)\n",
+			target,
+			tracer_of(target) < 0 ? "the process ended" :
+			tracer_of(target) > 0 ? "another tracer has it" :
+						"ptrace refused, or strace did not start");
+		return 1;
 	}
+	fprintf(stderr, "ralab record: attached to process %d (%u thread%s, %u file%s open, %u mapping%s of files); Ctrl-C to stop\n",
+		target, info.threads, info.threads == 1 ? "" : "s", info.fds,
+		info.fds == 1 ? "" : "s", info.maps, info.maps == 1 ? "" : "s");
+	if (!ralab_attach_describe(target, NULL, &again, NULL) &&
+	    again.digest != info.digest)
+		fprintf(stderr, "ralab record: process %d opened, closed or read files while strace attached: what it did then is not in the log\n",
+			target);
 	return 0;
 }
 

@@ -749,7 +749,7 @@ struct ralab_attach_info {
 	unsigned read_before;  /* of the descriptors, not at offset 0 */
 	unsigned cached_files; /* files with pages in the page cache then */
 	unsigned skipped;      /* deleted files, paths the log cannot carry */
-	unsigned long long digest; /* of the descriptors and their offsets */
+	unsigned long long digest; /* of the readable ones and their offsets */
 };
 int ralab_attach_describe(int pid, const char *log,
 			  struct ralab_attach_info *info,

@@ -393,9 +393,15 @@ int ralab_attach_describe(int pid, const char *log,
 		if (!r)
 			continue;
 		in.fds++;
-		digest(&in.digest, &a->fd, sizeof(a->fd));
-		digest(&in.digest, &a->pos, sizeof(a->pos));
-		digest(&in.digest, a->path, strlen(a->path));
+		/*
+		 * Reads move what the log would need; a write-only one
+		 * (stdout, a log file) others may share and move.
+		 */
+		if ((a->flags & O_ACCMODE) != O_WRONLY) {
+			digest(&in.digest, &a->fd, sizeof(a->fd));
+			digest(&in.digest, &a->pos, sizeof(a->pos));
+			digest(&in.digest, a->path, strlen(a->path));
+		}
 		fprintf(m, "%sopenat(AT_FDCWD, ", pre);
 		kx_put_path(m, a->path);
 		fputs(", ", m);

@@ -880,6 +880,26 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$RALAB" record -o "$T/att.strace" -p $app
 		else
 			bad "record -p: attach, replay, Ctrl-C detaches" "rc=$rc app=$arc $(cat "$T/err" "$T/err2") $(grep -E 'bytes_read|data_reads' "$T/out")"
 		fi
+		# A process another tracer has: strace cannot attach; no log
+		# and no trace instance are left.
+		strace -o /dev/null sleep 10 &
+		tr=$!
+		for n in $(seq 100); do
+			sl=$(pgrep -P $tr sleep) && [ "$(awk '/^TracerPid:/ { print $2 }' /proc/$sl/status)" = $tr ] && break
+			sleep 0.05
+		done
+		rm -f "$T/tr.strace"
+		ninst=$(ls /sys/kernel/tracing/instances | grep -c '^ralab-')
+		"$RALAB" record -o "$T/tr.strace" -p "$sl" > /dev/null 2> "$T/err"; rc=$?
+		kill $tr 2> /dev/null
+		wait $tr 2> /dev/null
+		if [ $rc = 1 ] && [ ! -e "$T/tr.strace" ] &&
+		   grep -q "^ralab record: -p $sl: strace could not attach (another tracer has it" "$T/err" &&
+		   [ "$(ls /sys/kernel/tracing/instances | grep -c '^ralab-')" = "$ninst" ]; then
+			ok "record -p: a process traced already"
+		else
+			bad "record -p: a process traced already" "rc=$rc $(cat "$T/err")"
+		fi
 	fi
 else
 	skip "record and replay" "strace is not installed"
