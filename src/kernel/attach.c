@@ -284,12 +284,13 @@ static int read_vmas(int pid, struct avma **out, unsigned *n,
 			continue;
 		}
 		if (*n == cap) {
-			struct avma *w = realloc(v, (cap ? cap * 2 : 64) * sizeof(*v));
+			unsigned ncap = cap ? cap * 2 : 64;
+			struct avma *w = realloc(v, ncap * sizeof(*v));
 
 			if (!w)
 				goto nomem;
 			v = w;
-			cap = cap ? cap * 2 : 64;
+			cap = ncap;
 		}
 		a.path = strdup(p);
 		if (!a.path)
