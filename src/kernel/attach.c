@@ -16,7 +16,9 @@
  *   PID T lseek(FD, POS, SEEK_SET) = POS         where its offset was
  *   PID T # ralab attach-cached "PATH" pages=N of=M   pages cached then
  *   PID T openat(..) = X; mmap(..., X, OFF) = ADDR; close(X) = 0
- *                                          each file mapping (VMA)
+ *                                          each file mapping (VMA),
+ *   PID T madvise(ADDR, LEN, MADV_..) = 0  with the advice smaps shows
+ *                                          (sr, rr, hg, nh in VmFlags)
  *   PID T # ralab attached
  *
  * What the section cannot give is the kernel's state of those files:
@@ -230,14 +232,48 @@ static void put_cached(FILE *m, const char *pre, int pid, int fd,
 	fprintf(m, " pages=%llu of=%llu\n", pages, total);
 }
 
-/* The file mappings (VMAs) of /proc/PID/maps. */
+/* What madvise() left on a VMA, from smaps' VmFlags. */
+#define ADV_SEQ 1u     /* sr: MADV_SEQUENTIAL */
+#define ADV_RAND 2u    /* rr: MADV_RANDOM */
+#define ADV_HUGE 4u    /* hg: MADV_HUGEPAGE */
+#define ADV_NOHUGE 8u  /* nh: MADV_NOHUGEPAGE */
+
+/* The file mappings (VMAs) of /proc/PID/smaps. */
 struct avma {
 	unsigned long long start, end, off;
 	char perms[8];
 	unsigned long long ino;
 	char *path; /* owned */
+	unsigned adv;
 	bool done;
 };
+
+/* smaps' "VmFlags: rd mr ..." as ADV_ bits. */
+static unsigned vm_adv(const char *l)
+{
+	static const struct {
+		char f[3];
+		unsigned bit;
+	} flags[] = {
+		{ "sr", ADV_SEQ },
+		{ "rr", ADV_RAND },
+		{ "hg", ADV_HUGE },
+		{ "nh", ADV_NOHUGE },
+	};
+	unsigned adv = 0, i;
+
+	for (l += 8; *l; l++) {
+		if (*l == ' ' || *l == '\n')
+			continue;
+		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+			if (!strncmp(l, flags[i].f, 2) &&
+			    (!l[2] || l[2] == ' ' || l[2] == '\n'))
+				adv |= flags[i].bit;
+		while (l[1] && l[1] != ' ')
+			l++;
+	}
+	return adv;
+}
 
 static void free_vmas(struct avma *v, unsigned n)
 {
@@ -252,12 +288,13 @@ static int read_vmas(int pid, struct avma **out, unsigned *n,
 {
 	struct avma *v = NULL;
 	unsigned cap = 0;
+	bool last = false; /* the last VMA line was kept */
 	char name[64], line[PATH_MAX + 256];
 	FILE *f;
 
 	*out = NULL;
 	*n = 0;
-	snprintf(name, sizeof(name), "/proc/%d/maps", pid);
+	snprintf(name, sizeof(name), "/proc/%d/smaps", pid);
 	f = fopen(name, "re");
 	if (!f)
 		return -errno;
@@ -268,9 +305,18 @@ static int read_vmas(int pid, struct avma **out, unsigned *n,
 		int k = 0;
 		char *p, *nl;
 
+		/* A VMA's line, then "Key: value" lines about it. */
+		if (!strncmp(line, "VmFlags:", 8)) {
+			if (last)
+				v[*n - 1].adv = vm_adv(line);
+			continue;
+		}
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &a.start,
 			   &a.end, a.perms, &a.off, &maj, &min, &a.ino,
-			   &k) < 7 || !k || !a.ino)
+			   &k) < 7)
+			continue;
+		last = false;
+		if (!k || !a.ino)
 			continue;
 		p = line + k;
 		if ((nl = strchr(p, '\n')))
@@ -296,6 +342,7 @@ static int read_vmas(int pid, struct avma **out, unsigned *n,
 		if (!a.path)
 			goto nomem;
 		v[(*n)++] = a;
+		last = true;
 	}
 	fclose(f);
 	*out = v;
@@ -305,6 +352,27 @@ nomem:
 	free_vmas(v, *n);
 	*n = 0;
 	return -ENOMEM;
+}
+
+/* The madvise() calls that leave @v's VmFlags. */
+static void put_adv(FILE *m, const char *pre, const struct avma *v)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} advs[] = {
+		{ ADV_SEQ, "MADV_SEQUENTIAL" },
+		{ ADV_RAND, "MADV_RANDOM" },
+		{ ADV_HUGE, "MADV_HUGEPAGE" },
+		{ ADV_NOHUGE, "MADV_NOHUGEPAGE" },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(advs) / sizeof(advs[0]); i++)
+		if (v->adv & advs[i].bit)
+			fprintf(m, "%smadvise(0x%llx, %llu, %s) = 0 <0.000000>\n",
+				pre, v->start, v->end - v->start,
+				advs[i].name);
 }
 
 /* A descriptor number @pid does not use (@fds sorted, @nfds of them). */
@@ -453,6 +521,7 @@ int ralab_attach_describe(int pid, const char *log,
 				prot[0] ? prot + 1 : "PROT_NONE",
 				v->perms[3] == 's' ? "MAP_SHARED" : "MAP_PRIVATE",
 				spare, v->off, v->start);
+			put_adv(m, pre, v);
 		}
 		fprintf(m, "%sclose(%d) = 0 <0.000000>\n", pre, spare);
 		put_cached(m, pre, pid, -1, vmas[k].path, &in, &seen);

@@ -1247,8 +1247,18 @@ for d in tests/traces/app/*/; do
 	# dup2() shown before the parent's clone3() returns): without that
 	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, mmap(MAP_POPULATE), mlock() or mlockall(), PROT_EXEC, mprotect(): without it; dlopen() (ld.so's MAP_FIXED mappings over its first): without those; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; splice() and sendfile(): as reads of what they
-	# returned; others: without their layout.
+	# returned; a program 'ralab record -p' attached to: without what it
+	# had open and mapped then, or without the advice of its mappings;
+	# others: without their layout.
 	case $n in
+	attach-madv-*)
+		awk '/# ralab attach pid=/ { a = 1 } /# ralab attached$/ { a = 0 } !(a && / madvise\(/)' \
+			"$T/app.strace" > "$T/app-flat.strace"
+		what="the advice of its mappings at the attach" ;;
+	attach-*)
+		awk '/# ralab attach pid=/ { a = 1 } !a { print } /# ralab attached$/ { a = 0 }' \
+			"$T/app.strace" > "$T/app-flat.strace"
+		what="'# ralab attach' section" ;;
 	mmap-populate-*) grep -v 'MADV_POPULATE' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_POPULATE_*)" ;;
 	mmap-dontneed-*) grep -v 'MADV_DONTNEED' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_DONTNEED)" ;;
 	mmap-cold-*) grep -v 'MADV_COLD' "$T/app.strace" > "$T/app-flat.strace"; what="madvise(MADV_COLD)" ;;
@@ -1300,7 +1310,7 @@ for d in tests/traces/app/*/; do
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi
 done
-[ $napp -ge 123 ] || bad "app traces" "only $napp in tests/traces/app (want 123)"
+[ $napp -ge 127 ] || bad "app traces" "only $napp in tests/traces/app (want 127)"
 
 # Traces may be larger than 64 MiB (up to 1 GiB): a 70 MB strace log of
 # 340000 reads replays; an .ops file past 64 MiB is refused.
