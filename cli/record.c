@@ -250,9 +250,11 @@ int cli_record(int argc, char **argv)
 			       "threads), until it ends or Ctrl-C (strace detaches; the process runs\n"
 			       "on).  The log starts with what it has open and mapped then, from\n"
 			       "/proc/PID, as the calls that would have made it ('# ralab attach'\n"
-			       "section); the replay starts those files as just opened and cold (the\n"
-			       "kernel's readahead state and cached pages then are not known) and\n"
-			       "notes where they were not.\n",
+			       "section), and, as root, the folios of those files in the page cache\n"
+			       "then (orders and readahead marks, from /proc/kpageflags), which the\n"
+			       "replay starts with; each descriptor starts as just opened (the\n"
+			       "kernel's readahead state of it is not known: noted where it had\n"
+			       "read).\n",
 			       TRACE_SET);
 			return 0;
 		} else if (!strcmp(argv[i], "--annotate")) {

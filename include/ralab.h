@@ -748,6 +748,7 @@ struct ralab_attach_info {
 	unsigned maps;         /* mappings (VMAs) of regular files */
 	unsigned read_before;  /* of the descriptors, not at offset 0 */
 	unsigned cached_files; /* files with pages in the page cache then */
+	unsigned folios;       /* their folios given (root: kpageflags) */
 	unsigned skipped;      /* deleted files, paths the log cannot carry */
 	unsigned long long digest; /* of the readable ones and their offsets */
 };

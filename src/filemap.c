@@ -42,6 +42,32 @@ static unsigned get_read_batch(struct sim *s, struct sim_inode *in,
 	return n;
 }
 
+void filemap_prefill(struct sim *s, struct sim_inode *in, uint64_t off,
+		     uint64_t len, unsigned order, bool mark)
+{
+	uint64_t isize = in->mapping.i_size, nr = 1ull << order;
+	pgoff_t index = off / RALAB_PAGE_SIZE;
+	pgoff_t end = (off + len) / RALAB_PAGE_SIZE;
+	struct folio *f;
+
+	/*
+	 * Read (so XFS gave each an iomap_folio_state: no PG_nopriv),
+	 * done long before: no I/O to wait for.
+	 */
+	for (; index < end && index * RALAB_PAGE_SIZE < isize; index += nr) {
+		int err = pc_add_folio(&in->pc, index, order,
+				       PG_uptodate | (mark ? PG_readahead : 0),
+				       &f);
+
+		if (err == -ENOMEM) {
+			s->host_err = err;
+			return;
+		}
+		if (!err)
+			f->done_ns = f->added_ns = 0;
+	}
+}
+
 /*
  * filemap_create_folio(): readahead made nothing at @index; read one
  * folio of the mapping's minimum order synchronously (->read_folio).

@@ -1623,6 +1623,10 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_spend(s, s->cur->now + op->len < s->cur->now ?
 				     UINT64_MAX - s->cur->now : op->len);
 		break;
+	case OP_CACHED:
+		filemap_prefill(s, f->inode, op->off, op->len,
+				(unsigned)op->count, op->advice);
+		break;
 	case OP_DUMP:
 		if (s->on_dump)
 			dump_inode(s, op->ino, op->line);

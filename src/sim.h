@@ -755,6 +755,16 @@ void filemap_fallocate(struct sim *s, struct sim_inode *in, uint64_t off,
 void filemap_punch(struct sim *s, struct sim_inode *in, uint64_t off,
 		   uint64_t len, bool zero);
 
+/*
+ * Folios the page cache had before the case began ('cached' op; the
+ * kernel's at a 'ralab record -p' attach): bytes [off, off + len) in
+ * folios of @order, uptodate and clean, PG_readahead on each with @mark;
+ * no I/O, no events, not counted as the run's.  Pages past EOF and
+ * folios where some page is cached already are left out.
+ */
+void filemap_prefill(struct sim *s, struct sim_inode *in, uint64_t off,
+		     uint64_t len, unsigned order, bool mark);
+
 /* The release of an open file: writeback after a truncate. */
 void filemap_release(struct sim *s, struct sim_inode *in);
 

@@ -14,7 +14,9 @@
  *                                          the descriptors and memory
  *   PID T openat(AT_FDCWD, "PATH", FLAGS) = FD   each regular file open
  *   PID T lseek(FD, POS, SEEK_SET) = POS         where its offset was
- *   PID T # ralab attach-cached "PATH" pages=N of=M   pages cached then
+ *   PID T # ralab attach-folios fd=FD IDX+NR:ORDER[:r],...   its folios
+ *                                          then (orders, readahead marks)
+ *   PID T # ralab attach-cached "PATH" pages=N of=M folios=K
  *   PID T openat(..) = X; mmap(..., X, OFF) = ADDR; close(X) = 0
  *                                          each file mapping (VMA),
  *   PID T madvise(ADDR, LEN, MADV_..) = 0  with the advice smaps shows
@@ -36,12 +38,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include "kernel/tracefs.h"
 #include "ralab.h"
+#include "workload/workload.h"
 
 #define ATTACH_MAX_FDS 4096
 #define ATTACH_MAX_TASKS 4096
@@ -207,13 +211,169 @@ struct seen {
 	unsigned n;
 };
 
+/* /proc/kpageflags bits (Documentation/admin-guide/mm/pagemap.rst). */
+#define KPF_DIRTY 4
+#define KPF_WRITEBACK 8
+#define KPF_RECLAIM 9 /* PG_reclaim: PG_readahead is the same bit */
+#define KPF_COMPOUND_HEAD 15
+#define KPF_COMPOUND_TAIL 16
+#define FOLIOS_PER_LINE 512
+
+/* A run of folios of one order, for an attach-folios line. */
+struct frun {
+	uint64_t index, nr; /* pages */
+	unsigned order;
+	bool mark;
+	unsigned in_line;   /* runs on the line so far */
+};
+
+static void flush_run(FILE *m, const char *pre, int line_fd, struct frun *r)
+{
+	if (!r->nr)
+		return;
+	if (!r->in_line)
+		fprintf(m, "%s# ralab attach-folios fd=%d ", pre, line_fd);
+	fprintf(m, "%s%llu+%llu:%u%s", r->in_line ? "," : "",
+		(unsigned long long)r->index, (unsigned long long)r->nr,
+		r->order, r->mark ? ":r" : "");
+	if (++r->in_line == FOLIOS_PER_LINE) {
+		fputc('\n', m);
+		r->in_line = 0;
+	}
+	r->nr = 0;
+}
+
+static void add_folio(FILE *m, const char *pre, int line_fd, struct frun *r,
+		      uint64_t index, unsigned order, bool mark)
+{
+	if (r->nr && !mark && !r->mark && r->order == order &&
+	    r->index + r->nr == index) {
+		r->nr += 1ull << order;
+		return;
+	}
+	flush_run(m, pre, line_fd, r);
+	*r = (struct frun){ index, 1ull << order, order, mark, r->in_line };
+}
+
+/* The 64-bit entry of @fd at @index; 0 if it cannot be read. */
+static uint64_t entry_at(int fd, uint64_t index)
+{
+	uint64_t e = 0;
+
+	if (pread(fd, &e, sizeof(e), (off_t)(index * sizeof(e))) != sizeof(e))
+		return 0;
+	return e;
+}
+
+/*
+ * The folios of the file open at @f (@size bytes) in the page cache, with
+ * their orders and readahead marks, as '# ralab attach-folios fd=@line_fd
+ * IDX+NR:ORDER[:r],...' lines (runs of folios of one order; a marked one
+ * alone, ":r"); how many folios.  Its cached pages (mincore()) are read
+ * in a MADV_RANDOM mapping of the recorder's own, which starts no
+ * readahead and leaves a mark where it is (do_async_mmap_readahead()
+ * returns at VM_RAND_READ; fault-around maps no marked folio); their
+ * frames come from /proc/self/pagemap, their flags from /proc/kpageflags
+ * (a large folio: a head, then tails at the frames after it).  Root only:
+ * 0 otherwise.  A folio dirty or under writeback is given as clean, and
+ * unmarked (PG_reclaim then means reclaim).
+ */
+static unsigned put_folios(FILE *m, const char *pre, int line_fd, int f,
+			   uint64_t size)
+{
+	uint64_t npages = (size + 4095) / 4096, i, base;
+	unsigned char *vec = NULL;
+	struct frun run = { 0 };
+	unsigned nfolios = 0;
+	int pm = -1, kf = -1;
+	char *map;
+
+	if (!size || size > ((uint64_t)1 << 40))
+		return 0;
+	map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, f, 0);
+	if (map == MAP_FAILED)
+		return 0;
+	vec = malloc((size_t)npages);
+	pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	kf = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (!vec || pm < 0 || kf < 0 ||
+	    madvise(map, (size_t)size, MADV_RANDOM) ||
+	    mincore(map, (size_t)size, vec))
+		goto out;
+	for (i = 0; i < npages; i++)
+		if (vec[i] & 1)
+			(void)*(volatile char *)(map + i * 4096);
+	base = (uint64_t)(uintptr_t)map / 4096;
+	for (i = 0; i < npages;) {
+		uint64_t e = vec[i] & 1 ? entry_at(pm, base + i) : 0;
+		uint64_t pfn = e & ((1ull << 55) - 1), fl, n = 1;
+		unsigned order = 0;
+
+		/* Not present (evicted meanwhile), or no frame (not root). */
+		if (!(e >> 63) || !pfn) {
+			i++;
+			continue;
+		}
+		fl = entry_at(kf, pfn);
+		if (fl >> KPF_COMPOUND_TAIL & 1) {
+			i++; /* its head was not seen: left out */
+			continue;
+		}
+		if (fl >> KPF_COMPOUND_HEAD & 1) {
+			while (i + n < npages && (vec[i + n] & 1)) {
+				uint64_t t = entry_at(pm, base + i + n);
+
+				if (!(t >> 63) ||
+				    (t & ((1ull << 55) - 1)) != pfn + n ||
+				    !(entry_at(kf, pfn + n) >>
+					      KPF_COMPOUND_TAIL & 1))
+					break;
+				n++;
+			}
+			while ((1ull << (order + 1)) <= n)
+				order++;
+			/* Not a whole, aligned folio: its pages left out. */
+			if (n != 1ull << order || i % n || order > 9) {
+				i += n;
+				continue;
+			}
+		}
+		add_folio(m, pre, line_fd, &run, i, order,
+			  (fl >> KPF_RECLAIM & 1) &&
+				  !(fl >> KPF_WRITEBACK & 1) &&
+				  !(fl >> KPF_DIRTY & 1));
+		nfolios++;
+		i += n;
+	}
+	flush_run(m, pre, line_fd, &run);
+	if (run.in_line)
+		fputc('\n', m);
+out:
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	free(vec);
+	munmap(map, (size_t)size);
+	return nfolios;
+}
+
+/*
+ * The '# ralab attach-cached' line of @path (once) and, but for the
+ * loader's files (not replayed), its folios ('# ralab attach-folios' on
+ * descriptor @line_fd, open in the log then).
+ */
 static void put_cached(FILE *m, const char *pre, int pid, int fd,
-		       const char *path, struct ralab_attach_info *info,
-		       struct seen *seen)
+		       int line_fd, const char *path,
+		       struct ralab_attach_info *info, struct seen *seen)
 {
 	unsigned long long pages = 0, total = 0;
+	unsigned nfolios = 0;
+	char link[64];
+	struct stat st;
 	char **w;
 	unsigned i;
+	int f;
 
 	for (i = 0; i < seen->n; i++)
 		if (!strcmp(seen->v[i], path))
@@ -227,9 +387,19 @@ static void put_cached(FILE *m, const char *pre, int pid, int fd,
 	if (cached_of(pid, fd, path, &pages, &total) || !pages)
 		return;
 	info->cached_files++;
+	if (fd >= 0)
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
+	f = ralab__loader_path(path) ? -1 :
+					open(fd >= 0 ? link : path,
+					     O_RDONLY | O_CLOEXEC);
+	if (f >= 0 && !fstat(f, &st))
+		nfolios = put_folios(m, pre, line_fd, f, (uint64_t)st.st_size);
+	if (f >= 0)
+		close(f);
+	info->folios += nfolios;
 	fprintf(m, "%s# ralab attach-cached ", pre);
 	kx_put_path(m, path);
-	fprintf(m, " pages=%llu of=%llu\n", pages, total);
+	fprintf(m, " pages=%llu of=%llu folios=%u\n", pages, total, nfolios);
 }
 
 /* What madvise() left on a VMA, from smaps' VmFlags. */
@@ -481,7 +651,9 @@ int ralab_attach_describe(int pid, const char *log,
 			fprintf(m, "%slseek(%d, %llu, SEEK_SET) = %llu <0.000000>\n",
 				pre, a->fd, a->pos, a->pos);
 		}
-		put_cached(m, pre, pid, a->fd, a->path, &in, &seen);
+		if (log)
+			put_cached(m, pre, pid, a->fd, a->fd, a->path, &in,
+				   &seen);
 	}
 	/*
 	 * Each mapped file through a descriptor number the process does not
@@ -523,8 +695,10 @@ int ralab_attach_describe(int pid, const char *log,
 				spare, v->off, v->start);
 			put_adv(m, pre, v);
 		}
+		if (log)
+			put_cached(m, pre, pid, -1, spare, vmas[k].path, &in,
+				   &seen);
 		fprintf(m, "%sclose(%d) = 0 <0.000000>\n", pre, spare);
-		put_cached(m, pre, pid, -1, vmas[k].path, &in, &seen);
 	}
 	fprintf(m, "%s# ralab attached\n", pre);
 	if (fflush(m)) {

@@ -2322,6 +2322,9 @@ static int run_job(struct rjob *j)
 		case OP_DUMP:
 			/* The kernel shows no folio orders to userspace. */
 			break;
+		case OP_CACHED:
+			/* Refused before the run (ralab_kernel_run()). */
+			break;
 		case OP_EPOCH:
 			/* Think time from here (a rate or runtime is refused). */
 			j->before_epoch = false;
@@ -3046,6 +3049,14 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 
+		/* Folios are not put in a page cache without I/O. */
+		if (op->kind == OP_CACHED) {
+			if (diag)
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s:%u: 'cached' puts folios in the page cache without reading them, which only the model can do (a log of 'ralab record -p' has them: the kernel's at the attach)",
+					 ralab_workload_name(wl), op->line);
+			return -EINVAL;
+		}
 		if (op->kind == OP_SENDFILE && op->count < op->len) {
 			if (diag)
 				snprintf(diag->msg, sizeof(diag->msg),

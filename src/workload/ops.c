@@ -1914,6 +1914,45 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->kind = OP_EPOCH;
 		return 0;
 	}
+	if (!strcmp(name, "cached")) {
+		/*
+		 * Folios the page cache had before the case began, as
+		 * 'ralab record -p' found them at the attach (their orders
+		 * and readahead marks from /proc/kpageflags): put there
+		 * without I/O and without events.
+		 */
+		bool mark = na >= 3 && !strcmp(tok[na], "readahead");
+		unsigned nn = na - (mark ? 1 : 0), min_order = 0;
+		uint64_t unit;
+
+		while ((RALAB_PAGE_SIZE << min_order) < wl->cfg.block_size)
+			min_order++;
+		if ((err = nargs(p, name, nn, 2, 3,
+				 "cached OFF LEN [ORDER] [readahead]")) ||
+		    (err = need_fd(p, name, op)) ||
+		    (err = arg_size(p, "cached offset", tok[1], &op->off)) ||
+		    (err = arg_size(p, "cached length", tok[2], &op->len)))
+			return err;
+		op->count = min_order;
+		if (nn == 3 && (parse_u64(tok[3], &op->count, false) ||
+				op->count > RALAB_MAX_ORDER))
+			return perr(p, "cached: the folio order must be 0 to %u, not '%.*s'",
+				    RALAB_MAX_ORDER, TOK(tok[3]));
+		if (op->count < min_order)
+			return perr(p, "cached: order %llu is below the smallest folio of %u-byte blocks (order %u)",
+				    (unsigned long long)op->count,
+				    wl->cfg.block_size, min_order);
+		unit = RALAB_PAGE_SIZE << op->count;
+		if (!op->len || op->off % unit || op->len % unit)
+			return perr(p, "cached [%llu, +%llu): offset and length must be whole folios of order %llu (%llu bytes), the length not 0",
+				    (unsigned long long)op->off,
+				    (unsigned long long)op->len,
+				    (unsigned long long)op->count,
+				    (unsigned long long)unit);
+		op->kind = OP_CACHED;
+		op->advice = mark;
+		return 0;
+	}
 	if (!strcmp(name, "dump")) {
 		if ((err = nargs(p, name, na, 0, 0, "dump")))
 			return err;

@@ -1700,6 +1700,7 @@ static int handle_fault(struct st *s, long pid, int64_t t, const char *l)
 }
 
 static int handle_call(struct st *s, long pid, char *call);
+static bool dec_arg_to(const char **p, uint64_t *v, char stop);
 
 static int attach_gap(struct st *s, const char *path, long long fd,
 		      long long off, unsigned long long pages,
@@ -1741,6 +1742,48 @@ static void attach_notes(struct st *s)
 }
 
 /*
+ * '# ralab attach-folios fd=N IDX+NR:ORDER[:r],...': the folios the file
+ * open at descriptor N had in the page cache at the attach (runs of NR
+ * pages from page IDX in folios of ORDER; ":r", PG_readahead on them),
+ * put there before the replay's first call ('cached').
+ */
+static int attach_folios(struct st *s, long pid, const char *l)
+{
+	long tab = table_of(s, pid);
+	long long fd;
+	int n = -1;
+
+	if (!s->in_attach)
+		return serr(s, "'# ralab attach-folios' outside the '# ralab attach' section");
+	if (sscanf(l, "fd=%lld %n", &fd, &n) != 1 || n < 0 || fd < 0)
+		return serr(s, "'# ralab attach-folios' needs fd=N and IDX+NR:ORDER[:r],...");
+	for (l += n; *l;) {
+		uint64_t index, nr, order;
+		bool mark = false;
+
+		if (!dec_arg_to(&l, &index, '+') || *l++ != '+' ||
+		    !dec_arg_to(&l, &nr, ':') || *l++ != ':' ||
+		    !dec_arg_to(&l, &order, ':') || order > 9 || !nr ||
+		    nr % (1ull << order) || index % (1ull << order) ||
+		    index > (UINT64_MAX >> 13) - nr)
+			return serr(s, "'# ralab attach-folios': a run is IDX+NR:ORDER[:r], NR whole folios of ORDER (0 to 9) from an IDX aligned to them");
+		if (*l == ':') {
+			if (l[1] != 'r')
+				return serr(s, "'# ralab attach-folios': a run ends ':r' (marked PG_readahead) or not at all");
+			mark = true;
+			l += 2;
+		}
+		if (*l && *l != ',')
+			return serr(s, "'# ralab attach-folios': runs are separated by ','");
+		if (*l)
+			l++;
+		tb_cached(s->tb, tab, (long)fd, index, nr, (unsigned)order,
+			  mark);
+	}
+	return 0;
+}
+
+/*
  * A line of the section 'ralab record -p' starts the log with (@body,
  * after its "PID TIME " prefix): its bounds, the files it found with
  * pages in the page cache, and its calls, which open again what the
@@ -1749,9 +1792,9 @@ static void attach_notes(struct st *s)
  */
 static int handle_attach(struct st *s, long pid, char *body)
 {
-	unsigned long long pages, total;
+	unsigned long long pages, total, folios = 0;
 	char path[1024];
-	int n = -1;
+	int n = -1, m = -1;
 
 	if (!strncmp(body, "# ralab attach pid=", 19)) {
 		if (s->attach_line || s->calls)
@@ -1766,6 +1809,8 @@ static int handle_attach(struct st *s, long pid, char *body)
 		s->in_attach = false;
 		return 0;
 	}
+	if (!strncmp(body, "# ralab attach-folios ", 22))
+		return attach_folios(s, pid, body + 22);
 	if (strncmp(body, "# ralab attach-cached ", 22))
 		return serr(s, "unknown '# ralab attach' line: '%.40s'", body);
 	if (!s->in_attach)
@@ -1774,9 +1819,14 @@ static int handle_attach(struct st *s, long pid, char *body)
 	if (!path_arg(body, path, sizeof(path)) ||
 	    !(body = strrchr(body, '"')) ||
 	    sscanf(body + 1, " pages=%llu of=%llu%n", &pages, &total, &n) != 2 ||
-	    n < 0 || body[1 + n] || !pages || pages > total)
-		return serr(s, "'# ralab attach-cached' needs \"PATH\" pages=N of=M (0 < N <= M)");
-	(void)pid;
+	    n < 0 || !pages || pages > total ||
+	    (body[1 + n] &&
+	     (sscanf(body + 1 + n, " folios=%llu%n", &folios, &m) != 1 ||
+	      m < 0 || body[1 + n + m])))
+		return serr(s, "'# ralab attach-cached' needs \"PATH\" pages=N of=M [folios=K] (0 < N <= M)");
+	/* Its folios given: the replay starts with them, not cold. */
+	if (folios)
+		return 0;
 	return attach_gap(s, path, -1, 0, pages, total);
 }
 

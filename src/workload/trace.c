@@ -48,7 +48,7 @@ enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
 	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK, TB_MUNMAP_PART,
-	TB_MPROTECT, TB_SPLICE, TB_SENDFILE
+	TB_MPROTECT, TB_SPLICE, TB_SENDFILE, TB_CACHED
 };
 
 struct tb_op {
@@ -571,6 +571,22 @@ void tb_splice(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	if (op) {
 		op->advice = t->descs[d].direct;
 		op->ret = (uint64_t)ret;
+	}
+}
+
+void tb_cached(struct tb *t, long k1, long k2, uint64_t index,
+	       uint64_t nr, unsigned order, bool mark)
+{
+	int d = replayed_desc(t, k1, k2);
+	struct tb_op *op;
+
+	if (d < 0)
+		return;
+	op = desc_op(t, d, TB_CACHED, index * RALAB_PAGE_SIZE,
+		     nr * RALAB_PAGE_SIZE);
+	if (op) {
+		op->advice = mark;
+		op->ret = order;
 	}
 }
 
@@ -1793,6 +1809,12 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	case TB_FSYNC:
 		ralab__text_printf(&e->b, "fsync\n");
 		break;
+	case TB_CACHED:
+		ralab__text_printf(&e->b, "cached %llu %llu %llu%s\n",
+		    (unsigned long long)op->off, (unsigned long long)op->len,
+		    (unsigned long long)op->ret,
+		    op->advice ? " readahead" : "");
+		break;
 	case TB_SETFL:
 		ralab__text_printf(&e->b, "setfl %s\n", op->advice ? "direct" : "buffered");
 		e->direct[op->desc] = op->advice != 0;
@@ -1972,7 +1994,8 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_MUNMAP || op->kind == TB_MADVISE ||
 		op->kind == TB_TOUCH || op->kind == TB_MLOCK ||
 		op->kind == TB_MUNMAP_PART || op->kind == TB_MPROTECT ||
-		op->kind == TB_SPLICE || op->kind == TB_SENDFILE) &&
+		op->kind == TB_SPLICE || op->kind == TB_SENDFILE ||
+		op->kind == TB_CACHED) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 

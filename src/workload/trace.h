@@ -118,6 +118,13 @@ static inline void tb_read(struct tb *t, long k1, long k2, uint64_t off,
  */
 void tb_splice(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int64_t ret, bool direct_pipe);
+/*
+ * Folios the file had in the page cache at a 'ralab record -p' attach:
+ * @nr pages from page @index in folios of @order, PG_readahead on them
+ * with @mark ('cached'; no I/O).
+ */
+void tb_cached(struct tb *t, long k1, long k2, uint64_t index, uint64_t nr,
+	       unsigned order, bool mark);
 /* fsync(2) or fdatasync(2): the file's written folios go back clean. */
 void tb_fsync(struct tb *t, long k1, long k2);
 /* fcntl(F_SETFL): O_DIRECT set (@direct) or cleared on the open file. */

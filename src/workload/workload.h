@@ -67,6 +67,11 @@ enum op_kind {
 	OP_SENDFILE,     /* sendfile OFF LEN [BYTES]: sendfile(2), splices
 			  * through an emptied 16-buffer pipe until @count
 			  * bytes (LEN) have gone through, or EOF */
+	OP_CACHED,       /* cached OFF LEN [ORDER] [readahead]: folios of
+			  * order @count the page cache had before the case
+			  * began, PG_readahead on them with @advice; no I/O,
+			  * no events (ralab record -p: the kernel's at the
+			  * attach) */
 };
 
 /*

@@ -138,8 +138,9 @@ kernel_suite() {
 	cc -O2 -o "$T/mmap-read" tests/tools/mmap-read.c
 	# 'ralab record -p' attached to a program that opened and mapped
 	# the file before (--attach: the 'wait' step; a thread of it reads
-	# through the mapping, advised MADV_HUGEPAGE in one, a descriptor
-	# seeked before is read).
+	# through the mapping, advised MADV_HUGEPAGE in one, with part of the
+	# file cached by a pread before in another (its folios given); a
+	# descriptor seeked before is read).
 	# A program writing the file it reads (tests/tools/rw-file.c).
 	cc -O2 -o "$T/rw-file" tests/tools/rw-file.c
 	# file(1) maps its magic database (package file, in .ci/run).
@@ -216,7 +217,8 @@ kernel_suite() {
 		    "--fs ext4 --size 8 --holes 1M+64K,5M+4K -- dd if=@FILE of=/dev/null bs=256k iflag=direct" \
 		    "--attach --size 16 -- $T/mmap-read @FILE thread:wait,touch:0:8M:4K touch:8M:2M:4K" \
 		    "--attach --fs ext4 --extent-kb 256 --size 8 -- $T/rw-file @FILE seek:1M wait read:64K:40 pread:0:512K" \
-		    "--attach --size 32 -- $T/mmap-read @FILE hugepage thread:wait,touch:0:8M:4K,touch:20M:4M:64K"; do
+		    "--attach --size 32 -- $T/mmap-read @FILE hugepage thread:wait,touch:0:8M:4K,touch:20M:4M:64K" \
+		    "--attach --fs ext4 --size 16 --read-ahead-kb 512 -- $T/mmap-read @FILE pread:2M:3M thread:wait,touch:0:16M:4K"; do
 		local try what=${spec##*-- }
 		what=${what%% *}
 		what=${what##*/}

@@ -937,6 +937,28 @@ if [ "$(grep -c "^ralab sim: note: $T/att.strace: " "$T/err")" = 2 ] &&
 else
 	bad "strace: what an attach cannot know, noted" "$(cat "$T/err")"
 fi
+# As root, 'ralab record -p' gives the folios each file had then (their
+# orders and readahead marks, from /proc/kpageflags): the replay starts
+# with them ('cached' ops: no I/O, no events), and the note that it
+# starts the file cold goes.  'ralab dump' shows them; 'ralab kernel'
+# cannot put folios in a page cache without reading them: refused.
+sed -e 's|^\(100 5.000000 # ralab attach-cached "/d/f" pages=2 of=256\)$|100 5.000000 # ralab attach-folios fd=3 0+1:0,2+1:0:r\n\1 folios=2|' "$T/att.strace" > "$T/attf.strace"
+got=$("$RALAB" sim --dump-ops "$T/attf.strace" 2> "$T/err" | grep -Ev '^#' | tr '\n' '/')
+tgot "strace: an attach's folios" "close/open main/cached 0 4096 0/cached 8192 4096 0 readahead/file f2_g 1048576/mmap 0 1048576/pause 100000/fd 1/pread 8192 4096/pause 99900/fd 2/touch 65536 1/"
+grep -q 'pages in the page cache when' "$T/err" &&
+	bad "strace: an attach's folios: no 'cold' note" "$(cat "$T/err")"
+printf '# file_size: 1M\ncached 0 64K 2\ncached 64K 16K 2 readahead\ndump\npread 0 4K\n' > "$T/cached.ops"
+"$RALAB" dump "$T/cached.ops" > "$T/out" 2>&1
+if grep -Eq '^ +0 +65535 +16 +4 +2 +1$' "$T/out" &&
+   [ "$(grep -Ec '^ +65536 +81919 +4 +1 +2 +RA +0$' "$T/out")" = 2 ] &&
+   "$RALAB" sim "$T/cached.ops" | grep -qx 'data_reads=0'; then
+	ok "ops: cached folios, no I/O"
+else
+	bad "ops: cached folios, no I/O" "$(cat "$T/out")"
+fi
+expect_rc "kernel: 'cached' refused" 2 "$RALAB" kernel "$T/cached.ops"
+grep -q "cached.ops:2: 'cached' puts folios in the page cache without reading them" "$T/err" ||
+	bad "kernel: 'cached' refused, said" "$(cat "$T/err")"
 # The same file all cached and not read: no note; a log cut short, an
 # attach section after the first call, a malformed line: errors.
 sed -e 's/pages=2 of=256/pages=256 of=256/' -e '/lseek/d' -e '/read(3/d' "$T/att.strace" > "$T/att2.strace"
@@ -1248,13 +1270,17 @@ for d in tests/traces/app/*/; do
 	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, mmap(MAP_POPULATE), mlock() or mlockall(), PROT_EXEC, mprotect(): without it; dlopen() (ld.so's MAP_FIXED mappings over its first): without those; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; splice() and sendfile(): as reads of what they
 	# returned; a program 'ralab record -p' attached to: without what it
-	# had open and mapped then, or without the advice of its mappings;
+	# had open and mapped then, the advice of its mappings, or the
+	# folios its files had then;
 	# others: without their layout.
 	case $n in
 	attach-madv-*)
 		awk '/# ralab attach pid=/ { a = 1 } /# ralab attached$/ { a = 0 } !(a && / madvise\(/)' \
 			"$T/app.strace" > "$T/app-flat.strace"
 		what="the advice of its mappings at the attach" ;;
+	attach-warm-*)
+		grep -v '# ralab attach-folios ' "$T/app.strace" > "$T/app-flat.strace"
+		what="the folios its files had at the attach" ;;
 	attach-*)
 		awk '/# ralab attach pid=/ { a = 1 } !a { print } /# ralab attached$/ { a = 0 }' \
 			"$T/app.strace" > "$T/app-flat.strace"
@@ -1310,7 +1336,7 @@ for d in tests/traces/app/*/; do
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi
 done
-[ $napp -ge 127 ] || bad "app traces" "only $napp in tests/traces/app (want 127)"
+[ $napp -ge 129 ] || bad "app traces" "only $napp in tests/traces/app (want 129)"
 
 # Traces may be larger than 64 MiB (up to 1 GiB): a 70 MB strace log of
 # 340000 reads replays; an .ops file past 64 MiB is refused.

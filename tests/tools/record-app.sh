@@ -216,6 +216,7 @@ xfs_io -c "fadvise -d 0 0" "$f"
 
 dev=$(cat "/sys/block/$(basename "$loop")/dev")
 mkdir "$inst"
+echo 0 > "$inst/tracing_on"
 echo 65536 > "$inst/buffer_size_kb"
 for ev in readahead/page_cache_sync_ra readahead/page_cache_async_ra \
 	  readahead/page_cache_ra_order readahead/page_cache_ra_unbounded \
