@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -96,7 +97,8 @@ static long tracer_of(int tid)
  * its threads and appends to @out; *@spid is strace's pid.  Return 0, or
  * an exit status (the recorders freed).
  */
-static int attach(int target, const char *out, bool want_faults,
+static int attach(int target, long long seconds, const char *out,
+		  bool want_faults,
 		  struct ralab_fault_rec **faults,
 		  struct ralab_cache_rec **cache, pid_t *spid)
 {
@@ -181,9 +183,13 @@ static int attach(int target, const char *out, bool want_faults,
 						"ptrace refused, or strace did not start");
 		return 1;
 	}
-	fprintf(stderr, "ralab record: attached to process %d (%u thread%s, %u file%s open, %u mapping%s of files); Ctrl-C to stop\n",
+	fprintf(stderr, "ralab record: attached to process %d (%u thread%s, %u file%s open, %u mapping%s of files); ",
 		target, info.threads, info.threads == 1 ? "" : "s", info.fds,
 		info.fds == 1 ? "" : "s", info.maps, info.maps == 1 ? "" : "s");
+	if (seconds)
+		fprintf(stderr, "for %lld s (Ctrl-C to stop sooner)\n", seconds);
+	else
+		fprintf(stderr, "Ctrl-C to stop\n");
 	if (!ralab_attach_describe(target, NULL, &again, NULL) &&
 	    again.digest != info.digest)
 		fprintf(stderr, "ralab record: process %d opened, closed or read files while strace attached: what it did then is not in the log\n",
@@ -201,6 +207,7 @@ int cli_record(int argc, char **argv)
 	struct ralab_diag diag = { 0 };
 	bool want_faults = true;
 	long target = 0; /* -p PID */
+	long long seconds = 0; /* --seconds N: with -p, detach then */
 	unsigned nfaults = 0, ninodes = 0;
 	char **args;
 	pid_t pid;
@@ -208,7 +215,7 @@ int cli_record(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n"
-			       "       ralab record [-o LOG] [--no-faults] [--evict PATH]... -p PID\n"
+			       "       ralab record [-o LOG] [--no-faults] [--evict PATH]... [--seconds N] -p PID\n"
 			       "       ralab record --annotate LOG\n\n"
 			       "Run COMMAND under 'strace -f -ttt -T' with the system calls that\n"
 			       "read files, map them, and make processes and threads (whose\n"
@@ -247,8 +254,8 @@ int cli_record(int argc, char **argv)
 			       "If the command fails, the log is still completed; the exit status\n"
 			       "is then 1.\n\n"
 			       "-p PID: attach to a running process instead (strace -p, all its\n"
-			       "threads), until it ends or Ctrl-C (strace detaches; the process runs\n"
-			       "on).  The log starts with what it has open and mapped then, from\n"
+			       "threads), until it ends, Ctrl-C or --seconds N (strace detaches; the\n"
+			       "process runs on).  The log starts with what it has open and mapped then, from\n"
 			       "/proc/PID, as the calls that would have made it ('# ralab attach'\n"
 			       "section), and, as root, the folios of those files in the page cache\n"
 			       "then (orders and readahead marks, from /proc/kpageflags), which the\n"
@@ -291,6 +298,21 @@ int cli_record(int argc, char **argv)
 					argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--seconds")) {
+			char *end;
+
+			if (i + 1 >= argc) {
+				fprintf(stderr, "ralab record: --seconds needs a number of seconds\n");
+				return 2;
+			}
+			errno = 0;
+			seconds = strtoll(argv[++i], &end, 10);
+			if (errno || end == argv[i] || *end || seconds <= 0 ||
+			    seconds > 86400 * 365) {
+				fprintf(stderr, "ralab record: --seconds: '%s' is not a whole number of seconds (1 or more)\n",
+					argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab record: -o needs a file\n");
@@ -311,7 +333,11 @@ int cli_record(int argc, char **argv)
 	}
 	if (!target && (first < 0 || first >= argc)) {
 		fprintf(stderr, "usage: ralab record [-o LOG] [--no-faults] [--evict PATH]... -- COMMAND [ARGS...]\n"
-				"       ralab record [-o LOG] [--no-faults] [--evict PATH]... -p PID\n");
+				"       ralab record [-o LOG] [--no-faults] [--evict PATH]... [--seconds N] -p PID\n");
+		return 2;
+	}
+	if (seconds && !target) {
+		fprintf(stderr, "ralab record: --seconds goes with -p PID (a command runs to its end)\n");
 		return 2;
 	}
 	if (target && kill((pid_t)target, 0) && errno == ESRCH) {
@@ -330,7 +356,8 @@ int cli_record(int argc, char **argv)
 			fprintf(stderr, "ralab record: %s: %s\n", out, strerror(errno));
 			return 1;
 		}
-		err = attach((int)target, out, want_faults, &faults, &cache, &pid);
+		err = attach((int)target, seconds, out, want_faults, &faults,
+			     &cache, &pid);
 		if (err)
 			return err;
 		goto traced;
@@ -408,12 +435,32 @@ int cli_record(int argc, char **argv)
 	}
 	close(go[1]);
 traced:
+	/* --seconds N: strace detaches then, as at Ctrl-C. */
+	if (seconds) {
+		struct timespec t0, now;
+		pid_t w;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while ((w = waitpid(pid, &st, WNOHANG)) == 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((now.tv_sec - t0.tv_sec) * 1000000000ll +
+				    (now.tv_nsec - t0.tv_nsec) >=
+			    seconds * 1000000000ll) {
+				kill(pid, SIGINT);
+				break;
+			}
+			usleep(10000);
+		}
+		if (w == pid)
+			goto waited;
+	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
 			ralab_fault_rec_free(faults);
 			ralab_cache_rec_free(cache);
 			return 1;
 		}
+waited:
 	/*
 	 * A command that fails (grep finding nothing, cmp finding a
 	 * difference) has read what it read: complete the log anyway.

@@ -880,6 +880,20 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$RALAB" record -o "$T/att.strace" -p $app
 		else
 			bad "record -p: attach, replay, Ctrl-C detaches" "rc=$rc app=$arc $(cat "$T/err" "$T/err2") $(grep -E 'bytes_read|data_reads' "$T/out")"
 		fi
+		# --seconds N: strace detaches after N seconds, as at Ctrl-C.
+		sleep 20 &
+		sl=$!
+		"$RALAB" record -o "$T/sec.strace" --seconds 1 -p $sl > /dev/null 2> "$T/err"; rc=$?
+		if [ $rc = 0 ] && kill -0 $sl 2> /dev/null &&
+		   grep -q "^ralab record: attached to process $sl (.*); for 1 s (Ctrl-C to stop sooner)" "$T/err" &&
+		   grep -q "^ralab record: detached from process $sl" "$T/err" &&
+		   grep -q "^$sl [0-9.]* # ralab attached" "$T/sec.strace"; then
+			ok "record -p --seconds: detaches, the program runs on"
+		else
+			bad "record -p --seconds: detaches, the program runs on" "rc=$rc $(cat "$T/err")"
+		fi
+		kill $sl 2> /dev/null
+		wait $sl 2> /dev/null
 		# A process another tracer has: strace cannot attach; no log
 		# and no trace instance are left.
 		strace -o /dev/null sleep 10 &
@@ -977,8 +991,9 @@ sed 's/pages=2 of=256/pages=2/' "$T/att.strace" > "$T/att-bad.strace"
 expect_rc "strace: a malformed attach-cached line" 2 "$RALAB" sim "$T/att-bad.strace"
 grep -q "att-bad.strace:6: '# ralab attach-cached' needs \"PATH\" pages=N of=M" "$T/err" ||
 	bad "strace: a malformed attach-cached line, said" "$(cat "$T/err")"
-# -p takes a process id, and a process or a command, not both.
-for a in "-p 0" "-p x1" "-p" "-p 1 -- true" "-p 2147483647"; do
+# -p takes a process id, and a process or a command, not both;
+# --seconds only with -p.
+for a in "-p 0" "-p x1" "-p" "-p 1 -- true" "-p 2147483647" "--seconds 1 -- true"; do
 	# shellcheck disable=SC2086 # the options are words
 	"$RALAB" record -o "$T/none.strace" $a > /dev/null 2> "$T/err"; rc=$?
 	if [ $rc = 2 ] && grep -q '^ralab record: -p\|^ralab record: .*-p' "$T/err" && [ ! -e "$T/none.strace" ]; then
