@@ -259,9 +259,10 @@ int cli_record(int argc, char **argv)
 			       "/proc/PID, as the calls that would have made it ('# ralab attach'\n"
 			       "section), and, as root, the folios of those files in the page cache\n"
 			       "then (orders and readahead marks, from /proc/kpageflags), which the\n"
-			       "replay starts with; each descriptor starts as just opened (the\n"
-			       "kernel's readahead state of it is not known: noted where it had\n"
-			       "read).\n",
+			       "replay starts with, and each file's readahead state, taken from\n"
+			       "its first readahead call after the attach (f_ra= on its '# ralab\n"
+			       "file' line; where not known, the descriptor starts as just opened,\n"
+			       "noted where it had read).\n",
 			       TRACE_SET);
 			return 0;
 		} else if (!strcmp(argv[i], "--annotate")) {

@@ -717,7 +717,14 @@ void ralab_fault_rec_free(struct ralab_fault_rec *r);
 struct ralab_cache_rec;
 int ralab_cache_rec_start(int pid, struct ralab_cache_rec **out,
 			  struct ralab_diag *diag);
-/* ralab_cache_rec_attach - the same for process @pid's tasks and theirs. */
+/*
+ * ralab_cache_rec_attach - the same for process @pid's tasks and theirs
+ * ('ralab record -p'), with the readahead tracepoints too: finish then
+ * also appends "# ralab attach-ra dev=MAJ:MIN ino=N f_ra=START:SIZE:
+ * ASYNC_SIZE:ORDER:MMAP_MISS:PREV_POS" per file, the readahead state its
+ * first readahead call after the attach found (START '?' where that call
+ * does not tell), which ralab_trace_annotate() puts on the file's line.
+ */
 int ralab_cache_rec_attach(int pid, struct ralab_cache_rec **out,
 			   struct ralab_diag *diag);
 

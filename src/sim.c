@@ -1623,6 +1623,15 @@ void sim_run_op(struct sim *s, const struct op *op)
 		sim_spend(s, s->cur->now + op->len < s->cur->now ?
 				     UINT64_MAX - s->cur->now : op->len);
 		break;
+	case OP_RA_STATE:
+		/* ra_pages stays the descriptor's (the device's, advice). */
+		f->ra.start = op->off;
+		f->ra.size = (unsigned int)op->len;
+		f->ra.async_size = (unsigned int)op->count;
+		f->ra.order = (unsigned short)(op->seed & 0xffff);
+		f->ra.mmap_miss = (unsigned short)(op->seed >> 16);
+		f->ra.prev_pos = op->stride;
+		break;
 	case OP_CACHED:
 		filemap_prefill(s, f->inode, op->off, op->len,
 				(unsigned)op->count, op->advice);

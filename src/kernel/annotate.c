@@ -181,6 +181,16 @@ struct added {
 	} *v;
 	size_t n;
 	bool whole;
+	/*
+	 * 'ralab record -p': a file's readahead state at the attach
+	 * ("# ralab attach-ra dev=MAJ:MIN ino=N f_ra=..."), for its line.
+	 */
+	struct {
+		unsigned maj, min;
+		unsigned long long ino;
+		char fra[96];
+	} *ra;
+	size_t nra;
 };
 
 static int read_added(const char *text, size_t len, struct added *a)
@@ -191,10 +201,29 @@ static int read_added(const char *text, size_t len, struct added *a)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[128];
+		char line[192], fra[96];
 		unsigned maj, min;
 		unsigned long long ino;
 
+		if (l > 20 && l < sizeof(line) &&
+		    !strncmp(p, "# ralab attach-ra ", 18)) {
+			memcpy(line, p, l);
+			line[l] = '\0';
+			if (sscanf(line + 18, "dev=%u:%u ino=%llu f_ra=%95s",
+				   &maj, &min, &ino, fra) == 4) {
+				void *g = realloc(a->ra, (a->nra + 1) *
+							       sizeof(*a->ra));
+
+				if (!g)
+					return -ENOMEM;
+				a->ra = g;
+				a->ra[a->nra].maj = maj;
+				a->ra[a->nra].min = min;
+				a->ra[a->nra].ino = ino;
+				memcpy(a->ra[a->nra].fra, fra, sizeof(fra));
+				a->nra++;
+			}
+		}
 		if (l > 24 && l < sizeof(line) &&
 		    !strncmp(p, "# ralab pages-added ", 20)) {
 			memcpy(line, p, l);
@@ -298,6 +327,13 @@ static int describe(FILE *m, const char *path, bool direct,
 		fprintf(m, " cached=1");
 		(*cached)++;
 	}
+	for (k = 0; added && k < added->nra; k++)
+		if (added->ra[k].maj == major(st.st_dev) &&
+		    added->ra[k].min == minor(st.st_dev) &&
+		    added->ra[k].ino == (unsigned long long)st.st_ino) {
+			fprintf(m, " f_ra=%s", added->ra[k].fra);
+			break;
+		}
 	fprintf(m, "\n");
 	if (err)
 		fprintf(m, "# ralab: FIEMAP on %s: %s (its layout is not known)\n",
@@ -473,6 +509,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	if (err) {
 		free(text);
 		free(added.v);
+		free(added.ra);
 		for (k = 0; paths && k < n; k++)
 			free(paths[k]);
 		free(paths);
@@ -500,6 +537,7 @@ int ralab_trace_annotate(const char *log, unsigned *nfiles,
 	}
 	free(text);
 	free(added.v);
+	free(added.ra);
 	free(direct);
 	free(exec);
 	for (k = 0; k < n; k++)

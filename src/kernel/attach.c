@@ -23,10 +23,13 @@
  *                                          (sr, rr, hg, nh in VmFlags)
  *   PID T # ralab attached
  *
- * What the section cannot give is the kernel's state of those files:
- * each open file's readahead state (file->f_ra) and the page cache.  The
- * replay starts each file as just opened and cold; where that differs
- * (an offset past 0, pages cached), the replay says so in a note.
+ * As root, the page cache too: each file's folios, their orders and
+ * readahead marks (/proc/kpageflags), which the replay starts with.  What
+ * /proc cannot give is each open file's readahead state (file->f_ra):
+ * pagecache.c takes it from the file's first readahead call after the
+ * attach (f_ra= on its '# ralab file' line); where it is not known, the
+ * replay starts the descriptor as just opened and notes it where the
+ * process had read through it.
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -2323,6 +2323,7 @@ static int run_job(struct rjob *j)
 			/* The kernel shows no folio orders to userspace. */
 			break;
 		case OP_CACHED:
+		case OP_RA_STATE:
 			/* Refused before the run (ralab_kernel_run()). */
 			break;
 		case OP_EPOCH:
@@ -3049,11 +3050,16 @@ int ralab_kernel_run(const struct ralab_workload *wl,
 	for (i = 0; i < wl->nr_ops; i++) {
 		const struct op *op = &wl->ops[i];
 
-		/* Folios are not put in a page cache without I/O. */
-		if (op->kind == OP_CACHED) {
+		/*
+		 * Folios are not put in a page cache without I/O, nor is a
+		 * file's readahead state set.
+		 */
+		if (op->kind == OP_CACHED || op->kind == OP_RA_STATE) {
 			if (diag)
 				snprintf(diag->msg, sizeof(diag->msg),
-					 "%s:%u: 'cached' puts folios in the page cache without reading them, which only the model can do (a log of 'ralab record -p' has them: the kernel's at the attach)",
+					 op->kind == OP_CACHED ?
+						 "%s:%u: 'cached' puts folios in the page cache without reading them, which only the model can do (a log of 'ralab record -p' has them: the kernel's at the attach)" :
+						 "%s:%u: 'ra' sets a descriptor's readahead state, which only the model can do (a log of 'ralab record -p' has it: the kernel's at the attach)",
 					 ralab_workload_name(wl), op->line);
 			return -EINVAL;
 		}

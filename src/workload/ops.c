@@ -1953,6 +1953,65 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		op->advice = mark;
 		return 0;
 	}
+	if (!strcmp(name, "ra")) {
+		/*
+		 * The descriptor's file_ra_state, as 'ralab record -p' took
+		 * it from the kernel's first readahead call on the file after
+		 * the attach (the tracepoint prints what it found).
+		 */
+		uint64_t order = 0, miss = 0;
+		int k;
+
+		if ((err = need_fd(p, name, op)))
+			return err;
+		if (na < 1)
+			return perr(p, "'ra' needs KEY=VALUE settings (start, size, async_size, order, mmap_miss, prev_pos)");
+		op->stride = -1;
+		for (k = 1; k <= na; k++) {
+			const char *eq = strchr(tok[k], '=');
+			size_t kl = eq ? (size_t)(eq - tok[k]) : 0;
+
+#define RA_KEY(s) (kl == sizeof(s) - 1 && !strncmp(tok[k], s, kl))
+			if (!eq)
+				return perr(p, "ra: '%.*s' is not KEY=VALUE",
+					    TOK(tok[k]));
+			if (RA_KEY("prev_pos") && !strcmp(eq + 1, "-1")) {
+				op->stride = -1;
+				continue;
+			}
+			if (parse_u64(eq + 1, &v, false))
+				return perr(p, "ra: %.*s needs a whole number",
+					    TOK(tok[k]));
+			if (RA_KEY("start"))
+				op->off = v;
+			else if (RA_KEY("size") && v <= UINT32_MAX)
+				op->len = v;
+			else if (RA_KEY("async_size") && v <= UINT32_MAX)
+				op->count = v;
+			else if (RA_KEY("order") && v <= RALAB_MAX_ORDER)
+				order = v;
+			else if (RA_KEY("mmap_miss") && v <= UINT16_MAX)
+				miss = v;
+			else if (RA_KEY("prev_pos") && v <= RALAB_MAX_POS)
+				op->stride = (int64_t)v;
+			else if (RA_KEY("start") || RA_KEY("size") ||
+				 RA_KEY("async_size") || RA_KEY("order") ||
+				 RA_KEY("mmap_miss") || RA_KEY("prev_pos"))
+				return perr(p, "ra: %.*s is out of range",
+					    TOK(tok[k]));
+			else
+				return perr(p, "ra: unknown key in '%.*s' (start, size, async_size, order, mmap_miss, prev_pos)",
+					    TOK(tok[k]));
+#undef RA_KEY
+		}
+		if (op->count > op->len)
+			return perr(p, "ra: async_size %llu is larger than size %llu",
+				    (unsigned long long)op->count,
+				    (unsigned long long)op->len);
+		op->seed = order | miss << 16;
+		op->kind = OP_RA_STATE;
+		return 0;
+	}
 	if (!strcmp(name, "dump")) {
 		if ((err = nargs(p, name, na, 0, 0, "dump")))
 			return err;

@@ -216,6 +216,7 @@ struct st {
 		char *path; /* owned */
 		long long fd, off;
 		unsigned long long pages, total;
+		bool folios; /* its folios given ('# ralab attach-folios') */
 	} *gaps;
 	unsigned nr_gaps;
 };
@@ -1704,7 +1705,7 @@ static bool dec_arg_to(const char **p, uint64_t *v, char stop);
 
 static int attach_gap(struct st *s, const char *path, long long fd,
 		      long long off, unsigned long long pages,
-		      unsigned long long total)
+		      unsigned long long total, bool folios)
 {
 	struct attach_gap *g;
 
@@ -1715,7 +1716,7 @@ static int attach_gap(struct st *s, const char *path, long long fd,
 		return -ENOMEM;
 	s->gaps = g;
 	g += s->nr_gaps;
-	*g = (struct attach_gap){ strdup(path), fd, off, pages, total };
+	*g = (struct attach_gap){ strdup(path), fd, off, pages, total, folios };
 	if (!g->path)
 		return -ENOMEM;
 	s->nr_gaps++;
@@ -1730,9 +1731,13 @@ static void attach_notes(struct st *s)
 	for (i = 0; i < s->nr_gaps; i++) {
 		const struct attach_gap *g = &s->gaps[i];
 
-		if (!tb_replayed(s->tb, g->path))
+		/* Its readahead state given (f_ra=): nothing left out. */
+		if (!tb_replayed(s->tb, g->path) || tb_fra_set(s->tb, g->path))
 			continue;
-		if (g->pages)
+		if (g->pages && g->folios)
+			tb_note(s->tb, "%.200s had %llu of its %llu pages in the page cache when 'ralab record' attached (line %u), which the replay starts with, but not the readahead state of its descriptors: the replay starts them as just opened",
+				g->path, g->pages, g->total, s->attach_line);
+		else if (g->pages)
 			tb_note(s->tb, "%.200s had %llu of its %llu pages in the page cache when 'ralab record' attached (line %u): the replay starts it cold",
 				g->path, g->pages, g->total, s->attach_line);
 		else
@@ -1825,9 +1830,7 @@ static int handle_attach(struct st *s, long pid, char *body)
 	      m < 0 || body[1 + n + m])))
 		return serr(s, "'# ralab attach-cached' needs \"PATH\" pages=N of=M [folios=K] (0 < N <= M)");
 	/* Its folios given: the replay starts with them, not cold. */
-	if (folios)
-		return 0;
-	return attach_gap(s, path, -1, 0, pages, total);
+	return attach_gap(s, path, -1, 0, pages, total, folios > 0);
 }
 
 static int handle_call(struct st *s, long pid, char *call)
@@ -1923,6 +1926,9 @@ static int handle_call(struct st *s, long pid, char *call)
 		err = has_odirect(argv[pi + 1]) ?
 			      tb_open_direct(s->tb, tab, (long)ret, file) :
 			      tb_open(s->tb, tab, (long)ret, file);
+		/* Open at an attach: its readahead state may be known. */
+		if (!err && s->in_attach)
+			tb_attach_open(s->tb, tab, (long)ret);
 		/* O_TRUNC needs a descriptor that may write. */
 		if (!err && strstr(argv[pi + 1], "O_TRUNC") &&
 		    (strstr(argv[pi + 1], "O_WRONLY") ||
@@ -2402,6 +2408,53 @@ static int holes_arg(struct st *s, const char **p, struct tb_layout *lay)
  */
 #define KEY_IS(k) (klen == sizeof(k) - 1 && !strncmp(key, k, klen))
 
+/*
+ * f_ra=START:SIZE:ASYNC_SIZE:ORDER:MMAP_MISS:PREV_POS (START '?': not
+ * known, PREV_POS -1 or a byte offset): the readahead state of the file's
+ * descriptor when 'ralab record -p' attached.
+ */
+static int fra_arg(struct st *s, const char **p, struct tb_layout *lay)
+{
+	uint64_t v[5], prev = 0;
+	const char *a;
+	unsigned i;
+
+	lay->fra.start_known = **p != '?';
+	if (!lay->fra.start_known) {
+		(*p)++;
+		v[0] = 0;
+		if (*(*p)++ != ':')
+			goto bad;
+	}
+	for (i = lay->fra.start_known ? 0 : 1; i < 5; i++)
+		if (!dec_arg_to(p, &v[i], ':') || *(*p)++ != ':')
+			goto bad;
+	a = *p;
+	if (!strncmp(a, "-1", 2) && (!a[2] || a[2] == ' ')) {
+		*p += 2;
+		lay->fra.prev_pos = -1;
+	} else if (dec_arg(p, &prev) && prev <= INT64_MAX) {
+		lay->fra.prev_pos = (int64_t)prev;
+	} else {
+		goto bad;
+	}
+	if (**p && **p != ' ')
+		goto bad;
+	if (v[1] > UINT32_MAX || v[2] > v[1] || v[3] > RALAB_MAX_ORDER ||
+	    v[4] > UINT16_MAX)
+		return serr(s, "f_ra: out of range (size and async_size 32-bit, async_size <= size, order <= %d, mmap_miss 16-bit)",
+			    RALAB_MAX_ORDER);
+	lay->fra.start = v[0];
+	lay->fra.size = (unsigned)v[1];
+	lay->fra.async_size = (unsigned)v[2];
+	lay->fra.order = (unsigned)v[3];
+	lay->fra.mmap_miss = (unsigned)v[4];
+	lay->has_fra = true;
+	return 0;
+bad:
+	return serr(s, "f_ra: START:SIZE:ASYNC_SIZE:ORDER:MMAP_MISS:PREV_POS (START a page or '?', PREV_POS -1 or a byte offset)");
+}
+
 static int handle_annotation(struct st *s, const char *l)
 {
 	struct tb_layout lay = { 0 };
@@ -2455,10 +2508,14 @@ static int handle_annotation(struct st *s, const char *l)
 			err = holes_arg(s, &l, &lay);
 			continue;
 		}
+		if (KEY_IS("f_ra")) {
+			err = fra_arg(s, &l, &lay);
+			continue;
+		}
 		if (!KEY_IS("size") && !KEY_IS("unaligned") &&
 		    !KEY_IS("read_ahead_kb") && !KEY_IS("max_sectors_kb") &&
 		    !KEY_IS("max_hw_sectors_kb") && !KEY_IS("cached")) {
-			err = serr(s, "'# ralab file': unknown key '%.*s' (size, fs, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, breaks, holes, unaligned, cached)",
+			err = serr(s, "'# ralab file': unknown key '%.*s' (size, fs, read_ahead_kb, max_sectors_kb, max_hw_sectors_kb, breaks, holes, unaligned, cached, f_ra)",
 				   klen > 40 ? 40 : (int)klen, key);
 		} else if (!dec_arg(&l, &v) || *l == ',') {
 			err = serr(s, "'# ralab file': %.*s needs a whole number",
@@ -2608,7 +2665,7 @@ static int handle_line(struct st *s, char *l)
 		if (sscanf(body + 6, "%lld, %lld", &fd, &off) == 2 && off > 0 &&
 		    (p = pos_of(s, table_of(s, pid), (long)fd, false)) &&
 		    p->path && !p->wronly &&
-		    (err = attach_gap(s, p->path, fd, off, 0, 0)))
+		    (err = attach_gap(s, p->path, fd, off, 0, 0, false)))
 			return err;
 	}
 	return handle_call(s, pid, body);

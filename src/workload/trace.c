@@ -42,13 +42,15 @@ struct tb_file {
 	 * made are out of its layout, those left are its own.
 	 */
 	bool unpunched;
+	/* Its descriptors open when 'ralab record -p' attached. */
+	unsigned attach_opens;
 };
 
 enum tb_kind {
 	TB_OPEN, TB_CLOSE, TB_READ, TB_FADVISE, TB_READAHEAD, TB_NOTE, TB_PAUSE,
 	TB_PACE, TB_MMAP, TB_MUNMAP, TB_MADVISE, TB_TOUCH, TB_WRITE, TB_FSYNC,
 	TB_TRUNCATE, TB_FALLOCATE, TB_SETFL, TB_PUNCH, TB_MLOCK, TB_MUNMAP_PART,
-	TB_MPROTECT, TB_SPLICE, TB_SENDFILE, TB_CACHED
+	TB_MPROTECT, TB_SPLICE, TB_SENDFILE, TB_CACHED, TB_RA_STATE
 };
 
 struct tb_op {
@@ -588,6 +590,55 @@ void tb_cached(struct tb *t, long k1, long k2, uint64_t index,
 		op->advice = mark;
 		op->ret = order;
 	}
+}
+
+void tb_attach_open(struct tb *t, long k1, long k2)
+{
+	int d = replayed_desc(t, k1, k2);
+
+	if (d < 0)
+		return;
+	t->files[t->descs[d].file].attach_opens++;
+	desc_op(t, d, TB_RA_STATE, 0, 0);
+}
+
+/* @f's readahead state at the attach is known and is one descriptor's. */
+static bool fra_set(const struct tb_file *f)
+{
+	return f->has_lay && f->lay.has_fra && f->attach_opens == 1;
+}
+
+/*
+ * @f's ra->start at the attach: as given, else where its one marked folio
+ * then puts it (the mark is at start + size - async_size), else 0.
+ */
+static uint64_t fra_start(const struct tb *t, const struct tb_file *f)
+{
+	uint64_t mark = 0, back = f->lay.fra.size - f->lay.fra.async_size;
+	unsigned i, marks = 0;
+
+	if (f->lay.fra.start_known)
+		return f->lay.fra.start;
+	for (i = 0; i < t->nr_ops; i++) {
+		const struct tb_op *op = &t->ops[i];
+
+		if (op->kind == TB_CACHED && op->advice &&
+		    &t->files[t->descs[op->desc].file] == f) {
+			marks += (unsigned)(op->len / RALAB_PAGE_SIZE >> op->ret);
+			mark = op->off / RALAB_PAGE_SIZE;
+		}
+	}
+	return marks == 1 && mark >= back ? mark - back : 0;
+}
+
+bool tb_fra_set(const struct tb *t, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nr_files; i++)
+		if (!strcmp(t->files[i].path, path))
+			return fra_set(&t->files[i]);
+	return false;
 }
 
 void tb_fsync(struct tb *t, long k1, long k2)
@@ -1809,6 +1860,18 @@ static void emit_call(struct emit *e, const struct tb_op *op)
 	case TB_FSYNC:
 		ralab__text_printf(&e->b, "fsync\n");
 		break;
+	case TB_RA_STATE: {
+		const struct tb_file *f =
+			&e->t->files[e->t->descs[op->desc].file];
+
+		if (fra_set(f))
+			ralab__text_printf(&e->b, "ra start=%llu size=%u async_size=%u order=%u mmap_miss=%u prev_pos=%lld\n",
+			    (unsigned long long)fra_start(e->t, f),
+			    f->lay.fra.size, f->lay.fra.async_size,
+			    f->lay.fra.order, f->lay.fra.mmap_miss,
+			    (long long)f->lay.fra.prev_pos);
+		break;
+	}
 	case TB_CACHED:
 		ralab__text_printf(&e->b, "cached %llu %llu %llu%s\n",
 		    (unsigned long long)op->off, (unsigned long long)op->len,
@@ -1995,7 +2058,7 @@ static bool replayed(const struct tb *t, const struct tb_op *op)
 		op->kind == TB_TOUCH || op->kind == TB_MLOCK ||
 		op->kind == TB_MUNMAP_PART || op->kind == TB_MPROTECT ||
 		op->kind == TB_SPLICE || op->kind == TB_SENDFILE ||
-		op->kind == TB_CACHED) &&
+		op->kind == TB_CACHED || op->kind == TB_RA_STATE) &&
 	       t->files[t->descs[op->desc].file].used;
 }
 

@@ -46,6 +46,18 @@ struct tb_layout {
 	 * no device reads and no readahead, and it is not replayed.
 	 */
 	bool cached;
+	/*
+	 * The readahead state of its descriptor when 'ralab record -p'
+	 * attached (f_ra=), from the kernel's first readahead call on the
+	 * file after it.
+	 */
+	bool has_fra;
+	struct tb_fra {
+		bool start_known; /* '?': from the file's marked folio */
+		uint64_t start;
+		unsigned size, async_size, order, mmap_miss;
+		int64_t prev_pos;
+	} fra;
 };
 
 /*
@@ -118,6 +130,14 @@ static inline void tb_read(struct tb *t, long k1, long k2, uint64_t off,
  */
 void tb_splice(struct tb *t, long k1, long k2, uint64_t off, uint64_t len,
 	       int64_t ret, bool direct_pipe);
+/*
+ * Descriptor (@k1, @k2) was open when 'ralab record -p' attached: its
+ * file's readahead state then is set on it ('ra'), if the file's line
+ * gives one (f_ra=) and this is the file's only such descriptor.
+ */
+void tb_attach_open(struct tb *t, long k1, long k2);
+/* tb_fra_set - whether the replay sets @path's readahead state so. */
+bool tb_fra_set(const struct tb *t, const char *path);
 /*
  * Folios the file had in the page cache at a 'ralab record -p' attach:
  * @nr pages from page @index in folios of @order, PG_readahead on them

@@ -72,6 +72,11 @@ enum op_kind {
 			  * began, PG_readahead on them with @advice; no I/O,
 			  * no events (ralab record -p: the kernel's at the
 			  * attach) */
+	OP_RA_STATE,     /* ra start=N size=N async_size=N order=N
+			  * mmap_miss=N prev_pos=N: the descriptor's
+			  * file_ra_state (@off, @len, @count, @seed: order
+			  * and mmap_miss << 16, @stride) (ralab record -p:
+			  * the kernel's at the attach) */
 };
 
 /*

@@ -140,7 +140,8 @@ kernel_suite() {
 	# the file before (--attach: the 'wait' step; a thread of it reads
 	# through the mapping, advised MADV_HUGEPAGE in one, with part of the
 	# file cached by a pread before in another (its folios given); a
-	# descriptor seeked before is read).
+	# descriptor seeked before is read; one in the middle of a sequential
+	# read: its readahead state then given).
 	# A program writing the file it reads (tests/tools/rw-file.c).
 	cc -O2 -o "$T/rw-file" tests/tools/rw-file.c
 	# file(1) maps its magic database (package file, in .ci/run).
@@ -183,7 +184,7 @@ kernel_suite() {
 	# libraries and what it reads in /etc must be in the page cache, all
 	# of them (cached=1: not replayed): read whole and run once first
 	# (freshly installed, sqlite3 was not, and the replay read it too).
-	local sqlite=
+	local sqlite= sqlite_attach=
 	if command -v sqlite3 > /dev/null && [ -x /usr/bin/python3 ]; then
 		/usr/bin/python3 tests/tools/make-sqlite-db.py "$T/db.sqlite"
 		printf '#!/bin/sh\nexec sqlite3 "$1" "select sum(length(v)) from t where id in (7, 777, 7777, 17000, 50000, 99999);"\n' > "$T/rowid.sh"
@@ -192,12 +193,17 @@ kernel_suite() {
 			awk '$3 ~ /^\// { print $3 }') > /dev/null
 		"$T/rowid.sh" "$T/db.sqlite" > /dev/null
 		sqlite="--copy $T/db.sqlite --extent-kb 64 -- $T/rowid.sh @FILE"
+		# The same database open in SQLite (python3's module), rows
+		# looked up before 'ralab record -p' attaches and after: the
+		# folios and the descriptor's readahead state at the attach.
+		sqlite_attach="--attach --copy $T/db.sqlite --extent-kb 64 -- /usr/bin/python3 -S tests/tools/attach-sqlite.py @FILE"
 	else
 		skip "kernel: sqlite3 on a database in extents, recorded" "sqlite3 or /usr/bin/python3 missing (package sqlite3)"
 	fi
 	for spec in "--extent-kb 16 --size 8 -- cat @FILE" \
 		    ${magic:+"$magic"} \
 		    ${sqlite:+"$sqlite"} \
+		    ${sqlite_attach:+"$sqlite_attach"} \
 		    ${dlopen:+"$dlopen"} \
 		    ${pyexec:+"$pyexec"} \
 		    ${ldso:+"$ldso"} \
@@ -218,7 +224,8 @@ kernel_suite() {
 		    "--attach --size 16 -- $T/mmap-read @FILE thread:wait,touch:0:8M:4K touch:8M:2M:4K" \
 		    "--attach --fs ext4 --extent-kb 256 --size 8 -- $T/rw-file @FILE seek:1M wait read:64K:40 pread:0:512K" \
 		    "--attach --size 32 -- $T/mmap-read @FILE hugepage thread:wait,touch:0:8M:4K,touch:20M:4M:64K" \
-		    "--attach --fs ext4 --size 16 --read-ahead-kb 512 -- $T/mmap-read @FILE pread:2M:3M thread:wait,touch:0:16M:4K"; do
+		    "--attach --fs ext4 --size 16 --read-ahead-kb 512 -- $T/mmap-read @FILE pread:2M:3M thread:wait,touch:0:16M:4K" \
+		    "--attach --size 16 -- $T/rw-file @FILE read:16K:40 wait read:16K:200"; do
 		local try what=${spec##*-- }
 		what=${what%% *}
 		what=${what##*/}

@@ -961,6 +961,14 @@ got=$("$RALAB" sim --dump-ops "$T/attf.strace" 2> "$T/err" | grep -Ev '^#' | tr 
 tgot "strace: an attach's folios" "close/open main/cached 0 4096 0/cached 8192 4096 0 readahead/file f2_g 1048576/mmap 0 1048576/pause 100000/fd 1/pread 8192 4096/pause 99900/fd 2/touch 65536 1/"
 grep -q 'pages in the page cache when' "$T/err" &&
 	bad "strace: an attach's folios: no 'cold' note" "$(cat "$T/err")"
+# And the readahead state of the file's descriptor then (f_ra=, from the
+# kernel's first readahead call on it after the attach): set with 'ra'
+# on its one descriptor, its start ('?') where its marked folio puts it
+# (the mark is at start + size - async_size); no note is then due.
+sed 's|^# ralab file "/d/f" size=1048576$|& f_ra=?:4:2:0:0:-1|' "$T/attf.strace" > "$T/attr.strace"
+got=$("$RALAB" sim --dump-ops "$T/attr.strace" 2> "$T/err" | grep -E '^(ra|cached) ' | tr '\n' '/')
+tgot "strace: an attach's readahead state" "ra start=0 size=4 async_size=2 order=0 mmap_miss=0 prev_pos=-1/cached 0 4096 0/cached 8192 4096 0 readahead/"
+grep -q '/d/f' "$T/err" && bad "strace: an attach's readahead state: no note" "$(cat "$T/err")"
 printf '# file_size: 1M\ncached 0 64K 2\ncached 64K 16K 2 readahead\ndump\npread 0 4K\n' > "$T/cached.ops"
 "$RALAB" dump "$T/cached.ops" > "$T/out" 2>&1
 if grep -Eq '^ +0 +65535 +16 +4 +2 +1$' "$T/out" &&
@@ -1285,14 +1293,17 @@ for d in tests/traces/app/*/; do
 	# dup2(); madvise(MADV_POPULATE_*), MADV_DONTNEED, MADV_COLD, MADV_PAGEOUT or MADV_REMOVE, mmap(MAP_POPULATE), mlock() or mlockall(), PROT_EXEC, mprotect(): without it; dlopen() (ld.so's MAP_FIXED mappings over its first): without those; preadv2() with RWF_DONTCACHE (strace 6.1 prints the flag
 	# as 0x80): without it; splice() and sendfile(): as reads of what they
 	# returned; a program 'ralab record -p' attached to: without what it
-	# had open and mapped then, the advice of its mappings, or the
-	# folios its files had then;
+	# had open and mapped then, the advice of its mappings, the folios
+	# its files had then, or its descriptor's readahead state then;
 	# others: without their layout.
 	case $n in
 	attach-madv-*)
 		awk '/# ralab attach pid=/ { a = 1 } /# ralab attached$/ { a = 0 } !(a && / madvise\(/)' \
 			"$T/app.strace" > "$T/app-flat.strace"
 		what="the advice of its mappings at the attach" ;;
+	attach-sqlite-*|attach-midstream-*)
+		sed 's/ f_ra=[^ ]*//' "$T/app.strace" > "$T/app-flat.strace"
+		what="readahead state at the attach (f_ra=)" ;;
 	attach-warm-*)
 		grep -v '# ralab attach-folios ' "$T/app.strace" > "$T/app-flat.strace"
 		what="the folios its files had at the attach" ;;
@@ -1351,7 +1362,7 @@ for d in tests/traces/app/*/; do
 		ok "app trace $n ($(wc -l < "$T/app.kernel") events)"
 	fi
 done
-[ $napp -ge 129 ] || bad "app traces" "only $napp in tests/traces/app (want 129)"
+[ $napp -ge 134 ] || bad "app traces" "only $napp in tests/traces/app (want 134)"
 
 # Traces may be larger than 64 MiB (up to 1 GiB): a 70 MB strace log of
 # 340000 reads replays; an .ops file past 64 MiB is refused.
