@@ -72,6 +72,30 @@ static int evict(const char *path)
 	return 0;
 }
 
+/*
+ * Option argv[*@i] takes a number from 1 to @max (@what): into *@out, *@i
+ * moved past it; 0, or 2 with the error said.
+ */
+static int opt_number(int argc, char **argv, int *i, long long max,
+		      const char *what, long long *out)
+{
+	const char *opt = argv[*i];
+	char *end;
+
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "ralab record: %s needs %s\n", opt, what);
+		return 2;
+	}
+	errno = 0;
+	*out = strtoll(argv[++*i], &end, 10);
+	if (errno || end == argv[*i] || *end || *out <= 0 || *out > max) {
+		fprintf(stderr, "ralab record: %s: '%s' is not %s\n", opt,
+			argv[*i], what);
+		return 2;
+	}
+	return 0;
+}
+
 /* The pid of @tid's tracer, from /proc/TID/status; 0 none, -1 gone. */
 static long tracer_of(int tid)
 {
@@ -206,7 +230,7 @@ int cli_record(int argc, char **argv)
 	struct ralab_cache_rec *cache = NULL;
 	struct ralab_diag diag = { 0 };
 	bool want_faults = true;
-	long target = 0; /* -p PID */
+	long long target = 0; /* -p PID */
 	long long seconds = 0; /* --seconds N: with -p, detach then */
 	unsigned nfaults = 0, ninodes = 0;
 	char **args;
@@ -285,35 +309,14 @@ int cli_record(int argc, char **argv)
 			}
 			evicts[nevict++] = argv[i];
 		} else if (!strcmp(argv[i], "-p")) {
-			char *end;
-
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ralab record: -p needs a process id\n");
+			if (opt_number(argc, argv, &i, INT_MAX, "a process id",
+				       &target))
 				return 2;
-			}
-			errno = 0;
-			target = strtol(argv[++i], &end, 10);
-			if (errno || end == argv[i] || *end || target <= 0 ||
-			    target > INT_MAX) {
-				fprintf(stderr, "ralab record: -p: '%s' is not a process id\n",
-					argv[i]);
-				return 2;
-			}
 		} else if (!strcmp(argv[i], "--seconds")) {
-			char *end;
-
-			if (i + 1 >= argc) {
-				fprintf(stderr, "ralab record: --seconds needs a number of seconds\n");
+			if (opt_number(argc, argv, &i, 86400 * 365,
+				       "a whole number of seconds (1 or more)",
+				       &seconds))
 				return 2;
-			}
-			errno = 0;
-			seconds = strtoll(argv[++i], &end, 10);
-			if (errno || end == argv[i] || *end || seconds <= 0 ||
-			    seconds > 86400 * 365) {
-				fprintf(stderr, "ralab record: --seconds: '%s' is not a whole number of seconds (1 or more)\n",
-					argv[i]);
-				return 2;
-			}
 		} else if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab record: -o needs a file\n");
@@ -342,7 +345,7 @@ int cli_record(int argc, char **argv)
 		return 2;
 	}
 	if (target && kill((pid_t)target, 0) && errno == ESRCH) {
-		fprintf(stderr, "ralab record: -p %ld: no such process\n", target);
+		fprintf(stderr, "ralab record: -p %lld: no such process\n", target);
 		return 2;
 	}
 	if (access("/usr/bin/strace", X_OK) && access("/bin/strace", X_OK)) {
@@ -474,7 +477,7 @@ waited:
 	 */
 	if (target && (status == 128 + SIGINT || status == 128 + SIGTERM ||
 		       status == 128 + SIGHUP)) {
-		fprintf(stderr, "ralab record: detached from process %ld\n",
+		fprintf(stderr, "ralab record: detached from process %lld\n",
 			target);
 		status = 0;
 	}

@@ -383,13 +383,10 @@ int ralab_fault_rec_attach(int pid, struct ralab_fault_rec **out,
 			   struct ralab_diag *diag)
 {
 	char tasks[8192];
-	int err;
+	int err = kx_task_list(pid, tasks, sizeof(tasks), diag);
 
 	*out = NULL;
-	if ((err = kx_task_list(pid, tasks, sizeof(tasks))))
-		return kx_err(diag, err, "process %d: its threads: %s", pid,
-			      strerror(-err));
-	return fault_rec_start(tasks, -1, out, diag);
+	return err ? err : fault_rec_start(tasks, -1, out, diag);
 }
 
 static int by_time(const void *a, const void *b)

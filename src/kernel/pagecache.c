@@ -124,13 +124,10 @@ int ralab_cache_rec_attach(int pid, struct ralab_cache_rec **out,
 			   struct ralab_diag *diag)
 {
 	char tasks[8192];
-	int err;
+	int err = kx_task_list(pid, tasks, sizeof(tasks), diag);
 
 	*out = NULL;
-	if ((err = kx_task_list(pid, tasks, sizeof(tasks))))
-		return kx_err(diag, err, "process %d: its threads: %s", pid,
-			      strerror(-err));
-	return cache_rec_start(tasks, true, out, diag);
+	return err ? err : cache_rec_start(tasks, true, out, diag);
 }
 
 static int by_ino(const void *a, const void *b)

@@ -54,7 +54,7 @@ int kx_read_small(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int kx_task_list(int pid, char *buf, size_t len)
+int kx_task_list(int pid, char *buf, size_t len, struct ralab_diag *diag)
 {
 	struct dirent *de;
 	char dir[64];
@@ -64,7 +64,8 @@ int kx_task_list(int pid, char *buf, size_t len)
 	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
 	d = opendir(dir);
 	if (!d)
-		return -errno;
+		return kx_err(diag, -errno, "process %d: its threads: %s", pid,
+			      strerror(errno));
 	buf[0] = '\0';
 	while ((de = readdir(d))) {
 		int w;
@@ -75,12 +76,13 @@ int kx_task_list(int pid, char *buf, size_t len)
 			     de->d_name);
 		if (w < 0 || (size_t)w >= len - n) {
 			closedir(d);
-			return -E2BIG;
+			return kx_err(diag, -E2BIG, "process %d: too many threads to trace",
+				      pid);
 		}
 		n += (size_t)w;
 	}
 	closedir(d);
-	return n ? 0 : -ESRCH;
+	return n ? 0 : kx_err(diag, -ESRCH, "process %d: no threads", pid);
 }
 
 const char *kx_find_tracefs(void)

@@ -59,8 +59,9 @@ unsigned long long kx_overruns(const char *inst);
 long long kx_cached_pages(int fd, off_t size);
 /*
  * The tasks (threads) of process @pid as set_event_pid takes them ("TID
- * TID ..."), into @buf (@len bytes); 0 or -errno (-E2BIG: too many).
+ * TID ..."), into @buf (@len bytes); 0 or -errno with @diag (-E2BIG: too
+ * many).
  */
-int kx_task_list(int pid, char *buf, size_t len);
+int kx_task_list(int pid, char *buf, size_t len, struct ralab_diag *diag);
 
 #endif
