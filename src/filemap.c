@@ -63,8 +63,10 @@ void filemap_prefill(struct sim *s, struct sim_inode *in, uint64_t off,
 			s->host_err = err;
 			return;
 		}
-		if (!err)
-			f->done_ns = f->added_ns = 0;
+		if (!err) { /* not the run's: no call added it */
+			f->added_ns = 0;
+			f->added_call = 0;
+		}
 	}
 }
 

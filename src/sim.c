@@ -545,10 +545,7 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	for (i = 0; i < nr_inodes; i++) {
 		struct sim_inode *in = &s->inodes[i];
 		unsigned max_order = cfg->max_folio_order;
-		unsigned min_order = 0;
-
-		while ((RALAB_PAGE_SIZE << min_order) < cfg->block_size)
-			min_order++;
+		unsigned min_order = ralab__min_order(cfg->block_size);
 
 		if (cfg->fs == RALAB_FS_EXT4 &&
 		    (policy->flags & RA_POLICY_EXT4_ORDER0))

@@ -173,41 +173,6 @@ static int read_fd(int pid, int fd, struct afd *a, unsigned *skipped)
 	return 1;
 }
 
-/*
- * Pages of the file behind @path (opened read-only; @pid's descriptor
- * @fd if >= 0, the same open file's inode even if renamed) in the page
- * cache, into *@pages of *@total; 0 or -errno.
- */
-static int cached_of(int pid, int fd, const char *path,
-		     unsigned long long *pages, unsigned long long *total)
-{
-	char link[64];
-	struct stat st;
-	long long n;
-	int f;
-
-	if (fd >= 0) {
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
-		path = link;
-	}
-	f = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
-	if (f < 0)
-		f = open(path, O_RDONLY | O_CLOEXEC);
-	if (f < 0)
-		return -errno;
-	if (fstat(f, &st)) {
-		close(f);
-		return -errno;
-	}
-	n = kx_cached_pages(f, st.st_size);
-	close(f);
-	if (n < 0)
-		return (int)n;
-	*pages = (unsigned long long)n;
-	*total = ((unsigned long long)st.st_size + 4095) / 4096;
-	return 0;
-}
-
 /* Paths given a '# ralab attach-cached' line so far (each once). */
 struct seen {
 	char **v;
@@ -370,10 +335,11 @@ static void put_cached(FILE *m, const char *pre, int pid, int fd,
 		       int line_fd, const char *path,
 		       struct ralab_attach_info *info, struct seen *seen)
 {
-	unsigned long long pages = 0, total = 0;
+	unsigned long long pages, total;
 	unsigned nfolios = 0;
 	char link[64];
 	struct stat st;
+	long long n;
 	char **w;
 	unsigned i;
 	int f;
@@ -387,18 +353,28 @@ static void put_cached(FILE *m, const char *pre, int pid, int fd,
 		if ((w[seen->n] = strdup(path)))
 			seen->n++;
 	}
-	if (cached_of(pid, fd, path, &pages, &total) || !pages)
-		return;
-	info->cached_files++;
+	/*
+	 * @pid's descriptor @fd if >= 0: the same open file's inode, even
+	 * if renamed since.
+	 */
 	if (fd >= 0)
 		snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
-	f = ralab__loader_path(path) ? -1 :
-					open(fd >= 0 ? link : path,
-					     O_RDONLY | O_CLOEXEC);
-	if (f >= 0 && !fstat(f, &st))
-		nfolios = put_folios(m, pre, line_fd, f, (uint64_t)st.st_size);
-	if (f >= 0)
+	f = open(fd >= 0 ? link : path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+	if (f < 0)
+		f = open(fd >= 0 ? link : path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return;
+	n = fstat(f, &st) ? -1 : kx_cached_pages(f, st.st_size);
+	if (n <= 0) {
 		close(f);
+		return;
+	}
+	pages = (unsigned long long)n;
+	total = ((unsigned long long)st.st_size + 4095) / 4096;
+	info->cached_files++;
+	if (!ralab__loader_path(path))
+		nfolios = put_folios(m, pre, line_fd, f, (uint64_t)st.st_size);
+	close(f);
 	info->folios += nfolios;
 	fprintf(m, "%s# ralab attach-cached ", pre);
 	kx_put_path(m, path);

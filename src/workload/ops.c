@@ -1922,11 +1922,10 @@ static int parse_fd_op(struct parser *p, struct ralab_workload *wl,
 		 * without I/O and without events.
 		 */
 		bool mark = na >= 3 && !strcmp(tok[na], "readahead");
-		unsigned nn = na - (mark ? 1 : 0), min_order = 0;
+		unsigned nn = na - (mark ? 1 : 0);
+		unsigned min_order = ralab__min_order(wl->cfg.block_size);
 		uint64_t unit;
 
-		while ((RALAB_PAGE_SIZE << min_order) < wl->cfg.block_size)
-			min_order++;
 		if ((err = nargs(p, name, nn, 2, 3,
 				 "cached OFF LEN [ORDER] [readahead]")) ||
 		    (err = need_fd(p, name, op)) ||

@@ -296,13 +296,10 @@ unsigned tb_nr_cached(const struct tb *t)
 
 bool tb_replayed(const struct tb *t, const char *path)
 {
-	unsigned i;
+	int i = file_of(t, path);
 
-	for (i = 0; i < t->nr_files; i++)
-		if (!strcmp(t->files[i].path, path))
-			return t->files[i].reads &&
-			       !(t->files[i].has_lay && t->files[i].lay.cached);
-	return false;
+	return i >= 0 && t->files[i].reads &&
+	       !(t->files[i].has_lay && t->files[i].lay.cached);
 }
 
 /* The open descriptor for (@k1, @k2); else any open one with @k2. */
@@ -633,12 +630,9 @@ static uint64_t fra_start(const struct tb *t, const struct tb_file *f)
 
 bool tb_fra_set(const struct tb *t, const char *path)
 {
-	unsigned i;
+	int i = file_of(t, path);
 
-	for (i = 0; i < t->nr_files; i++)
-		if (!strcmp(t->files[i].path, path))
-			return fra_set(&t->files[i]);
-	return false;
+	return i >= 0 && fra_set(&t->files[i]);
 }
 
 void tb_fsync(struct tb *t, long k1, long k2)

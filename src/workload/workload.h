@@ -184,6 +184,16 @@ struct op {
 			  * engine does (the descriptor's 'via splice') */
 };
 
+/* mapping_min_folio_order(): the smallest folio of @block_size blocks. */
+static inline unsigned ralab__min_order(uint32_t block_size)
+{
+	unsigned order = 0;
+
+	while ((RALAB_PAGE_SIZE << order) < block_size)
+		order++;
+	return order;
+}
+
 #define MAX_FILES 256
 #define MAX_SHUFFLE_BLOCKS (1ull << 27)
 
