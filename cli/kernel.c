@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report/recording.h"
 
 /* Set by a signal; the recorder polls it (signal handlers need a static). */
 static volatile int stop_flag;
@@ -78,7 +79,9 @@ static void usage_kernel(FILE *out)
 		"and SIGTERM included, and reclaims what a killed run left.\n"
 		"\n"
 		"options:\n"
-		"  --trace             print every event first, as 'ralab sim --trace' does\n"
+		"  --trace             print every event first, as 'ralab sim --trace' does,\n"
+		"                      then folio_pfns=: where each folio added lay in\n"
+		"                      memory (which 'ralab check' gives the model)\n"
 		"  --workdir DIR       images and mount points (default /tmp/ralab-kernel)\n"
 		"  --set KEY=VALUE     override a header value (as in 'ralab sim')\n"
 		"  --format FMT        text: key=value lines (default); json: one object\n"
@@ -110,7 +113,9 @@ static void usage_check(FILE *out)
 		"is simulated and compared with its recording, the first found of\n"
 		"kernel.out.gz, kernel.out (ralab kernel --trace), events.txt.gz,\n"
 		"events.txt (raw kernel events, absolute sectors); nothing runs on\n"
-		"the kernel and root is not needed.\n"
+		"the kernel and root is not needed.  Where the recording has a\n"
+		"folio_pfns= line, the model's folios lie in memory where the\n"
+		"kernel's did, so bios and requests merge as they did.\n"
 		"\n"
 		"A kernel before 6.18 has no readahead tracepoints: on 6.1 to 6.16\n"
 		"the recorder reads the calls with kprobes, compared without order=;\n"
@@ -208,16 +213,53 @@ static void print_text(FILE *out, const struct ralab_workload *wl,
 	cli_print_jobs(out, &res->st, false);
 }
 
+/*
+ * A traced recording's events, printed as they come, and where each
+ * folio added lies in memory (kept for its folio_pfns= line).
+ */
+struct traced {
+	FILE *out;
+	struct ralab_folio_mem *m; /* owned */
+	size_t n, cap;
+	bool lost; /* out of memory, or an add event without its pfn */
+};
+
+static void traced_event(void *arg, const struct ralab_event *ev)
+{
+	struct traced *t = arg;
+
+	cli_print_event(t->out, ev);
+	if (ev->type != RALAB_EV_ADD_FOLIO || t->lost)
+		return;
+	if (!ev->pfn) {
+		t->lost = true;
+		return;
+	}
+	if (t->n == t->cap) {
+		size_t c = t->cap ? 2 * t->cap : 1024;
+		struct ralab_folio_mem *m = realloc(t->m, c * sizeof(*m));
+
+		if (!m) {
+			t->lost = true;
+			return;
+		}
+		t->m = m;
+		t->cap = c;
+	}
+	t->m[t->n++] = (struct ralab_folio_mem){ ev->ofs, ev->pfn, ev->order };
+}
+
 static int record(const struct ralab_workload *wl, const char *workdir,
 		  FILE *out, bool trace, bool device_filter, enum cli_fmt fmt)
 {
 	struct cli_windows win = { .trace = trace };
+	struct traced tr = { .out = out };
 	struct ralab_kernel_opts ko = {
 		.workdir = workdir,
 		.device_filter = device_filter,
 		.stop = &stop_flag,
-		.on_event = trace ? cli_print_event : NULL,
-		.event_arg = out,
+		.on_event = trace ? traced_event : NULL,
+		.event_arg = &tr,
 	};
 	struct ralab_kernel_result res;
 	struct ralab_diag d = { 0 };
@@ -229,8 +271,10 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 		ko.event_arg = &win;
 	}
 	err = ralab_kernel_run(wl, &ko, &res, &d);
-	if (err)
+	if (err) {
 		free(win.w);
+		free(tr.m);
+	}
 	if (err == -EINTR) {
 		fprintf(stderr, "ralab kernel: interrupted; cleaned up\n");
 		return 130;
@@ -273,6 +317,10 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 		free(win.w);
 		return 0;
 	}
+	/* After the events: 'ralab check' places the model's folios so. */
+	if (fmt == CLI_FMT_TEXT && tr.n && !tr.lost)
+		ralab__folio_pfns_write(out, tr.m, tr.n);
+	free(tr.m);
 	if (fmt == CLI_FMT_CSV) {
 		char *text = NULL;
 		size_t len = 0;
@@ -465,7 +513,7 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 /*
  * A difference in how requests were cut alone (the same events and
  * folios): where the kernel's folios lay in memory decides it (see
- * ralab_config.phys_merge).  Run the model again with the other
+ * ralab_config.phys_merge; a recording without folio_pfns=).  Run the model again with the other
  * placement and say so if that matches.  @ktext: the recording (a copy
  * made before the first comparison, which takes its text apart), taken
  * over; @label: the policy's.  True if the note was given.
@@ -483,7 +531,9 @@ static bool hint_phys_merge(struct ralab_workload *wl,
 	FILE *sf, *df = NULL;
 	int r = -1;
 
-	if (!ktext || cli_apply_set(wl, pm ? "phys_merge=1" : "phys_merge=0")) {
+	/* Placed where the recording's folios were: nothing to try. */
+	if (!ktext || ro0->folio_mem ||
+	    cli_apply_set(wl, pm ? "phys_merge=1" : "phys_merge=0")) {
 		free(ktext);
 		return false;
 	}
@@ -1029,6 +1079,19 @@ int cli_check(int argc, char **argv)
 			r = model_breaks(wl, ktext);
 		if (!r && ktext)
 			r = model_memcpy(wl, ktext, sets, nsets);
+		/* Its folios where the kernel's lay in memory. */
+		if (!r && ktext) {
+			struct ralab_folio_mem *fm = NULL;
+			size_t nfm = 0;
+
+			err = ralab__recording_folio_mem(
+				ktext, rec[c] ? rec[c] : cases[c], &fm, &nfm, &d);
+			if (err == -EINVAL)
+				fprintf(stderr, "%s\n", d.msg);
+			r = err == -EINVAL ? 2 : err ? 1 : 0;
+			ro.folio_mem = fm;
+			ro.nr_folio_mem = nfm;
+		}
 		err = r ? 0 : ralab_run(wl, &ro, &st);
 		if (!r && !err)
 			cli_print_summary(sf, wl, cp->label, &st, false);
@@ -1039,6 +1102,7 @@ int cli_check(int argc, char **argv)
 			if (err)
 				fprintf(stderr, "ralab check: %s: %s\n",
 					cases[c], ralab_strerror(err));
+			free((void *)ro.folio_mem);
 			free(ktext);
 			free(stext);
 			ralab_workload_free(wl);
@@ -1080,6 +1144,7 @@ int cli_check(int argc, char **argv)
 			FILE *m = open_memstream(&reports[nv], &len);
 
 			if (!m) {
+				free((void *)ro.folio_mem);
 				free(ktext);
 				free(stext);
 				ralab_workload_free(wl);
@@ -1095,6 +1160,7 @@ int cli_check(int argc, char **argv)
 		fflush(stdout);
 		if (r)
 			ret = r > ret ? r : ret;
+		free((void *)ro.folio_mem);
 		ralab_workload_free(wl);
 		cli_progress_step(&prog, cases[c]);
 	}

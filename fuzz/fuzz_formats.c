@@ -5,9 +5,12 @@
  * -DFUZZ_STRACE (strace logs), -DFUZZ_IOLOG (fio iologs).  Any input must be converted to .ops that parse, or be
  * rejected with a FILE:LINE (or FILE:) message.  -DFUZZ_RAWLOG: kernel
  * recordings (ralab__recording_text), whose output must carry the
- * summary lines whenever the input had kernel events.
+ * summary lines whenever the input had kernel events, and their
+ * folio_pfns= line (ralab__recording_folio_mem): one pfn per add event,
+ * or a FILE:LINE message.
  */
 #define _GNU_SOURCE /* memmem */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +51,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (events && (!line_starts(out, "data_reads=") ||
 		       !line_starts(out, "folio_orders=")))
 		__builtin_trap();
+	{
+		struct ralab_folio_mem *m = NULL;
+		struct ralab_diag d = { 0 };
+		size_t n = 0, k;
+		int err = ralab__recording_folio_mem(out, "fuzz", &m, &n, &d);
+
+		if (err == -EINVAL && strncmp(d.msg, "fuzz:", 5))
+			__builtin_trap();
+		if (err && (m || n))
+			__builtin_trap();
+		for (k = 0; k < n; k++)
+			if (!m[k].pfn || m[k].pfn >= 1ull << 52)
+				__builtin_trap();
+		free(m);
+	}
 	free(out);
 	return 0;
 }

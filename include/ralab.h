@@ -86,7 +86,9 @@ struct ralab_config {
 	 * per-CPU lists hand freed pages out first, last freed first), so a
 	 * recording may match either, or neither where it had some of both.
 	 * Only where segments, not max_sectors_kb, cut a request does it
-	 * matter: order-0 (or order-1) folios at max_sectors_kb above 512.
+	 * matter: order-0 (or order-1) folios at max_sectors_kb above 512,
+	 * and where a bio's 256 vectors end.  A recording's own placement
+	 * (ralab_run_opts.folio_mem) takes precedence for its folios.
 	 */
 	uint32_t phys_merge;
 
@@ -332,6 +334,14 @@ struct ralab_event {
 	int64_t prev_pos;
 	uint64_t nr_to_read, lookahead_size; /* ra_unbounded */
 	uint64_t ofs;        /* add: byte offset of the folio */
+	/*
+	 * add: the folio's first page frame number, where the kernel put it
+	 * in memory (the tracepoint's pfn=; recordings only, 0 elsewhere).
+	 * Not printed: bio_add_folio() merges folios adjacent in memory
+	 * into one vector, so 'ralab check' places the model's folios here
+	 * (ralab_run_opts.folio_pfn).
+	 */
+	uint64_t pfn;
 	uint64_t sector;     /* rq: first sector, from the file's start */
 	uint32_t nr_sectors; /* rq */
 	uint32_t readahead;  /* rq: 1 if REQ_RAHEAD ("RA"), else "R" or "RS" */
@@ -490,6 +500,13 @@ struct ralab_folio_info {
 typedef void (*ralab_dump_fn)(void *arg, unsigned file, unsigned line,
 			      const struct ralab_folio_info *folios, size_t n);
 
+/* Where a recorded kernel put one folio it added (an add event's pfn=). */
+struct ralab_folio_mem {
+	uint64_t ofs; /* byte offset, as the add event */
+	uint64_t pfn;
+	unsigned order;
+};
+
 struct ralab_run_opts {
 	const char *policy;
 	const char *const *patches;
@@ -498,6 +515,16 @@ struct ralab_run_opts {
 	void *event_arg;
 	ralab_dump_fn on_dump; /* NULL: no dumps (dump ops are skipped) */
 	void *dump_arg;
+	/*
+	 * Where the kernel put the folios it added, in the order of its add
+	 * events (a recording's folio_pfns=; borrowed; NULL: none).  The
+	 * model's k-th added folio lies at @folio_mem[k].pfn when its offset
+	 * and order are those of @folio_mem[k], so that bio_add_folio()
+	 * merges the folios the kernel's merged (adjacent in memory); any
+	 * other lies where ralab_config.phys_merge puts it.
+	 */
+	const struct ralab_folio_mem *folio_mem;
+	size_t nr_folio_mem;
 };
 
 /*

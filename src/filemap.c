@@ -82,7 +82,7 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 	unsigned order = in->mapping.min_order;
 	uint64_t isize = in->mapping.i_size, removed;
 	struct folio *f;
-	struct blk_vec v;
+	struct blk_vec v = { 0 };
 	int err;
 
 	index &= ~(((pgoff_t)1 << order) - 1);
@@ -94,7 +94,7 @@ int sim_create_folio(struct sim *s, struct sim_inode *in, pgoff_t index,
 	if (err)
 		return err;
 	s->st->read_folio++;
-	sim_folio_added(s, index, order);
+	sim_folio_added(s, f);
 	/* A page wholly past EOF is zeroed by ->read_folio without I/O. */
 	if (index * RALAB_PAGE_SIZE < isize) {
 		uint64_t done;
@@ -938,7 +938,7 @@ static void write_folio_added(struct sim *s, struct folio *fo)
 	fo->done_ns = s->cur->now;
 	fo->added_ns = s->cur->now;
 	fo->added_call = s->cur->call;
-	sim_folio_added(s, fo->index, fo->order);
+	sim_folio_added(s, fo);
 }
 
 /*

@@ -39,8 +39,19 @@ void sim_emit(struct sim *s, const struct ralab_event *ev)
 		s->on_event(s->event_arg, tag(s, ev, &buf));
 }
 
-void sim_folio_added(struct sim *s, pgoff_t index, unsigned order)
+void sim_folio_added(struct sim *s, struct folio *f)
 {
+	pgoff_t index = f->index;
+	unsigned order = f->order;
+	uint64_t k = s->nr_added++;
+
+	if (k < s->nr_fmem && s->fmem[k].ofs == index * RALAB_PAGE_SIZE &&
+	    s->fmem[k].order == order) {
+		f->pfn = s->fmem[k].pfn;
+	} else {
+		f->pfn = s->next_pfn;
+		s->next_pfn += (1ull << order) + !s->cfg.phys_merge;
+	}
 	s->st->folios[order]++;
 	s->st->pages_added += 1ull << order;
 	if (s->on_event) {
@@ -251,7 +262,7 @@ static int m_add_folio(void *m, pgoff_t index, unsigned order, bool mark)
 	f->added_ns = w->now;
 	f->added_call = w->call;
 	s->st->ra_pages += 1ull << order;
-	sim_folio_added(s, index, order);
+	sim_folio_added(s, f);
 	w->batch[w->nr_batch++] = f;
 	return 0;
 }
@@ -273,6 +284,10 @@ static void m_read_pages(void *m)
 
 		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
+		/* Where the folio before it ends in memory, it merges. */
+		w->vecs[i].mem_next =
+			i && w->batch[i - 1]->pfn + folio_nr_pages(w->batch[i - 1]) ==
+				     f->pfn;
 	}
 	lay = inode_layout(in);
 	s->q.held = w->plug_held;
@@ -520,6 +535,8 @@ int sim_init(struct sim *s, const struct ralab_config *cfg,
 	s->st = st;
 	s->on_event = on_event;
 	s->event_arg = event_arg;
+	/* Past any real page frame: a recorded folio never follows one. */
+	s->next_pfn = 1ull << 52;
 	s->alloc_rng = cfg->alloc_fail_seed;
 	if (cfg->block_size > RALAB_PAGE_SIZE &&
 	    (policy->flags & RA_POLICY_NO_MIN_ORDER))
@@ -1753,6 +1770,8 @@ int ralab_run(const struct ralab_workload *wl,
 	s->patches = patches;
 	s->on_dump = opts->on_dump;
 	s->dump_arg = opts->dump_arg;
+	s->fmem = opts->folio_mem;
+	s->nr_fmem = opts->folio_mem ? opts->nr_folio_mem : 0;
 	if (!err && !sim_file_open(s, 0, 0))
 		err = -ENOMEM;
 	/* Every descriptor of the case, numbered as the case numbers them. */

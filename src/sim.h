@@ -313,6 +313,16 @@ struct sim {
 	void *event_arg;
 	ralab_dump_fn on_dump;
 	void *dump_arg;
+	/*
+	 * Where folios lie in memory: the recorded kernel's places
+	 * (ralab_run_opts.folio_mem, borrowed) for the first @nr_fmem
+	 * added, as long as they are the folios it added; else the next of
+	 * @next_pfn (phys_merge: one after another; else a page apart).
+	 */
+	const struct ralab_folio_mem *fmem;
+	size_t nr_fmem;
+	uint64_t nr_added;
+	uint64_t next_pfn;
 
 	struct sim_inode *inodes; /* [0] is the case's file */
 	unsigned nr_inodes;
@@ -363,11 +373,11 @@ bool sim_plug_fresh(const struct sim *s, const struct folio *f);
 /* Hand @ev to the run's callback, tagged with the job in several. */
 void sim_emit(struct sim *s, const struct ralab_event *ev);
 /*
- * A folio of 2^@order pages at @index entered the page cache (by
- * readahead, ->read_folio or a write): counted, and reported as
+ * Folio @f entered the page cache (by readahead, ->read_folio or a
+ * write): counted, placed in memory (f->pfn), and reported as
  * mm_filemap_add_to_page_cache is.
  */
-void sim_folio_added(struct sim *s, pgoff_t index, unsigned order);
+void sim_folio_added(struct sim *s, struct folio *f);
 
 /*
  * The current worker spends @ns of CPU time.  A ring job's worker does

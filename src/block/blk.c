@@ -4,8 +4,8 @@
  * loop device (no scheduler, one hardware queue).
  *
  *   read_pages() batch: folio folio folio ... (file order)
- *        |  iomap: one bio vector per folio (phys_merge: folios adjacent
- *        |  in memory share one), a new bio when the next folio is not
+ *        |  iomap: one bio vector per folio (folios adjacent in memory,
+ *        |  blk_vec.mem_next, share one), a new bio when the next folio is not
  *        |  disk-contiguous or the bio holds 256 vectors
  *        v
  *   bio  [vvvvvvvv....]  --split at max_sectors / max_segments-->  pieces
@@ -218,7 +218,6 @@ int blk_queue_setup(struct blk_queue *q, const struct ralab_config *cfg)
 		return -EINVAL;
 	blk_set_read_ahead_kb(q, cfg->read_ahead_kb);
 	q->by_block = cfg->fs == RALAB_FS_EXT4;
-	q->phys_merge = cfg->phys_merge;
 	return 0;
 }
 
@@ -502,33 +501,29 @@ static __always_inline void submit_bio(struct blk_queue *q,
 
 #define PV_PLAIN 1   /* read as a plain read (no REQ_RAHEAD) */
 #define PV_END_BIO 2 /* the bio is submitted after this vector */
-#define PV_NEW_MEM 4 /* not after the vector before it in memory (a hole) */
 
 /*
  * Whether bio_add_folio() merges vector @i into vector @i - 1 before it
- * (bvec_try_merge_page()): only where the folios lie together in memory
- * (q->phys_merge: a read's folios one after another, so vectors next to
- * each other in the file), and a vector's length stays below 4 GiB.
+ * (bvec_try_merge_page()): only where it starts in memory where that one
+ * ends (blk_vec.mem_next), and a vector's length stays below 4 GiB.
  */
-static __always_inline bool pv_merges(const struct blk_queue *q,
-				      const struct blk_vec *v,
-				      const uint8_t *plain, unsigned i,
+static __always_inline bool pv_merges(const struct blk_vec *v, unsigned i,
 				      uint64_t len)
 {
-	return q->phys_merge && !(plain && (plain[i] & PV_NEW_MEM)) &&
+	return v[i].mem_next &&
 	       len + v[i].bytes <= UINT32_MAX - RALAB_PAGE_SIZE;
 }
 
-/* A bio of @n vectors whose neighbours in memory merge (q->phys_merge). */
+/* A bio of @n vectors, some of them adjacent in memory: merged. */
 static __attribute__((noinline)) void
-submit_merged(struct blk_queue *q, const struct blk_vec *v,
-	      const uint8_t *plain, unsigned n, bool ra)
+submit_merged(struct blk_queue *q, const struct blk_vec *v, unsigned n,
+	      bool ra)
 {
 	struct blk_vec mv[BIO_MAX_VECS];
 	unsigned k, m = 0;
 
 	for (k = 0; k < n; k++) {
-		if (m && pv_merges(q, v, plain, k, mv[m - 1].bytes))
+		if (m && pv_merges(v, k, mv[m - 1].bytes))
 			mv[m - 1].bytes += v[k].bytes;
 		else
 			mv[m++] = v[k];
@@ -541,7 +536,7 @@ submit_merged(struct blk_queue *q, const struct blk_vec *v,
  * @plain (or NULL): PV_* flags; a vector read as a plain read is a bio of
  * its own (block_read_full_folio() submits a bio per buffer head, each
  * merged in the plug on its own), and a bio ends at PV_END_BIO.  Where
- * folios merge in memory (q->phys_merge) the 256 count merged vectors,
+ * folios merge in memory (blk_vec.mem_next) the 256 count merged vectors,
  * which the bio is split with.
  */
 static __always_inline void submit_vecs(struct blk_queue *q,
@@ -551,6 +546,7 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 {
 	unsigned first = 0, i, nb = 1;
 	uint64_t len = n ? vecs[0].bytes : 0; /* the last merged vector's */
+	bool merged = false;
 
 	for (i = 1; i <= n; i++) {
 		bool ra;
@@ -560,8 +556,9 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 			    vecs[i].sector &&
 		    (!plain || (!(plain[i - 1] & (PV_PLAIN | PV_END_BIO)) &&
 				!(plain[i] & PV_PLAIN)))) {
-			if (pv_merges(q, vecs, plain, i, len)) {
+			if (pv_merges(vecs, i, len)) {
 				len += vecs[i].bytes;
+				merged = true;
 				continue;
 			}
 			if (nb < BIO_MAX_VECS) {
@@ -571,13 +568,13 @@ static __always_inline void submit_vecs(struct blk_queue *q,
 			}
 		}
 		ra = readahead && !(plain && (plain[first] & PV_PLAIN));
-		if (q->phys_merge)
-			submit_merged(q, vecs + first, plain ? plain + first : NULL,
-				      i - first, ra);
+		if (merged)
+			submit_merged(q, vecs + first, i - first, ra);
 		else
 			submit_bio(q, vecs + first, i - first, ra);
 		first = i;
 		nb = 1;
+		merged = false;
 		len = i < n ? vecs[i].bytes : 0;
 	}
 	if (!q->held)
@@ -686,12 +683,16 @@ static bool piece_next(struct piece_iter *it, struct piece *p)
 	return true;
 }
 
-/* Add a vector of file sectors [s, e) for folio @of. */
+/*
+ * Add a vector of file sectors [s, e) for folio @of, starting in memory
+ * where the vector before it ends or not (@mem).
+ */
 static void pv_add(struct blk_queue *q, const struct blk_layout *l,
 		   unsigned *np, uint64_t s, uint64_t e, unsigned of,
-		   uint8_t flags)
+		   uint8_t flags, bool mem)
 {
-	q->pv[*np] = (struct blk_vec){ disk_of(l, s), (uint32_t)((e - s) * 512) };
+	q->pv[*np] = (struct blk_vec){ disk_of(l, s),
+				       (uint32_t)((e - s) * 512), mem };
 	q->pv_plain[*np] = flags;
 	q->pv_of[(*np)++] = of;
 }
@@ -762,18 +763,18 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 					return err;
 				/* A new bio, sized where it starts. */
 				d = disk_of(l, pc.s);
-				mem = pc.s == mem_end;
-				if (d != bio_end ||
-				    (nvec == cap && !(mem && q->phys_merge))) {
+				/* The folio's next piece, or the next folio. */
+				mem = pc.s == mem_end &&
+				      (pc.s != s || vecs[i].mem_next);
+				if (d != bio_end || (nvec == cap && !mem)) {
 					if (np)
 						q->pv_plain[np - 1] |= PV_END_BIO;
 					cap = iomap_bio_vecs(l, pc.s, batch_end);
 					nvec = 0;
 					mem = false;
 				}
-				pv_add(q, l, &np, pc.s, pc.e, i,
-				       mem ? 0 : PV_NEW_MEM);
-				if (!(mem && q->phys_merge))
+				pv_add(q, l, &np, pc.s, pc.e, i, 0, mem);
+				if (!mem)
 					nvec++;
 				bio_end = d + (pc.e - pc.s);
 				mem_end = pc.e;
@@ -797,8 +798,8 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 			/* Contiguous data, then holes (or holes alone). */
 			if (prefix > s)
 				pv_add(q, l, &np, s, prefix, i,
-				       (prefix < s + len ? PV_END_BIO : 0) |
-					       (s == mem_end ? 0 : PV_NEW_MEM));
+				       prefix < s + len ? PV_END_BIO : 0,
+				       s == mem_end && vecs[i].mem_next);
 			mem_end = prefix;
 			continue;
 		}
@@ -810,7 +811,7 @@ static int map_extents(struct blk_queue *q, const struct blk_layout *l,
 				if (h < l->nh && l->hole[2 * h] <= s)
 					continue;
 			}
-			pv_add(q, l, &np, s, s + 8, i, PV_PLAIN);
+			pv_add(q, l, &np, s, s + 8, i, PV_PLAIN, false);
 		}
 		mem_end = UINT64_MAX;
 	}
@@ -909,7 +910,7 @@ int blk_submit_direct(struct blk_queue *q, const struct blk_layout *lay,
 			if (e > pc.e)
 				e = pc.e;
 			q->pv[n++] = (struct blk_vec){
-				disk_of(lay, s), (uint32_t)((e - s) * 512)
+				disk_of(lay, s), (uint32_t)((e - s) * 512), false
 			};
 			s = e;
 			if (n == BIO_MAX_VECS || s == pc.e) {

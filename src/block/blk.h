@@ -95,14 +95,6 @@ struct blk_queue {
 	 */
 	bool nomerges;
 	/*
-	 * The folios of one read lie one after another in memory
-	 * (ralab_config.phys_merge): bio_add_folio() merges each into the
-	 * vector before it (bvec_try_merge_page()), so a bio of
-	 * disk-contiguous folios is one vector, counted in segments of
-	 * max_segment_size.  False: every folio a vector and a segment.
-	 */
-	bool phys_merge;
-	/*
 	 * @lay: the layout of the file of the current submission (NULL: one
 	 * extent).  @by_block: the filesystem reads a folio across an
 	 * extent's end block by block (ext4's mpage; XFS's iomap does not).
@@ -160,10 +152,15 @@ static inline unsigned blk_rq_bucket(uint32_t sectors)
 	return k;
 }
 
-/* A contiguous piece of a bio: one folio. */
+/*
+ * A contiguous piece of a bio: one folio.  @mem_next: it starts in memory
+ * where the vector before it ends (the caller knows where its folios lie:
+ * sim.c), so that bio_add_folio() merges the two into one vector.
+ */
 struct blk_vec {
 	uint64_t sector;
 	uint32_t bytes;
+	bool mem_next;
 };
 
 /*

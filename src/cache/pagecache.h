@@ -51,6 +51,7 @@ struct folio {
 	 * 0: none started.
 	 */
 	uint64_t wb_done_ns;
+	uint64_t pfn; /* where it lies in memory (sim_folio_added()) */
 	uint8_t order;
 	uint8_t pad;
 	uint16_t flags;

@@ -2820,6 +2820,12 @@ static int parse_line(struct rec *r, char *line)
 		ev.lookahead_size = c2;
 	} else if ((p = strstr(line, " mm_filemap_add_to_page_cache: "))) {
 		ev.type = RALAB_EV_ADD_FOLIO;
+		{
+			const char *q = strstr(p, " pfn=0x");
+
+			if (q && sscanf(q, " pfn=0x%llx", &b) == 1)
+				ev.pfn = b;
+		}
 		p = strstr(p, " ofs=");
 		if (!p || sscanf(p, " ofs=%llu order=%u", &a, &o) != 2)
 			return -EPROTO;

@@ -2,7 +2,9 @@
 /*
  * recording.c - kernel recordings as ralab output (recording.h).
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,4 +108,178 @@ char *ralab__recording_text(char *buf)
 	     has_line(buf, "block_rq_issue:")))
 		return raw_to_output(buf);
 	return buf;
+}
+
+int ralab__folio_pfns_write(FILE *out, const struct ralab_folio_mem *m,
+			    size_t n)
+{
+	size_t k, zeros = 0;
+
+	fprintf(out, "folio_pfns=");
+	for (k = 0; k < n; k++) {
+		int64_t d;
+
+		if (!k) {
+			fprintf(out, "%llu", (unsigned long long)m[0].pfn);
+			continue;
+		}
+		d = (int64_t)(m[k].pfn - m[k - 1].pfn -
+			      (1ull << (m[k - 1].order & 63)));
+		if (!d) {
+			zeros++;
+			continue;
+		}
+		if (zeros > 1)
+			fprintf(out, " 0*%zu", zeros);
+		else if (zeros)
+			fprintf(out, " 0");
+		zeros = 0;
+		fprintf(out, " %lld", (long long)d);
+	}
+	if (zeros > 1)
+		fprintf(out, " 0*%zu", zeros);
+	else if (zeros)
+		fprintf(out, " 0");
+	fprintf(out, "\n");
+	return ferror(out) ? -EIO : 0;
+}
+
+/* Pfns past this are no page frame (and keep the sums below in range). */
+#define PFN_LIMIT (1ull << 52)
+
+static int pfn_err(struct ralab_diag *d, const char *name, unsigned line,
+		   const char *what)
+{
+	if (d) {
+		d->line = line;
+		snprintf(d->msg, sizeof(d->msg), "%s:%u: folio_pfns=: %s",
+			 name, line, what);
+	}
+	return -EINVAL;
+}
+
+/* Decode the folio_pfns= tokens at @p into m[0 .. n). */
+static int pfn_decode(const char *p, struct ralab_folio_mem *m, size_t n,
+		      const char *name, unsigned line, struct ralab_diag *d)
+{
+	size_t k = 0;
+
+	while (*p && *p != '\n') {
+		long long v;
+		unsigned long long run = 1;
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		errno = 0;
+		v = strtoll(p, &end, 10);
+		if (end == p || errno || (*end && *end != ' ' && *end != '\n' &&
+					  *end != '*'))
+			return pfn_err(d, name, line, "not a number");
+		if (*end == '*') {
+			p = end + 1;
+			if (v || *p < '0' || *p > '9')
+				return pfn_err(d, name, line,
+					       "a run must be \"0*N\"");
+			run = strtoull(p, &end, 10);
+			if (errno || !run ||
+			    (*end && *end != ' ' && *end != '\n'))
+				return pfn_err(d, name, line,
+					       "a run must be \"0*N\"");
+		}
+		p = end;
+		if (run > n - k)
+			return pfn_err(d, name, line,
+				       "more pfns than folios added");
+		for (; run; run--, k++) {
+			uint64_t pfn;
+
+			if (!k) {
+				if (v <= 0 || (unsigned long long)v >= PFN_LIMIT)
+					return pfn_err(d, name, line,
+						       "no page frame number");
+				m[0].pfn = (uint64_t)v;
+				continue;
+			}
+			pfn = m[k - 1].pfn + (1ull << m[k - 1].order) +
+			      (uint64_t)v;
+			if (v <= -(long long)PFN_LIMIT ||
+			    v >= (long long)PFN_LIMIT || !pfn ||
+			    pfn >= PFN_LIMIT)
+				return pfn_err(d, name, line,
+					       "no page frame number");
+			m[k].pfn = pfn;
+		}
+	}
+	if (k != n)
+		return pfn_err(d, name, line, "fewer pfns than folios added");
+	return 0;
+}
+
+int ralab__recording_folio_mem(const char *text, const char *name,
+			       struct ralab_folio_mem **out, size_t *n,
+			       struct ralab_diag *diag)
+{
+	const char *p, *pfns = NULL;
+	struct ralab_folio_mem *m = NULL;
+	size_t nr = 0, cap = 0;
+	unsigned line = 0, pline = 0;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+		unsigned long long ofs;
+		unsigned order;
+
+		line++;
+		if (has_prefix(p, "folio_pfns=")) {
+			if (pfns) {
+				free(m);
+				return pfn_err(diag, name, line,
+					       "a second folio_pfns= line");
+			}
+			pfns = p + 11;
+			pline = line;
+			continue;
+		}
+		if (!has_prefix(p, "mm_filemap_add_to_page_cache: "))
+			continue;
+		if (sscanf(p, "mm_filemap_add_to_page_cache: ofs=%llu order=%u",
+			   &ofs, &order) != 2 || order > 30) {
+			free(m);
+			return pfn_err(diag, name, line,
+				       "an add event without ofs= and order=");
+		}
+		if (nr == cap) {
+			size_t c = cap ? 2 * cap : 1024;
+			struct ralab_folio_mem *t = realloc(m, c * sizeof(*m));
+
+			if (!t) {
+				free(m);
+				return -ENOMEM;
+			}
+			m = t;
+			cap = c;
+		}
+		m[nr++] = (struct ralab_folio_mem){ .ofs = ofs, .order = order };
+	}
+	if (!pfns) {
+		free(m);
+		return 0;
+	}
+	if (!nr) {
+		free(m);
+		return pfn_err(diag, name, pline, "no folio was added");
+	}
+	err = pfn_decode(pfns, m, nr, name, pline, diag);
+	if (err) {
+		free(m);
+		return err;
+	}
+	*out = m;
+	*n = nr;
+	return 0;
 }

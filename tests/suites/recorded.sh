@@ -178,6 +178,59 @@ else
 	bad "diff: a moved request is not called merging" "rc=$rc $(head -20 "$T/pm.out")"
 fi
 
+# Recordings with folio_pfns= (where the kernel put each folio added):
+# the model's folios lie there, and bio_add_folio() merges those the
+# kernel's merged.  These cases differ without it under either
+# phys_merge setting: a bio whose 256 vectors held 641 pages ending in
+# a 4 KiB request (populate seed 39's p09, max_sectors_kb 16), 1 MiB
+# requests where runs of pages merged into segments (bigop seed 64's
+# big-17, max_sectors_kb 1280), 500 requests against the model's 713
+# without (seedshape seed 53's ss-21).
+for c in populate-s39-p09-ext4-ra4096-msk16 bigop-s64-big-17-xfs-ra8192-msk1280 \
+	 seedshape-s53-ss-21-xfs-ra128-msk1024; do
+	rm -rf "$T/nopfn" && mkdir "$T/nopfn" && cp tests/cases/$c/case.ops "$T/nopfn/" &&
+	zcat tests/cases/$c/kernel.out.gz | grep -v '^folio_pfns=' > "$T/nopfn/kernel.out"
+	"$RALAB" check --strict tests/cases/$c > "$T/pf.out" 2>&1; r=$?
+	"$RALAB" check --strict "$T/nopfn" > "$T/pf0.out" 2> "$T/pf0.err"; r0=$?
+	"$RALAB" check --strict --set phys_merge=1 "$T/nopfn" > "$T/pf1.out" 2>&1; r1=$?
+	if [ $r = 0 ] && [ $r0 = 1 ] && [ $r1 = 1 ] &&
+	   zcat tests/cases/$c/kernel.out.gz | grep -q '^folio_pfns=[1-9]' &&
+	   grep -q '^request stream: MATCH' "$T/pf.out" &&
+	   grep -q '^folio stream: MATCH' "$T/pf0.out" &&
+	   grep -q '^request stream: DIFFER' "$T/pf0.out" "$T/pf1.out"; then
+		ok "check: folios where the recording put them ($c)"
+	else
+		bad "check: folios where the recording put them ($c)" "rc=$r $r0 $r1 $(cat "$T/pf.out" "$T/pf0.out" | head -20)"
+	fi
+done
+# A folio_pfns= line the model cannot use is an error: FILE:LINE, exit 2,
+# nothing compared.
+C=populate-s39-p09-ext4-ra4096-msk16
+zcat tests/cases/$C/kernel.out.gz > "$T/pf.good"
+pl=$(grep -n '^folio_pfns=' "$T/pf.good" | cut -d: -f1)
+for bad in 'x1:not a number' '0 0*3:no page frame number' '5 0*0:a run must be "0\*N"' \
+	   '5 7*2:a run must be "0\*N"' '5:fewer pfns than folios added' \
+	   '5 0*100000:more pfns than folios added' '5 -9:no page frame number' \
+	   '4503599627370496:no page frame number' '5 99999999999999999999:not a number'; do
+	line=${bad%%:*}; want=${bad#*:}
+	rm -rf "$T/pfbad" && mkdir "$T/pfbad" && cp tests/cases/$C/case.ops "$T/pfbad/"
+	sed "s/^folio_pfns=.*/folio_pfns=$line/" "$T/pf.good" > "$T/pfbad/kernel.out"
+	"$RALAB" check --strict "$T/pfbad" > "$T/pfb.out" 2> "$T/pfb.err"; r=$?
+	if [ $r = 2 ] && grep -q "^$T/pfbad/kernel.out:$pl: folio_pfns=: $want\$" "$T/pfb.err" &&
+	   [ ! -s "$T/pfb.out" ]; then
+		ok "check: folio_pfns=$line refused"
+	else
+		bad "check: folio_pfns=$line refused" "rc=$r $(head -c 300 "$T/pfb.err") $(head -c 200 "$T/pfb.out")"
+	fi
+done
+(cat "$T/pf.good"; echo 'folio_pfns=5') > "$T/pfbad/kernel.out"
+"$RALAB" check --strict "$T/pfbad" > "$T/pfb.out" 2> "$T/pfb.err"; r=$?
+if [ $r = 2 ] && grep -q 'kernel.out:[0-9]*: folio_pfns=: a second folio_pfns= line$' "$T/pfb.err"; then
+	ok "check: a second folio_pfns= line refused"
+else
+	bad "check: a second folio_pfns= line refused" "rc=$r $(head -c 300 "$T/pfb.err")"
+fi
+
 # Where the kernel's folios lay in memory (phys_merge): with 1, a read's
 # folios one after another, merged into 64 KiB segments.  The recording
 # above (1 MiB requests of order-0 pages at max_sectors_kb 1280) matches

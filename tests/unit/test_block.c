@@ -144,7 +144,7 @@ static int test_extents(void)
 		fs = t & 1;
 		ASSERT_EQ_U64(queue_for(&q, fs, 0, 1000), 0);
 		for (i = 0; i < 4; i++)
-			v[i] = (struct blk_vec){ 128 + 32 * i, 16384 };
+			v[i] = (struct blk_vec){ 128 + 32 * i, 16384, false };
 		ASSERT_EQ_U64(blk_submit_read(&q, l, v, 4, true, 0, done), 0);
 		blk_queue_release(&q);
 		ASSERT_EQ_U64(nevs, 2);
@@ -194,7 +194,7 @@ static int test_holes(void)
 						 .hcum = hole1 + 2, .nh = 1 };
 		ASSERT_EQ_U64(queue_for(&q, ext4, 0, 0), 0);
 		for (i = 0; i < 4; i++)
-			v[i] = (struct blk_vec){ 32 * i, 16384 };
+			v[i] = (struct blk_vec){ 32 * i, 16384, false };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, v, 4, true, 0, done), 0);
 		blk_queue_release(&q);
 		if (!(t & 2)) {
@@ -227,7 +227,7 @@ static int test_holes(void)
 
 		ASSERT_EQ_U64(queue_for(&q, t, 32, 0), 0);
 		for (i = 0; i < 16; i++)
-			w[i] = (struct blk_vec){ 8 * i, 4096 };
+			w[i] = (struct blk_vec){ 8 * i, 4096, false };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, w, 16, true, 0, NULL), 0);
 		blk_queue_release(&q);
 		ASSERT_EQ_U64(nevs, 2);
@@ -256,7 +256,7 @@ static int test_holes(void)
 		ASSERT_EQ_U64(queue_for(&q, t & 1, 32, 0), 0);
 		for (i = 0; i < 16; i++)
 			if (8 * i < 40 || 8 * i >= after)
-				w[k++] = (struct blk_vec){ 8 * i, 4096 };
+				w[k++] = (struct blk_vec){ 8 * i, 4096, false };
 		ASSERT_EQ_U64(blk_submit_read(&q, t < 2 ? &l5 : &l6, w, k, true,
 					      0, NULL), 0);
 		blk_queue_release(&q);
@@ -292,7 +292,7 @@ static int test_holes(void)
 		ASSERT_EQ_U64(queue_for(&q, false, 32, 0), 0);
 		for (i = 3; i < 19; i++)
 			if (i != 5)
-				w[k++] = (struct blk_vec){ 8 * i, 4096 };
+				w[k++] = (struct blk_vec){ 8 * i, 4096, false };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, w, k, true, 0, NULL), 0);
 		blk_queue_release(&q);
 		ASSERT_EQ_U64(nevs, 3);
@@ -310,7 +310,7 @@ static int test_holes(void)
 
 		ASSERT_EQ_U64(queue_for(&q, false, 0, 1000), 0);
 		for (i = 0; i < 4; i++)
-			v[i] = (struct blk_vec){ 32 * i, 16384 };
+			v[i] = (struct blk_vec){ 32 * i, 16384, false };
 		ASSERT_EQ_U64(blk_submit_read(&q, &l, v, 4, true, 0, done), 0);
 		blk_queue_release(&q);
 		ASSERT_EQ_U64(nevs, 1);
@@ -406,7 +406,7 @@ static int test_held_plug(void)
 		unsigned k;
 
 		for (k = 0; k < 128; k++)
-			w[k] = (struct blk_vec){ 8192 + (i * 128 + k) * 8, 4096 };
+			w[k] = (struct blk_vec){ 8192 + (i * 128 + k) * 8, 4096, false };
 		blk_submit_read(&q, NULL, w, 128, true, 0, NULL);
 	}
 	ASSERT_EQ_U64(nevs, 1);
