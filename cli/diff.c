@@ -36,6 +36,7 @@ struct output {
 	unsigned nev[S_NR], cap[S_NR];
 	const char *data_reads, *folio_orders;
 	unsigned nlines;
+	bool pfns; /* a folio_pfns= line: where its folios lay in memory */
 };
 
 static int push(struct output *o, enum stream s, const char *t, unsigned no)
@@ -219,6 +220,8 @@ static int parse_output(struct output *o, const char *path, char *buf)
 			o->data_reads = p + 11;
 		else if (has_prefix(p, "folio_orders="))
 			o->folio_orders = p + 13;
+		else if (has_prefix(p, "folio_pfns="))
+			o->pfns = true;
 	}
 	o->nlines = no;
 	if (!o->data_reads || !o->folio_orders) {
@@ -483,7 +486,8 @@ static bool next_run(const struct output *o, unsigned *i, struct rq *run,
  * the pages lie in memory (physically adjacent pages share a segment, so
  * a request may hold more than max_segments pages, and a bio more than
  * 256): the model places them by its phys_merge setting (docs/design.md,
- * "Where folios lie in memory"), which 'ralab check' tries both ways.
+ * "Where folios lie in memory"), which 'ralab check' tries both ways, or
+ * where a recording's folio_pfns= says the kernel put them.
  */
 static void note_split_only(FILE *out, const struct output *a,
 			    const struct output *b)
@@ -504,8 +508,11 @@ static void note_split_only(FILE *out, const struct output *a,
 		    ra.n != rb.n)
 			return;
 	}
-	fprintf(out, "request stream: the same sectors in the same order, cut into requests differently (largest: %llu KiB in %s, %llu KiB in %s): the block layer merges pages adjacent in memory, where the model places them by phys_merge (docs/design.md, \"Where folios lie in memory\")\n",
-		la / 2, a->name, lb / 2, b->name);
+	fprintf(out, "request stream: the same sectors in the same order, cut into requests differently (largest: %llu KiB in %s, %llu KiB in %s): the block layer merges pages adjacent in memory, where the model places them by phys_merge%s (docs/design.md, \"Where folios lie in memory\")\n",
+		la / 2, a->name, lb / 2, b->name,
+		a->pfns || b->pfns ?
+			"; this recording says where the kernel put them (folio_pfns=), which 'ralab check' of its directory gives the model" :
+			"");
 }
 
 static int compare(FILE *out, struct output *pa_, struct output *pb_,

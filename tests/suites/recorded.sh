@@ -203,6 +203,20 @@ for c in populate-s39-p09-ext4-ra4096-msk16 bigop-s64-big-17-xfs-ra8192-msk1280 
 		bad "check: folios where the recording put them ($c)" "rc=$r $r0 $r1 $(cat "$T/pf.out" "$T/pf0.out" | head -20)"
 	fi
 done
+# 'ralab diff' of such a recording against 'ralab sim' (no placement
+# given) names the line and where to use it; without it, not.
+C=tests/cases/populate-s39-p09-ext4-ra4096-msk16
+zcat $C/kernel.out.gz > "$T/pfk.out"
+grep -v '^folio_pfns=' "$T/pfk.out" > "$T/pfk0.out"
+"$RALAB" sim --trace $C/case.ops > "$T/pfs.out" 2> /dev/null
+"$RALAB" diff --strict "$T/pfk.out" "$T/pfs.out" > "$T/pfd.out" 2>&1; r=$?
+"$RALAB" diff --strict "$T/pfk0.out" "$T/pfs.out" > "$T/pfd0.out" 2>&1; r0=$?
+if [ $r = 1 ] && [ $r0 = 1 ] && grep -q "cut into requests differently.*this recording says where the kernel put them (folio_pfns=), which 'ralab check' of its directory gives the model" "$T/pfd.out" &&
+   grep -q 'cut into requests differently' "$T/pfd0.out" && ! grep -q 'folio_pfns' "$T/pfd0.out"; then
+	ok "diff: a recording's folio_pfns= named"
+else
+	bad "diff: a recording's folio_pfns= named" "rc=$r $r0 $(grep 'cut into' "$T/pfd.out" "$T/pfd0.out")"
+fi
 # A folio_pfns= line the model cannot use is an error: FILE:LINE, exit 2,
 # nothing compared.
 C=populate-s39-p09-ext4-ra4096-msk16
