@@ -315,6 +315,7 @@ static int record(const struct ralab_workload *wl, const char *workdir,
 	if (fmt == CLI_FMT_JSON) {
 		cli_print_json(out, wl, "kernel", &res.st, &win, &res);
 		free(win.w);
+		free(tr.m); /* none: the events went to win */
 		return 0;
 	}
 	/* After the events: 'ralab check' places the model's folios so. */
@@ -513,10 +514,11 @@ static void hint_device(const struct ralab_workload *wl, const char *name)
 /*
  * A difference in how requests were cut alone (the same events and
  * folios): where the kernel's folios lay in memory decides it (see
- * ralab_config.phys_merge; a recording without folio_pfns=).  Run the model again with the other
- * placement and say so if that matches.  @ktext: the recording (a copy
- * made before the first comparison, which takes its text apart), taken
- * over; @label: the policy's.  True if the note was given.
+ * ralab_config.phys_merge; a recording without folio_pfns=).  Run the
+ * model again with the other placement and say so if that matches.
+ * @ktext: the recording (a copy made before the first comparison, which
+ * takes its text apart), taken over; @label: the policy's.  True if the
+ * note was given.
  */
 static bool hint_phys_merge(struct ralab_workload *wl,
 			    const struct ralab_run_opts *ro0, const char *label,
@@ -1084,8 +1086,10 @@ int cli_check(int argc, char **argv)
 			struct ralab_folio_mem *fm = NULL;
 			size_t nfm = 0;
 
-			err = ralab__recording_folio_mem(
-				ktext, rec[c] ? rec[c] : cases[c], &fm, &nfm, &d);
+			const char *kname = rec[c] ? rec[c] : cases[c];
+
+			err = ralab__recording_folio_mem(ktext, kname, &fm,
+							 &nfm, &d);
 			if (err == -EINVAL)
 				fprintf(stderr, "%s\n", d.msg);
 			r = err == -EINVAL ? 2 : err ? 1 : 0;

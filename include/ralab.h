@@ -339,7 +339,7 @@ struct ralab_event {
 	 * in memory (the tracepoint's pfn=; recordings only, 0 elsewhere).
 	 * Not printed: bio_add_folio() merges folios adjacent in memory
 	 * into one vector, so 'ralab check' places the model's folios here
-	 * (ralab_run_opts.folio_pfn).
+	 * (ralab_run_opts.folio_mem).
 	 */
 	uint64_t pfn;
 	uint64_t sector;     /* rq: first sector, from the file's start */

@@ -285,9 +285,8 @@ static void m_read_pages(void *m)
 		w->vecs[i].sector = f->index * (RALAB_PAGE_SIZE / 512);
 		w->vecs[i].bytes = RALAB_PAGE_SIZE << f->order;
 		/* Where the folio before it ends in memory, it merges. */
-		w->vecs[i].mem_next =
-			i && w->batch[i - 1]->pfn + folio_nr_pages(w->batch[i - 1]) ==
-				     f->pfn;
+		w->vecs[i].mem_next = i && f->pfn == w->batch[i - 1]->pfn +
+			folio_nr_pages(w->batch[i - 1]);
 	}
 	lay = inode_layout(in);
 	s->q.held = w->plug_held;

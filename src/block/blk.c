@@ -5,8 +5,8 @@
  *
  *   read_pages() batch: folio folio folio ... (file order)
  *        |  iomap: one bio vector per folio (folios adjacent in memory,
- *        |  blk_vec.mem_next, share one), a new bio when the next folio is not
- *        |  disk-contiguous or the bio holds 256 vectors
+ *        |  blk_vec.mem_next, share one), a new bio when the next folio
+ *        |  is not disk-contiguous or the bio holds 256 vectors
  *        v
  *   bio  [vvvvvvvv....]  --split at max_sectors / max_segments-->  pieces
  *        |  each piece: back-merge into the last plugged request if it
@@ -910,7 +910,8 @@ int blk_submit_direct(struct blk_queue *q, const struct blk_layout *lay,
 			if (e > pc.e)
 				e = pc.e;
 			q->pv[n++] = (struct blk_vec){
-				disk_of(lay, s), (uint32_t)((e - s) * 512), false
+				disk_of(lay, s), (uint32_t)((e - s) * 512),
+				false /* buffer pages: apart */
 			};
 			s = e;
 			if (n == BIO_MAX_VECS || s == pc.e) {

@@ -197,7 +197,8 @@ static int pfn_decode(const char *p, struct ralab_folio_mem *m, size_t n,
 			uint64_t pfn;
 
 			if (!k) {
-				if (v <= 0 || (unsigned long long)v >= PFN_LIMIT)
+				if (v <= 0 ||
+				    (unsigned long long)v >= PFN_LIMIT)
 					return pfn_err(d, name, line,
 						       "no page frame number");
 				m[0].pfn = (uint64_t)v;
@@ -264,7 +265,8 @@ int ralab__recording_folio_mem(const char *text, const char *name,
 			m = t;
 			cap = c;
 		}
-		m[nr++] = (struct ralab_folio_mem){ .ofs = ofs, .order = order };
+		m[nr++] = (struct ralab_folio_mem){ .ofs = ofs,
+						    .order = order };
 	}
 	if (!pfns) {
 		free(m);
