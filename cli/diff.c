@@ -511,7 +511,7 @@ static void note_split_only(FILE *out, const struct output *a,
 	fprintf(out, "request stream: the same sectors in the same order, cut into requests differently (largest: %llu KiB in %s, %llu KiB in %s): the block layer merges pages adjacent in memory, where the model places them by phys_merge%s (docs/design.md, \"Where folios lie in memory\")\n",
 		la / 2, a->name, lb / 2, b->name,
 		a->pfns || b->pfns ?
-			"; this recording says where the kernel put them (folio_pfns=), which 'ralab check' of its directory gives the model" :
+			"; this recording says where the kernel put them (folio_pfns=), which 'ralab check' of its directory or 'ralab sim --placement' gives the model" :
 			"");
 }
 

@@ -13,6 +13,7 @@
 
 #include "ralab.h"
 #include "cli.h"
+#include "report/recording.h"
 
 static const char default_case[] =
 	"# The seed-000 case: a 4 KiB read at offset 0, then 1 MiB reads\n"
@@ -101,6 +102,13 @@ static void usage_sim(FILE *out)
 		"                      exists before the run) or existing (an earlier run\n"
 		"                      left them), where a later job lays a file out\n"
 		"                      again, larger, and fio's I/Os depend on it\n"
+		"  --placement REC     put the folios in memory where the recording REC\n"
+		"                      (kernel.out or kernel.out.gz of 'ralab kernel\n"
+		"                      --trace') says the kernel put its folios\n"
+		"                      (folio_pfns=): the k-th folio added takes the\n"
+		"                      k-th place while it is the recording's k-th\n"
+		"                      folio (offset and order), as 'ralab check' does;\n"
+		"                      the others lie as phys_merge says\n"
 		"  --parse-only        check the case and exit (status 0 if valid)\n"
 		"  --dump-ops          print the case as .ops (what a fio job file or\n"
 		"                      another input was understood as) and exit\n"
@@ -887,6 +895,8 @@ static int cmd_sim(int argc, char **argv)
 	struct ralab_diag d = { 0 };
 	const char **paths = NULL; /* argv's */
 	const char *sets[64], *patch_args[64], *policy_arg = NULL;
+	const char *placement = NULL; /* argv's */
+	struct ralab_folio_mem *fm = NULL; /* owned */
 	unsigned nsets = 0, npatch_args = 0, npaths = 0, k, n;
 	struct cli_policy pol;
 	struct ralab_load_opts lo;
@@ -923,12 +933,14 @@ static int cmd_sim(int argc, char **argv)
 			json = fmt == CLI_FMT_JSON;
 			csv = fmt == CLI_FMT_CSV;
 		} else if (!strcmp(a, "--policy") || !strcmp(a, "--set") ||
-			   !strcmp(a, "--patch")) {
+			   !strcmp(a, "--patch") || !strcmp(a, "--placement")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "ralab sim: %s needs a value\n", a);
 				goto usage;
 			}
-			if (!strcmp(a, "--policy")) {
+			if (!strcmp(a, "--placement")) {
+				placement = argv[++i];
+			} else if (!strcmp(a, "--policy")) {
 				policy_arg = argv[++i];
 			} else if (!strcmp(a, "--patch")) {
 				if (npatch_args == 64) {
@@ -979,6 +991,34 @@ static int cmd_sim(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	if (placement) {
+		char *t = cli_load_recording(placement);
+		size_t nfm = 0;
+
+		if (!t) {
+			fprintf(stderr, "ralab sim: --placement %s: %s\n", placement,
+				strerror(errno ? errno : EIO));
+			rc = 2;
+			goto out;
+		}
+		err = ralab__recording_folio_mem(t, placement, &fm, &nfm, &d);
+		free(t);
+		if (err == -EINVAL) {
+			fprintf(stderr, "%s\n", d.msg);
+		} else if (err) {
+			rc = fail("sim", err, NULL);
+			goto out;
+		} else if (!fm) {
+			fprintf(stderr, "ralab sim: --placement %s: no folio_pfns= line (a recording of 'ralab kernel --trace' since folio_pfns= was added has one)\n",
+				placement);
+		}
+		if (!fm) {
+			rc = 2;
+			goto out;
+		}
+		ro.folio_mem = fm;
+		ro.nr_folio_mem = nfm;
+	}
 	for (n = 0; n < npaths; n++) {
 		err = ralab_workload_load_opts(paths[n], &lo, &wls[n], &d);
 		if (err) {
@@ -1021,6 +1061,7 @@ out:
 	for (n = 0; n < npaths; n++)
 		ralab_workload_free(wls[n]);
 	free(wls);
+	free(fm);
 	free(paths);
 	return rc;
 usage:

@@ -211,12 +211,35 @@ grep -v '^folio_pfns=' "$T/pfk.out" > "$T/pfk0.out"
 "$RALAB" sim --trace $C/case.ops > "$T/pfs.out" 2> /dev/null
 "$RALAB" diff --strict "$T/pfk.out" "$T/pfs.out" > "$T/pfd.out" 2>&1; r=$?
 "$RALAB" diff --strict "$T/pfk0.out" "$T/pfs.out" > "$T/pfd0.out" 2>&1; r0=$?
-if [ $r = 1 ] && [ $r0 = 1 ] && grep -q "cut into requests differently.*this recording says where the kernel put them (folio_pfns=), which 'ralab check' of its directory gives the model" "$T/pfd.out" &&
+if [ $r = 1 ] && [ $r0 = 1 ] && grep -q "cut into requests differently.*this recording says where the kernel put them (folio_pfns=), which 'ralab check' of its directory or 'ralab sim --placement' gives the model" "$T/pfd.out" &&
    grep -q 'cut into requests differently' "$T/pfd0.out" && ! grep -q 'folio_pfns' "$T/pfd0.out"; then
 	ok "diff: a recording's folio_pfns= named"
 else
 	bad "diff: a recording's folio_pfns= named" "rc=$r $r0 $(grep 'cut into' "$T/pfd.out" "$T/pfd0.out")"
 fi
+# 'ralab sim --placement REC' places the folios as the recording says:
+# the same run then matches it strictly; a recording without the line,
+# a file that is not there and a malformed line are refused, exit 2,
+# before anything runs.
+"$RALAB" sim --trace --placement $C/kernel.out.gz $C/case.ops > "$T/pfp.out" 2> /dev/null; r=$?
+"$RALAB" diff --strict "$T/pfk.out" "$T/pfp.out" > "$T/pfpd.out" 2>&1; r1=$?
+if [ $r = 0 ] && [ $r1 = 0 ] && grep -q '^request stream: MATCH' "$T/pfpd.out"; then
+	ok "sim --placement: the recording's requests"
+else
+	bad "sim --placement: the recording's requests" "rc=$r $r1 $(head -20 "$T/pfpd.out")"
+fi
+expect_rc "sim --placement: a recording without folio_pfns=" 2 \
+	"$RALAB" sim --placement "$T/pfk0.out" $C/case.ops
+grep -q "^ralab sim: --placement $T/pfk0.out: no folio_pfns= line" "$T/err" && [ ! -s "$T/out" ] ||
+	bad "sim --placement: a recording without folio_pfns=: message" "$(cat "$T/err" "$T/out" | head -5)"
+expect_rc "sim --placement: no such file" 2 "$RALAB" sim --placement "$T/nothing" $C/case.ops
+grep -q "^ralab sim: --placement $T/nothing: No such file or directory" "$T/err" ||
+	bad "sim --placement: no such file: message" "$(head -3 "$T/err")"
+sed 's/^folio_pfns=.*/folio_pfns=12 x/' "$T/pfk.out" > "$T/pfkx.out"
+expect_rc "sim --placement: a malformed line" 2 "$RALAB" sim --placement "$T/pfkx.out" $C/case.ops
+grep -q "^$T/pfkx.out:[0-9]*: folio_pfns=: not a number$" "$T/err" && [ ! -s "$T/out" ] ||
+	bad "sim --placement: a malformed line: message" "$(head -3 "$T/err")"
+expect_rc "sim --placement: no value" 2 "$RALAB" sim $C/case.ops --placement
 # A folio_pfns= line the model cannot use is an error: FILE:LINE, exit 2,
 # nothing compared.
 C=populate-s39-p09-ext4-ra4096-msk16
