@@ -60,7 +60,7 @@ done
 check_batch --strict "${strict[@]}"
 check_batch "" "${loose[@]}"
 # The fixtures must be there: a missing directory must not pass vacuously.
-[ $ncases -ge 11322 ] || bad "recorded cases" "only $ncases kernel cases in tests/cases (want 11322)"
+[ $ncases -ge 11421 ] || bad "recorded cases" "only $ncases kernel cases in tests/cases (want 11421)"
 # A recording during which another process dropped the file from the page
 # cache (tests/tools/evict-when-paused.sh; on this machine DAMON's kdamond
 # does it to memory idle for some seconds): the kernel read the pages
