@@ -226,7 +226,7 @@ int ralab__recording_folio_mem(const char *text, const char *name,
 	const char *p, *pfns = NULL;
 	struct ralab_folio_mem *m = NULL;
 	size_t nr = 0, cap = 0;
-	unsigned line = 0, pline = 0;
+	unsigned line = 0, pline = 0, bad = 0; /* the first odd add line */
 	int err;
 
 	*out = NULL;
@@ -248,11 +248,12 @@ int ralab__recording_folio_mem(const char *text, const char *name,
 		}
 		if (!has_prefix(p, "mm_filemap_add_to_page_cache: "))
 			continue;
+		/* An error only where there are pfns to give the folios. */
 		if (sscanf(p, "mm_filemap_add_to_page_cache: ofs=%llu order=%u",
 			   &ofs, &order) != 2 || order > 30) {
-			free(m);
-			return pfn_err(diag, name, line,
-				       "an add event without ofs= and order=");
+			if (!bad)
+				bad = line;
+			continue;
 		}
 		if (nr == cap) {
 			size_t c = cap ? 2 * cap : 1024;
@@ -271,6 +272,11 @@ int ralab__recording_folio_mem(const char *text, const char *name,
 	if (!pfns) {
 		free(m);
 		return 0;
+	}
+	if (bad) {
+		free(m);
+		return pfn_err(diag, name, bad,
+			       "an add event without ofs= and order=");
 	}
 	if (!nr) {
 		free(m);

@@ -260,6 +260,19 @@ for bad in 'x1:not a number' '0 0*3:no page frame number' '5 0*0:a run must be "
 		bad "check: folio_pfns=$line refused" "rc=$r $(head -c 300 "$T/pfb.err") $(head -c 200 "$T/pfb.out")"
 	fi
 done
+# An add line the model cannot read: an error where the recording has
+# pfns to give (its line named), not where it has none.
+sed '0,/^mm_filemap_add_to_page_cache: ofs=/s//mm_filemap_add_to_page_cache: at=/' "$T/pf.good" > "$T/pfbad/kernel.out"
+al=$(grep -n '^mm_filemap_add_to_page_cache: at=' "$T/pfbad/kernel.out" | cut -d: -f1)
+"$RALAB" check --strict "$T/pfbad" > "$T/pfb.out" 2> "$T/pfb.err"; r=$?
+grep -v '^folio_pfns=' "$T/pfbad/kernel.out" > "$T/pfb.k" && mv "$T/pfb.k" "$T/pfbad/kernel.out"
+"$RALAB" check --strict "$T/pfbad" > "$T/pfb0.out" 2> "$T/pfb0.err"; r0=$?
+if [ $r = 2 ] && grep -q "kernel.out:$al: folio_pfns=: an add event without ofs= and order=$" "$T/pfb.err" &&
+   [ $r0 = 1 ] && ! grep -q 'folio_pfns' "$T/pfb0.err"; then
+	ok "check: an add line without ofs= refused where pfns are given"
+else
+	bad "check: an add line without ofs= refused where pfns are given" "rc=$r $r0 $(head -c 300 "$T/pfb.err") $(head -c 300 "$T/pfb0.err")"
+fi
 (cat "$T/pf.good"; echo 'folio_pfns=5') > "$T/pfbad/kernel.out"
 "$RALAB" check --strict "$T/pfbad" > "$T/pfb.out" 2> "$T/pfb.err"; r=$?
 if [ $r = 2 ] && grep -q 'kernel.out:[0-9]*: folio_pfns=: a second folio_pfns= line$' "$T/pfb.err"; then
