@@ -1003,16 +1003,16 @@ static int cmd_sim(int argc, char **argv)
 		}
 		err = ralab__recording_folio_mem(t, placement, &fm, &nfm, &d);
 		free(t);
-		if (err == -EINVAL) {
-			fprintf(stderr, "%s\n", d.msg);
-		} else if (err) {
+		if (err && err != -EINVAL) {
 			rc = fail("sim", err, NULL);
 			goto out;
-		} else if (!fm) {
-			fprintf(stderr, "ralab sim: --placement %s: no folio_pfns= line (a recording of 'ralab kernel --trace' since folio_pfns= was added has one)\n",
-				placement);
 		}
 		if (!fm) {
+			if (err)
+				fprintf(stderr, "%s\n", d.msg);
+			else
+				fprintf(stderr, "ralab sim: --placement %s: no folio_pfns= line (a recording of 'ralab kernel --trace' since folio_pfns= was added has one)\n",
+					placement);
 			rc = 2;
 			goto out;
 		}

@@ -110,36 +110,36 @@ char *ralab__recording_text(char *buf)
 	return buf;
 }
 
+/* A run of @zeros zero deltas: " 0" or " 0*N" (none: nothing). */
+static void put_zeros(FILE *out, size_t zeros)
+{
+	if (zeros > 1)
+		fprintf(out, " 0*%zu", zeros);
+	else if (zeros)
+		fprintf(out, " 0");
+}
+
 int ralab__folio_pfns_write(FILE *out, const struct ralab_folio_mem *m,
 			    size_t n)
 {
 	size_t k, zeros = 0;
 
 	fprintf(out, "folio_pfns=");
-	for (k = 0; k < n; k++) {
-		int64_t d;
+	if (n)
+		fprintf(out, "%llu", (unsigned long long)m[0].pfn);
+	for (k = 1; k < n; k++) {
+		int64_t d = (int64_t)(m[k].pfn - m[k - 1].pfn -
+				      (1ull << (m[k - 1].order & 63)));
 
-		if (!k) {
-			fprintf(out, "%llu", (unsigned long long)m[0].pfn);
-			continue;
-		}
-		d = (int64_t)(m[k].pfn - m[k - 1].pfn -
-			      (1ull << (m[k - 1].order & 63)));
 		if (!d) {
 			zeros++;
 			continue;
 		}
-		if (zeros > 1)
-			fprintf(out, " 0*%zu", zeros);
-		else if (zeros)
-			fprintf(out, " 0");
+		put_zeros(out, zeros);
 		zeros = 0;
 		fprintf(out, " %lld", (long long)d);
 	}
-	if (zeros > 1)
-		fprintf(out, " 0*%zu", zeros);
-	else if (zeros)
-		fprintf(out, " 0");
+	put_zeros(out, zeros);
 	fprintf(out, "\n");
 	return ferror(out) ? -EIO : 0;
 }
@@ -204,11 +204,10 @@ static int pfn_decode(const char *p, struct ralab_folio_mem *m, size_t n,
 				m[0].pfn = (uint64_t)v;
 				continue;
 			}
+			/* Out of range either way: wraps past PFN_LIMIT. */
 			pfn = m[k - 1].pfn + (1ull << m[k - 1].order) +
 			      (uint64_t)v;
-			if (v <= -(long long)PFN_LIMIT ||
-			    v >= (long long)PFN_LIMIT || !pfn ||
-			    pfn >= PFN_LIMIT)
+			if (!pfn || pfn >= PFN_LIMIT)
 				return pfn_err(d, name, line,
 					       "no page frame number");
 			m[k].pfn = pfn;
@@ -223,7 +222,7 @@ int ralab__recording_folio_mem(const char *text, const char *name,
 			       struct ralab_folio_mem **out, size_t *n,
 			       struct ralab_diag *diag)
 {
-	const char *p, *pfns = NULL;
+	const char *p, *next, *pfns = NULL;
 	struct ralab_folio_mem *m = NULL;
 	size_t nr = 0, cap = 0;
 	unsigned line = 0, pline = 0, bad = 0; /* the first odd add line */
@@ -231,10 +230,12 @@ int ralab__recording_folio_mem(const char *text, const char *name,
 
 	*out = NULL;
 	*n = 0;
-	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+	for (p = text; *p; p = next) {
+		const char *nl = strchr(p, '\n');
 		unsigned long long ofs;
 		unsigned order;
 
+		next = nl ? nl + 1 : p + strlen(p);
 		line++;
 		if (has_prefix(p, "folio_pfns=")) {
 			if (pfns) {
